@@ -1,0 +1,76 @@
+// Lint: eslint-plugin-obsidianmd's recommended config (the community store's own rules), plus the
+// layering of ARCHITECTURE.md enforced with no-restricted-imports.
+import { defineConfig, globalIgnores } from 'eslint/config';
+import obsidianmd from 'eslint-plugin-obsidianmd';
+import globals from 'globals';
+
+// The plugin's own restricted imports (axios, moment …) still apply everywhere; each layer adds its own.
+const baseRestricted = [
+  { name: 'axios', message: 'Use requestUrl (or the providers transport) instead of axios.' },
+  { name: 'node-fetch', message: 'Use the providers transport instead of node-fetch.' },
+  {
+    name: 'moment',
+    message: "Import `moment` from 'obsidian'.",
+    allowTypeImports: true,
+  },
+];
+
+const layer = (files, patterns, message) => ({
+  files,
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        paths: [...baseRestricted, ...(patterns.includes('obsidian') ? [{ name: 'obsidian', message }] : [])],
+        patterns: patterns.filter((p) => p !== 'obsidian').map((group) => ({ group: [group], message })),
+      },
+    ],
+  },
+});
+
+export default defineConfig([
+  globalIgnores(['node_modules/', 'main.js', 'demo-vault/', 'test-artifacts/', 'coverage/', 'dist/']),
+  ...obsidianmd.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ['eslint.config.mjs', 'esbuild.config.mjs', 'scripts/*.mjs', 'bench/*.mjs'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  // core ← chat ← ui; providers beside chat. core is pure: no obsidian, no DOM, no upper layer.
+  layer(
+    ['src/core/**/*.ts'],
+    ['obsidian', '**/chat/**', '**/ui/**', '**/providers/**', '**/main'],
+    'src/core is the pure compaction library: it may not import obsidian, chat, ui or providers.',
+  ),
+  layer(
+    ['src/providers/**/*.ts'],
+    ['**/chat/**', '**/ui/**', '**/main'],
+    'src/providers sits beside chat: it may use core, never chat or ui.',
+  ),
+  layer(['src/chat/**/*.ts'], ['**/ui/**', '**/main'], 'src/chat may not import the UI layer.'),
+  {
+    files: ['src/core/**/*.ts'],
+    languageOptions: { globals: { document: 'off', window: 'off', activeDocument: 'off', activeWindow: 'off' } },
+  },
+  // Node-side code: tests, the obsidian test runtime, benchmarks and build scripts run in Node,
+  // never in the plugin, so Node modules and console output are fine there.
+  {
+    files: ['test/**/*.ts', 'bench/**/*.{ts,mjs}', 'scripts/**/*.mjs', '*.config.{mjs,ts}'],
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      'obsidianmd/no-nodejs-modules': 'off',
+      'import/no-extraneous-dependencies': 'off',
+      'no-console': 'off',
+      'obsidianmd/rule-custom-message': 'off',
+      'obsidianmd/prefer-window-timers': 'off',
+      'obsidianmd/no-global-this': 'off',
+      'no-restricted-globals': 'off',
+      'obsidianmd/hardcoded-config-path': 'off',
+    },
+  },
+]);
