@@ -12,5 +12,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20000,
+    reporters: ['default', './test/summary-reporter.ts'],
   },
 });

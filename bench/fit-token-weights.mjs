@@ -1,0 +1,308 @@
+#!/usr/bin/env node
+// Fits the per-family weight tables of src/core/tokens.ts (developer tool; never shipped, never in CI).
+//
+//   node --import tsx bench/fit-token-weights.mjs [--family o200k|cl100k|claude|llama] [--cv] [--gen-weight X]
+//
+// Data, all read in place and never copied into the repo:
+//   - the token-bench TRAIN corpus in ../shared/bench/tokens/ (categories as in its README);
+//   - calibration text generated here from what any dev machine has: TypeScript/JavaScript and
+//     Markdown files from node_modules, Python's stdlib if present, TypeScript's translated
+//     diagnostic messages (13 languages), words produced by Intl (language/region/currency names,
+//     dates) for scripts node_modules has no prose in, JSON built from random objects, emoji-laden
+//     lines and padded Markdown tables.
+// The generated sets keep the fit honest: weights for digits, padding, JSON punctuation or rarely
+// seen scripts are pinned by thousands of lines, not by a handful of corpus samples.
+//
+// Model: estimate = sum over characters of weight[slot], slot = (class run, position in the run);
+// see tokens.ts. Fit = non-negative least squares on the relative error (each category weighs
+// the same), then a few reweighting rounds that penalise under-counts more than over-counts.
+// Prints per-category MAPE / worst under on the fit and under k-fold cross-validation, and the
+// weight table to paste into tokens.ts.
+import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { tokenFeatures, FEATURE_COUNT, SLOT_NAMES } from '../src/core/tokens.ts';
+import { loadCorpus } from '../../shared/bench/tokens/lib/corpus.mjs';
+
+const args = process.argv.slice(2);
+const opt = (n, d) => (args.includes(n) ? args[args.indexOf(n) + 1] : d);
+const FAMILIES = opt('--family', 'o200k,cl100k,claude,llama').split(',');
+const GEN_WEIGHT = Number(opt('--gen-weight', '0.25'));
+const UNDER_PENALTY = Number(opt('--under', '3'));
+const CV = args.includes('--cv');
+
+const req = createRequire(join(process.cwd(), 'package.json'));
+const plain = { disallowedSpecial: new Set() };
+const o200k = req('gpt-tokenizer/encoding/o200k_base');
+const cl100k = req('gpt-tokenizer/encoding/cl100k_base');
+const claudeTok = req('@anthropic-ai/tokenizer').getTokenizer();
+const REFS = {
+  o200k: (t) => o200k.countTokens(t, plain),
+  cl100k: (t) => cl100k.countTokens(t, plain),
+  claude: (t) => claudeTok.encode(t.normalize('NFKC'), 'all').length,
+};
+// The llama family is fitted against cl100k with a heavier under-count penalty (see tokens.ts).
+const TARGET = { o200k: 'o200k', cl100k: 'cl100k', claude: 'claude', llama: 'cl100k' };
+
+// ------------------------------------------------------------------ generated calibration text
+let seed = 12345;
+const rnd = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const pick = (a) => a[Math.floor(rnd() * a.length)];
+const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
+
+function walk(dir, test, out = [], depth = 0) {
+  if (depth > 6 || !existsSync(dir)) return out;
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    if (st.isDirectory()) walk(p, test, out, depth + 1);
+    else if (test(p) && st.size > 1500 && st.size < 400_000) out.push(p);
+  }
+  return out;
+}
+/** Up to `count` chunks of 800..4000 chars, cut at line boundaries, from the files (seeded choice). */
+function chunks(files, count, filter = () => true) {
+  const out = [];
+  for (let tries = 0; out.length < count && tries < count * 20 && files.length; tries++) {
+    const text = readFileSync(pick(files), 'utf8').replace(/\r\n/g, '\n');
+    const lines = text.split('\n');
+    if (lines.some((l) => l.length > 400)) continue; // minified / generated files
+    const start = int(0, Math.max(0, lines.length - 20));
+    const want = int(800, 4000);
+    let s = '';
+    for (let i = start; i < lines.length && s.length < want; i++) s += lines[i] + '\n';
+    if (s.trim().length > 400 && filter(s)) out.push(s);
+  }
+  return out;
+}
+
+function generated() {
+  const sets = {};
+  const nm = 'node_modules';
+  sets['gen-ts'] = chunks(walk(nm, (p) => p.endsWith('.ts') && !p.endsWith('.d.ts')), 30);
+  sets['gen-dts'] = chunks(walk(join(nm, 'typescript/lib'), (p) => /lib\.[\w.]+\.d\.ts$/.test(p)), 15);
+  sets['gen-js'] = chunks(walk(nm, (p) => p.endsWith('.js') && !p.includes('.min.')), 30);
+  const md = walk(nm, (p) => /readme\.md$/i.test(p));
+  sets['gen-md'] = chunks(md, 40);
+  const py = existsSync('/usr/lib') ? readdirSync('/usr/lib').filter((d) => /^python3\.\d+$/.test(d)) : [];
+  if (py.length) sets['gen-py'] = chunks(walk(join('/usr/lib', py[0]), (p) => p.endsWith('.py')), 30);
+
+  // Prose-like sentences in 13 languages: TypeScript's translated compiler messages.
+  const tsLib = join(nm, 'typescript/lib');
+  for (const lang of readdirSync(tsLib).filter((d) => existsSync(join(tsLib, d, 'diagnosticMessages.generated.json')))) {
+    const msgs = Object.values(JSON.parse(readFileSync(join(tsLib, lang, 'diagnosticMessages.generated.json'), 'utf8')));
+    const list = [];
+    for (let k = 0; k < 8; k++) {
+      let s = '';
+      const want = int(600, 3000);
+      while (s.length < want) s += pick(msgs) + (rnd() < 0.3 ? '\n\n' : rnd() < 0.5 ? '\n' : ' ');
+      list.push(s);
+    }
+    sets[`gen-i18n-${lang}`] = list;
+  }
+
+  // Word material in scripts that node_modules has no prose in: Intl's localised names.
+  const codes = ['en', 'fr', 'de', 'es', 'zh', 'ja', 'ko', 'ru', 'ar', 'hi', 'bn', 'th', 'km', 'he', 'el', 'fa', 'vi', 'tr', 'pl', 'uk', 'pt', 'it', 'nl', 'sv', 'id', 'ta', 'te', 'ur', 'my', 'lo'];
+  const regions = ['US', 'GB', 'FR', 'DE', 'JP', 'CN', 'KR', 'IN', 'BR', 'EG', 'IL', 'GR', 'TH', 'KH', 'VN', 'IR', 'RU', 'UA', 'PL', 'TR', 'MX', 'ZA', 'NG', 'AU', 'CA', 'SE', 'NO', 'IT', 'ES', 'AR'];
+  const units = ['year', 'month', 'week', 'day', 'hour', 'minute', 'second'];
+  for (const loc of ['ar', 'fa', 'he', 'el', 'th', 'bn', 'km', 'vi', 'hi', 'ru', 'uk', 'zh', 'ja', 'ko', 'de', 'fr', 'pl', 'cs', 'tr']) {
+    const words = [];
+    const dn = (type, list) => {
+      const f = new Intl.DisplayNames([loc], { type });
+      for (const c of list) words.push(f.of(c));
+    };
+    dn('language', codes);
+    dn('region', regions);
+    dn('currency', Intl.supportedValuesOf('currency').slice(0, 60));
+    const rt = new Intl.RelativeTimeFormat(loc, { numeric: 'auto' });
+    for (const u of units) for (const v of [-2, -1, 1, 3]) words.push(rt.format(v, u));
+    const df = new Intl.DateTimeFormat(loc, { dateStyle: 'full' });
+    for (let m = 0; m < 12; m++) words.push(df.format(new Date(2024, m, 3 + m)));
+    const lf = new Intl.ListFormat(loc);
+    const noSpace = ['th', 'km', 'zh', 'ja', 'lo', 'my'].includes(loc);
+    const list = [];
+    for (let k = 0; k < 6; k++) {
+      let s = '';
+      const want = int(500, 2000);
+      while (s.length < want) {
+        const n = int(2, 7);
+        const ws = Array.from({ length: n }, () => pick(words));
+        s += (rnd() < 0.3 ? lf.format(ws) : ws.join(noSpace ? '' : ' ')) + (rnd() < 0.2 ? '\n' : noSpace ? ' ' : '. ');
+      }
+      list.push(s);
+    }
+    sets[`gen-intl-${loc}`] = list;
+  }
+
+  // JSON built from random objects (API-response and tool-call shapes).
+  const vocab = [...new Set(sets['gen-md'].join(' ').match(/[A-Za-z]{3,12}/g) ?? [])];
+  const sentences = sets['gen-md'].join(' ').split(/(?<=\.)\s+/).filter((s) => s.length > 20 && s.length < 200);
+  const key = () => {
+    const n = int(1, 3);
+    const parts = Array.from({ length: n }, () => pick(vocab).toLowerCase());
+    return rnd() < 0.5 ? parts.join('_') : parts.map((p, i) => (i ? p[0].toUpperCase() + p.slice(1) : p)).join('');
+  };
+  const value = (depth) => {
+    const r = rnd();
+    if (depth < 3 && r < 0.15) return Object.fromEntries(Array.from({ length: int(1, 6) }, () => [key(), value(depth + 1)]));
+    if (depth < 3 && r < 0.25) return Array.from({ length: int(0, 4) }, () => value(depth + 1));
+    if (r < 0.4) return int(0, 10 ** int(1, 9));
+    if (r < 0.45) return Math.round(rnd() * 10000) / 100;
+    if (r < 0.5) return rnd() < 0.5;
+    if (r < 0.55) return null;
+    if (r < 0.62) return new Date(1.5e12 + rnd() * 2e11).toISOString();
+    if (r < 0.68) return `https://api.example.com/${key()}/${int(1, 99999)}/${key()}`;
+    if (r < 0.75) return Array.from({ length: int(8, 40) }, () => pick('0123456789abcdef')).join('');
+    if (r < 0.9) return pick(sentences);
+    return pick(vocab);
+  };
+  const json = [];
+  for (let k = 0; k < 40; k++) {
+    const obj = Object.fromEntries(Array.from({ length: int(3, 12) }, () => [key(), value(0)]));
+    const body = Array.from({ length: int(1, 4) }, () => obj);
+    const indent = pick([0, 2, 2, 4]);
+    json.push(JSON.stringify(body.length > 1 ? body.map((o) => ({ ...o, id: int(1, 1e6) })) : obj, null, indent));
+  }
+  sets['gen-json'] = json;
+
+  // Emoji-laden lines: chat-style sentences and task-list lines with dates.
+  const emoji = [];
+  for (const [lo, hi] of [[0x1f300, 0x1f5ff], [0x1f600, 0x1f64f], [0x1f680, 0x1f6ff], [0x1f900, 0x1f9ff]]) for (let c = lo; c <= hi; c += 3) emoji.push(String.fromCodePoint(c));
+  for (let c = 0x2600; c <= 0x27bf; c += 7) emoji.push(String.fromCodePoint(c) + (rnd() < 0.5 ? '\ufe0f' : ''));
+  const zwj = ['\u{1f9d9}\u200d\u2642\ufe0f', '\u{1f468}\u200d\u{1f4bb}', '\u{1f469}\u200d\u{1f52c}', '\u{1f44d}\u{1f3fd}'];
+  const emo = [];
+  for (let k = 0; k < 30; k++) {
+    let s = '';
+    const want = int(300, 2500);
+    const tasks = rnd() < 0.4;
+    while (s.length < want) {
+      if (tasks) {
+        const d = new Date(1.6e12 + rnd() * 1e11).toISOString().slice(0, 10);
+        s += `- [${pick([' ', 'x'])}] #task ${pick(sentences).slice(0, int(10, 60))} ${pick(emoji)} ${d}${rnd() < 0.3 ? ` ${pick(emoji)} every ${pick(['day', 'week', 'month'])}` : ''}\n`;
+      } else {
+        const e = () => (rnd() < 0.1 ? pick(zwj) : pick(emoji));
+        s += `${rnd() < 0.5 ? e() + ' ' : ''}${pick(sentences)} ${Array.from({ length: int(1, 3) }, e).join('')}${rnd() < 0.3 ? '\n\n' : ' '}`;
+      }
+    }
+    emo.push(s);
+  }
+  sets['gen-emoji'] = emo;
+
+  // Markdown tables padded to aligned columns, and code indented with tabs or spaces.
+  const tables = [];
+  for (let k = 0; k < 15; k++) {
+    const cols = int(2, 5);
+    const rows = Array.from({ length: int(3, 15) }, () => Array.from({ length: cols }, () => (rnd() < 0.3 ? String(int(0, 99999)) : pick(vocab))));
+    const w = Array.from({ length: cols }, (_, c) => Math.max(3, ...rows.map((r) => r[c].length)) + int(0, 12));
+    const line = (cells) => `| ${cells.map((x, c) => x.padEnd(w[c])).join(' | ')} |`;
+    tables.push([line(rows[0]), line(w.map((n) => '-'.repeat(n))), ...rows.slice(1).map(line)].join('\n') + '\n');
+  }
+  sets['gen-table'] = tables;
+  return sets;
+}
+
+// ------------------------------------------------------------------ data set
+const corpus = loadCorpus();
+const rows = corpus.map((s) => ({ cat: s.category, text: s.text, gen: false }));
+for (const [cat, list] of Object.entries(generated())) for (const text of list) rows.push({ cat, text, gen: true });
+for (const r of rows) {
+  r.x = tokenFeatures(r.text);
+  r.y = {};
+  for (const [name, f] of Object.entries(REFS)) r.y[name] = f(r.text);
+}
+const cats = [...new Set(rows.map((r) => r.cat))];
+const catN = Object.fromEntries(cats.map((c) => [c, rows.filter((r) => r.cat === c).length]));
+console.error(`${rows.length} texts (${corpus.length} corpus), ${cats.length} categories, ${FEATURE_COUNT} slots`);
+
+// ------------------------------------------------------------------ NNLS by coordinate descent
+function nnls(train, ref, rowWeight, ridge = 1e-3) {
+  const d = FEATURE_COUNT;
+  const G = new Float64Array(d * d);
+  const h = new Float64Array(d);
+  for (const r of train) {
+    const y = r.y[ref];
+    const w = rowWeight(r) / (y * y); // relative error: (x.w - y) / y
+    const x = r.x;
+    for (let i = 0; i < d; i++) {
+      if (!x[i]) continue;
+      h[i] += w * x[i] * y;
+      for (let j = 0; j < d; j++) if (x[j]) G[i * d + j] += w * x[i] * x[j];
+    }
+  }
+  for (let i = 0; i < d; i++) G[i * d + i] += ridge;
+  const w = new Float64Array(d).fill(0.3);
+  for (let sweep = 0; sweep < 3000; sweep++) {
+    let delta = 0;
+    for (let i = 0; i < d; i++) {
+      let g = -h[i];
+      for (let j = 0; j < d; j++) g += G[i * d + j] * w[j];
+      const nw = Math.max(0, w[i] - g / G[i * d + i]);
+      delta = Math.max(delta, Math.abs(nw - w[i]));
+      w[i] = nw;
+    }
+    if (delta < 1e-9) break;
+  }
+  return w;
+}
+
+const dot = (x, w) => x.reduce((a, v, i) => a + v * w[i], 0);
+const est = (r, w) => Math.ceil(dot(r.x, w) - 1e-9);
+
+function fit(train, ref, penalty) {
+  const base = (r) => (r.gen ? GEN_WEIGHT : 1) / catN[r.cat];
+  const mult = new Map(train.map((r) => [r, 1]));
+  let w = nnls(train, ref, base);
+  for (let round = 0; round < 6; round++) {
+    for (const r of train) mult.set(r, dot(r.x, w) < r.y[ref] ? penalty : 1);
+    w = nnls(train, ref, (r) => base(r) * mult.get(r));
+  }
+  return w;
+}
+
+function report(label, pairs) {
+  // pairs: [{cat, ratio}]
+  const by = {};
+  for (const p of pairs) (by[p.cat] ??= []).push(p.ratio - 1);
+  const lines = [];
+  let worstMape = 0;
+  let worstUnder = 0;
+  for (const c of Object.keys(by)) {
+    const e = by[c];
+    const mape = (100 * e.reduce((a, x) => a + Math.abs(x), 0)) / e.length;
+    const under = 100 * Math.min(...e);
+    const bias = (100 * e.reduce((a, x) => a + x, 0)) / e.length;
+    if (!c.startsWith('gen-')) {
+      worstMape = Math.max(worstMape, mape);
+      worstUnder = Math.min(worstUnder, under);
+    }
+    lines.push(`  ${c.padEnd(16)} mape ${mape.toFixed(1).padStart(5)}  under ${under.toFixed(1).padStart(6)}  over ${(100 * Math.max(...e)).toFixed(1).padStart(6)}  bias ${bias.toFixed(1).padStart(6)}`);
+  }
+  console.log(`${label}: worst corpus MAPE ${worstMape.toFixed(1)}, worst under ${worstUnder.toFixed(1)}`);
+  if (args.includes('--verbose')) console.log(lines.join('\n'));
+}
+
+for (const fam of FAMILIES) {
+  const ref = TARGET[fam];
+  const penalty = fam === 'llama' ? UNDER_PENALTY * 2 : UNDER_PENALTY;
+  const w = fit(rows, ref, penalty);
+  report(`${fam} (vs ${ref}) fit`, rows.map((r) => ({ cat: r.cat, ratio: est(r, w) / r.y[ref] })));
+  if (CV) {
+    const K = 6;
+    const pairs = [];
+    for (let k = 0; k < K; k++) {
+      const test = corpus.map((_, i) => i).filter((i) => i % K === k);
+      const testSet = new Set(test.map((i) => rows[i]));
+      const wk = fit(rows.filter((r) => !testSet.has(r)), ref, penalty);
+      for (const r of testSet) pairs.push({ cat: r.cat, ratio: est(r, wk) / r.y[ref] });
+    }
+    report(`${fam} (vs ${ref}) ${K}-fold CV`, pairs);
+  }
+  const named = [...w].map((v, i) => `${SLOT_NAMES[i]}=${v.toFixed(3)}`);
+  console.log(`  weights: ${named.join(' ')}`);
+  console.log(`  ${fam}: [${[...w].map((v) => +v.toFixed(3)).join(', ')}],`);
+}

@@ -1,0 +1,63 @@
+// `npm run bench`: the core's performance figures, in one run. Prints figures; asserts nothing
+// (machines here are shared and noisy: timings belong in reports, never in tests).
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { TokenTracker, estimateTokens } from '../src/core/index.ts';
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Time `fn` (which does `ops` operations) several times; median nanoseconds per operation. */
+function nsPerOp(fn, ops, reps = 15) {
+  fn(); // warm-up
+  const samples = [];
+  for (let r = 0; r < reps; r++) {
+    const t0 = performance.now();
+    fn();
+    samples.push(((performance.now() - t0) * 1e6) / ops);
+  }
+  return median(samples);
+}
+
+// ── Tracker append cost: O(message), so appending at 10,000 messages costs what it does at 10. ──
+const sentence = 'Compaction keeps the [[Project plan]] and the open tasks; 会议记录 was read at 14:30. ';
+const makeMessage = (i) => ({ id: `m${i}`, createdAt: i, role: i % 2 ? 'assistant' : 'user', content: sentence.repeat(1 + (i % 5)) });
+
+function appendCost(size) {
+  const tracker = new TokenTracker({ model: 'gpt-4o', systemPrompt: 'You are a helpful assistant.' });
+  for (let i = 0; i < size; i++) tracker.append(makeMessage(i));
+  const batch = 2000;
+  let next = size;
+  return nsPerOp(() => {
+    const start = next;
+    for (let i = 0; i < batch; i++) tracker.append(makeMessage(next++));
+    for (let i = start; i < next; i++) tracker.remove(`m${i}`);
+  }, batch * 2);
+}
+
+const small = appendCost(10);
+const large = appendCost(10_000);
+console.log('## Token tracker: append + remove cost');
+console.log(`at 10 messages:     ${small.toFixed(0)} ns/op`);
+console.log(`at 10,000 messages: ${large.toFixed(0)} ns/op`);
+console.log(`ratio (10,000 / 10): ${(large / small).toFixed(2)}  (expected ≤ 1.5)`);
+
+// ── Estimator speed against gpt-tokenizer's exact encode ──
+let text = '';
+const corpus = join('..', 'shared', 'bench', 'tokens', 'corpus');
+if (existsSync(corpus)) {
+  for (const dir of readdirSync(corpus, { withFileTypes: true })) {
+    if (!dir.isDirectory()) continue;
+    for (const file of readdirSync(join(corpus, dir.name))) text += readFileSync(join(corpus, dir.name, file), 'utf8') + '\n';
+  }
+} else {
+  text = (sentence + '\n```ts\nconst x = { a: 1, b: [2, 3] };\n```\n').repeat(2000);
+}
+const { encode } = await import('gpt-tokenizer/encoding/o200k_base');
+const estimatorNs = nsPerOp(() => estimateTokens(text, 'gpt-4o'), 1, 21);
+const exactNs = nsPerOp(() => encode(text), 1, 7);
+console.log('\n## Estimator speed');
+console.log(`text: ${text.length.toLocaleString('en')} UTF-16 units${existsSync(corpus) ? ' (../shared/bench/tokens corpus, read in place)' : ' (generated)'}`);
+console.log(`estimateTokens:          ${(estimatorNs / 1e6).toFixed(2)} ms (${((estimatorNs / 1e3) / (text.length / 1000)).toFixed(2)} µs per 1k chars)`);
+console.log(`gpt-tokenizer o200k encode: ${(exactNs / 1e6).toFixed(2)} ms`);
+console.log(`speed ratio: ${(exactNs / estimatorNs).toFixed(1)}× faster  (target ≥ 20×)`);

@@ -1,0 +1,11 @@
+// The compaction core's public entry. Pure TypeScript: no obsidian, no DOM, no Node built-ins,
+// so the plugin, the CLI and other tools can all import it.
+export * from './messages';
+export { estimateTokens, tokenizerFamily } from './tokens';
+export type { TokenizerFamily } from './tokens';
+export * from './message-tokens';
+export * from './models';
+export * from './tracker';
+export * from './units';
+export * from './cut';
+export * from './triggers';
