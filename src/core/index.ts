@@ -9,3 +9,8 @@ export * from './tracker';
 export * from './units';
 export * from './cut';
 export * from './triggers';
+export * from './record';
+export * from './compact';
+export * from './micro-compact';
+export { renderBlock, OPEN_TAG, CLOSE_TAG, MIN_BUDGET_TOKENS } from './render';
+export type { RenderOptions } from './render';

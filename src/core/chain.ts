@@ -1,0 +1,105 @@
+// Chaining: merging the previous round's record with what this round extracted. The original goal
+// and standing constraints survive every round; open tasks that are now done move to done;
+// nothing is duplicated; lists are bounded so the record (and the block) cannot grow without end.
+import { closeTasks } from './extract-summary';
+import type { CompactionRecord, ErrorLine, FileEntry, Reference, SourcedLine } from './record';
+import { dedupeKey } from './text';
+
+/** Caps per list: old enough entries beyond these add nothing a bounded block could show. */
+const LIMITS = { constraints: 40, decisions: 40, done: 60, open: 40, errors: 60, topics: 40, references: 200, files: 300 };
+
+/** Union by normalised text, earlier entries first; a repeat adds its sources to the first. */
+export function mergeLines<T extends SourcedLine>(earlier: readonly T[], later: readonly T[], limit: number, keep: 'first' | 'last'): T[] {
+  const out: T[] = [];
+  const byKey = new Map<string, T>();
+  for (const item of [...earlier, ...later]) {
+    const key = dedupeKey(item.text);
+    const existing = byKey.get(key);
+    if (existing) {
+      for (const id of item.sources) if (!existing.sources.includes(id)) existing.sources.push(id);
+      continue;
+    }
+    const copy = { ...item, sources: [...item.sources] };
+    byKey.set(key, copy);
+    out.push(copy);
+  }
+  return keep === 'first' ? out.slice(0, limit) : out.slice(Math.max(0, out.length - limit));
+}
+
+function mergeErrors(earlier: readonly ErrorLine[], later: readonly ErrorLine[]): ErrorLine[] {
+  const merged = mergeLines(earlier, later, Number.MAX_SAFE_INTEGER, 'first');
+  // A resolution seen later completes an earlier error.
+  for (const e of merged) {
+    if (e.resolution) continue;
+    const again = later.find((l) => dedupeKey(l.text) === dedupeKey(e.text) && l.resolution);
+    if (again?.resolution) e.resolution = again.resolution;
+  }
+  return merged.slice(Math.max(0, merged.length - LIMITS.errors));
+}
+
+/** Positions of a later round rank above every earlier one. */
+const ROUND_STRIDE = 1e7;
+
+function mergeFiles(earlier: readonly FileEntry[], later: readonly FileEntry[], round: number): FileEntry[] {
+  const byPath = new Map<string, FileEntry>();
+  for (const f of earlier) byPath.set(f.path, { ...f, sources: [...f.sources] });
+  for (const f of later) {
+    const existing = byPath.get(f.path);
+    const last = round * ROUND_STRIDE + f.last;
+    if (existing) {
+      existing.last = Math.max(existing.last, last);
+      for (const id of f.sources) if (!existing.sources.includes(id)) existing.sources.push(id);
+    } else byPath.set(f.path, { ...f, sources: [...f.sources], last });
+  }
+  return [...byPath.values()].sort((a, b) => b.last - a.last || (a.path < b.path ? -1 : 1)).slice(0, LIMITS.files);
+}
+
+function mergeReferences(earlier: readonly Reference[], later: readonly Reference[], round: number): Reference[] {
+  const byKey = new Map<string, Reference>();
+  for (const r of earlier) byKey.set(r.key, { ...r, sources: [...r.sources] });
+  for (const r of later) {
+    const existing = byKey.get(r.key);
+    const last = round * ROUND_STRIDE + r.last;
+    if (existing) {
+      existing.count += r.count;
+      existing.last = Math.max(existing.last, last);
+      for (const id of r.sources) if (!existing.sources.includes(id)) existing.sources.push(id);
+      if (r.text.length > existing.text.length && r.kind === existing.kind) existing.text = r.text;
+    } else byKey.set(r.key, { ...r, sources: [...r.sources], last });
+  }
+  return [...byKey.values()].sort((a, b) => b.count - a.count || b.last - a.last || (a.text < b.text ? -1 : 1)).slice(0, LIMITS.references);
+}
+
+export type ExtractedContent = Pick<
+  CompactionRecord,
+  'goal' | 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'leftOff' | 'facts' | 'topics' | 'references' | 'filesRead' | 'filesModified'
+>;
+
+/**
+ * Merges the previous record's content with this round's. `fresh.facts` must already have been
+ * ranked together with the previous pool (see selectFacts' `carried`), so it replaces it.
+ */
+export function mergeContent(previous: CompactionRecord | null, fresh: ExtractedContent, round: number): ExtractedContent {
+  if (!previous) return fresh;
+  const done = mergeLines(previous.done, fresh.done, Number.MAX_SAFE_INTEGER, 'first');
+  const allOpen = mergeLines(previous.openTasks, fresh.openTasks, Number.MAX_SAFE_INTEGER, 'first');
+  const stillOpen = closeTasks(allOpen, done);
+  // Tasks closed by later work move to done, where the panel shows them as finished.
+  const closed = allOpen.filter((t) => !stillOpen.includes(t));
+  const doneWithClosed = mergeLines(closed, done, Number.MAX_SAFE_INTEGER, 'first');
+  return {
+    // The original goal is the first round's, always.
+    goal: previous.goal ?? fresh.goal,
+    constraints: mergeLines(previous.constraints, fresh.constraints, LIMITS.constraints, 'first'),
+    decisions: mergeLines(previous.decisions, fresh.decisions, LIMITS.decisions, 'last'),
+    done: doneWithClosed.slice(Math.max(0, doneWithClosed.length - LIMITS.done)),
+    openTasks: stillOpen.slice(Math.max(0, stillOpen.length - LIMITS.open)),
+    errors: mergeErrors(previous.errors, fresh.errors),
+    leftOff: fresh.leftOff ?? previous.leftOff,
+    facts: fresh.facts,
+    topics: mergeLines(previous.topics, fresh.topics, LIMITS.topics, 'last'),
+    references: mergeReferences(previous.references, fresh.references, round),
+    filesRead: mergeFiles(previous.filesRead, fresh.filesRead, round),
+    filesModified: mergeFiles(previous.filesModified, fresh.filesModified, round),
+  };
+}

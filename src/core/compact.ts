@@ -1,0 +1,189 @@
+// The compactor: removes the messages before the cut from what is sent, extracts what they
+// carried (heuristically, deterministically, without an LLM), merges it with the previous round's
+// record, and renders one budgeted `<previous_context>` block. Only what is sent changes: the
+// caller keeps the full transcript, and the record names every message it removed.
+import { mergeContent, type ExtractedContent } from './chain';
+import { selectCut } from './cut';
+import { selectFacts } from './extract-facts';
+import { fileOpsOfCall } from './extract-files';
+import { addReferences } from './extract-references';
+import { sentencesOf } from './extract-sentences';
+import { extractErrors, extractGoal, extractSections } from './extract-summary';
+import { estimateMessageTokens } from './message-tokens';
+import type { ChatMessage } from './messages';
+import { type CompactionRecord, type CompactionTrigger, type FileEntry, type Reference, RECORD_VERSION, isCompactionRecord } from './record';
+import { renderBlock } from './render';
+import { contentWords } from './text';
+import { estimateTokens } from './tokens';
+
+export interface CompactOptions {
+  /** Token budget of the whole `<previous_context>` block, tags included. */
+  budgetTokens: number;
+  /** Messages [0, cut) are compacted, [cut, n) kept. Without it, {@link selectCut} picks the cut
+   * from `keepExchanges` / `keepTokens`. Must fall between units (the caller's cut does). */
+  cut?: number;
+  /** Used only when `cut` is absent (defaults: 2 exchanges, no token minimum). */
+  keepExchanges?: number;
+  keepTokens?: number;
+  /** The previous round's record (plain data, e.g. loaded from the saved conversation). */
+  previous?: CompactionRecord | null;
+  /** Manual "Compact now" focus: what matches it is ranked up. */
+  focus?: string;
+  /** Model id, for the token estimates. */
+  model?: string;
+  /** When the compaction runs (ms); recorded only. Compaction never reads the clock. */
+  now?: number;
+  trigger?: CompactionTrigger;
+  /** Share of the budget held back for estimation error (default 0.12). */
+  margin?: number;
+}
+
+export type CompactionResult =
+  | {
+      ok: true;
+      record: CompactionRecord;
+      /** The `<previous_context>` block ('' when the budget cannot hold one). */
+      block: string;
+      /** Messages still sent verbatim. */
+      kept: ChatMessage[];
+      /** Messages removed in this round. */
+      removed: ChatMessage[];
+      /** True when nothing new was removed and the previous record was returned unchanged. */
+      unchanged: boolean;
+    }
+  | { ok: false; reason: 'nothing-to-compact'; message: string };
+
+/** Facts pool kept in the record for later rounds, relative to the budget. */
+const POOL_FACTOR = 2.5;
+/** Carried facts' rank multiplier in a later round (see selectFacts). */
+const SENIORITY = 1.6;
+
+export function compact(messages: readonly ChatMessage[], options: CompactOptions): CompactionResult {
+  const model = options.model;
+  let cut = options.cut;
+  if (cut === undefined) {
+    const sel = selectCut(messages, { keepExchanges: options.keepExchanges ?? 2, keepTokens: options.keepTokens ?? 0, model });
+    if (!sel.ok) return sel;
+    cut = sel.index;
+  }
+  cut = Math.max(0, Math.min(messages.length, Math.floor(cut)));
+  const previous = isCompactionRecord(options.previous) ? options.previous : null;
+
+  // Only messages after what earlier rounds removed are new; the rest is in the previous record.
+  let from = 0;
+  if (previous?.removedThrough) {
+    const at = messages.findIndex((m) => m.id === previous.removedThrough);
+    if (at >= 0) from = at + 1;
+  }
+  const removed = messages.slice(from, Math.max(from, cut));
+  const kept = messages.slice(cut);
+  const tokensOf = (ms: readonly ChatMessage[]): number => ms.reduce((sum, m) => sum + estimateMessageTokens(m, model), 0);
+
+  if (!removed.length) {
+    if (!previous) return { ok: false, reason: 'nothing-to-compact', message: 'Nothing to compact: no message lies before the cut.' };
+    // Idempotent: nothing new, the same record and block.
+    return { ok: true, record: previous, block: previous.block, kept, removed: [], unchanged: true };
+  }
+
+  const round = (previous?.round ?? 0) + 1;
+  const fresh = extract(removed, previous, options, round);
+  const content = mergeContent(previous, fresh, round);
+  const record: CompactionRecord = {
+    version: RECORD_VERSION,
+    round,
+    timestamp: options.now ?? 0,
+    trigger: options.trigger ?? 'unknown',
+    ...(options.focus ? { focus: options.focus } : {}),
+    removedIds: removed.map((m) => m.id),
+    keptIds: kept.map((m) => m.id),
+    removedThrough: removed[removed.length - 1]?.id ?? previous?.removedThrough ?? null,
+    tokensBefore: (previous ? estimateTokens(previous.block, model) : 0) + tokensOf(messages.slice(from)),
+    tokensAfter: 0,
+    ...content,
+    block: '',
+    blockTokens: 0,
+  };
+  const roles = new Map<string, string>();
+  for (const m of removed) roles.set(m.id, m.role);
+  if (previous) for (const f of previous.facts) for (const id of f.sources) if (!roles.has(id)) roles.set(id, previous.factRoles?.[id] ?? '');
+  record.factRoles = factRoles(record, roles);
+  // The block never costs more than what it replaces (plus the tags): compaction must shrink the prompt.
+  const replaced = tokensOf(removed) + (previous ? previous.blockTokens : 0) + 24;
+  const budgetTokens = Math.min(options.budgetTokens, replaced);
+  record.block = renderBlock(record, { budgetTokens, model, margin: options.margin }, (id) => record.factRoles?.[id] || undefined);
+  record.blockTokens = record.block ? estimateTokens(record.block, model) : 0;
+  record.tokensAfter = record.blockTokens + tokensOf(kept);
+  return { ok: true, record, block: record.block, kept, removed, unchanged: false };
+}
+
+/** Who said each fact (by source id), kept in the record so later rounds can still label them. */
+function factRoles(record: CompactionRecord, roles: ReadonlyMap<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of record.facts) {
+    const id = f.sources[0];
+    if (id === undefined) continue;
+    const role = roles.get(id);
+    if (role === 'user' || role === 'assistant') out[id] = role;
+  }
+  return out;
+}
+
+function extract(removed: readonly ChatMessage[], previous: CompactionRecord | null, options: CompactOptions, round: number): ExtractedContent {
+  const sentences = sentencesOf(removed);
+  const goal = previous?.goal ? null : extractGoal(removed);
+  const sections = extractSections(sentences);
+  const errors = extractErrors(removed, sentences);
+
+  const references = new Map<string, Reference>();
+  const read = new Map<string, FileEntry>();
+  const modified = new Map<string, FileEntry>();
+  const note = (into: Map<string, FileEntry>, path: string, id: string, pos: number): void => {
+    const e = into.get(path);
+    if (e) {
+      e.last = pos;
+      if (!e.sources.includes(id)) e.sources.push(id);
+    } else into.set(path, { path, sources: [id], last: pos });
+  };
+  removed.forEach((m, i) => {
+    // Tool output is bulky and mostly listings: its links count for little against what was said.
+    addReferences(references, m.content, m.id, i, m.role === 'tool' ? 0.25 : m.role === 'user' ? 2 : 1);
+    if (m.role === 'assistant') {
+      for (const call of m.toolCalls ?? []) {
+        const ops = fileOpsOfCall(call);
+        for (const p of ops.read) note(read, p, m.id, i);
+        for (const p of ops.modified) note(modified, p, m.id, i);
+        addReferences(references, call.arguments.length < 2000 ? call.arguments : '', m.id, i, 0.5);
+      }
+    }
+  });
+  // A path already listed as a file read or modified need not be repeated as a reference.
+  for (const [key, ref] of references) if (ref.kind === 'path' && (read.has(ref.text) || modified.has(ref.text))) references.delete(key);
+
+  const covered = [...(goal ? contentWords(goal.text) : []), ...sections.constraints.flatMap((c) => contentWords(c.text))];
+  const facts = selectFacts(sentences, {
+    focus: options.focus,
+    covered,
+    carried: previous?.facts ?? [],
+    seniority: SENIORITY,
+    poolTokens: Math.max(600, Math.floor(options.budgetTokens * POOL_FACTOR)),
+    round,
+  });
+  const stamp = <T extends { round: number }>(xs: T[]): T[] => xs.map((x) => ({ ...x, round }));
+  const sectionsStamped = {
+    constraints: stamp(sections.constraints),
+    decisions: stamp(sections.decisions),
+    done: stamp(sections.done),
+    openTasks: stamp(sections.openTasks),
+    topics: stamp(sections.topics),
+    leftOff: sections.leftOff ? { ...sections.leftOff, round } : null,
+  };
+  return {
+    goal: goal ? { ...goal, round } : null,
+    ...sectionsStamped,
+    errors: stamp(errors),
+    facts,
+    references: [...references.values()],
+    filesRead: [...read.values()],
+    filesModified: [...modified.values()],
+  };
+}

@@ -1,0 +1,222 @@
+// Key facts: an extractive ranking of whole sentences (or one contiguous clause of a long one) by
+// the information a model would need later. A sentence is worth its rare words (IDF over the
+// conversation), weighted up for names, numbers, dates and code symbols and for what the user
+// said, per token it costs; selection is greedy with novelty, so a second sentence about the same
+// thing counts only for what it adds. Deterministic: ties break on position.
+import type { Sentence } from './extract-sentences';
+import type { SourcedLine } from './record';
+import { contentWords, squash, truncateAtWord, wordCount } from './text';
+
+export interface FactOptions {
+  /** Focus text ("Compact now" with a focus): sentences sharing its words are boosted. */
+  focus?: string;
+  /** Words already carried by other sections (goal, constraints): covered from the start. */
+  covered?: Iterable<string>;
+  /** Facts carried from the previous round; they compete with the new sentences. */
+  carried?: readonly SourcedLine[];
+  /** Multiplier on carried facts: what an earlier round judged worth keeping stays unless the
+   * new part has clearly better. */
+  seniority?: number;
+  /** Stop after this many estimated tokens of facts (the pool kept for later rounds). */
+  poolTokens: number;
+  /** Round number given to new facts. */
+  round: number;
+}
+
+/** Longest fact in words; longer sentences are cut to their most informative clauses. */
+const MAX_WORDS = 48;
+/** Covered words still count for this share: a repeat with a new detail beside it is not worthless. */
+const COVERED_WEIGHT = 0.2;
+
+const NUMBER = /\d/;
+const CODE_SYMBOL = /[a-z][A-Z]|_|\(\)|\.[a-z]/;
+
+interface Candidate {
+  text: string;
+  sources: string[];
+  at: number;
+  pos: number;
+  round: number;
+  seq: number;
+  /** Distinct ranking keys with their weights. */
+  keys: Map<string, number>;
+  /** Base multiplier (role, question, focus, seniority). */
+  boost: number;
+  cost: number;
+}
+
+/** Proper nouns are capitalised words that do not start the sentence. */
+function capitalisedWords(text: string): Set<string> {
+  const out = new Set<string>();
+  const parts = text.split(/\s+/);
+  for (let i = 1; i < parts.length; i++) {
+    const w = parts[i] as string;
+    if (/^[\p{Lu}]/u.test(w) && !/[.!?]$/.test(parts[i - 1] as string)) out.add(w.toLowerCase().replace(/[^\p{L}\p{N}_-]+/gu, ''));
+  }
+  return out;
+}
+
+/** Cuts a long sentence to the contiguous run of clauses with the most rare words. */
+function bestClauses(text: string, idf: (w: string) => number): string {
+  if (wordCount(text) <= MAX_WORDS) return text;
+  const clauses = text.split(/(?<=[,;:–—])\s+/);
+  let best = '';
+  let bestScore = -1;
+  for (let i = 0; i < clauses.length; i++) {
+    let run = '';
+    let score = 0;
+    for (let j = i; j < clauses.length; j++) {
+      const next = run ? `${run} ${clauses[j]}` : (clauses[j] as string);
+      if (wordCount(next) > MAX_WORDS) break;
+      run = next;
+      score = 0;
+      for (const w of new Set(contentWords(run))) score += idf(w);
+    }
+    if (run && score > bestScore) {
+      best = run;
+      bestScore = score;
+    }
+  }
+  // One clause longer than the limit: cut at a word boundary.
+  return best || truncateAtWord(text, MAX_WORDS * 7);
+}
+
+const cheapCost = (text: string): number => Math.ceil(text.length / 3.6) + 3;
+
+/** Ranks sentences (and carried facts) and returns the selected facts, best first. */
+export function selectFacts(sentences: readonly Sentence[], options: FactOptions): SourcedLine[] {
+  const focusWords = new Set(options.focus ? contentWords(options.focus) : []);
+  // Document frequency over the candidate sentences and carried facts.
+  const df = new Map<string, number>();
+  let docs = 0;
+  const usable = sentences.filter((s) => !s.code && s.words.length >= 2 && wordCount(s.text) >= 5 && s.role !== 'system');
+  const carried = options.carried ?? [];
+  const carriedWords = carried.map((f) => contentWords(f.text));
+  for (const words of [...usable.map((s) => s.words), ...carriedWords]) {
+    docs++;
+    for (const w of new Set(words)) df.set(w, (df.get(w) ?? 0) + 1);
+  }
+  const idf = (w: string): number => Math.log(1 + docs / (df.get(w) ?? 1));
+  const lastMessage = usable.length ? (usable[usable.length - 1] as Sentence).message : 0;
+
+  const weigh = (text: string, words: readonly string[]): Map<string, number> => {
+    const caps = capitalisedWords(text);
+    const keys = new Map<string, number>();
+    for (const w of words) {
+      if (keys.has(w)) continue;
+      let weight = idf(w);
+      if (NUMBER.test(w)) weight *= 1.5;
+      else if (caps.has(w)) weight *= 1.3;
+      keys.set(w, weight);
+    }
+    // Code symbols (camelCase, snake_case, calls) are named in the original case.
+    if (CODE_SYMBOL.test(text)) for (const [w, v] of keys) if (w.includes('_')) keys.set(w, v * 1.3);
+    return keys;
+  };
+  const focusBoost = (words: readonly string[]): number => {
+    if (!focusWords.size) return 1;
+    let hit = 0;
+    for (const w of new Set(words)) if (focusWords.has(w)) hit++;
+    return 1 + (2 * hit) / focusWords.size;
+  };
+
+  const candidates: Candidate[] = [];
+  usable.forEach((s, pos) => {
+    const text = squash(bestClauses(s.text, idf));
+    const words = text === s.text ? s.words : contentWords(text);
+    let boost = s.role === 'user' ? 1.15 : s.role === 'tool' ? 0.35 : 1;
+    if (/\?\s*$/.test(text)) boost *= 0.55;
+    boost *= 1 + 0.1 * (lastMessage ? s.message / lastMessage : 0);
+    boost *= focusBoost(words);
+    candidates.push({ text, sources: [s.id], at: s.at, pos, round: options.round, seq: options.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999), keys: weigh(text, words), boost, cost: cheapCost(text) });
+  });
+  carried.forEach((f, i) => {
+    const words = carriedWords[i] as string[];
+    // Carried facts sort before the new ones (they are older), keeping the order of the pool.
+    candidates.push({
+      text: f.text,
+      sources: f.sources,
+      at: f.at,
+      pos: -carried.length + i,
+      round: f.round,
+      seq: f.seq ?? f.round * 1e9,
+      keys: weigh(f.text, words),
+      boost: (options.seniority ?? 1) * focusBoost(words),
+      cost: cheapCost(f.text),
+    });
+  });
+
+  const covered = new Set<string>(options.covered ?? []);
+  const gainOf = (c: Candidate): number => {
+    let g = 0;
+    for (const [w, v] of c.keys) g += covered.has(w) ? v * COVERED_WEIGHT : v;
+    return (g * c.boost) / (c.cost + 6);
+  };
+
+  // Lazy greedy: gains only shrink as coverage grows, so a stale gain is an upper bound.
+  const heap = new MaxHeap<{ c: Candidate; gain: number }>((a, b) => a.gain - b.gain || b.c.pos - a.c.pos);
+  for (const c of candidates) heap.push({ c, gain: gainOf(c) });
+  const picked: SourcedLine[] = [];
+  const seenText = new Set<string>();
+  let spent = 0;
+  while (heap.size && spent < options.poolTokens) {
+    const top = heap.pop() as { c: Candidate; gain: number };
+    const fresh = gainOf(top.c);
+    const next = heap.peek();
+    if (next && fresh < next.gain - 1e-12) {
+      heap.push({ c: top.c, gain: fresh });
+      continue;
+    }
+    if (fresh <= 0) break;
+    const key = top.c.text.toLowerCase();
+    if (seenText.has(key)) continue;
+    seenText.add(key);
+    for (const w of top.c.keys.keys()) covered.add(w);
+    spent += top.c.cost;
+    picked.push({ text: top.c.text, sources: top.c.sources, at: top.c.at, score: Math.round(fresh * 1000) / 1000, round: top.c.round, seq: top.c.seq });
+  }
+  return picked;
+}
+
+/** A binary max-heap; `cmp(a, b) > 0` means a ranks above b. */
+class MaxHeap<T> {
+  private items: T[] = [];
+  constructor(private readonly cmp: (a: T, b: T) => number) {}
+  get size(): number {
+    return this.items.length;
+  }
+  peek(): T | undefined {
+    return this.items[0];
+  }
+  push(item: T): void {
+    const a = this.items;
+    a.push(item);
+    let i = a.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (this.cmp(a[i] as T, a[p] as T) <= 0) break;
+      [a[i], a[p]] = [a[p] as T, a[i] as T];
+      i = p;
+    }
+  }
+  pop(): T | undefined {
+    const a = this.items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length && last !== undefined) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && this.cmp(a[l] as T, a[m] as T) > 0) m = l;
+        if (r < a.length && this.cmp(a[r] as T, a[m] as T) > 0) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m] as T, a[i] as T];
+        i = m;
+      }
+    }
+    return top;
+  }
+}

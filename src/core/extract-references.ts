@@ -1,0 +1,95 @@
+// References in message text: Obsidian wikilinks and embeds (with #heading, ^block and |alias),
+// markdown links, URLs and file paths. De-duplicated by target; ranked by mentions and recency.
+import type { Reference, ReferenceKind } from './record';
+
+export interface FoundReference {
+  kind: ReferenceKind;
+  text: string;
+  key: string;
+}
+
+// [[target#heading^block|alias]] and ![[…]]; a target never holds ] | # ^.
+const WIKILINK = /(!?)\[\[([^\]|#^\n]*)(#[^\]|^\n]*)?(\^[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]/g;
+// [text](target) — not images' URLs only: note links like (Notes/Plan.md) or (Plan%20B.md).
+const MD_LINK = /(!?)\[([^\]\n]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
+const URL = /\bhttps?:\/\/[^\s<>"'`)\]]+/g;
+// Paths: at least one directory separator and a file name with an extension, or a bare file name
+// with a known text/code extension. Kept conservative: prose like "and/or" must not match.
+const PATH =
+  /(?:^|[\s("'`=:])((?:~|\.{1,2})?\/?(?:[\w.@-]+\/)+[\w.@-]+\.[A-Za-z0-9]{1,8}|[\w@-][\w.@-]*\.(?:md|txt|ts|tsx|js|mjs|cjs|jsx|py|rs|go|java|rb|json|ya?ml|toml|css|scss|html|sh|sql|c|h|cpp|hpp|cs|kt|swift|php|ini|cfg|csv|pdf|png|jpe?g|canvas))(?=$|[\s)"'`,;:!?]|\.(?:\s|$))/gm;
+
+/** All references in a text, in order of appearance (with repeats). */
+export function findReferences(text: string): FoundReference[] {
+  const found: { at: number; ref: FoundReference }[] = [];
+  const taken: [number, number][] = [];
+  const overlaps = (s: number, e: number): boolean => taken.some(([a, b]) => s < b && e > a);
+
+  for (const m of text.matchAll(WIKILINK)) {
+    const target = (m[2] ?? '').trim();
+    const heading = m[3] ?? '';
+    const block = m[4] ?? '';
+    if (!target && !heading && !block) continue;
+    const embed = m[1] === '!';
+    const alias = m[5] !== undefined ? `|${m[5].trim()}` : '';
+    const core = `${target}${heading}${block}`;
+    found.push({
+      at: m.index,
+      ref: { kind: embed ? 'embed' : 'wikilink', text: `${embed ? '!' : ''}[[${core}${alias}]]`, key: `note:${core.toLowerCase()}` },
+    });
+    taken.push([m.index, m.index + m[0].length]);
+  }
+  for (const m of text.matchAll(MD_LINK)) {
+    if (overlaps(m.index, m.index + m[0].length)) continue;
+    const target = m[3] ?? '';
+    taken.push([m.index, m.index + m[0].length]);
+    if (/^https?:\/\//i.test(target)) {
+      found.push({ at: m.index, ref: { kind: 'url', text: target, key: `url:${target}` } });
+    } else if (!/^(?:mailto:|#)/i.test(target)) {
+      let decoded = target;
+      try {
+        decoded = decodeURI(target);
+      } catch {
+        // A malformed escape: keep the raw target.
+      }
+      found.push({ at: m.index, ref: { kind: 'markdown-link', text: `[${m[2] ?? ''}](${target})`, key: `note:${decoded.toLowerCase()}` } });
+    }
+  }
+  for (const m of text.matchAll(URL)) {
+    if (overlaps(m.index, m.index + m[0].length)) continue;
+    const url = m[0].replace(/[.,;:!?]+$/, '');
+    found.push({ at: m.index, ref: { kind: 'url', text: url, key: `url:${url}` } });
+    taken.push([m.index, m.index + m[0].length]);
+  }
+  for (const m of text.matchAll(PATH)) {
+    const path = m[1] ?? '';
+    const start = m.index + m[0].length - path.length;
+    if (!path || overlaps(start, start + path.length)) continue;
+    if (/^\d+(?:\.\d+)+$/.test(path)) continue; // version numbers
+    found.push({ at: start, ref: { kind: 'path', text: path, key: `path:${path}` } });
+  }
+  return found.sort((a, b) => a.at - b.at).map((f) => f.ref);
+}
+
+/**
+ * Adds a message's references to an accumulating map keyed by target. `position` orders mentions
+ * (higher is more recent); `weight` lets user mentions count more than ones inside tool output.
+ */
+export function addReferences(into: Map<string, Reference>, text: string, sourceId: string, position: number, weight = 1): void {
+  for (const ref of findReferences(text)) {
+    const existing = into.get(ref.key);
+    if (existing) {
+      existing.count += weight;
+      existing.last = Math.max(existing.last, position);
+      if (!existing.sources.includes(sourceId)) existing.sources.push(sourceId);
+      // Prefer a link with an alias or heading: it says more than the bare target.
+      if (ref.text.length > existing.text.length && ref.kind === existing.kind) existing.text = ref.text;
+    } else {
+      into.set(ref.key, { ...ref, sources: [sourceId], count: weight, last: position });
+    }
+  }
+}
+
+/** Most relevant first: mentions, then recency, then text (a total order, for determinism). */
+export function rankReferences(refs: Iterable<Reference>): Reference[] {
+  return [...refs].sort((a, b) => b.count - a.count || b.last - a.last || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+}

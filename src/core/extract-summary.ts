@@ -1,0 +1,185 @@
+// The summary sections: the original goal, standing constraints and preferences, decisions, work
+// done, open tasks, errors and how they were resolved, task topics, and where things were left.
+// Each is a rule over the sentence pass: cue phrases in English, Chinese and Japanese, and the
+// role that said it. Lines are verbatim sentences (or their first clause), never paraphrase, so
+// the block reads as what was said and the panel can link every line to its message.
+import type { ChatMessage } from './messages';
+import type { Sentence } from './extract-sentences';
+import type { ErrorLine, SourcedLine } from './record';
+import { contentWords, dedupeKey, overlap, squash, truncateAtWord } from './text';
+
+export interface SummarySections {
+  goal: SourcedLine | null;
+  constraints: SourcedLine[];
+  decisions: SourcedLine[];
+  done: SourcedLine[];
+  openTasks: SourcedLine[];
+  errors: ErrorLine[];
+  topics: SourcedLine[];
+  leftOff: SourcedLine | null;
+}
+
+/** Longest stored line; rendering may shorten further. */
+const MAX_LINE = 320;
+/** The goal keeps more: an issue title or a request often needs its first lines of context. */
+const MAX_GOAL = 900;
+
+const CONSTRAINT_START =
+  /^(?:please\s+)?(?:always|never|don['’]?t|do not|make sure|avoid|only|stop|remember|keep|use|prefer|no more|from now on|going forward|be sure)\b/i;
+const CONSTRAINT_ANY =
+  /\b(?:I(?: would|['’]d)? prefer|I['’]d rather|you (?:must|should(?:n['’]t| not)?|need to|have to|may not|can['’]t)|from now on|going forward|in (?:the )?future|my preference|(?:always|never) (?:use|write|answer|reply|respond|include|add|call|put|say)|do not|don['’]t (?:use|write|add|include|change|touch|modify|mention|call))\b|总是|永远|不要|别再|必须|务必|请用|请使用|禁止|只用|始终|いつも|必ず|しないで|ないでください|を使って|禁止|常に/i;
+const DECISION =
+  /\b(?:decided|decide to|we['’]ll go with|let['’]s go with|let['’]s use|going with|settled on|agreed|I['’]ll go with|chose|we chose|the plan is|we will use|opted|the decision)\b|决定|我们用|決めた|決定/i;
+const DONE =
+  /^(?:(?:I|we)(?:['’]ve| have)\s+(?:now\s+|successfully\s+|also\s+|just\s+)?(?!been\b|had\b|felt\b|heard\b|seen\b|met\b|meant\b|lost\b|left\b|kept\b|spent\b|got\b|gotten\b|thought\b|learnt\b|learned\b|wanted\b|loved\b|enjoyed\b|noticed\b|realized\b|realised\b|tried\b|started\b)[a-z]+(?:ed|en|t)\b|(?:I|we)\s+(?:now\s+|successfully\s+|also\s+|just\s+)?(?:created|added|updated|fixed|implemented|wrote|written|modified|changed|removed|renamed|moved|refactored|installed|configured|set up|replaced|inserted|saved|deleted|made|completed|finished|resolved|applied)|(?:done|fixed|created|added|updated|implemented|modified|changed|removed|renamed|completed|finished|resolved)\b|(?:the |this )?(?:fix|change|patch|test|tests|issue|bug)\s+(?:is|are|has been|have been|was|were)\s+(?:now\s+)?(?:done|fixed|applied|passing|resolved|working|complete))|已(?:经)?(?:完成|修复|添加|更新|创建)|完了しました|修正しました|追加しました/i;
+const TASK_ASSISTANT = /^(?:next(?: steps?)?[:,]|todo\b|- \[ \]|remaining:|still need to|I (?:still )?need to|we (?:still )?need to)|\b(?:next step|not yet (?:done|implemented))\b|下一步|待办|次に/i;
+const REQUEST =
+  /^(?:(?:can|could|would|will) you|please|pls|help me|I (?:need|want) (?:you )?to|I['’]d like (?:you )?to|let['’]s|how (?:do|can|should) I|write|create|add|make|fix|implement|explain|summari[sz]e|find|show|list|update|change|refactor|rename|remove|delete|draft|translate|review|check|compare|generate|build|set up|organi[sz]e|convert|move|merge|insert|read|search)\b|请|帮我|能不能|可以.*吗|してください|して下さい|お願いします|教えて/i;
+const TODO_ITEM = /^\s*(?:[-*+]\s+)?\[ \]\s+(.+)/;
+const DONE_ITEM = /^\s*(?:[-*+]\s+)?\[[xX]\]\s+(.+)/;
+
+// Error lines: exception lines (Python/JS/Java style, dotted names allowed), compiler and tool
+// "error:" lines, shell failures. The traceback header itself carries nothing.
+const ERROR_LINE =
+  /^\s*(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Warning|Fault|Failure|Interrupt|Exit|Configured|DoesNotExist|NotFound)\b(?::.*)?|(?:[A-Za-z_][\w]*\.)+[A-Z]\w+:\s.+|(?:error|fatal|ERROR|FATAL|Error|npm ERR!|FAIL(?:ED)?)(?:\[[^\]]*\])?[: ]\s*\S.*|.*: (?:command not found|No such file or directory|Permission denied)|.*\b(?:Segmentation fault|core dumped)\b.*|错误[:：].+|エラー[:：].+)$/;
+const RESOLVE = /\b(?:fix|fixed|fixes|resolv|install|instead|works now|now works|passes|solved|the (?:issue|problem|cause) (?:was|is)|turned out|because|workaround)\w*/i;
+
+const line = (s: Sentence, text: string, score: number): SourcedLine => ({
+  text: truncateAtWord(squash(text), MAX_LINE),
+  sources: [s.id],
+  at: s.at,
+  score,
+  round: 0,
+});
+
+function pushUnique(into: SourcedLine[], seen: Set<string>, item: SourcedLine): void {
+  const key = dedupeKey(item.text);
+  if (!key || seen.has(key)) return;
+  seen.add(key);
+  into.push(item);
+}
+
+/** The goal: the first user message (falling back to the first system or assistant message with
+ * text), its lines that carry words, with markup-only lines (`<tag>`, rules) dropped. */
+export function extractGoal(messages: readonly ChatMessage[]): SourcedLine | null {
+  const first = messages.find((m) => m.role === 'user' && m.content.trim()) ?? null;
+  if (!first) return null;
+  const lines = first.content
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^<\/?[\w-]+>$/.test(l) && !/^[-=*_#`~]{3,}$/.test(l));
+  const text = truncateAtWord(squash(lines.join('\n')), MAX_GOAL);
+  if (!text) return null;
+  return { text, sources: [first.id], at: Number.isFinite(first.createdAt) && first.createdAt > 0 ? first.createdAt : 0, score: 1, round: 0 };
+}
+
+/** Errors and, when a later assistant message says what fixed it, the resolution. */
+export function extractErrors(messages: readonly ChatMessage[], sentences: readonly Sentence[]): ErrorLine[] {
+  const errors: ErrorLine[] = [];
+  const seen = new Map<string, ErrorLine>();
+  messages.forEach((m, mi) => {
+    if (m.role === 'user' && !/Traceback|Error|error:/.test(m.content)) return;
+    if (m.role === 'system') return;
+    const at = Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0;
+    const lines = m.content.split('\n');
+    const found: string[] = [];
+    for (const raw of lines) {
+      const l = raw.replace(/<\/?\w+>/g, '').trim();
+      if (l.length < 6 || l.length > 400 || /^Traceback\b/.test(l)) continue;
+      if (ERROR_LINE.test(l)) found.push(l);
+    }
+    if (m.role === 'tool' && m.isError && !found.length) {
+      const firstLine = lines.map((l) => l.trim()).find(Boolean);
+      if (firstLine) found.push(firstLine);
+    }
+    // In assistant prose an error line must be quoted output, not a sentence about errors.
+    const keep = m.role === 'assistant' ? found.filter((l) => !/\s(?:the|this|an?|I)\s/i.test(l.slice(0, 40)) && /:/.test(l)) : found;
+    for (const text of keep) {
+      const key = dedupeKey(text);
+      const existing = seen.get(key);
+      if (existing) {
+        existing.score += 1;
+        if (!existing.sources.includes(m.id)) existing.sources.push(m.id);
+        continue;
+      }
+      const err: ErrorLine = { text: truncateAtWord(squash(text), MAX_LINE), sources: [m.id], at, score: 1, round: 0 };
+      const resolution = findResolution(sentences, mi);
+      if (resolution) err.resolution = resolution;
+      seen.set(key, err);
+      errors.push(err);
+    }
+  });
+  return errors;
+}
+
+function findResolution(sentences: readonly Sentence[], afterMessage: number): string | undefined {
+  for (const s of sentences) {
+    if (s.message <= afterMessage || s.role !== 'assistant' || s.code) continue;
+    if (s.message > afterMessage + 4) break;
+    if (RESOLVE.test(s.text) && s.words.length >= 3) return truncateAtWord(squash(s.text), 200);
+  }
+  return undefined;
+}
+
+/** All sections but the goal and errors, classified from the sentence pass. */
+export function extractSections(sentences: readonly Sentence[]): Omit<SummarySections, 'goal' | 'errors'> {
+  const constraints: SourcedLine[] = [];
+  const decisions: SourcedLine[] = [];
+  const done: SourcedLine[] = [];
+  const open: SourcedLine[] = [];
+  const topics: SourcedLine[] = [];
+  const seen = { c: new Set<string>(), d: new Set<string>(), w: new Set<string>(), o: new Set<string>(), t: new Set<string>() };
+  let lastUser: Sentence | null = null;
+  let lastAssistant: Sentence | null = null;
+
+  for (const s of sentences) {
+    if (s.code || s.role === 'tool') continue;
+    const wc = s.words.length;
+    if (s.role === 'user' || s.role === 'system') {
+      if (wc >= 2 && (CONSTRAINT_START.test(s.text) || CONSTRAINT_ANY.test(s.text)) && !/\?\s*$/.test(s.text)) {
+        pushUnique(constraints, seen.c, line(s, s.text, 1 + (s.role === 'system' ? 1 : 0)));
+      }
+    }
+    if (s.role === 'user') {
+      lastUser = s;
+      const todo = TODO_ITEM.exec(s.text);
+      if (todo) pushUnique(open, seen.o, line(s, todo[1] ?? s.text, 1));
+      else if (s.index < 2 && wc >= 2 && REQUEST.test(s.text)) pushUnique(topics, seen.t, line(s, s.text, 1));
+    }
+    if (s.role === 'assistant') {
+      lastAssistant = s;
+      const doneItem = DONE_ITEM.exec(s.text);
+      if (doneItem) pushUnique(done, seen.w, line(s, doneItem[1] ?? s.text, 1));
+      else if (wc >= 2 && DONE.test(s.text)) pushUnique(done, seen.w, line(s, s.text, 1));
+      else {
+        const todo = TODO_ITEM.exec(s.text);
+        if (todo) pushUnique(open, seen.o, line(s, todo[1] ?? s.text, 1));
+        else if (wc >= 2 && TASK_ASSISTANT.test(s.text)) pushUnique(open, seen.o, line(s, s.text, 1));
+      }
+    }
+    if (s.role !== 'system' && wc >= 2 && DECISION.test(s.text)) pushUnique(decisions, seen.d, line(s, s.text, 1));
+  }
+  // The last request, when nothing answered it as done, is an open task.
+  if (lastUser && REQUEST.test(lastUser.text)) pushUnique(open, seen.o, line(lastUser, lastUser.text, 1));
+
+  const leftOffFrom = lastAssistant && (!lastUser || lastAssistant.message > lastUser.message) ? lastAssistant : lastUser;
+  const leftOff = leftOffFrom ? line(leftOffFrom, leftOffFrom.text, 1) : null;
+  return { constraints, decisions, done, openTasks: closeTasks(open, done), topics, leftOff };
+}
+
+/** Open tasks that a later "done" line covers (most of their words) are moved out; returns the
+ * still-open ones. Used within a round and when chaining. */
+export function closeTasks(open: readonly SourcedLine[], done: readonly SourcedLine[]): SourcedLine[] {
+  if (!done.length) return [...open];
+  const doneWords = done.map((d) => new Set(contentWords(d.text).map(stem)));
+  return open.filter((t) => {
+    const words = contentWords(t.text).map(stem);
+    if (words.length === 0) return true;
+    return !doneWords.some((dw) => overlap(words, dw) >= 0.6);
+  });
+}
+
+/** A crude English stem, enough to match "draft the schedule" with "drafted the schedule". */
+function stem(word: string): string {
+  return word.replace(/(?:ing|ed|es|s)$/, '') || word;
+}

@@ -1,0 +1,132 @@
+// The compaction record: what one round removed and what it carried forward, as plain,
+// versioned data. It is saved with the conversation, shown in the summary panel, and handed back
+// to the next round for chaining, so it holds no functions, Maps or class instances.
+
+export const RECORD_VERSION = 1;
+
+/** Why compaction ran (the triggers' reasons, or 'manual' for "Compact now"). */
+export type CompactionTrigger = 'tokens' | 'messages' | 'manual' | 'unknown';
+
+/** One extracted line and the messages it came from (the panel links them). */
+export interface SourcedLine {
+  text: string;
+  /** Ids of the messages the line was taken from, oldest first. */
+  sources: string[];
+  /** Message time in ms since the epoch; 0 when unknown. */
+  at: number;
+  /** Ranking score; higher is more worth keeping. Comparable within one section. */
+  score: number;
+  /** Round in which the line was first extracted. */
+  round: number;
+  /** Chronological order key (round, message, sentence), so facts render in conversation order. */
+  seq?: number;
+}
+
+/** An error met in the removed part, with how it was resolved when that could be seen. */
+export interface ErrorLine extends SourcedLine {
+  resolution?: string;
+}
+
+export type ReferenceKind = 'wikilink' | 'embed' | 'markdown-link' | 'url' | 'path';
+
+/** A note link, URL or file path mentioned in the conversation. */
+export interface Reference {
+  kind: ReferenceKind;
+  /** Canonical form as it is rendered: `[[Note#Heading|alias]]`, a URL, a path. */
+  text: string;
+  /** De-duplication key: the link target without alias (lowercased for notes). */
+  key: string;
+  sources: string[];
+  /** Mentions counted so far, across rounds. */
+  count: number;
+  /** Index of the last mention (higher is more recent), for "most relevant first". */
+  last: number;
+}
+
+/** A file read or modified through a tool call. */
+export interface FileEntry {
+  path: string;
+  sources: string[];
+  /** Index of the last operation (higher is more recent). */
+  last: number;
+}
+
+export interface CompactionRecord {
+  version: typeof RECORD_VERSION;
+  /** 1 for the first compaction of a conversation, then 2, 3 … */
+  round: number;
+  /** When the compaction ran (ms since the epoch, from the caller; 0 when not given). */
+  timestamp: number;
+  trigger: CompactionTrigger;
+  focus?: string;
+  /** Ids of the messages removed in this round (not earlier rounds). */
+  removedIds: string[];
+  /** Ids of the messages kept verbatim after this round. */
+  keptIds: string[];
+  /** Id of the last message removed by this or any earlier round: the next round extracts only
+   * from messages after it, so chaining never reads a message twice. */
+  removedThrough: string | null;
+  /** Estimated tokens of the messages before compaction (removed + kept). */
+  tokensBefore: number;
+  /** Estimated tokens sent after: the block plus the kept messages. */
+  tokensAfter: number;
+
+  goal: SourcedLine | null;
+  constraints: SourcedLine[];
+  decisions: SourcedLine[];
+  done: SourcedLine[];
+  openTasks: SourcedLine[];
+  errors: ErrorLine[];
+  leftOff: SourcedLine | null;
+  /** Key facts: the pool the block draws from (a bounded superset of what was rendered). */
+  facts: SourcedLine[];
+  topics: SourcedLine[];
+  references: Reference[];
+  filesRead: FileEntry[];
+  filesModified: FileEntry[];
+
+  /** Who said each fact ('user' / 'assistant'), by source id, so later rounds can still label it. */
+  factRoles?: Record<string, string>;
+
+  /** The rendered `<previous_context>` block and its estimated tokens. */
+  block: string;
+  blockTokens: number;
+}
+
+/** Every message id a record's extracted content points at. */
+export function recordSourceIds(record: CompactionRecord): Set<string> {
+  const ids = new Set<string>();
+  const add = (xs: { sources: string[] }[]): void => {
+    for (const x of xs) for (const id of x.sources) ids.add(id);
+  };
+  if (record.goal) add([record.goal]);
+  if (record.leftOff) add([record.leftOff]);
+  add(record.constraints);
+  add(record.decisions);
+  add(record.done);
+  add(record.openTasks);
+  add(record.errors);
+  add(record.facts);
+  add(record.topics);
+  add(record.references);
+  add(record.filesRead);
+  add(record.filesModified);
+  return ids;
+}
+
+/** Checks that an unknown value (e.g. a saved record) looks like a record this version can chain
+ * from; anything else is treated as "no previous record" rather than crashing a compaction. */
+export function isCompactionRecord(value: unknown): value is CompactionRecord {
+  if (value === null || typeof value !== 'object') return false;
+  const r = value as Partial<CompactionRecord>;
+  return (
+    r.version === RECORD_VERSION &&
+    typeof r.round === 'number' &&
+    Array.isArray(r.facts) &&
+    Array.isArray(r.constraints) &&
+    Array.isArray(r.removedIds) &&
+    Array.isArray(r.filesRead) &&
+    Array.isArray(r.filesModified) &&
+    Array.isArray(r.references)
+  );
+}

@@ -1,0 +1,284 @@
+// Rendering the record as one `<previous_context>` block, filled by priority until the token
+// budget: the goal and where things were left first, then the structured sections up to a share
+// each, then key facts with everything left, then the sections again past their share. Lines are
+// never cut mid-word; the block is re-measured whole and trimmed until it fits, with a margin for
+// the estimator's error (the plugin ships no tokenizer, so the estimate is all there is).
+import type { CompactionRecord, ErrorLine, FileEntry, Reference, SourcedLine } from './record';
+import { estimateTokens } from './tokens';
+import { dedupeKey, dropLoneSurrogates, squash, truncateAtWord } from './text';
+import { describeDay, resolveRelativeDates } from './dates';
+
+export interface RenderOptions {
+  budgetTokens: number;
+  model?: string;
+  /** Share of the budget held back for the estimator's under-count (default 0.12). */
+  margin?: number;
+}
+
+export const OPEN_TAG = '<previous_context>';
+export const CLOSE_TAG = '</previous_context>';
+/** Below this budget only the tags (or nothing) can be rendered. */
+export const MIN_BUDGET_TOKENS = 16;
+
+type SectionId =
+  | 'goal'
+  | 'constraints'
+  | 'decisions'
+  | 'done'
+  | 'open'
+  | 'errors'
+  | 'modified'
+  | 'read'
+  | 'references'
+  | 'topics'
+  | 'facts'
+  | 'leftOff';
+
+/** Display order of the sections (stable format). */
+const ORDER: SectionId[] = ['goal', 'constraints', 'decisions', 'done', 'open', 'errors', 'modified', 'read', 'references', 'topics', 'facts', 'leftOff'];
+
+const HEADINGS: Record<SectionId, string> = {
+  goal: 'Goal:',
+  constraints: 'Constraints and preferences:',
+  decisions: 'Decisions:',
+  done: 'Done:',
+  open: 'Open tasks:',
+  errors: 'Errors met:',
+  modified: 'Files modified',
+  read: 'Files read',
+  references: 'References:',
+  topics: 'Requests:',
+  facts: 'Key facts:',
+  leftOff: 'Left off:',
+};
+
+/** Largest share of the budget each section takes before key facts have had theirs. */
+const FIRST_SHARE: Partial<Record<SectionId, number>> = {
+  goal: 0.3,
+  leftOff: 0.08,
+  constraints: 0.15,
+  errors: 0.2,
+  modified: 0.1,
+  read: 0.15,
+  open: 0.1,
+  decisions: 0.1,
+  done: 0.1,
+  references: 0.08,
+  topics: 0.08,
+};
+
+interface Built {
+  lines: Map<SectionId, string[]>;
+  used: number;
+}
+
+/** Formats a list line of paths, factoring out a shared directory prefix. */
+function fileLine(label: string, paths: readonly string[]): string {
+  if (!paths.length) return '';
+  let prefix = '';
+  if (paths.length >= 2) {
+    const first = paths[0] as string;
+    let end = first.lastIndexOf('/') + 1;
+    for (const p of paths) {
+      while (end > 1 && (p.slice(0, end) !== first.slice(0, end) || p.length === end)) end = end >= 2 ? first.lastIndexOf('/', end - 2) + 1 : 0;
+    }
+    if (end > 1) prefix = first.slice(0, end);
+  }
+  const items = paths.map((p) => p.slice(prefix.length));
+  return prefix ? `${label} (under ${prefix}): ${items.join(', ')}` : `${label}: ${items.join(', ')}`;
+}
+
+function factLine(f: SourcedLine, roleOf: (id: string) => string | undefined, prevDay: string): { text: string; day: string } {
+  const role = roleOf(f.sources[0] ?? '');
+  const day = f.at > 0 ? describeDay(f.at) : '';
+  const labelParts = [role ? role[0]?.toUpperCase() + role.slice(1) : '', day && day !== prevDay ? day : ''].filter(Boolean);
+  const resolved = f.at > 0 ? resolveRelativeDates(f.text, f.at) : '';
+  const text = resolved ? `${f.text} (${resolved})` : f.text;
+  return { text: labelParts.length ? `- ${labelParts.join(', ')}: ${text}` : `- ${text}`, day: day || prevDay };
+}
+
+/**
+ * Renders the record's content within `budgetTokens` (tags included, by the core's estimate
+ * minus the margin). `roleOf` names who said a fact ('user' / 'assistant'), when known.
+ */
+export function renderBlock(record: CompactionRecord, options: RenderOptions, roleOf: (id: string) => string | undefined = () => undefined): string {
+  const model = options.model;
+  const cost = (s: string): number => estimateTokens(s, model);
+  const margin = options.margin ?? 0.12;
+  const tags = cost(`${OPEN_TAG}\n\n${CLOSE_TAG}`);
+  const target = Math.floor(options.budgetTokens * (1 - margin)) - tags;
+  if (options.budgetTokens < MIN_BUDGET_TOKENS || target <= 4) return '';
+
+  const built: Built = { lines: new Map(), used: 0 };
+  // What a section already shows is not repeated as a key fact, nor the other way round.
+  const shown = new Set<string>();
+  const add = (id: SectionId, line: string, cap: number): boolean => {
+    const clean = dropLoneSurrogates(line);
+    const key = dedupeKey(line.replace(/^- /, ''));
+    if (id !== 'goal' && id !== 'leftOff' && shown.has(key)) return true;
+    const list = built.lines.get(id);
+    const heading = !list && needsHeading(id) ? cost(HEADINGS[id]) + 1 : 0;
+    const c = cost(clean) + 1 + heading;
+    if (built.used + c > cap) return false;
+    built.used += c;
+    shown.add(key);
+    if (list) list.push(clean);
+    else built.lines.set(id, [clean]);
+    return true;
+  };
+  const share = (id: SectionId): number => built.used + Math.floor(target * (FIRST_SHARE[id] ?? 1));
+  const sectionCaps = new Map<SectionId, number>();
+
+  // Goal: cut at a word to its share rather than dropped — it is the one line that must survive.
+  if (record.goal) {
+    const limit = Math.floor(target * (FIRST_SHARE.goal ?? 0.3));
+    let text = squash(record.goal.text);
+    text = shrinkToFit(text, (t) => cost(`Goal: ${t}`) + 1 <= limit);
+    if (text) add('goal', `Goal: ${text}`, target);
+  }
+  if (record.leftOff) {
+    const limit = Math.floor(target * (FIRST_SHARE.leftOff ?? 0.08));
+    let text = squash(record.leftOff.text);
+    text = shrinkToFit(text, (t) => cost(`Left off: ${t}`) + 1 <= limit);
+    if (text) add('leftOff', `Left off: ${text}`, target);
+  }
+
+  const listSections: [SectionId, string[]][] = [
+    ['constraints', record.constraints.map((l) => `- ${l.text}`)],
+    ['errors', record.errors.map(errorLine)],
+    ['open', record.openTasks.map((l) => `- ${l.text}`)],
+    ['decisions', record.decisions.map((l) => `- ${l.text}`)],
+    ['done', record.done.map((l) => `- ${l.text}`)],
+    ['topics', record.topics.map((l) => `- ${l.text}`)],
+  ];
+  const taken = new Map<SectionId, number>();
+  const fillList = (id: SectionId, items: readonly string[], capFor: () => number): void => {
+    let i = taken.get(id) ?? 0;
+    const cap = capFor();
+    while (i < items.length && add(id, items[i] as string, cap)) i++;
+    taken.set(id, i);
+  };
+  // Files and references are one line each: grow the item count while it fits.
+  const inline: [SectionId, string[], (items: string[]) => string][] = [
+    ['modified', orderFiles(record.filesModified), (xs) => fileLine(HEADINGS.modified, xs)],
+    ['read', orderFiles(record.filesRead.filter((f) => !record.filesModified.some((m) => m.path === f.path))), (xs) => fileLine(HEADINGS.read, xs)],
+    ['references', orderRefs(record.references), (xs) => `References: ${xs.join(', ')}`],
+  ];
+  const fillInline = (id: SectionId, items: string[], format: (xs: string[]) => string, cap: number): void => {
+    const current = built.lines.get(id)?.[0];
+    const before = current ? cost(current) + 1 : 0;
+    let n = taken.get(id) ?? 0;
+    let best = current ?? '';
+    let bestCost = before;
+    while (n < items.length) {
+      const line = dropLoneSurrogates(format(items.slice(0, n + 1)));
+      const c = cost(line) + 1;
+      if (built.used - before + c > cap) break;
+      best = line;
+      bestCost = c;
+      n++;
+    }
+    if (best && best !== current) {
+      built.used += bestCost - before;
+      built.lines.set(id, [best]);
+    }
+    taken.set(id, n);
+  };
+
+  for (const [id, items] of listSections.slice(0, 2)) {
+    sectionCaps.set(id, share(id));
+    fillList(id, items, () => sectionCaps.get(id) ?? target);
+  }
+  for (const [id, items, format] of inline) fillInline(id, items, format, share(id));
+  for (const [id, items] of listSections.slice(2)) {
+    sectionCaps.set(id, share(id));
+    fillList(id, items, () => sectionCaps.get(id) ?? target);
+  }
+
+  // Key facts take everything left; chosen in ranking order, shown in conversation order.
+  const facts: SourcedLine[] = [];
+  for (const f of record.facts) {
+    const key = dedupeKey(f.text);
+    if (shown.has(key)) continue;
+    const line = `- ${f.text}`;
+    const c = cost(line) + 8 + (facts.length ? 0 : cost(HEADINGS.facts) + 1);
+    if (built.used + c > target) continue;
+    built.used += c;
+    shown.add(key);
+    facts.push(f);
+  }
+  // Then the sections past their first share, in priority order, with what is left.
+  for (const [id, items] of listSections) fillList(id, items, () => target);
+  for (const [id, items, format] of inline) fillInline(id, items, format, target);
+
+  const factLines: string[] = [];
+  let day = '';
+  for (const f of [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
+    const r = factLine(f, roleOf, day);
+    day = r.day;
+    factLines.push(dropLoneSurrogates(r.text));
+  }
+  if (factLines.length) built.lines.set('facts', factLines);
+
+  return fit(built.lines, options.budgetTokens, margin, cost);
+}
+
+/** The longest word-boundary prefix of `text` that `fits` accepts ('' if none): binary search on
+ * the length, so a long goal costs a few estimates, not one per word. */
+function shrinkToFit(text: string, fits: (t: string) => boolean): string {
+  if (fits(text)) return text;
+  let lo = 0;
+  let hi = text.length - 1;
+  let best = '';
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const t = truncateAtWord(text, mid);
+    if (t && fits(t)) {
+      best = t;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return best;
+}
+
+function needsHeading(id: SectionId): boolean {
+  return !['goal', 'leftOff', 'modified', 'read', 'references'].includes(id);
+}
+
+function errorLine(e: ErrorLine): string {
+  return e.resolution ? `- ${e.text} — then: ${e.resolution}` : `- ${e.text}`;
+}
+
+function orderFiles(files: readonly FileEntry[]): string[] {
+  // Most recently touched first: that is where the work is.
+  return [...files].sort((a, b) => b.last - a.last || (a.path < b.path ? -1 : 1)).map((f) => f.path);
+}
+
+function orderRefs(refs: readonly Reference[]): string[] {
+  return [...refs].sort((a, b) => b.count - a.count || b.last - a.last || (a.text < b.text ? -1 : 1)).map((r) => r.text);
+}
+
+/** Assembles the block and, if the whole measures over the target, drops lines from the end of
+ * the lowest-priority sections until it fits. */
+function fit(lines: Map<SectionId, string[]>, budget: number, margin: number, cost: (s: string) => number): string {
+  const assemble = (): string => {
+    const body: string[] = [];
+    for (const id of ORDER) {
+      const ls = lines.get(id);
+      if (!ls?.length) continue;
+      if (needsHeading(id)) body.push(HEADINGS[id]);
+      body.push(...ls);
+    }
+    return body.length ? `${OPEN_TAG}\n${body.join('\n')}\n${CLOSE_TAG}` : '';
+  };
+  const limit = Math.floor(budget * (1 - margin / 2));
+  const dropOrder: SectionId[] = ['facts', 'topics', 'references', 'done', 'decisions', 'read', 'open', 'modified', 'errors', 'constraints', 'leftOff', 'goal'];
+  let block = assemble();
+  while (block && cost(block) > limit) {
+    const id = dropOrder.find((s) => lines.get(s)?.length);
+    if (!id) return '';
+    lines.get(id)?.pop();
+    block = assemble();
+  }
+  return block;
+}

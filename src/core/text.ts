@@ -1,0 +1,160 @@
+// Text helpers for extraction and rendering: sentence splitting, word keys for ranking, and
+// truncation that never cuts a word or a surrogate pair. Regex-only (no Intl.Segmenter on the hot
+// path): compaction must stay within a few passes over the text, on mobile too.
+
+/** True for a lone (unpaired) UTF-16 surrogate at index i. */
+function isLoneSurrogate(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff) {
+    const next = text.charCodeAt(i + 1);
+    return !(next >= 0xdc00 && next <= 0xdfff);
+  }
+  if (c >= 0xdc00 && c <= 0xdfff) {
+    const prev = text.charCodeAt(i - 1);
+    return !(prev >= 0xd800 && prev <= 0xdbff);
+  }
+  return false;
+}
+
+/** Removes unpaired surrogates: they are invalid in the JSON a provider receives, and a block
+ * built from message text must never carry one even if the message did. */
+export function dropLoneSurrogates(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (!/[\ud800-\udfff]/.test(text)) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) if (!isLoneSurrogate(text, i)) out += text[i];
+  return out;
+}
+
+/** Collapses whitespace runs (including newlines) to single spaces and trims. */
+export function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
+
+/**
+ * The longest prefix of `text` of at most `maxChars` UTF-16 units that ends on a word boundary
+ * (or between two CJK characters, which have no spaces), never inside a surrogate pair.
+ * Adds `…` when it cut. Returns '' when not even one word fits.
+ */
+export function truncateAtWord(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  if (maxChars <= 1) return '';
+  let end = maxChars - 1; // room for the ellipsis
+  // Never split a surrogate pair.
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  let cut = -1;
+  for (let i = end; i > 0; i--) {
+    const ch = text[i] ?? '';
+    const prev = text[i - 1] ?? '';
+    if (/\s/.test(ch) || CJK.test(ch) || CJK.test(prev)) {
+      cut = i;
+      break;
+    }
+  }
+  if (cut <= 0) return '';
+  const head = text.slice(0, cut).replace(/[\s,;:–—-]+$/u, '');
+  return head ? `${head}…` : '';
+}
+
+// Sentence ends: terminal punctuation followed by whitespace and something sentence-like, or CJK
+// terminal punctuation (no space needed). Abbreviations and dotted names (e.g. `os.path`, `v1.2`)
+// are not followed by whitespace, so they do not split.
+const SENTENCE_END = /([.!?…]+["')\]]*)\s+(?=["'(\[]?[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
+const ABBREV = /\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|fig|approx|cf)\.$/i;
+
+/** Splits text into sentences: lines first (chat text uses newlines as separators), then sentence
+ * punctuation. Empty pieces are dropped; pieces are trimmed. */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  for (const rawLine of text.split(/\n+/)) {
+    const line = rawLine.trim();
+    if (!line) continue;
+    let start = 0;
+    SENTENCE_END.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = SENTENCE_END.exec(line)) !== null) {
+      const end = m.index + (m[1] ?? m[2] ?? '').length;
+      const piece = line.slice(start, end).trim();
+      if (m[1] && ABBREV.test(piece)) continue;
+      if (piece) out.push(piece);
+      start = m.index + m[0].length;
+    }
+    const rest = line.slice(start).trim();
+    if (rest) out.push(rest);
+  }
+  return out;
+}
+
+/** A small English stopword list: words that carry no fact on their own. Written for ranking
+ * (not a linguistic reference): function words, auxiliaries and chat filler. */
+export const STOPWORDS = new Set(
+  `a about above after again against all also am an and any are as at be because been before being below between both but by
+can could did do does doing done down during each even ever few for from further get got had has have having he her here hers
+herself him himself his how i if in into is it its itself just let like me more most much my myself no nor not now of off on
+once only or other our ours ourselves out over own really same she should so some such than that the their theirs them themselves
+then there these they this those through to too under until up very was we were what when where which while who whom why will
+with would you your yours yourself yourselves yes yeah oh ok okay hey hi hello wow thanks thank great good nice cool sure well
+im ive id ill youre youve thats its dont doesnt didnt cant wont isnt arent wasnt one thing things lot bit way something anything
+know think going want really still back make made see say said tell told feel feels felt sounds sound glad happy awesome amazing`.split(/\s+/),
+);
+
+const WORD = /[\p{L}\p{N}_][\p{L}\p{N}_'’-]*/gu;
+const CJK_RUN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/;
+
+/**
+ * Ranking keys of a text: lowercased words without apostrophes, stopwords dropped. A CJK run (no
+ * spaces between words) yields its character bigrams, a tokenizer-free stand-in for words that is
+ * the same on every platform, so ranking stays deterministic.
+ */
+export function contentWords(text: string): string[] {
+  const out: string[] = [];
+  const lower = text.toLowerCase();
+  WORD.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = WORD.exec(lower)) !== null) {
+    let w = m[0];
+    if (CJK_RUN.test(w)) {
+      for (const run of w.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g) ?? []) {
+        if (CJK_RUN.test(run)) {
+          if (run.length === 1) out.push(run);
+          for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2));
+        } else {
+          const k = run.replace(/['’_-]/g, '');
+          if (k.length > 1 && !STOPWORDS.has(k)) out.push(k);
+        }
+      }
+      continue;
+    }
+    w = w.replace(/['’]/g, '').replace(/-+$/, '');
+    if (w.length > 1 && !STOPWORDS.has(w)) out.push(w);
+  }
+  return out;
+}
+
+/** Number of whitespace-separated words, counting each CJK character as one. */
+export function wordCount(text: string): number {
+  let n = 0;
+  for (const w of text.split(/\s+/)) {
+    if (!w) continue;
+    const cjk = w.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g);
+    n += cjk ? cjk.length + (w.replace(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g, '') ? 1 : 0) : 1;
+  }
+  return n;
+}
+
+/** A normalised key for de-duplication: lowercased letters and digits only. */
+export function dedupeKey(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/** Share of `a`'s distinct content words that also occur in `b`'s (0 when a has none). */
+export function overlap(a: readonly string[], b: ReadonlySet<string>): number {
+  const set = new Set(a);
+  if (!set.size) return 0;
+  let hit = 0;
+  for (const w of set) if (b.has(w)) hit++;
+  return hit / set.size;
+}

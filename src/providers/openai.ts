@@ -1,0 +1,186 @@
+// OpenAI-compatible chat completions: OpenAI, LM Studio, OpenRouter, Groq, llama.cpp server, vLLM.
+// SSE: `data: {chunk}` lines, then a usage chunk with empty `choices` (asked for with
+// `stream_options.include_usage`), then `data: [DONE]`.
+import { classifyStreamError, parseServerError, ProviderError, shorten, type ProviderLabel } from './errors';
+import { openaiBody } from './openai-format';
+import { ToolCallAssembler } from './openai-tool-calls';
+import type { RetryPolicy } from './retry';
+import { requestJson, runStream, type DecodedEvent } from './run';
+import { sseEvents } from './sse';
+import { Transport } from './transport';
+import type { CallOptions, ChatProvider, ChatRequest, ProviderEvent, ProviderUsage, StopReason } from './types';
+
+export const OPENAI_DEFAULT_URL = 'https://api.openai.com/v1';
+
+export interface OpenAIProviderOptions {
+  /** Up to and including the version segment, e.g. `http://localhost:1234/v1`. A bare origin gets
+   * `/v1`; a pasted `…/chat/completions` is trimmed. */
+  baseUrl?: string;
+  transport?: Transport;
+  retry?: RetryPolicy;
+  /** Some older compatible servers reject `stream_options`; they can turn it off. */
+  includeUsage?: boolean;
+}
+
+type Json = Record<string, unknown>;
+const isRecord = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
+
+export function normaliseOpenAIBase(baseUrl: string | undefined): string {
+  let base = (baseUrl?.trim() || OPENAI_DEFAULT_URL).replace(/\/+$/, '');
+  base = base.replace(/\/chat\/completions$/, '');
+  try {
+    if (new URL(base).pathname.replace(/\/+$/, '') === '') base += '/v1';
+  } catch {
+    // Not a URL: left as typed; the request fails with a connection error that shows it.
+  }
+  return base;
+}
+
+function stopReason(raw: string | undefined, sawToolCalls: boolean): StopReason {
+  if (raw === 'tool_calls' || raw === 'function_call' || (sawToolCalls && raw === 'stop')) return 'tool-calls';
+  if (raw === 'stop' || raw === undefined) return 'end';
+  if (raw === 'length') return 'max-tokens';
+  if (raw === 'content_filter') return 'refusal';
+  return 'other';
+}
+
+/** `prompt_tokens` already includes cached tokens; `cached_tokens` (OpenAI) or
+ * `prompt_cache_hit_tokens` (DeepSeek) say how many of them were cache reads. */
+export function openaiUsage(raw: unknown): ProviderUsage | null {
+  if (!isRecord(raw)) return null;
+  const prompt = count(raw.prompt_tokens);
+  if (prompt === undefined) return null;
+  const usage: ProviderUsage = { promptTokens: prompt };
+  const completion = count(raw.completion_tokens);
+  if (completion !== undefined) usage.completionTokens = completion;
+  const details = isRecord(raw.prompt_tokens_details) ? raw.prompt_tokens_details : {};
+  const cached = count(details.cached_tokens) ?? count(raw.prompt_cache_hit_tokens);
+  if (cached) usage.cacheReadTokens = cached;
+  return usage;
+}
+
+export async function* decodeOpenAI(chunks: AsyncIterable<string>, label: ProviderLabel, model: string, apiKey: string | undefined): AsyncGenerator<DecodedEvent> {
+  const calls = new ToolCallAssembler();
+  let emittedCalls = 0;
+  let finish: string | undefined;
+  let usage: ProviderUsage | null = null;
+
+  function* flushCalls(): Generator<DecodedEvent> {
+    for (const call of calls.finish()) {
+      if (!call.name) throw new ProviderError('malformed', `${label.name} sent a tool call without a name.`);
+      emittedCalls += 1;
+      yield { type: 'tool-call', call };
+    }
+  }
+  function* end(): Generator<DecodedEvent> {
+    yield* flushCalls();
+    if (usage) yield { type: 'usage', usage };
+    const reason = stopReason(finish, emittedCalls > 0);
+    yield finish === undefined ? { type: 'done', stopReason: reason } : { type: 'done', stopReason: reason, rawStopReason: finish };
+  }
+
+  for await (const event of sseEvents(chunks)) {
+    const data = event.data.trim();
+    if (!data) continue;
+    if (data === '[DONE]') {
+      yield* end();
+      return;
+    }
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      throw new ProviderError('malformed', `${label.name} sent an event that is not valid JSON: ${shorten(data, 120)}`, { detail: shorten(data, 120) });
+    }
+    if (!isRecord(chunk)) throw new ProviderError('malformed', `${label.name} sent an unexpected event: ${shorten(data, 120)}`);
+    // OpenRouter and others report failures after the 200 as a chunk with an `error` object.
+    if (chunk.error !== undefined && chunk.error !== null) throw classifyStreamError(parseServerError(data), label, model, apiKey);
+    // Groq reports usage under `x_groq`; everyone else at the top level of the last chunk.
+    const reported = openaiUsage(chunk.usage) ?? (isRecord(chunk.x_groq) ? openaiUsage(chunk.x_groq.usage) : null);
+    if (reported) usage = reported;
+    const choice = Array.isArray(chunk.choices) ? (chunk.choices[0] as unknown) : undefined;
+    if (!isRecord(choice)) continue;
+    const delta = isRecord(choice.delta) ? choice.delta : isRecord(choice.message) ? choice.message : {};
+    // `reasoning_content` / `reasoning` (thinking models) is not part of the reply.
+    if (typeof delta.content === 'string' && delta.content) yield { type: 'text', delta: delta.content };
+    calls.add(delta.tool_calls);
+    if (typeof choice.finish_reason === 'string' && choice.finish_reason) {
+      finish = choice.finish_reason;
+      // Calls are complete once the choice finishes; emit them now rather than at [DONE], so a
+      // connection lost before the usage chunk still delivers them.
+      yield* flushCalls();
+    }
+  }
+  // A server that ends the stream after the finish reason without `[DONE]` finished the reply.
+  if (finish !== undefined) yield* end();
+}
+
+export class OpenAIProvider implements ChatProvider {
+  readonly id = 'openai' as const;
+  readonly baseUrl: string;
+  private readonly transport: Transport;
+  private readonly retry: RetryPolicy | undefined;
+  private readonly includeUsage: boolean;
+
+  constructor(options: OpenAIProviderOptions = {}) {
+    this.baseUrl = normaliseOpenAIBase(options.baseUrl);
+    this.transport = options.transport ?? new Transport();
+    this.retry = options.retry;
+    this.includeUsage = options.includeUsage ?? true;
+  }
+
+  private get isOpenAI(): boolean {
+    return /^https:\/\/api\.openai\.com(\/|$)/.test(this.baseUrl);
+  }
+
+  private label(): ProviderLabel {
+    return this.isOpenAI
+      ? { name: 'OpenAI', connectionHint: 'Check your internet connection.', usesKey: true }
+      : {
+          name: `the server at ${this.baseUrl}`,
+          connectionHint: 'Is the server running, and is the base URL in the plugin settings right?',
+          usesKey: true,
+        };
+  }
+
+  private headers(apiKey: string | undefined, json: boolean): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (json) headers['Content-Type'] = 'application/json';
+    // Local servers need no key, and some reject an empty bearer token.
+    if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
+    return headers;
+  }
+
+  stream(request: ChatRequest, options: CallOptions = {}): AsyncIterable<ProviderEvent> {
+    const label = this.label();
+    const apiKey = options.apiKey;
+    const body = openaiBody(request, { maxTokensField: this.isOpenAI ? 'max_completion_tokens' : 'max_tokens', includeUsage: this.includeUsage });
+    return runStream(
+      this.transport,
+      {
+        label,
+        model: request.model,
+        apiKey,
+        request: { url: `${this.baseUrl}/chat/completions`, method: 'POST', headers: this.headers(apiKey, true), body: JSON.stringify(body) },
+        decode: (chunks) => decodeOpenAI(chunks, label, request.model, apiKey),
+        listModels: (signal) => this.listModels(signal ? { signal, apiKey } : { apiKey }),
+      },
+      options.signal,
+      this.retry,
+    );
+  }
+
+  /** `/models` where the server offers it; servers without one reject with kind 'not-found'. */
+  async listModels(options: CallOptions = {}): Promise<string[]> {
+    const json = await requestJson(
+      this.transport,
+      { url: `${this.baseUrl}/models`, method: 'GET', headers: this.headers(options.apiKey, false) },
+      this.label(),
+      options.apiKey,
+      options.signal,
+    );
+    const data = isRecord(json) && Array.isArray(json.data) ? json.data : [];
+    return data.flatMap((m) => (isRecord(m) && typeof m.id === 'string' ? [m.id] : []));
+  }
+}

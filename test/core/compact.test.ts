@@ -1,0 +1,204 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compact, type CompactOptions } from '../../src/core/compact';
+import type { ChatMessage } from '../../src/core/messages';
+import { recordSourceIds, type CompactionRecord } from '../../src/core/record';
+import { CLOSE_TAG, MIN_BUDGET_TOKENS, OPEN_TAG } from '../../src/core/render';
+import { estimateTokens } from '../../src/core/tokens';
+import { groupUnits, validCutPositions } from '../../src/core/units';
+import { conversation } from './arbitraries';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2024, 2, 4, 9, 0);
+let seq = 0;
+const m = (role: 'user' | 'assistant', content: string, at = 0): ChatMessage => ({ id: `x${seq++}`, createdAt: at, role, content });
+
+/** A hand-written vault conversation: a goal, a standing constraint, notes, a decision, work. */
+function vaultChat(): ChatMessage[] {
+  seq = 0;
+  return [
+    m('user', 'Help me plan the garden renovation in [[Garden/Plan|my garden plan]]. The budget is 3,500 euros.', T0),
+    m('assistant', 'Happy to help. What should stay as it is?', T0 + 60_000),
+    m('user', 'Never suggest removing the old apple tree. Always answer in short bullet lists.', T0 + 120_000),
+    m('assistant', 'Noted. I read [[Garden/Soil test#Results]]: the soil pH is 6.2, which suits vegetables.', T0 + 180_000),
+    m('user', 'We decided to put the greenhouse on the south side, next to the shed.', T0 + DAY),
+    m('assistant', "I've updated [[Garden/Plan]] with the greenhouse location and a materials list.", T0 + DAY + 60_000),
+    m('user', 'Yesterday I ordered 40 lavender plants from Hortus Nursery for the border.', T0 + 2 * DAY),
+    m('assistant', 'Great choice. Lavender needs full sun and well-drained soil.', T0 + 2 * DAY + 60_000),
+    m('user', 'Can you draft the planting schedule for April?', T0 + 3 * DAY),
+    m('assistant', 'Here is a first draft: peas in week 1, lettuce in week 2, beans in week 3.', T0 + 3 * DAY + 60_000),
+  ];
+}
+
+const opts = (o: Partial<CompactOptions> = {}): CompactOptions => ({ budgetTokens: 400, model: 'gpt-4o', now: 1_700_000_000_000, trigger: 'manual', ...o });
+
+function ok(r: ReturnType<typeof compact>): Extract<ReturnType<typeof compact>, { ok: true }> {
+  if (!r.ok) throw new Error(r.message);
+  return r;
+}
+
+describe('compact', () => {
+  it('renders the goal, constraints, references and dated facts into one block within budget', () => {
+    const chat = vaultChat();
+    const r = ok(compact(chat, opts({ cut: 8 })));
+    const block = r.block;
+    expect(block.startsWith(`${OPEN_TAG}\n`)).toBe(true);
+    expect(block.endsWith(`\n${CLOSE_TAG}`)).toBe(true);
+    expect(block).toContain('Goal: Help me plan the garden renovation');
+    expect(block).toContain('- Never suggest removing the old apple tree.');
+    expect(block).toContain('[[Garden/Plan|my garden plan]]');
+    expect(block).toContain('Hortus Nursery');
+    expect(block).toContain('yesterday = 5 March 2024');
+    expect(block).not.toContain('1970');
+    expect(estimateTokens(block, 'gpt-4o')).toBeLessThanOrEqual(400);
+    expect(r.kept.map((x) => x.id)).toEqual(['x8', 'x9']);
+    expect(r.record.removedIds).toEqual(chat.slice(0, 8).map((x) => x.id));
+    expect(r.record.tokensAfter).toBeLessThan(r.record.tokensBefore);
+    expect(r.record.round).toBe(1);
+    expect(r.record.timestamp).toBe(1_700_000_000_000);
+  });
+
+  it('picks the cut itself when none is given, and reports nothing to compact', () => {
+    const r = ok(compact(vaultChat(), opts({ keepExchanges: 1 })));
+    expect(r.kept[0]?.content).toContain('planting schedule');
+    const none = compact(vaultChat().slice(0, 1), opts());
+    expect(none.ok).toBe(false);
+  });
+
+  it('does not print dates when messages have no time', () => {
+    const chat = vaultChat().map((x) => ({ ...x, createdAt: 0 }));
+    const r = ok(compact(chat, opts({ cut: 8 })));
+    expect(r.block).not.toMatch(/19\d\d|= \d/);
+  });
+
+  it('chains: keeps the original goal and constraints, closes finished tasks, never duplicates', () => {
+    const chat = vaultChat();
+    const extra: ChatMessage[] = [
+      m('assistant', 'I have drafted the planting schedule for April in [[Garden/Schedule]].', T0 + 4 * DAY),
+      m('user', 'Now compare drip irrigation kits under 200 euros.', T0 + 4 * DAY + 1),
+      m('assistant', 'The Gardena starter kit costs 149 euros and covers 60 square metres.', T0 + 4 * DAY + 2),
+      m('user', 'Order the Gardena kit.', T0 + 5 * DAY),
+      m('assistant', 'Done.', T0 + 5 * DAY + 1),
+    ];
+    const all = [...chat, ...extra];
+    const r1 = ok(compact(all.slice(0, 10), opts({ cut: 9 })));
+    expect(r1.record.openTasks.some((t) => t.text.includes('planting schedule'))).toBe(true);
+    const r2 = ok(compact(all, opts({ cut: 13, previous: r1.record })));
+    expect(r2.record.round).toBe(2);
+    expect(r2.record.goal?.text).toBe(r1.record.goal?.text);
+    expect(r2.block).toContain('Goal: Help me plan the garden renovation');
+    expect(r2.block).toContain('Never suggest removing the old apple tree.');
+    expect(r2.record.openTasks.some((t) => t.text.includes('planting schedule'))).toBe(false);
+    expect(r2.record.done.some((t) => t.text.includes('planting schedule'))).toBe(true);
+    expect(r2.record.removedIds).toEqual(all.slice(9, 13).map((x) => x.id));
+    const lines = r2.block.split('\n').filter((l) => l.startsWith('- '));
+    expect(new Set(lines).size).toBe(lines.length);
+  });
+
+  it('is idempotent when nothing new was removed, and repeated compaction never grows the block', () => {
+    const chat = vaultChat();
+    const r1 = ok(compact(chat, opts({ cut: 8 })));
+    const again = ok(compact(chat, opts({ cut: 8, previous: r1.record })));
+    expect(again.unchanged).toBe(true);
+    expect(again.block).toBe(r1.block);
+    let prev: CompactionRecord = r1.record;
+    for (let cut = 9; cut <= 10; cut++) {
+      const r = ok(compact(chat, opts({ cut, previous: prev })));
+      expect(estimateTokens(r.block, 'gpt-4o')).toBeLessThanOrEqual(400);
+      prev = r.record;
+    }
+  });
+
+  it('a focus text ranks matching facts first', () => {
+    const chat = vaultChat();
+    const r = ok(compact(chat, opts({ cut: 8, focus: 'lavender plants', budgetTokens: 120 })));
+    expect(r.record.facts[0]?.text).toContain('lavender');
+  });
+
+  it('handles an agent session: task, files read and modified, errors', () => {
+    seq = 0;
+    const call = (id: string, command: string) => ({ id, name: 'bash', arguments: JSON.stringify({ command }) });
+    const chat: ChatMessage[] = [
+      m('user', 'Fix the crash in the CSV importer when a row has an empty date.'),
+      { id: 'a1', createdAt: 0, role: 'assistant', content: 'Let me look.', toolCalls: [call('c1', 'cat src/importer/csv.py')] },
+      { id: 't1', createdAt: 0, role: 'tool', toolCallId: 'c1', content: 'def parse(row):\n    return date(row[0])' },
+      { id: 'a2', createdAt: 0, role: 'assistant', content: '', toolCalls: [call('c2', 'python -m pytest tests/test_csv.py')] },
+      { id: 't2', createdAt: 0, role: 'tool', toolCallId: 'c2', content: "E   ValueError: invalid literal for int() with base 10: ''" },
+      { id: 'a3', createdAt: 0, role: 'assistant', content: 'I fixed it by skipping empty dates.', toolCalls: [call('c3', "sed -i 's/x/y/' src/importer/csv.py")] },
+      { id: 't3', createdAt: 0, role: 'tool', toolCallId: 'c3', content: '' },
+      m('user', 'Thanks, now add a test.'),
+    ];
+    const r = ok(compact(chat, opts({ cut: 7, budgetTokens: 300 })));
+    expect(r.block).toContain('Goal: Fix the crash in the CSV importer');
+    expect(r.block).toContain('Files modified: src/importer/csv.py');
+    expect(r.block).toContain("ValueError: invalid literal for int() with base 10: ''");
+    expect(r.record.filesModified[0]?.sources).toEqual(['a3']);
+  });
+
+  it('handles Chinese and Japanese conversations', () => {
+    seq = 0;
+    const chat = [
+      m('user', '请帮我整理[[读书笔记/三体]]的要点。不要使用英文。'),
+      m('assistant', '好的。三体文明位于半人马座α星，距离地球4.2光年。'),
+      m('user', '来週の会議は水曜日の午後3時に変更になりました。'),
+      m('assistant', '了解しました。会議室はB棟の302号室です。'),
+      m('user', '谢谢'),
+    ];
+    const r = ok(compact(chat, opts({ cut: 4, budgetTokens: 200 })));
+    expect(r.block).toContain('不要使用英文');
+    expect(r.block).toContain('[[读书笔记/三体]]');
+    expect(r.block).toMatch(/4\.2光年|302号室/);
+  });
+});
+
+// ── Properties ──
+
+const budgets = fc.integer({ min: MIN_BUDGET_TOKENS, max: 600 });
+const hasLoneSurrogate = (s: string): boolean => /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+
+/** A valid cut for a generated conversation, chosen by `pick` in [0, 1). */
+function cutFor(messages: readonly ChatMessage[], pick: number): number {
+  const valid = validCutPositions(groupUnits(messages), messages.length);
+  const positions = valid.flatMap((v, i) => (v && i > 0 ? [i] : []));
+  return positions[Math.floor(pick * positions.length)] ?? 0;
+}
+
+describe('compact properties', () => {
+  it('is deterministic, within budget, free of lone surrogates, and sources exist among removed messages', () => {
+    fc.assert(
+      fc.property(conversation, budgets, fc.double({ min: 0, max: 0.999, noNaN: true }), fc.option(fc.string(), { nil: undefined }), (messages, budget, pick, focus) => {
+        const cut = cutFor(messages, pick);
+        const a = compact(messages, opts({ cut, budgetTokens: budget, focus }));
+        const b = compact(messages, opts({ cut, budgetTokens: budget, focus }));
+        expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+        if (!a.ok) return;
+        expect(estimateTokens(a.block, 'gpt-4o')).toBeLessThanOrEqual(budget);
+        expect(hasLoneSurrogate(a.block)).toBe(false);
+        const removed = new Set(messages.slice(0, cut).map((x) => x.id));
+        for (const id of recordSourceIds(a.record)) expect(removed.has(id)).toBe(true);
+        expect(JSON.parse(JSON.stringify(a.record))).toEqual(a.record);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('chaining never loses the original goal and stays within budget', () => {
+    fc.assert(
+      fc.property(conversation, budgets, fc.array(fc.double({ min: 0, max: 0.999, noNaN: true }), { minLength: 2, maxLength: 4 }), (messages, budget, picks) => {
+        const cuts = [...new Set(picks.map((p) => cutFor(messages, p)))].sort((x, y) => x - y).filter((c) => c > 0);
+        let prev: CompactionRecord | null = null;
+        let goal: string | undefined;
+        for (const cut of cuts) {
+          const r = compact(messages, opts({ cut, budgetTokens: budget, previous: prev }));
+          if (!r.ok) continue;
+          if (goal !== undefined) expect(r.record.goal?.text).toBe(goal);
+          goal = r.record.goal?.text;
+          expect(estimateTokens(r.block, 'gpt-4o')).toBeLessThanOrEqual(budget);
+          expect(hasLoneSurrogate(r.block)).toBe(false);
+          prev = r.record;
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { describeDay, resolveRelativeDates } from '../../src/core/dates';
+import { selectFacts } from '../../src/core/extract-facts';
+import { fileOpsOfCall, fileOpsOfShell } from '../../src/core/extract-files';
+import { findReferences } from '../../src/core/extract-references';
+import { sentencesOf } from '../../src/core/extract-sentences';
+import { extractErrors, extractGoal, extractSections } from '../../src/core/extract-summary';
+import type { ChatMessage } from '../../src/core/messages';
+import { contentWords, splitSentences, truncateAtWord } from '../../src/core/text';
+
+const user = (id: string, content: string, createdAt = 0): ChatMessage => ({ id, createdAt, role: 'user', content });
+const assistant = (id: string, content: string, toolCalls?: { id: string; name: string; arguments: string }[]): ChatMessage => ({
+  id,
+  createdAt: 0,
+  role: 'assistant',
+  content,
+  ...(toolCalls ? { toolCalls } : {}),
+});
+const tool = (id: string, toolCallId: string, content: string, isError?: boolean): ChatMessage => ({
+  id,
+  createdAt: 0,
+  role: 'tool',
+  toolCallId,
+  content,
+  ...(isError ? { isError } : {}),
+});
+
+describe('text', () => {
+  it('splits sentences without breaking dotted names or abbreviations', () => {
+    expect(splitSentences('Call os.path.join here. Then run it! Done? e.g. this stays.')).toEqual([
+      'Call os.path.join here.',
+      'Then run it!',
+      'Done? e.g. this stays.',
+    ]);
+    expect(splitSentences('我们明天开会。请带上笔记！好的')).toEqual(['我们明天开会。', '请带上笔记！', '好的']);
+  });
+
+  it('truncates at a word boundary and never inside a surrogate pair', () => {
+    expect(truncateAtWord('alpha beta gamma delta', 13)).toBe('alpha beta…');
+    const emoji = '😀😀😀😀😀😀';
+    const cut = truncateAtWord(`ok ${emoji}`, 6);
+    expect(cut).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    expect(truncateAtWord('日本語のテキストです', 5)).toBe('日本語の…');
+  });
+
+  it('keys CJK text by character bigrams and drops stopwords', () => {
+    expect(contentWords('The Project plan was approved')).toEqual(['project', 'plan', 'approved']);
+    expect(contentWords('会议记录')).toEqual(['会议', '议记', '记录']);
+  });
+});
+
+describe('references', () => {
+  it('finds every wikilink form, markdown links, URLs and paths', () => {
+    const text =
+      'See [[Project plan]], [[Meetings/2024-05-01#Decisions|the May meeting]], [[Roadmap^q3]], ![[diagram.png]], ' +
+      '[spec](Specs/API%20spec.md), https://example.com/docs?a=1. and src/core/cut.ts.';
+    const refs = findReferences(text).map((r) => `${r.kind}:${r.text}`);
+    expect(refs).toEqual([
+      'wikilink:[[Project plan]]',
+      'wikilink:[[Meetings/2024-05-01#Decisions|the May meeting]]',
+      'wikilink:[[Roadmap^q3]]',
+      'embed:![[diagram.png]]',
+      'markdown-link:[spec](Specs/API%20spec.md)',
+      'url:https://example.com/docs?a=1',
+      'path:src/core/cut.ts',
+    ]);
+  });
+
+  it('does not take version numbers or prose slashes for paths', () => {
+    expect(findReferences('Upgrade to 1.2.3 and/or later').map((r) => r.text)).toEqual([]);
+  });
+});
+
+describe('files from tool calls', () => {
+  it('reads path arguments of note tools and classifies writes', () => {
+    expect(fileOpsOfCall({ id: 'c', name: 'read_note', arguments: '{"path":"Projects/Plan.md"}' })).toEqual({ read: ['Projects/Plan.md'], modified: [] });
+    expect(fileOpsOfCall({ id: 'c', name: 'edit_note', arguments: '{"path":"Daily/2024-05-01.md","content":"x"}' })).toEqual({
+      read: [],
+      modified: ['Daily/2024-05-01.md'],
+    });
+    expect(fileOpsOfCall({ id: 'c', name: 'read_note', arguments: '{oops' })).toEqual({ read: [], modified: [] });
+  });
+
+  it('finds paths in shell commands: readers, sed -i, redirections, heredocs', () => {
+    expect(fileOpsOfShell('cat src/a.py | grep -n "def foo" src/b.py && nl -ba lib/c.py | sed -n \'10,20p\'')).toEqual({
+      read: ['src/a.py', 'src/b.py', 'lib/c.py'],
+      modified: [],
+    });
+    expect(fileOpsOfShell("sed -i 's/a/b/' pkg/mod.py && echo ok > out.txt 2>&1")).toEqual({ read: [], modified: ['out.txt', 'pkg/mod.py'] });
+    expect(fileOpsOfShell("cat <<'EOF' > /tmp/repro.py\nprint('hi > there.txt')\nEOF\npython /tmp/repro.py")).toEqual({
+      read: ['/tmp/repro.py'],
+      modified: ['/tmp/repro.py'],
+    });
+    expect(fileOpsOfShell('grep -rn "needle" --include="*.py" django/db | head -20')).toEqual({ read: ['django/db'], modified: [] });
+    expect(fileOpsOfCall({ id: 'c', name: 'bash', arguments: JSON.stringify({ command: 'head -50 README.md' }) })).toEqual({
+      read: ['README.md'],
+      modified: [],
+    });
+  });
+});
+
+describe('summary sections', () => {
+  const conversation: ChatMessage[] = [
+    user('u1', '<task>\nRename the tag #inbox to #todo across the vault.\n</task>'),
+    assistant('a1', 'Sure. I will start with the daily notes.'),
+    user('u2', 'Never touch files in the Archive folder. I prefer British spelling in summaries.'),
+    assistant('a2', "We decided to keep the old tag as an alias. I've updated 14 notes in Daily/."),
+    user('u3', 'Can you also fix the broken links in [[Index]]?'),
+    assistant('a3', 'Next step: check the templates folder.'),
+  ];
+  const sentences = sentencesOf(conversation);
+
+  it('takes the goal from the first request, without markup-only lines', () => {
+    expect(extractGoal(conversation)?.text).toBe('Rename the tag #inbox to #todo across the vault.');
+    expect(extractGoal(conversation)?.sources).toEqual(['u1']);
+  });
+
+  it('classifies constraints, decisions, work done, open tasks and where it left off', () => {
+    const s = extractSections(sentences);
+    expect(s.constraints.map((l) => l.text)).toEqual(['Never touch files in the Archive folder.', 'I prefer British spelling in summaries.']);
+    expect(s.decisions.map((l) => l.text)).toEqual(['We decided to keep the old tag as an alias.']);
+    expect(s.done.map((l) => l.text)).toEqual(["I've updated 14 notes in Daily/."]);
+    expect(s.openTasks.map((l) => l.text)).toEqual(['Next step: check the templates folder.', 'Can you also fix the broken links in [[Index]]?']);
+    expect(s.leftOff?.sources).toEqual(['a3']);
+    for (const l of [...s.constraints, ...s.decisions, ...s.done, ...s.openTasks]) expect(l.sources.length).toBeGreaterThan(0);
+  });
+
+  it('finds Chinese and Japanese constraints', () => {
+    const s = extractSections(sentencesOf([user('c1', '请用中文回答。不要修改模板文件。'), user('j1', '必ず敬語で書いてください。')]));
+    expect(s.constraints.map((l) => l.text)).toEqual(['请用中文回答。', '不要修改模板文件。', '必ず敬語で書いてください。']);
+  });
+
+  it('extracts error lines from tool output, once each, with the resolution', () => {
+    const msgs: ChatMessage[] = [
+      assistant('a1', '', [{ id: 'c1', name: 'bash', arguments: '{"command":"python run.py"}' }]),
+      tool('t1', 'c1', 'Traceback (most recent call last):\n  File "run.py", line 1\nModuleNotFoundError: No module named \'yaml\''),
+      assistant('a2', 'The fix is to install pyyaml first.', [{ id: 'c2', name: 'bash', arguments: '{"command":"python run.py"}' }]),
+      tool('t2', 'c2', "ModuleNotFoundError: No module named 'yaml'"),
+      tool('t3', 'c9', 'permission problem', true),
+    ];
+    const errors = extractErrors(msgs, sentencesOf(msgs));
+    expect(errors.map((e) => e.text)).toEqual(["ModuleNotFoundError: No module named 'yaml'", 'permission problem']);
+    expect(errors[0]?.resolution).toBe('The fix is to install pyyaml first.');
+    expect(errors[0]?.sources).toEqual(['t1', 't2']);
+  });
+});
+
+describe('key facts', () => {
+  it('prefers sentences with rare, specific words over chit-chat, and reports their sources', () => {
+    const msgs: ChatMessage[] = [
+      user('u1', 'Hey! How are you doing today? That is so great to hear.'),
+      assistant('a1', 'Thanks, that is great, really great.'),
+      user('u2', 'My sister Priya moved to Lisbon in March 2023 and works at Feedzai as a data engineer.'),
+      assistant('a2', 'That is great, I am glad to hear that it is great.'),
+    ];
+    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 40, round: 1 });
+    expect(facts[0]?.text).toContain('Priya moved to Lisbon');
+    expect(facts[0]?.sources).toEqual(['u2']);
+  });
+
+  it('boosts what matches the focus', () => {
+    const msgs: ChatMessage[] = [
+      user('u1', 'The quarterly budget for the marketing team is 42,000 euros this year.'),
+      user('u2', 'The staging server runs Ubuntu 22.04 on a Hetzner machine in Falkenstein.'),
+    ];
+    const unfocused = selectFacts(sentencesOf(msgs), { poolTokens: 1, round: 1 });
+    const focused = selectFacts(sentencesOf(msgs), { poolTokens: 1, round: 1, focus: 'staging server' });
+    expect(focused[0]?.sources).toEqual(['u2']);
+    expect(unfocused.length).toBe(1);
+  });
+
+  it('cuts a very long sentence to a contiguous run of its clauses', () => {
+    const long = `${'we talked about many things, '.repeat(12)}and the invoice number is INV-20931, due on 3 June.`;
+    const [fact] = selectFacts(sentencesOf([user('u1', long)]), { poolTokens: 500, round: 1 });
+    expect(long).toContain(fact?.text ?? 'missing');
+    expect(fact?.text).toContain('INV-20931');
+  });
+});
+
+describe('dates', () => {
+  const at = Date.UTC(2023, 4, 8, 13, 56);
+  it('formats days in UTC and never prints a date for unknown times', () => {
+    expect(describeDay(at)).toBe('8 May 2023');
+    expect(describeDay(0)).toBe('');
+    expect(resolveRelativeDates('I went there yesterday', 0)).toBe('');
+  });
+  it('resolves relative expressions against the message date', () => {
+    expect(resolveRelativeDates('I went to the group yesterday.', at)).toBe('yesterday = 7 May 2023');
+    expect(resolveRelativeDates('We met last week', at)).toBe('last week = the week before 8 May 2023');
+    expect(resolveRelativeDates('It opened 3 days ago', at)).toBe('3 days ago = 5 May 2023');
+    expect(resolveRelativeDates('Last year was hard', at)).toBe('last year = 2022');
+  });
+});

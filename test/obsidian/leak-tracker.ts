@@ -1,0 +1,131 @@
+// Counts what a plugin could leave behind: DOM listeners still able to fire, and intervals still
+// running. It wraps the window's addEventListener/removeEventListener and setInterval/clearInterval
+// (once per window) and records what is added after the last reset.
+//
+// A listener counts while its target is the window, a document, or a node still attached to the
+// document: a listener on a detached element is collectable garbage, not a leak. Listeners added
+// through an AbortSignal or with `once` stop counting when they are removed that way.
+
+interface Tracked {
+  type: string;
+  listener: EventListenerOrEventListenerObject;
+  capture: boolean;
+}
+
+let byTarget = new WeakMap<EventTarget, Tracked[]>();
+let targets = new Set<WeakRef<EventTarget>>();
+const liveIntervals = new Set<unknown>();
+const patched = new WeakSet<Window>();
+
+function captureOf(options: boolean | EventListenerOptions | undefined): boolean {
+  return typeof options === 'boolean' ? options : (options?.capture ?? false);
+}
+
+function forget(target: EventTarget, record: Tracked): void {
+  const list = byTarget.get(target);
+  if (list?.includes(record)) list.splice(list.indexOf(record), 1);
+}
+
+function canFire(target: EventTarget): boolean {
+  if ((target as Window).window === target) return true;
+  if (!('nodeType' in target)) return false;
+  const node = target as Node;
+  return node.nodeType === node.DOCUMENT_NODE || node.isConnected;
+}
+
+/** Starts tracking on `win` (idempotent). */
+export function installLeakTracking(win: Window): void {
+  if (patched.has(win)) return;
+  patched.add(win);
+  const w = win as Window & typeof globalThis;
+  const proto = w.EventTarget.prototype;
+  // Kept unbound on purpose: the wrappers call them with .call(target, …).
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with an explicit `this`
+  const add = proto.addEventListener;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with an explicit `this`
+  const remove = proto.removeEventListener;
+
+  proto.addEventListener = function (
+    this: EventTarget,
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ): void {
+    add.call(this, type, listener, options);
+    if (!listener) return;
+    const capture = captureOf(options);
+    const list = byTarget.get(this) ?? [];
+    // The DOM ignores an identical second registration; so does the count.
+    if (list.some((r) => r.type === type && r.listener === listener && r.capture === capture)) return;
+    const record: Tracked = { type, listener, capture };
+    list.push(record);
+    if (!byTarget.has(this)) {
+      byTarget.set(this, list);
+      targets.add(new WeakRef(this));
+    }
+    if (typeof options === 'object' && options.once) {
+      // Runs after the listener itself (registered later), when the browser has dropped it.
+      add.call(this, type, () => forget(this, record), { once: true, capture });
+    }
+    if (typeof options === 'object' && options.signal) {
+      add.call(options.signal, 'abort', () => forget(this, record), { once: true });
+    }
+  };
+
+  proto.removeEventListener = function (
+    this: EventTarget,
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | EventListenerOptions,
+  ): void {
+    remove.call(this, type, listener, options);
+    const record = byTarget.get(this)?.find((r) => r.type === type && r.listener === listener && r.capture === captureOf(options));
+    if (record) forget(this, record);
+  };
+
+  const setInterval = w.setInterval.bind(w) as (...args: unknown[]) => unknown;
+  const clearInterval = w.clearInterval.bind(w) as (id: unknown) => void;
+  Object.defineProperty(w, 'setInterval', {
+    configurable: true,
+    writable: true,
+    value: (...args: unknown[]): unknown => {
+      const id = setInterval(...args);
+      liveIntervals.add(id);
+      return id;
+    },
+  });
+  Object.defineProperty(w, 'clearInterval', {
+    configurable: true,
+    writable: true,
+    value: (id: unknown): void => {
+      liveIntervals.delete(id);
+      clearInterval(id);
+    },
+  });
+}
+
+/** Forgets everything recorded so far (a new test app starts from zero). */
+export function resetLeakTracking(): void {
+  byTarget = new WeakMap();
+  targets = new Set();
+  liveIntervals.clear();
+}
+
+/** DOM listeners added since the last reset whose target can still fire them. */
+export function liveListenerCount(): number {
+  let count = 0;
+  for (const ref of targets) {
+    const target = ref.deref();
+    if (!target) {
+      targets.delete(ref);
+      continue;
+    }
+    if (canFire(target)) count += byTarget.get(target)?.length ?? 0;
+  }
+  return count;
+}
+
+/** Intervals started since the last reset and not cleared. */
+export function liveIntervalCount(): number {
+  return liveIntervals.size;
+}

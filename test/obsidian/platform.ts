@@ -1,0 +1,27 @@
+// Obsidian's Platform flags. Defaults describe the desktop app on Linux; tests switch them with
+// testing.setPlatform (the object is shared, like Obsidian's, so plugin code sees the change).
+
+const DESKTOP_LINUX = {
+  isDesktop: true,
+  isMobile: false,
+  isDesktopApp: true,
+  isMobileApp: false,
+  isIosApp: false,
+  isAndroidApp: false,
+  isPhone: false,
+  isTablet: false,
+  isMacOS: false,
+  isWin: false,
+  isLinux: true,
+  isSafari: false,
+  resourcePathPrefix: 'app://obsidian/',
+};
+
+export type PlatformFlags = typeof DESKTOP_LINUX;
+
+export const Platform: PlatformFlags = { ...DESKTOP_LINUX };
+
+/** Back to the desktop defaults, then the given overrides. */
+export function resetPlatform(overrides: Partial<PlatformFlags> = {}): void {
+  Object.assign(Platform, DESKTOP_LINUX, overrides);
+}
