@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Fits the per-family weight tables of src/core/tokens.ts (developer tool; never shipped, never in CI).
 //
-//   node --import tsx bench/fit-token-weights.mjs [--family o200k|cl100k|claude|llama] [--cv] [--gen-weight X]
+//   node --import tsx bench/fit-token-weights.mjs [--family o200k,claude] [--cv] [--verbose] [--under 5] [--ridge 0.01]
 //
 // Data, all read in place and never copied into the repo:
 //   - the token-bench TRAIN corpus in ../shared/bench/tokens/ (categories as in its README);
@@ -27,7 +27,6 @@ import { loadCorpus } from '../../shared/bench/tokens/lib/corpus.mjs';
 const args = process.argv.slice(2);
 const opt = (n, d) => (args.includes(n) ? args[args.indexOf(n) + 1] : d);
 const FAMILIES = opt('--family', 'o200k,cl100k,claude,llama').split(',');
-const GEN_WEIGHT = Number(opt('--gen-weight', '0.25'));
 const UNDER_PENALTY = Number(opt('--under', '5'));
 const CV = args.includes('--cv');
 
@@ -54,6 +53,8 @@ const rnd = () => {
 };
 const pick = (a) => a[Math.floor(rnd() * a.length)];
 const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
+
+const nonAscii = (t) => [...t].filter((ch) => ch.charCodeAt(0) > 127).length;
 
 /** The translated strings of a gettext .mo catalog (plural forms split). */
 function readMo(path) {
@@ -130,7 +131,7 @@ function generated() {
     const strs = readdirSync(dir)
       .filter((f) => f.endsWith('.mo') && !f.startsWith('iso_'))
       .flatMap((f) => readMo(join(dir, f)))
-      .filter((t) => t.length > 15 && (t.match(/[^\x00-\x7f]/g) ?? []).length > t.length * (latin.includes(lang) ? 0.01 : 0.15));
+      .filter((t) => t.length > 15 && nonAscii(t) > t.length * (latin.includes(lang) ? 0.01 : 0.15));
     if (strs.length < 100) continue;
     const list = [];
     for (let k = 0; k < 10; k++) {
@@ -177,7 +178,7 @@ function generated() {
 
   // JSON built from random objects (API-response and tool-call shapes).
   const vocab = [...new Set(sets['gen-md'].join(' ').match(/[A-Za-z]{3,12}/g) ?? [])];
-  const sentences = sets['gen-md'].join(' ').split(/(?<=\.)\s+/).filter((s) => s.length > 20 && s.length < 200);
+  const sentences = sets['gen-md'].join(' ').split(/\.\s+/).filter((s) => s.length > 20 && s.length < 200);
   const key = () => {
     const n = int(1, 3);
     const parts = Array.from({ length: n }, () => pick(vocab).toLowerCase());
@@ -253,7 +254,6 @@ for (const r of rows) {
   for (const [name, f] of Object.entries(REFS)) r.y[name] = f(r.text);
 }
 const cats = [...new Set(rows.map((r) => r.cat))];
-const catN = Object.fromEntries(cats.map((c) => [c, rows.filter((r) => r.cat === c).length]));
 console.error(`${rows.length} texts (${corpus.length} corpus), ${cats.length} categories, ${SLOT_COUNT} slots`);
 
 // ------------------------------------------------------------------ NNLS by coordinate descent

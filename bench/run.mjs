@@ -61,3 +61,53 @@ console.log(`text: ${text.length.toLocaleString('en')} UTF-16 units${existsSync(
 console.log(`estimateTokens:          ${(estimatorNs / 1e6).toFixed(2)} ms (${((estimatorNs / 1e3) / (text.length / 1000)).toFixed(2)} µs per 1k chars)`);
 console.log(`gpt-tokenizer o200k encode: ${(exactNs / 1e6).toFixed(2)} ms`);
 console.log(`speed ratio: ${(exactNs / estimatorNs).toFixed(1)}× faster  (target ≥ 20×)`);
+
+// ── Compaction time: a 200k-token, 1,000-message conversation against one toLowerCase() +
+// whitespace-split pass over the same text (the cheapest thing that reads every word), in one run.
+const { compact } = await import('../src/core/index.ts');
+const TOPICS = ['garden', 'budget', 'migration', 'release', 'thesis', 'recipe', 'roadmap', 'invoice', 'travel', 'lecture'];
+const NAMES = ['Priya', 'Jonas', 'Mei', 'Carlos', 'Aiko', 'Fatima', 'Lars', 'Noor'];
+let seed = 42;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+function prose(words) {
+  let s = '';
+  while (s.length < words * 6) {
+    const n = Math.floor(rand() * 900) + 10;
+    s += `${pick(NAMES)} said the ${pick(TOPICS)} note [[${pick(TOPICS)}/${pick(NAMES)}]] needs ${n} more entries by ${1 + (n % 28)} March, `;
+    s += `and we decided to keep the ${pick(TOPICS)} plan simple. 会议记录 ${n}. `;
+  }
+  return s;
+}
+function bigConversation(count) {
+  const messages = [];
+  for (let i = 0; messages.length < count; i++) {
+    const t = 1_700_000_000_000 + i * 60_000;
+    messages.push({ id: `u${i}`, createdAt: t, role: 'user', content: `Please update the ${pick(TOPICS)} note. ${prose(120)}` });
+    if (i % 3 === 0) {
+      const id = `c${i}`;
+      messages.push({ id: `a${i}`, createdAt: t + 1, role: 'assistant', content: 'Reading it first.', toolCalls: [{ id, name: 'read_note', arguments: JSON.stringify({ path: `${pick(TOPICS)}/${i}.md` }) }] });
+      messages.push({ id: `t${i}`, createdAt: t + 2, role: 'tool', toolCallId: id, content: `# Note ${i}\n${prose(100)}\n\`\`\`ts\nconst total = items.reduce((a, b) => a + b.size, 0);\n\`\`\`\nTypeError: cannot read properties of undefined (reading 'size')` });
+    } else {
+      messages.push({ id: `a${i}`, createdAt: t + 1, role: 'assistant', content: `I've updated it. ${prose(140)}` });
+    }
+  }
+  return messages.slice(0, count);
+}
+const big = bigConversation(1000);
+const bigText = big.map((m) => m.content + (m.toolCalls ? m.toolCalls.map((c) => c.arguments).join('') : '')).join('\n');
+const bigTokens = big.reduce((s, m) => s + estimateTokens(m.content, 'gpt-4o'), 0);
+const cut = big.length - 8;
+let sink = 0;
+const compactNs = nsPerOp(() => {
+  const r = compact(big, { budgetTokens: 2000, cut, model: 'gpt-4o' });
+  sink += r.ok ? r.block.length : 0;
+}, 1, 7);
+const splitNs = nsPerOp(() => {
+  sink += bigText.toLowerCase().split(/\s+/).length;
+}, 1, 15);
+console.log('\n## Compaction time');
+console.log(`conversation: ${big.length} messages, ~${bigTokens.toLocaleString('en')} tokens (estimated), ${bigText.length.toLocaleString('en')} UTF-16 units`);
+console.log(`compact (budget 2,000):          ${(compactNs / 1e6).toFixed(1)} ms`);
+console.log(`toLowerCase + whitespace split:  ${(splitNs / 1e6).toFixed(1)} ms`);
+console.log(`ratio: ${(compactNs / splitNs).toFixed(1)}×  (target ≤ 5×)${sink < 0 ? '' : ''}`);

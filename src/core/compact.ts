@@ -34,7 +34,7 @@ export interface CompactOptions {
   /** When the compaction runs (ms); recorded only. Compaction never reads the clock. */
   now?: number;
   trigger?: CompactionTrigger;
-  /** Share of the budget held back for estimation error (default 0.12). */
+  /** Share of the budget held back for estimation error (default DEFAULT_MARGIN in render.ts). */
   margin?: number;
 }
 

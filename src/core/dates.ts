@@ -55,3 +55,62 @@ export function resolveRelativeDates(text: string, at: number): string {
   }
   return '';
 }
+
+const MONTH_INDEX: Record<string, number> = Object.fromEntries(
+  MONTHS.flatMap((name, i) => [
+    [name.toLowerCase(), i],
+    [name.slice(0, 3).toLowerCase(), i],
+  ]),
+);
+
+// A timestamp at the very start of a message, in brackets or parentheses, as exported chats and
+// pasted logs write them: "(7:48 pm on 21 May, 2023)", "[2024-03-05 09:12]", "(2023/05/30 (Tue) 02:31)".
+const LEADING_STAMP = /^\s*[[(]([^\])\n]{6,60}?(?:\([A-Za-z]{2,9}\)[^\])\n]{0,20})?)[\])]\s*/;
+const DMY = /\b(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})\b/;
+const MDY = /\b([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b/;
+const YMD = /\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b/;
+const TIME = /\b(\d{1,2}):(\d{2})\s*([ap]\.?m\.?)?/i;
+
+function parseDate(text: string): number {
+  let y = -1;
+  let mo = -1;
+  let d = -1;
+  let m: RegExpExecArray | null;
+  if ((m = YMD.exec(text))) {
+    y = Number(m[1]);
+    mo = Number(m[2]) - 1;
+    d = Number(m[3]);
+  } else if ((m = DMY.exec(text)) && MONTH_INDEX[(m[2] ?? '').toLowerCase()] !== undefined) {
+    d = Number(m[1]);
+    mo = MONTH_INDEX[(m[2] ?? '').toLowerCase()] as number;
+    y = Number(m[3]);
+  } else if ((m = MDY.exec(text)) && MONTH_INDEX[(m[1] ?? '').toLowerCase()] !== undefined) {
+    mo = MONTH_INDEX[(m[1] ?? '').toLowerCase()] as number;
+    d = Number(m[2]);
+    y = Number(m[3]);
+  }
+  if (y < 1900 || y > 2200 || mo < 0 || mo > 11 || d < 1 || d > 31) return 0;
+  let h = 12;
+  let min = 0;
+  const t = TIME.exec(text);
+  if (t) {
+    h = Number(t[1]) % 24;
+    min = Number(t[2]) % 60;
+    const ap = (t[3] ?? '').toLowerCase();
+    if (ap.startsWith('p') && h < 12) h += 12;
+    if (ap.startsWith('a') && h === 12) h = 0;
+  }
+  return Date.UTC(y, mo, d, h, min);
+}
+
+/**
+ * A date stamp written at the start of a message's text, when the message has no time of its
+ * own: its time in ms and the stamp's length (so extraction can drop it from quoted text, the date
+ * being shown as a label instead). `{ at: 0, length: 0 }` when there is none.
+ */
+export function leadingStamp(text: string): { at: number; length: number } {
+  const m = LEADING_STAMP.exec(text);
+  if (!m) return { at: 0, length: 0 };
+  const at = parseDate(m[1] ?? '');
+  return at ? { at, length: m[0].length } : { at: 0, length: 0 };
+}

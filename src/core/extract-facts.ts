@@ -27,6 +27,9 @@ export interface FactOptions {
 const MAX_WORDS = 48;
 /** Covered words still count for this share: a repeat with a new detail beside it is not worthless. */
 const COVERED_WEIGHT = 0.2;
+/** Fixed cost added to each sentence's tokens when ranking by value per token: a line has a
+ * bullet and label, and a short exclamation with one rare name must not beat a sentence of facts. */
+const COST_OFFSET = 12;
 
 const NUMBER = /\d/;
 const CODE_SYMBOL = /[a-z][A-Z]|_|\(\)|\.[a-z]/;
@@ -38,6 +41,8 @@ interface Candidate {
   pos: number;
   round: number;
   seq: number;
+  /** Candidates of one sentence share a group; at most one of them is picked. */
+  group: number;
   /** Distinct ranking keys with their weights. */
   keys: Map<string, number>;
   /** Base multiplier (role, question, focus, seniority). */
@@ -45,14 +50,13 @@ interface Candidate {
   cost: number;
 }
 
-/** Proper nouns are capitalised words that do not start the sentence. */
+const CAPITALISED = /\s[\p{Lu}][\p{L}\p{N}_-]*/gu;
+
+/** Proper nouns are capitalised words that do not start the sentence. (A word after a sentence
+ * end inside the text is counted too: rare, and a slight over-weight at worst.) */
 function capitalisedWords(text: string): Set<string> {
   const out = new Set<string>();
-  const parts = text.split(/\s+/);
-  for (let i = 1; i < parts.length; i++) {
-    const w = parts[i] as string;
-    if (/^[\p{Lu}]/u.test(w) && !/[.!?]$/.test(parts[i - 1] as string)) out.add(w.toLowerCase().replace(/[^\p{L}\p{N}_-]+/gu, ''));
-  }
+  for (const m of text.matchAll(CAPITALISED)) out.add(m[0].slice(1).toLowerCase());
   return out;
 }
 
@@ -81,6 +85,14 @@ function bestClauses(text: string, idf: (w: string) => number): string {
   return best || truncateAtWord(text, MAX_WORDS * 7);
 }
 
+/** Clauses of a sentence of at least five words each (the shortest run that reads as text), when
+ * the sentence has more than one. */
+function clausesOf(text: string): string[] {
+  const parts = text.split(/(?<=[,;:!?])\s+|\s+[-–—]\s+|\s+(?=\[)/).map((p) => p.trim());
+  if (parts.length < 2) return [];
+  return parts.filter((p) => wordCount(p) >= 5 && contentWords(p).length >= 2);
+}
+
 const cheapCost = (text: string): number => Math.ceil(text.length / 3.6) + 3;
 
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */
@@ -89,7 +101,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   // Document frequency over the candidate sentences and carried facts.
   const df = new Map<string, number>();
   let docs = 0;
-  const usable = sentences.filter((s) => !s.code && s.words.length >= 2 && wordCount(s.text) >= 5 && s.role !== 'system');
+  const usable = sentences.filter((s) => !s.code && s.words.length >= 3 && wordCount(s.text) >= 5 && s.role !== 'system');
   const carried = options.carried ?? [];
   const carriedWords = carried.map((f) => contentWords(f.text));
   for (const words of [...usable.map((s) => s.words), ...carriedWords]) {
@@ -105,8 +117,8 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     for (const w of words) {
       if (keys.has(w)) continue;
       let weight = idf(w);
-      if (NUMBER.test(w)) weight *= 1.5;
-      else if (caps.has(w)) weight *= 1.3;
+      if (NUMBER.test(w)) weight *= 1.8;
+      else if (caps.has(w)) weight *= 1.8;
       keys.set(w, weight);
     }
     // Code symbols (camelCase, snake_case, calls) are named in the original case.
@@ -122,13 +134,21 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
 
   const candidates: Candidate[] = [];
   usable.forEach((s, pos) => {
-    const text = squash(bestClauses(s.text, idf));
-    const words = text === s.text ? s.words : contentWords(text);
-    let boost = s.role === 'user' ? 1.15 : s.role === 'tool' ? 0.35 : 1;
-    if (/\?\s*$/.test(text)) boost *= 0.55;
-    boost *= 1 + 0.1 * (lastMessage ? s.message / lastMessage : 0);
-    boost *= focusBoost(words);
-    candidates.push({ text, sources: [s.id], at: s.at, pos, round: options.round, seq: options.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999), keys: weigh(text, words), boost, cost: cheapCost(text) });
+    const full = squash(bestClauses(s.text, idf));
+    // A sentence competes as a whole and as each of its clauses of five words or more: a clause
+    // that holds the fact reads as well and leaves the filler around it out. One per sentence.
+    const variants = s.words.length >= 6 ? [full, ...clausesOf(full)] : [full];
+    const seq = options.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
+    for (const text of variants) {
+      const words = text === s.text ? s.words : contentWords(text);
+      if (!words.length) continue;
+      let boost = s.role === 'user' ? 1.15 : s.role === 'tool' ? 0.35 : 1;
+      if (/\?\s*$/.test(text)) boost *= 0.55;
+      else if (/!\s*$/.test(text) && wordCount(text) < 8) boost *= 0.6;
+      boost *= 1 + 0.1 * (lastMessage ? s.message / lastMessage : 0);
+      boost *= focusBoost(words);
+      candidates.push({ text, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, keys: weigh(text, words), boost, cost: cheapCost(text) });
+    }
   });
   carried.forEach((f, i) => {
     const words = carriedWords[i] as string[];
@@ -138,6 +158,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       sources: f.sources,
       at: f.at,
       pos: -carried.length + i,
+      group: -1 - i,
       round: f.round,
       seq: f.seq ?? f.round * 1e9,
       keys: weigh(f.text, words),
@@ -150,7 +171,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const gainOf = (c: Candidate): number => {
     let g = 0;
     for (const [w, v] of c.keys) g += covered.has(w) ? v * COVERED_WEIGHT : v;
-    return (g * c.boost) / (c.cost + 6);
+    return (g * c.boost) / (c.cost + COST_OFFSET);
   };
 
   // Lazy greedy: gains only shrink as coverage grows, so a stale gain is an upper bound.
@@ -158,6 +179,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   for (const c of candidates) heap.push({ c, gain: gainOf(c) });
   const picked: SourcedLine[] = [];
   const seenText = new Set<string>();
+  const usedGroups = new Set<number>();
   let spent = 0;
   while (heap.size && spent < options.poolTokens) {
     const top = heap.pop() as { c: Candidate; gain: number };
@@ -169,8 +191,9 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     }
     if (fresh <= 0) break;
     const key = top.c.text.toLowerCase();
-    if (seenText.has(key)) continue;
+    if (seenText.has(key) || usedGroups.has(top.c.group)) continue;
     seenText.add(key);
+    usedGroups.add(top.c.group);
     for (const w of top.c.keys.keys()) covered.add(w);
     spent += top.c.cost;
     picked.push({ text: top.c.text, sources: top.c.sources, at: top.c.at, score: Math.round(fresh * 1000) / 1000, round: top.c.round, seq: top.c.seq });

@@ -216,5 +216,6 @@ function positional(args: readonly string[], valueOpts: ReadonlySet<string>, fir
 }
 
 function unique(xs: string[]): string[] {
-  return [...new Set(xs)];
+  // `./a.py` and `a.py` are the same file.
+  return [...new Set(xs.map((x) => x.replace(/^(?:\.\/)+(?=.)/, '')))];
 }

@@ -1,6 +1,7 @@
 // The sentence pass: one walk over the removed messages that yields the candidate sentences every
 // extractor ranks or classifies. Done once, so compaction stays a few linear passes over the text.
 import type { ChatMessage } from './messages';
+import { leadingStamp } from './dates';
 import { contentWords, splitSentences, squash } from './text';
 
 export interface Sentence {
@@ -41,11 +42,21 @@ function codeLike(line: string): boolean {
  */
 export function sentencesOf(messages: readonly ChatMessage[]): Sentence[] {
   const out: Sentence[] = [];
+  // Messages without a time take the last date stamp written in the conversation (an exported
+  // chat's session header), so relative dates in them can still be resolved.
+  let stampAt = 0;
   messages.forEach((m, message) => {
-    const at = Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0;
+    let content = m.content;
+    const stamp = m.role === 'tool' ? { at: 0, length: 0 } : leadingStamp(content);
+    if (stamp.at) {
+      stampAt = stamp.at;
+      content = content.slice(stamp.length);
+    }
+    const own = Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0;
+    const at = own || stampAt;
     const pieces: { text: string; code: boolean }[] = [];
     let inFence = false;
-    for (const line of m.content.split('\n')) {
+    for (const line of content.split('\n')) {
       if (FENCE.test(line)) {
         inFence = !inFence;
         continue;

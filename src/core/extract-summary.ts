@@ -3,6 +3,7 @@
 // Each is a rule over the sentence pass: cue phrases in English, Chinese and Japanese, and the
 // role that said it. Lines are verbatim sentences (or their first clause), never paraphrase, so
 // the block reads as what was said and the panel can link every line to its message.
+import { leadingStamp } from './dates';
 import type { ChatMessage } from './messages';
 import type { Sentence } from './extract-sentences';
 import type { ErrorLine, SourcedLine } from './record';
@@ -24,10 +25,18 @@ const MAX_LINE = 320;
 /** The goal keeps more: an issue title or a request often needs its first lines of context. */
 const MAX_GOAL = 900;
 
-const CONSTRAINT_START =
-  /^(?:please\s+)?(?:always|never|don['’]?t|do not|make sure|avoid|only|stop|remember|keep|use|prefer|no more|from now on|going forward|be sure)\b/i;
-const CONSTRAINT_ANY =
-  /\b(?:I(?: would|['’]d)? prefer|I['’]d rather|you (?:must|should(?:n['’]t| not)?|need to|have to|may not|can['’]t)|from now on|going forward|in (?:the )?future|my preference|(?:always|never) (?:use|write|answer|reply|respond|include|add|call|put|say)|do not|don['’]t (?:use|write|add|include|change|touch|modify|mention|call))\b|总是|永远|不要|别再|必须|务必|请用|请使用|禁止|只用|始终|いつも|必ず|しないで|ないでください|を使って|禁止|常に/i;
+// Verbs of work an assistant does, so "don't give up on your dreams" is not a standing instruction
+// while "don't touch the templates" is.
+const WORK_VERB =
+  '(?:use|write|add|include|change|touch|modify|mention|call|edit|delete|remove|rename|move|format|translate|reply|answer|respond|suggest|recommend|create|make|put|say|output|print|commit|push|run|install|import|list|link|cite|quote|keep|explain|summari[sz]e|ask|send|post|share|show|start|end|open|read|save|sort|spell|capitali[sz]e|abbreviate|exceed|go over|test|refactor|break|overwrite)';
+const CONSTRAINT_START = new RegExp(
+  `^(?:please\\s+)?(?:always|never|don['’]?t|do not|avoid|only|make sure (?:to|you)|be sure to|remember to|from now on,?|going forward,?)\\s+(?:\\w+\\s+)?${WORK_VERB}\\b`,
+  'i',
+);
+const CONSTRAINT_ANY = new RegExp(
+  `\\b(?:I(?: would|['’]d)? (?:prefer|rather)|my preference|you (?:must|should|need to|have to)(?: not|n['’]t)? (?:always |never |only )?${WORK_VERB}\\b|(?:always|never) ${WORK_VERB}\\b)|总是|永远|不要|别再|必须|务必|请用|请使用|禁止|只用|始终|いつも|必ず|しないで|ないでください|を使って|常に`,
+  'i',
+);
 const DECISION =
   /\b(?:decided|decide to|we['’]ll go with|let['’]s go with|let['’]s use|going with|settled on|agreed|I['’]ll go with|chose|we chose|the plan is|we will use|opted|the decision)\b|决定|我们用|決めた|決定/i;
 const DONE =
@@ -41,7 +50,7 @@ const DONE_ITEM = /^\s*(?:[-*+]\s+)?\[[xX]\]\s+(.+)/;
 // Error lines: exception lines (Python/JS/Java style, dotted names allowed), compiler and tool
 // "error:" lines, shell failures. The traceback header itself carries nothing.
 const ERROR_LINE =
-  /^\s*(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Warning|Fault|Failure|Interrupt|Exit|Configured|DoesNotExist|NotFound)\b(?::.*)?|(?:[A-Za-z_][\w]*\.)+[A-Z]\w+:\s.+|(?:error|fatal|ERROR|FATAL|Error|npm ERR!|FAIL(?:ED)?)(?:\[[^\]]*\])?[: ]\s*\S.*|.*: (?:command not found|No such file or directory|Permission denied)|.*\b(?:Segmentation fault|core dumped)\b.*|错误[:：].+|エラー[:：].+)$/;
+  /^\s*(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Warning|Fault|Failure|Interrupt|Exit|Configured|DoesNotExist|NotFound|NotReady|Invalid)\b(?::\s.*[^,{[(]|:)?|(?:error|fatal|ERROR|FATAL|Error|npm ERR!|FAIL(?:ED)?)(?:\[[^\]]*\])?[: ]\s*\S.*|.*: (?:command not found|No such file or directory|Permission denied)|.*\b(?:Segmentation fault|core dumped)\b.*|错误[:：].+|エラー[:：].+)$/;
 const RESOLVE = /\b(?:fix|fixed|fixes|resolv|install|instead|works now|now works|passes|solved|the (?:issue|problem|cause) (?:was|is)|turned out|because|workaround)\w*/i;
 
 const line = (s: Sentence, text: string, score: number): SourcedLine => ({
@@ -64,13 +73,15 @@ function pushUnique(into: SourcedLine[], seen: Set<string>, item: SourcedLine): 
 export function extractGoal(messages: readonly ChatMessage[]): SourcedLine | null {
   const first = messages.find((m) => m.role === 'user' && m.content.trim()) ?? null;
   if (!first) return null;
+  const stamp = leadingStamp(first.content);
   const lines = first.content
+    .slice(stamp.length)
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !/^<\/?[\w-]+>$/.test(l) && !/^[-=*_#`~]{3,}$/.test(l));
   const text = truncateAtWord(squash(lines.join('\n')), MAX_GOAL);
   if (!text) return null;
-  return { text, sources: [first.id], at: Number.isFinite(first.createdAt) && first.createdAt > 0 ? first.createdAt : 0, score: 1, round: 0 };
+  return { text, sources: [first.id], at: Number.isFinite(first.createdAt) && first.createdAt > 0 ? first.createdAt : stamp.at, score: 1, round: 0 };
 }
 
 /** Errors and, when a later assistant message says what fixed it, the resolution. */
@@ -116,7 +127,7 @@ function findResolution(sentences: readonly Sentence[], afterMessage: number): s
   for (const s of sentences) {
     if (s.message <= afterMessage || s.role !== 'assistant' || s.code) continue;
     if (s.message > afterMessage + 4) break;
-    if (RESOLVE.test(s.text) && s.words.length >= 3) return truncateAtWord(squash(s.text), 200);
+    if (RESOLVE.test(s.text) && s.words.length >= 3) return truncateAtWord(squash(s.text), 100);
   }
   return undefined;
 }
@@ -157,7 +168,7 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
         else if (wc >= 2 && TASK_ASSISTANT.test(s.text)) pushUnique(open, seen.o, line(s, s.text, 1));
       }
     }
-    if (s.role !== 'system' && wc >= 2 && DECISION.test(s.text)) pushUnique(decisions, seen.d, line(s, s.text, 1));
+    if (s.role !== 'system' && wc >= 2 && DECISION.test(s.text) && !/\?\s*$/.test(s.text)) pushUnique(decisions, seen.d, line(s, s.text, 1));
   }
   // The last request, when nothing answered it as done, is an open task.
   if (lastUser && REQUEST.test(lastUser.text)) pushUnique(open, seen.o, line(lastUser, lastUser.text, 1));

@@ -98,49 +98,52 @@ once only or other our ours ourselves out over own really same she should so som
 then there these they this those through to too under until up very was we were what when where which while who whom why will
 with would you your yours yourself yourselves yes yeah oh ok okay hey hi hello wow thanks thank great good nice cool sure well
 im ive id ill youre youve thats its dont doesnt didnt cant wont isnt arent wasnt one thing things lot bit way something anything
-know think going want really still back make made see say said tell told feel feels felt sounds sound glad happy awesome amazing`.split(/\s+/),
+know think going want really still back make made see say said tell told feel feels felt sounds sound glad happy awesome amazing
+yea yep nope ya lol haha hah totally definitely absolutely exactly kinda gonna wanna gotta super pretty stuff guess hope wish
+hear heard appreciate appreciated totally true right love loved fun nope bet cheers congrats congratulations yay omg btw`.split(/\s+/),
 );
 
-const WORD = /[\p{L}\p{N}_][\p{L}\p{N}_'’-]*/gu;
-const CJK_RUN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/;
+const NON_WORD = /[^\p{L}\p{N}_]+/u;
+const CJK_ANY = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+const CJK_OR_NOT = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g;
 
 /**
- * Ranking keys of a text: lowercased words without apostrophes, stopwords dropped. A CJK run (no
- * spaces between words) yields its character bigrams, a tokenizer-free stand-in for words that is
- * the same on every platform, so ranking stays deterministic.
+ * Ranking keys of a text: lowercased words (apostrophes dropped), stopwords and one-letter words
+ * dropped. A CJK run (no spaces between words) yields its character bigrams, a tokenizer-free
+ * stand-in for words that is the same on every platform, so ranking stays deterministic. This runs
+ * over every removed sentence, so it is one split, not a regex walk per word.
  */
 export function contentWords(text: string): string[] {
   const out: string[] = [];
   const lower = text.toLowerCase();
-  WORD.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = WORD.exec(lower)) !== null) {
-    let w = m[0];
-    if (CJK_RUN.test(w)) {
-      for (const run of w.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g) ?? []) {
-        if (CJK_RUN.test(run)) {
+  const parts = (lower.includes("'") || lower.includes('’') ? lower.replace(/['’]/g, '') : lower).split(NON_WORD);
+  const cjk = CJK_ANY.test(lower);
+  for (const w of parts) {
+    if (w.length < 2 && !(cjk && CJK_ANY.test(w))) continue;
+    if (cjk && CJK_ANY.test(w)) {
+      for (const run of w.match(CJK_OR_NOT) ?? []) {
+        if (CJK_ANY.test(run)) {
           if (run.length === 1) out.push(run);
           for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2));
-        } else {
-          const k = run.replace(/['’_-]/g, '');
-          if (k.length > 1 && !STOPWORDS.has(k)) out.push(k);
-        }
+        } else if (run.length > 1 && !STOPWORDS.has(run)) out.push(run);
       }
       continue;
     }
-    w = w.replace(/['’]/g, '').replace(/-+$/, '');
-    if (w.length > 1 && !STOPWORDS.has(w)) out.push(w);
+    if (!STOPWORDS.has(w)) out.push(w);
   }
   return out;
 }
 
-/** Number of whitespace-separated words, counting each CJK character as one. */
+/** Number of words, counting each CJK character as one. */
 export function wordCount(text: string): number {
-  let n = 0;
-  for (const w of text.split(/\s+/)) {
-    if (!w) continue;
-    const cjk = w.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g);
-    n += cjk ? cjk.length + (w.replace(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g, '') ? 1 : 0) : 1;
+  const trimmed = text.trim();
+  if (!trimmed) return 0;
+  let n = 1;
+  for (let i = 0; i < trimmed.length; i++) {
+    const c = trimmed.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10) {
+      if (trimmed.charCodeAt(i - 1) !== 32) n++;
+    } else if (c >= 0x3040 && ((c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff))) n++;
   }
   return n;
 }

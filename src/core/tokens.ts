@@ -49,7 +49,8 @@ const LATIN1 = 24; // à é ü ß ñ: Western European accents
 const LATIN_EXT = 25; // ą ł č ş ğ ơ ư: Central European, Turkish, Vietnamese base letters
 const LATIN_VI = 26; // ạ ả ấ ầ ệ ộ ữ: Vietnamese stacked diacritics (Latin Extended Additional)
 const CYRILLIC_X = 27; // і ї є ґ ў ђ љ: non-Russian Cyrillic letters; those languages tokenize worse
-const SURROGATE = 28;
+const SURROGATE = 28; // resolved in the loop: a pair (EMOJI or HAN) or a lone one (EMOJI)
+const PUNCT_CHAR = 29; // resolved in the loop: PUNCT, or REPEAT when it equals the previous character
 
 const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC];
 const GROUPS: readonly (readonly [string, number])[] = [
@@ -79,7 +80,7 @@ const MARK = new Int16Array(GROUP_OF.length).fill(-1);
 // Code unit → class, built once (64 kB).
 const CLASS = new Uint8Array(0x10000).fill(OTHER);
 const RANGES: readonly (readonly [number, number, number])[] = [
-  [0x21, 0x7e, PUNCT], [0x30, 0x39, DIGIT], [0x41, 0x5a, UPPER], [0x61, 0x7a, LATIN],
+  [0x21, 0x7e, PUNCT_CHAR], [0x30, 0x39, DIGIT], [0x41, 0x5a, UPPER], [0x61, 0x7a, LATIN],
   [0x09, 0x09, SPACE], [0x0b, 0x0c, SPACE], [0x20, 0x20, SPACE], [0x0a, 0x0a, NEWLINE], [0x0d, 0x0d, NEWLINE],
   [0x80, 0xbf, GEN_PUNCT], [0xc0, 0xff, LATIN1], [0xd7, 0xd7, GEN_PUNCT], [0xf7, 0xf7, GEN_PUNCT],
   [0x100, 0x36f, LATIN_EXT], [0x370, 0x3ff, GREEK], [0x1f00, 0x1fff, GREEK],
@@ -166,25 +167,28 @@ const END_ADDS = STATES.map((s) => (s.g === SPACE && s.pos === 0 ? [BASE[SPACE] 
  * `text`. With `counts`, also counts how many times each slot was added.
  */
 function scan(text: string, tw: Float64Array, end: Float64Array, counts?: Float64Array): number {
+  const classes = CLASS; // locals: the hot loop then reads no module bindings
+  const nextState = NEXT_STATE;
   let state = 0;
   let sum = 0;
   let prev = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    let k = CLASS[c]!;
-    if (k === PUNCT) {
-      if (c === prev) k = REPEAT; // the same mark again: ----, ====, **
-    } else if (k === SURROGATE) {
-      const d = text.charCodeAt(i + 1); // NaN past the end
-      if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
-        k = c >= 0xd840 && c < 0xd880 ? HAN : EMOJI; // planes 2-3 are CJK ideographs
-        i++;
-      } else k = EMOJI; // a lone surrogate: priced like an emoji, never a crash
+    let k = classes[c]!;
+    if (k >= SURROGATE) {
+      if (k === PUNCT_CHAR) k = c === prev ? REPEAT : PUNCT; // the same mark again: ----, ====, **
+      else {
+        const d = text.charCodeAt(i + 1); // NaN past the end
+        if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
+          k = c >= 0xd840 && c < 0xd880 ? HAN : EMOJI; // planes 2-3 are CJK ideographs
+          i++;
+        } else k = EMOJI; // a lone surrogate: priced like an emoji, never a crash
+      }
     }
     const t = (state << 5) | k; // NC = 32
     sum += tw[t]!;
     if (counts) for (const q of ADDS[t]!) counts[q]! += 1;
-    state = NEXT_STATE[t]!;
+    state = nextState[t]!;
     prev = c;
   }
   if (counts) for (const q of END_ADDS[state]!) counts[q]! += 1;

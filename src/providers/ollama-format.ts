@@ -2,6 +2,7 @@
 // `function.arguments` as an object, results as role "tool" with `tool_name`, and `num_ctx`
 // always set — Ollama otherwise runs with its small default window and silently drops the
 // *front* of a longer prompt, which is where the standing instructions and the task live.
+import { DEFAULT_CONTEXT_WINDOW } from '../core/models';
 import type { ChatRequest } from './types';
 import { pairTurns } from './pairing';
 import { argumentsObject, objectSchema, resultText } from './tool-format';
@@ -41,7 +42,10 @@ export function ollamaMessages(request: ChatRequest): OllamaMessage[] {
 }
 
 export function ollamaBody(request: ChatRequest): Record<string, unknown> {
-  const options: Record<string, number> = { num_ctx: Math.floor(request.contextWindow) };
+  // A window that is not a positive number (a settings bug) must still not leave Ollama on its
+  // small default: use the core's conservative default instead.
+  const window = Number.isFinite(request.contextWindow) && request.contextWindow > 0 ? Math.floor(request.contextWindow) : DEFAULT_CONTEXT_WINDOW;
+  const options: Record<string, number> = { num_ctx: window };
   if (request.maxOutputTokens !== undefined) options.num_predict = request.maxOutputTokens;
   if (request.temperature !== undefined) options.temperature = request.temperature;
   const body: Record<string, unknown> = {

@@ -107,6 +107,7 @@ export async function* runStream(
       let final = error;
       if (final.kind === 'model-not-found' || final.kind === 'not-found') {
         const available = await call.listModels(signal).catch(() => null);
+        if (signal?.aborted) throw new ProviderError('aborted', 'Stopped.');
         final = resolveNotFound(final, call.label, call.model, available);
       } else if (retryable && attempt > 0) {
         final = new ProviderError(final.kind, `${final.message} (Gave up after ${attempt} ${attempt === 1 ? 'retry' : 'retries'}.)`, {

@@ -33,6 +33,39 @@ function canFire(target: EventTarget): boolean {
   return node.nodeType === node.DOCUMENT_NODE || node.isConnected;
 }
 
+type AddListener = (type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) => void;
+
+/** Records a listener just added to `target`; `addRaw` adds helper listeners without recording them. */
+function track(
+  target: EventTarget,
+  type: string,
+  listener: EventListenerOrEventListenerObject | null,
+  options: boolean | AddEventListenerOptions | undefined,
+  addRaw: AddListener,
+  addRawTo: (target: EventTarget, ...args: Parameters<AddListener>) => void,
+): void {
+  if (!listener) return;
+  const capture = captureOf(options);
+  const list = byTarget.get(target) ?? [];
+  // The DOM ignores an identical second registration; so does the count.
+  if (list.some((r) => r.type === type && r.listener === listener && r.capture === capture)) return;
+  const record: Tracked = { type, listener, capture };
+  list.push(record);
+  if (!byTarget.has(target)) {
+    byTarget.set(target, list);
+    targets.add(new WeakRef(target));
+  }
+  if (typeof options !== 'object') return;
+  // Runs after the listener itself (registered later), once the DOM has dropped it.
+  if (options.once) addRaw(type, () => forget(target, record), { once: true, capture });
+  if (options.signal) addRawTo(options.signal, 'abort', () => forget(target, record), { once: true });
+}
+
+function untrack(target: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void {
+  const record = byTarget.get(target)?.find((r) => r.type === type && r.listener === listener && r.capture === captureOf(options));
+  if (record) forget(target, record);
+}
+
 /** Starts tracking on `win` (idempotent). */
 export function installLeakTracking(win: Window): void {
   if (patched.has(win)) return;
@@ -44,44 +77,38 @@ export function installLeakTracking(win: Window): void {
   const add = proto.addEventListener;
   // eslint-disable-next-line @typescript-eslint/unbound-method -- called with an explicit `this`
   const remove = proto.removeEventListener;
+  const addRawTo = (target: EventTarget, ...args: Parameters<AddListener>): void => add.call(target, ...args);
 
-  proto.addEventListener = function (
-    this: EventTarget,
-    type: string,
-    listener: EventListenerOrEventListenerObject | null,
-    options?: boolean | AddEventListenerOptions,
-  ): void {
+  proto.addEventListener = function (this: EventTarget, type, listener, options) {
     add.call(this, type, listener, options);
-    if (!listener) return;
-    const capture = captureOf(options);
-    const list = byTarget.get(this) ?? [];
-    // The DOM ignores an identical second registration; so does the count.
-    if (list.some((r) => r.type === type && r.listener === listener && r.capture === capture)) return;
-    const record: Tracked = { type, listener, capture };
-    list.push(record);
-    if (!byTarget.has(this)) {
-      byTarget.set(this, list);
-      targets.add(new WeakRef(this));
-    }
-    if (typeof options === 'object' && options.once) {
-      // Runs after the listener itself (registered later), when the browser has dropped it.
-      add.call(this, type, () => forget(this, record), { once: true, capture });
-    }
-    if (typeof options === 'object' && options.signal) {
-      add.call(options.signal, 'abort', () => forget(this, record), { once: true });
-    }
+    track(this, type, listener, options, (...args) => add.call(this, ...args), addRawTo);
+  };
+  proto.removeEventListener = function (this: EventTarget, type, listener, options) {
+    remove.call(this, type, listener, options);
+    untrack(this, type, listener, options);
   };
 
-  proto.removeEventListener = function (
-    this: EventTarget,
-    type: string,
-    listener: EventListenerOrEventListenerObject | null,
-    options?: boolean | EventListenerOptions,
-  ): void {
-    remove.call(this, type, listener, options);
-    const record = byTarget.get(this)?.find((r) => r.type === type && r.listener === listener && r.capture === captureOf(options));
-    if (record) forget(this, record);
-  };
+  // Some environments (vitest's jsdom) give the global window its own bound copies of these methods.
+  if (Object.prototype.hasOwnProperty.call(w, 'addEventListener')) {
+    const ownAdd = w.addEventListener.bind(w) as AddListener;
+    const ownRemove = w.removeEventListener.bind(w) as (...args: Parameters<EventTarget['removeEventListener']>) => void;
+    Object.defineProperty(w, 'addEventListener', {
+      configurable: true,
+      writable: true,
+      value: (...args: Parameters<AddListener>): void => {
+        ownAdd(...args);
+        track(w, ...args, ownAdd, addRawTo);
+      },
+    });
+    Object.defineProperty(w, 'removeEventListener', {
+      configurable: true,
+      writable: true,
+      value: (...args: Parameters<EventTarget['removeEventListener']>): void => {
+        ownRemove(...args);
+        untrack(w, ...args);
+      },
+    });
+  }
 
   const setInterval = w.setInterval.bind(w) as (...args: unknown[]) => unknown;
   const clearInterval = w.clearInterval.bind(w) as (id: unknown) => void;

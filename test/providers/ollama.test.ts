@@ -3,7 +3,7 @@ import type { ChatMessage, ToolDefinition } from '../../src/core/messages';
 import { OllamaProvider } from '../../src/providers/ollama';
 import type { ChatRequest } from '../../src/providers/types';
 import { collect, errorOf, expectOneTerminal, ofType, testTransport, textOf } from './helpers/events';
-import { closedPort, ndjson, rechunk, ScriptedServer } from './helpers/server';
+import { closedPort, ndjson, rechunk, ScriptedServer, sentJson } from './helpers/server';
 
 const msg = (role: 'user' | 'assistant', content: string, id: string): ChatMessage => ({ id, createdAt: 0, role, content });
 
@@ -113,7 +113,7 @@ describe('Ollama provider over real HTTP', () => {
     ]);
     expect(new Set(calls.map((c) => c.id)).size).toBe(2);
     expect(events[events.length - 1]).toMatchObject({ type: 'done', stopReason: 'tool-calls' });
-    expect(JSON.parse(server.to('/api/chat')[0]!.body).tools).toEqual([
+    expect(sentJson(server.to('/api/chat')[0]).tools).toEqual([
       { type: 'function', function: { name: 'read_note', description: 'Read a note', parameters: readNote.parameters } },
     ]);
   });
@@ -137,7 +137,7 @@ describe('Ollama provider over real HTTP', () => {
       { id: 't2', createdAt: 0, role: 'tool', toolCallId: 'c2', name: 'read_note', content: 'bad args', isError: true },
     ];
     await collect(provider.stream(request({ messages, systemPrompt: '' })));
-    expect(JSON.parse(server.to('/api/chat')[0]!.body).messages).toEqual([
+    expect(sentJson(server.to('/api/chat')[0]).messages).toEqual([
       { role: 'user', content: 'Read a and b' },
       {
         role: 'assistant',

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage, ToolDefinition } from '../../src/core/messages';
 import { normaliseOpenAIBase, OpenAIProvider } from '../../src/providers/openai';
+import { defaultSleep } from '../../src/providers/transport';
 import type { ChatRequest } from '../../src/providers/types';
 import { collect, errorOf, expectOneTerminal, ofType, testTransport, textOf } from './helpers/events';
-import { rechunk, ScriptedServer, sse } from './helpers/server';
+import { rechunk, ScriptedServer, sse, sentJson } from './helpers/server';
 
 const KEY = 'sk-test-SECRET-1234567890';
 
@@ -129,7 +130,7 @@ describe('OpenAI-compatible provider over real HTTP', () => {
       { id: 't1', createdAt: 0, role: 'tool', toolCallId: 'call_1', content: 'Invalid arguments', isError: true },
     ];
     await collect(provider.stream(request({ messages, systemPrompt: '' })));
-    expect(JSON.parse(server.to('/v1/chat/completions')[0]!.body).messages).toEqual([
+    expect(sentJson(server.to('/v1/chat/completions')[0]).messages).toEqual([
       { role: 'user', content: 'Find it' },
       { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"q": "unterminated' } }] },
       { role: 'tool', tool_call_id: 'call_1', content: 'Error: Invalid arguments' },
@@ -288,7 +289,7 @@ describe('OpenAI-compatible provider over real HTTP', () => {
   });
 
   it('a connection cut mid-reply is interrupted, partial text kept', async () => {
-    server.on('POST', '/v1/chat/completions', { chunks: sse({ data: chunk({ content: 'Cut ' }) }, { data: chunk({ content: 'here' }) }), breakAfter: true });
+    server.on('POST', '/v1/chat/completions', { chunks: sse({ data: chunk({ content: 'Cut ' }) }, { data: chunk({ content: 'here' }) }), breakAfter: true, delayMs: 5 });
     const provider = new OpenAIProvider({ baseUrl: server.url, transport: testTransport().transport });
     const events = await collect(provider.stream(request()));
     expectOneTerminal(events);
@@ -332,12 +333,13 @@ describe('OpenAI-compatible provider over real HTTP', () => {
   it('abort during a backoff wait stops the retries', async () => {
     server.on('POST', '/v1/chat/completions', { status: 503, chunks: ['{}'] });
     const controller = new AbortController();
-    const { transport } = testTransport({ sleep: (_ms, signal) => new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted')))) });
+    // The real sleep: the first backoff is about a second, the abort comes during it.
+    const { transport } = testTransport({ sleep: defaultSleep });
     const provider = new OpenAIProvider({ baseUrl: server.url, transport });
     const events = [];
     for await (const event of provider.stream(request(), { signal: controller.signal })) {
       events.push(event);
-      if (event.type === 'retry') controller.abort();
+      if (event.type === 'retry') setTimeout(() => controller.abort(), 20);
     }
     expect(errorOf(events).kind).toBe('aborted');
     expect(server.to('/v1/chat/completions')).toHaveLength(1);

@@ -1,7 +1,7 @@
 // A real HTTP server on 127.0.0.1 (random port) that answers from scripted responses, writes them
 // chunk by chunk with delays, and records every request it received — including whether the
 // client closed the connection before the response was finished.
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface Scripted {
@@ -81,12 +81,12 @@ export class ScriptedServer {
     method: string,
     url: string,
     headers: IncomingHttpHeaders,
-    req: NodeJS.ReadableStream,
+    req: IncomingMessage,
     res: ServerResponse,
     options: ServerOptions,
   ): Promise<void> {
     let body = '';
-    for await (const part of req) body += typeof part === 'string' ? part : (part as Buffer).toString('utf8');
+    for await (const part of req) body += (part as Buffer).toString('utf8');
     const path = url.split('?')[0] ?? url;
     let resolveClosed: (early: boolean) => void = () => undefined;
     const closed = new Promise<boolean>((resolve) => (resolveClosed = resolve));
@@ -123,6 +123,12 @@ export class ScriptedServer {
     if (script.holdOpen) return;
     res.end();
   }
+}
+
+/** The JSON body a request carried. */
+export function sentJson(request: RecordedRequest | undefined): Record<string, unknown> {
+  if (!request) throw new Error('no such request was received');
+  return JSON.parse(request.body) as Record<string, unknown>;
 }
 
 /** A port nothing listens on: bound, then released. */

@@ -1,0 +1,187 @@
+// The token estimator: edge cases, family selection, rough agreement with the real tokenizers on
+// hand-written text, and the properties the conversation tracker relies on (monotonic when text is
+// appended, nearly additive when texts are concatenated). No timing assertions: speed is measured
+// by `npm run bench:tokens`.
+import fc from 'fast-check';
+import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { describe, expect, it } from 'vitest';
+import { countSlots, estimateTokens, SLOT_COUNT, SLOT_NAMES, tokenizerFamily } from '../../src/core/tokens';
+import type { TokenizerFamily } from '../../src/core/tokens';
+
+const MODEL: Record<TokenizerFamily, string> = { o200k: 'gpt-4o', cl100k: 'gpt-4', claude: 'claude-sonnet-4', llama: 'llama3.1:8b' };
+const FAMILIES = Object.keys(MODEL) as TokenizerFamily[];
+const plain = { disallowedSpecial: new Set<string>() };
+
+// Hand-written fixtures (no benchmark text).
+const PROSE =
+  'The compaction core keeps a running estimate of how many tokens a conversation uses, so the ' +
+  'plugin can summarise older turns before the model runs out of room. Nothing here needs to be ' +
+  'exact: it only has to be close, fast, and a little pessimistic, because guessing too low is ' +
+  'what makes a request fail halfway through a long answer. Short words are cheap, long and rare ' +
+  'words are split into pieces, and numbers are grouped three digits at a time.';
+const CODE = [
+  'export function summarize(messages: ChatMessage[], limit = 4096): Summary {',
+  '  const kept: ChatMessage[] = [];',
+  '  let total = 0;',
+  '  for (const message of messages.slice().reverse()) {',
+  '    const cost = estimateMessageTokens(message);',
+  '    if (total + cost > limit) break;',
+  "    kept.unshift({ ...message, content: message.content.trim() });",
+  '    total += cost;',
+  '  }',
+  '  return { kept, dropped: messages.length - kept.length, total };',
+  '}',
+].join('\n');
+const JSON_TEXT = JSON.stringify(
+  {
+    id: 'call_8f3a2c',
+    type: 'function',
+    function: { name: 'search_vault', arguments: { query: 'meeting notes 2024-05-17', limit: 25, tags: ['work', 'q2'] } },
+    results: [
+      { path: 'Daily/2024-05-17.md', score: 0.9132, excerpt: 'Discussed the roadmap and the release date.' },
+      { path: 'Projects/Launch.md', score: 0.7718, excerpt: 'Open questions about pricing and support.' },
+    ],
+  },
+  null,
+  2,
+);
+const CHINESE = '我们在笔记里记录每天的想法，然后把相关的内容链接起来。这个插件会在对话太长之前自动压缩旧的消息，这样模型就不会超出上下文窗口。';
+const RUSSIAN = 'Плагин следит за длиной разговора и сжимает старые сообщения, пока модель ещё не упёрлась в предел контекста.';
+const EMOJI = '🎉 Done! ✅ Tests pass 🚀\n- [ ] #task Write the summary 📅 2024-06-01 🔁 every week\n👩‍💻 ❤️ 👍🏽';
+
+describe('estimateTokens', () => {
+  it('counts nothing for the empty string', () => {
+    for (const family of FAMILIES) expect(estimateTokens('', MODEL[family])).toBe(0);
+    expect(estimateTokens('')).toBe(0);
+  });
+
+  it('counts at least one token for any non-empty text', () => {
+    for (const text of [' ', 'a', '\n', '1', '.', '你', '😀', '\uD800']) {
+      for (const family of FAMILIES) expect(estimateTokens(text, MODEL[family])).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('puts English prose near chars/4', () => {
+    for (const family of FAMILIES) {
+      const ratio = estimateTokens(PROSE, MODEL[family]) / (PROSE.length / 4);
+      expect(ratio).toBeGreaterThan(0.8);
+      expect(ratio).toBeLessThan(1.3);
+    }
+  });
+
+  it('counts CJK far above chars/4', () => {
+    for (const family of FAMILIES) expect(estimateTokens(CHINESE, MODEL[family])).toBeGreaterThan(CHINESE.length / 2);
+  });
+
+  it('gives sane counts for JSON and code', () => {
+    for (const family of FAMILIES) {
+      for (const text of [JSON_TEXT, CODE]) {
+        const n = estimateTokens(text, MODEL[family]);
+        expect(n).toBeGreaterThan(text.length / 6);
+        expect(n).toBeLessThan(text.length / 2);
+      }
+    }
+  });
+
+  it('survives emoji, joiners and lone surrogates', () => {
+    for (const text of [EMOJI, '\uD800', '\uDC00', 'a\uDC00b', '\uD83D\uD83D', 'x\uD83D', '🧙‍♂️'.repeat(20), '\u{20000}\u{2A6D6}']) {
+      for (const family of FAMILIES) {
+        const n = estimateTokens(text, MODEL[family]);
+        expect(Number.isInteger(n)).toBe(true);
+        expect(n).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('agrees with the real tokenizers within 20 % on hand-written text', () => {
+    for (const text of [PROSE, CODE, JSON_TEXT, CHINESE, RUSSIAN, EMOJI, `${PROSE}\n\n| a | b |\n|---|---|\n| 1 | 2 |`]) {
+      expect(estimateTokens(text, 'gpt-4o') / o200k(text, plain)).toBeGreaterThan(0.8);
+      expect(estimateTokens(text, 'gpt-4o') / o200k(text, plain)).toBeLessThan(1.2);
+      expect(estimateTokens(text, 'gpt-4') / cl100k(text, plain)).toBeGreaterThan(0.8);
+      expect(estimateTokens(text, 'gpt-4') / cl100k(text, plain)).toBeLessThan(1.2);
+    }
+  });
+
+  it('exposes one count per slot for the fitting script', () => {
+    expect(SLOT_NAMES).toHaveLength(SLOT_COUNT);
+    const counts = new Float64Array(SLOT_COUNT);
+    countSlots(PROSE, counts);
+    expect(counts.every((c) => Number.isInteger(c) && c >= 0)).toBe(true);
+    expect(counts.reduce((a, c) => a + c, 0)).toBeGreaterThanOrEqual(PROSE.length);
+  });
+});
+
+describe('tokenizerFamily', () => {
+  it.each([
+    ['gpt-4o', 'o200k'],
+    ['gpt-4o-mini', 'o200k'],
+    ['gpt-4.1-mini', 'o200k'],
+    ['o1', 'o200k'],
+    ['o3', 'o200k'],
+    ['o4-mini', 'o200k'],
+    ['gpt-5', 'o200k'],
+    ['gpt-oss:20b', 'o200k'],
+    ['openai/gpt-4o', 'o200k'],
+    ['gpt-4', 'cl100k'],
+    ['gpt-4-turbo', 'cl100k'],
+    ['gpt-3.5-turbo', 'cl100k'],
+    ['claude-sonnet-4', 'claude'],
+    ['claude-3-5-haiku-latest', 'claude'],
+    ['openrouter/anthropic/claude-3.5-sonnet', 'claude'],
+    ['llama3.1:8b', 'llama'],
+    ['qwen2.5:7b', 'llama'],
+    ['mistral', 'llama'],
+    ['gemma2', 'llama'],
+    ['deepseek-r1:14b', 'llama'],
+    ['some-new-model', 'llama'],
+    ['', 'llama'],
+  ] as const)('%s → %s', (model, family) => {
+    expect(tokenizerFamily(model)).toBe(family);
+  });
+
+  it('defaults to the conservative llama family', () => {
+    expect(tokenizerFamily()).toBe('llama');
+    expect(estimateTokens(PROSE)).toBe(estimateTokens(PROSE, 'llama3.1:8b'));
+  });
+});
+
+// Text shaped like real messages as well as arbitrary code units (lone surrogates included).
+const piece = fc.constantFrom('the ', 'Compaction', 'getElementById', ' 2024-05-17', '12345', '  ', '\n', '\n\n', '---', '**', '{"a": 1}', '你好', 'こんにちは', '안녕', 'Привіт', 'مرحبا', 'สวัสดี', 'é', 'ą', 'ệ', '😀', '👩‍💻', '❤️', '\uD800', '|', '\t');
+const text = fc.oneof(
+  fc.array(piece, { maxLength: 30 }).map((parts) => parts.join('')),
+  fc.string({ unit: 'grapheme', maxLength: 80 }),
+  fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 40 }).map((units) => String.fromCharCode(...units)),
+);
+
+describe('properties', () => {
+  it('is a finite non-negative integer for any string', () => {
+    fc.assert(
+      fc.property(text, fc.constantFrom(...FAMILIES), (t, family) => {
+        const n = estimateTokens(t, MODEL[family]);
+        return Number.isInteger(n) && n >= 0 && (n === 0) === (t === '');
+      }),
+    );
+  });
+
+  it('never decreases when text is appended', () => {
+    fc.assert(
+      fc.property(text, text, fc.constantFrom(...FAMILIES), (a, b, family) => {
+        return estimateTokens(a + b, MODEL[family]) >= estimateTokens(a, MODEL[family]);
+      }),
+    );
+  });
+
+  // Only the run crossing the seam (one word, one space run …) and rounding can differ, so summing
+  // per-message estimates stays within a few tokens per message of estimating the whole.
+  it('is nearly additive: estimate(a + b) ≈ estimate(a) + estimate(b)', () => {
+    fc.assert(
+      fc.property(text, text, fc.constantFrom(...FAMILIES), (a, b, family) => {
+        const whole = estimateTokens(a + b, MODEL[family]);
+        const sum = estimateTokens(a, MODEL[family]) + estimateTokens(b, MODEL[family]);
+        return Math.abs(whole - sum) <= 6;
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
