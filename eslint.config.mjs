@@ -31,14 +31,12 @@ const layer = (files, patterns, message) => ({
 export default defineConfig([
   globalIgnores(['node_modules/', 'main.js', 'demo-vault/', 'test-artifacts/', 'coverage/', 'dist/']),
   ...obsidianmd.configs.recommended,
+  // Type-aware linting for TypeScript (tsconfig.json covers src, test, bench); plain .mjs
+  // scripts get the untyped rules only, so they need no project.
   {
+    files: ['**/*.ts'],
     languageOptions: {
-      parserOptions: {
-        projectService: {
-          allowDefaultProject: ['eslint.config.mjs', 'esbuild.config.mjs', 'scripts/*.mjs', 'bench/*.mjs'],
-        },
-        tsconfigRootDir: import.meta.dirname,
-      },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
   },
   // core ← chat ← ui; providers beside chat. core is pure: no obsidian, no DOM, no upper layer.
@@ -53,9 +51,12 @@ export default defineConfig([
     'src/providers sits beside chat: it may use core, never chat or ui.',
   ),
   layer(['src/chat/**/*.ts'], ['**/ui/**', '**/main'], 'src/chat may not import the UI layer.'),
+  // core runs in the CLI and other tools too, where there is no window: `globalThis` is the right
+  // global there, and DOM globals must not be used at all.
   {
     files: ['src/core/**/*.ts'],
     languageOptions: { globals: { document: 'off', window: 'off', activeDocument: 'off', activeWindow: 'off' } },
+    rules: { 'obsidianmd/no-global-this': 'off' },
   },
   // Node-side code: tests, the obsidian test runtime, benchmarks and build scripts run in Node,
   // never in the plugin, so Node modules and console output are fine there.

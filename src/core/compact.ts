@@ -34,6 +34,8 @@ export interface CompactOptions {
   /** When the compaction runs (ms); recorded only. Compaction never reads the clock. */
   now?: number;
   trigger?: CompactionTrigger;
+  /** Tokens of each message if already known (the tracker's cached figures); estimated otherwise. */
+  tokensOf?: (message: ChatMessage) => number;
   /** Share of the budget held back for estimation error (default DEFAULT_MARGIN in render.ts). */
   margin?: number;
 }
@@ -62,7 +64,7 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
   const model = options.model;
   let cut = options.cut;
   if (cut === undefined) {
-    const sel = selectCut(messages, { keepExchanges: options.keepExchanges ?? 2, keepTokens: options.keepTokens ?? 0, model });
+    const sel = selectCut(messages, { keepExchanges: options.keepExchanges ?? 2, keepTokens: options.keepTokens ?? 0, model, ...(options.tokensOf ? { tokensOf: options.tokensOf } : {}) });
     if (!sel.ok) return sel;
     cut = sel.index;
   }
@@ -77,7 +79,8 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
   }
   const removed = messages.slice(from, Math.max(from, cut));
   const kept = messages.slice(cut);
-  const tokensOf = (ms: readonly ChatMessage[]): number => ms.reduce((sum, m) => sum + estimateMessageTokens(m, model), 0);
+  const perMessage = options.tokensOf ?? ((m: ChatMessage) => estimateMessageTokens(m, model));
+  const tokensOf = (ms: readonly ChatMessage[]): number => ms.reduce((sum, m) => sum + perMessage(m), 0);
 
   if (!removed.length) {
     if (!previous) return { ok: false, reason: 'nothing-to-compact', message: 'Nothing to compact: no message lies before the cut.' };
@@ -107,8 +110,8 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
   for (const m of removed) roles.set(m.id, m.role);
   if (previous) for (const f of previous.facts) for (const id of f.sources) if (!roles.has(id)) roles.set(id, previous.factRoles?.[id] ?? '');
   record.factRoles = factRoles(record, roles);
-  // The block never costs more than what it replaces (plus the tags): compaction must shrink the prompt.
-  const replaced = tokensOf(removed) + (previous ? previous.blockTokens : 0) + 24;
+  // The block always costs less than what it replaces: compaction must shrink the prompt.
+  const replaced = tokensOf(removed) + (previous ? previous.blockTokens : 0) - 1;
   const budgetTokens = Math.min(options.budgetTokens, replaced);
   record.block = renderBlock(record, { budgetTokens, model, margin: options.margin }, (id) => record.factRoles?.[id] || undefined);
   record.blockTokens = record.block ? estimateTokens(record.block, model) : 0;

@@ -5,7 +5,7 @@
 // thing counts only for what it adds. Deterministic: ties break on position.
 import type { Sentence } from './extract-sentences';
 import type { SourcedLine } from './record';
-import { contentWords, squash, truncateAtWord, wordCount } from './text';
+import { contentWords, splitAfter, squash, truncateAtWord, wordCount } from './text';
 
 export interface FactOptions {
   /** Focus text ("Compact now" with a focus): sentences sharing its words are boosted. */
@@ -63,7 +63,7 @@ function capitalisedWords(text: string): Set<string> {
 /** Cuts a long sentence to the contiguous run of clauses with the most rare words. */
 function bestClauses(text: string, idf: (w: string) => number): string {
   if (wordCount(text) <= MAX_WORDS) return text;
-  const clauses = text.split(/(?<=[,;:–—])\s+/);
+  const clauses = splitAfter(text, ',;:–—');
   let best = '';
   let bestScore = -1;
   for (let i = 0; i < clauses.length; i++) {
@@ -88,10 +88,17 @@ function bestClauses(text: string, idf: (w: string) => number): string {
 /** Clauses of a sentence of at least five words each (the shortest run that reads as text), when
  * the sentence has more than one. */
 function clausesOf(text: string): string[] {
-  const parts = text.split(/(?<=[,;:!?])\s+|\s+[-–—]\s+|\s+(?=\[)/).map((p) => p.trim());
+  const parts = splitAfter(text, ',;:!?')
+    .flatMap((p) => p.split(/\s+[-–—]\s+|\s+(?=\[)/))
+    .map((p) => p.trim());
   if (parts.length < 2) return [];
   return parts.filter((p) => wordCount(p) >= 5 && contentWords(p).length >= 2);
 }
+
+/** Conversations with fewer usable sentences than this are ranked in full. */
+const PREFILTER_MIN = 600;
+/** The prefilter keeps sentences worth this many times the pool's tokens. */
+const PREFILTER_FACTOR = 8;
 
 const cheapCost = (text: string): number => Math.ceil(text.length / 3.6) + 3;
 
@@ -104,10 +111,18 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const usable = sentences.filter((s) => !s.code && s.words.length >= 3 && wordCount(s.text) >= 5 && s.role !== 'system');
   const carried = options.carried ?? [];
   const carriedWords = carried.map((f) => contentWords(f.text));
-  for (const words of [...usable.map((s) => s.words), ...carriedWords]) {
+  // lastDoc avoids a Set per sentence: a word counts once per document.
+  const lastDoc = new Map<string, number>();
+  const count = (words: readonly string[]): void => {
     docs++;
-    for (const w of new Set(words)) df.set(w, (df.get(w) ?? 0) + 1);
-  }
+    for (const w of words) {
+      if (lastDoc.get(w) === docs) continue;
+      lastDoc.set(w, docs);
+      df.set(w, (df.get(w) ?? 0) + 1);
+    }
+  };
+  for (const s of usable) count(s.words);
+  for (const words of carriedWords) count(words);
   const idf = (w: string): number => Math.log(1 + docs / (df.get(w) ?? 1));
   const lastMessage = usable.length ? (usable[usable.length - 1] as Sentence).message : 0;
 
@@ -133,23 +148,51 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   };
 
   const candidates: Candidate[] = [];
-  usable.forEach((s, pos) => {
-    const full = squash(bestClauses(s.text, idf));
-    // A sentence competes as a whole and as each of its clauses of five words or more: a clause
-    // that holds the fact reads as well and leaves the filler around it out. One per sentence.
-    const variants = s.words.length >= 6 ? [full, ...clausesOf(full)] : [full];
+  const makeCandidate = (s: Sentence, pos: number, text: string, words: readonly string[]): Candidate => {
+    let boost = s.role === 'user' ? 1.15 : s.role === 'tool' ? 0.35 : 1;
+    if (/\?\s*$/.test(text)) boost *= 0.55;
+    else if (/!\s*$/.test(text) && wordCount(text) < 8) boost *= 0.6;
+    boost *= 1 + 0.1 * (lastMessage ? s.message / lastMessage : 0);
+    boost *= focusBoost(words);
     const seq = options.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
-    for (const text of variants) {
-      const words = text === s.text ? s.words : contentWords(text);
-      if (!words.length) continue;
-      let boost = s.role === 'user' ? 1.15 : s.role === 'tool' ? 0.35 : 1;
-      if (/\?\s*$/.test(text)) boost *= 0.55;
-      else if (/!\s*$/.test(text) && wordCount(text) < 8) boost *= 0.6;
-      boost *= 1 + 0.1 * (lastMessage ? s.message / lastMessage : 0);
-      boost *= focusBoost(words);
-      candidates.push({ text, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, keys: weigh(text, words), boost, cost: cheapCost(text) });
-    }
+    return { text, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, keys: weigh(text, words), boost, cost: cheapCost(text) };
+  };
+  // Prefilter: a cheap value-per-token bound for every sentence (no allocation), and full
+  // candidates only for the best of them — a long conversation has far more sentences than any
+  // block can hold, and building ranked candidates for all of them is what would cost.
+  const rough = usable.map((s, pos) => {
+    let g = 0;
+    for (const w of s.words) g += NUMBER.test(w) ? 1.8 * idf(w) : idf(w);
+    return { pos, g: g / (cheapCost(s.text) + COST_OFFSET) };
   });
+  if (rough.length > PREFILTER_MIN) rough.sort((a, b) => b.g - a.g || a.pos - b.pos);
+  let roughRoom = options.poolTokens * PREFILTER_FACTOR;
+  for (const { pos } of rough) {
+    const s = usable[pos] as Sentence;
+    if (rough.length > PREFILTER_MIN && roughRoom <= 0) break;
+    roughRoom -= cheapCost(s.text);
+    const full = wordCount(s.text) > MAX_WORDS ? squash(bestClauses(s.text, idf)) : s.text;
+    candidates.push(makeCandidate(s, pos, full, full === s.text ? s.words : contentWords(full)));
+  }
+  candidates.sort((a, b) => a.pos - b.pos);
+  // A sentence also competes as each of its clauses of five words or more: a clause that holds the
+  // fact reads as well and leaves the filler around it out (one per sentence is picked). Only the
+  // sentences that could make the pool are split, so a long conversation costs one pass, not two.
+  const standalone = (c: Candidate): number => {
+    let g = 0;
+    for (const v of c.keys.values()) g += v;
+    return (g * c.boost) / (c.cost + COST_OFFSET);
+  };
+  const ranked = candidates.map((c, i) => ({ i, g: standalone(c) })).sort((a, b) => b.g - a.g || a.i - b.i);
+  let room = options.poolTokens * 3;
+  for (const { i } of ranked) {
+    if (room <= 0) break;
+    const c = candidates[i] as Candidate;
+    room -= c.cost;
+    const s = usable[c.pos] as Sentence;
+    if (s.words.length < 6) continue;
+    for (const clause of clausesOf(c.text)) candidates.push(makeCandidate(s, c.pos, clause, contentWords(clause)));
+  }
   carried.forEach((f, i) => {
     const words = carriedWords[i] as string[];
     // Carried facts sort before the new ones (they are older), keeping the order of the pool.

@@ -20,6 +20,8 @@ export interface SummarySections {
   leftOff: SourcedLine | null;
 }
 
+/** Most lines one round keeps per section. */
+const SECTION_LIMIT = 40;
 /** Longest stored line; rendering may shorten further. */
 const MAX_LINE = 320;
 /** The goal keeps more: an issue title or a request often needs its first lines of context. */
@@ -62,7 +64,8 @@ const line = (s: Sentence, text: string, score: number): SourcedLine => ({
 });
 
 function pushUnique(into: SourcedLine[], seen: Set<string>, item: SourcedLine): void {
-  const key = dedupeKey(item.text);
+  // A cheap key here (this runs for every matching sentence); the chain re-keys with dedupeKey.
+  const key = item.text.toLowerCase();
   if (!key || seen.has(key)) return;
   seen.add(key);
   into.push(item);
@@ -175,7 +178,16 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
 
   const leftOffFrom = lastAssistant && (!lastUser || lastAssistant.message > lastUser.message) ? lastAssistant : lastUser;
   const leftOff = leftOffFrom ? line(leftOffFrom, leftOffFrom.text, 1) : null;
-  return { constraints, decisions, done, openTasks: closeTasks(open, done), topics, leftOff };
+  // Bounded: a section is a summary, and a long session must not make every later step slower.
+  const last = <T>(xs: T[], n: number): T[] => xs.slice(Math.max(0, xs.length - n));
+  return {
+    constraints: constraints.slice(0, SECTION_LIMIT),
+    decisions: last(decisions, SECTION_LIMIT),
+    done: last(done, SECTION_LIMIT),
+    openTasks: last(closeTasks(last(open, SECTION_LIMIT * 2), last(done, SECTION_LIMIT * 2)), SECTION_LIMIT),
+    topics: last(topics, SECTION_LIMIT),
+    leftOff,
+  };
 }
 
 /** Open tasks that a later "done" line covers (most of their words) are moved out; returns the

@@ -118,10 +118,12 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const built: Built = { lines: new Map(), used: 0 };
   // What a section already shows is not repeated as a key fact, nor the other way round.
   const shown = new Set<string>();
+  const goalText = record.goal?.text ?? '';
   const add = (id: SectionId, line: string, cap: number): boolean => {
     const clean = dropLoneSurrogates(line);
-    const key = dedupeKey(line.replace(/^- /, ''));
-    if (id !== 'goal' && id !== 'leftOff' && shown.has(key)) return true;
+    const bare = line.replace(/^- /, '');
+    const key = dedupeKey(bare);
+    if (id !== 'goal' && id !== 'leftOff' && (shown.has(key) || goalText.includes(bare))) return true;
     const list = built.lines.get(id);
     const heading = !list && needsHeading(id) ? cost(HEADINGS[id]) + 1 : 0;
     const c = cost(clean) + 1 + heading;
@@ -137,7 +139,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
 
   // Goal: cut at a word to its share rather than dropped — it is the one line that must survive.
   if (record.goal) {
-    const limit = Math.floor(target * (FIRST_SHARE.goal ?? 0.3));
+    const limit = Math.floor(target * (FIRST_SHARE.goal ?? 0.2));
     let text = squash(record.goal.text);
     text = shrinkToFit(text, (t) => cost(`Goal: ${t}`) + 1 <= limit);
     if (text) add('goal', `Goal: ${text}`, target);
@@ -213,7 +215,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const factsHeading = cost(HEADINGS.facts) + 1;
   for (const f of record.facts) {
     const key = dedupeKey(f.text);
-    if (shown.has(key)) continue;
+    if (shown.has(key) || goalText.includes(f.text)) continue;
     const c = cost(f.text) + 4 + (f.at > 0 ? 3 : 0) + (facts.length ? 0 : factsHeading);
     if (built.used + c > target) continue;
     built.used += c;

@@ -49,10 +49,12 @@ const LATIN1 = 24; // à é ü ß ñ: Western European accents
 const LATIN_EXT = 25; // ą ł č ş ğ ơ ư: Central European, Turkish, Vietnamese base letters
 const LATIN_VI = 26; // ạ ả ấ ầ ệ ộ ữ: Vietnamese stacked diacritics (Latin Extended Additional)
 const CYRILLIC_X = 27; // і ї є ґ ў ђ љ: non-Russian Cyrillic letters; those languages tokenize worse
-const SURROGATE = 28; // resolved in the loop: a pair (EMOJI or HAN) or a lone one (EMOJI)
-const PUNCT_CHAR = 29; // resolved in the loop: PUNCT, or REPEAT when it equals the previous character
+const VOWEL = 28; // a e i o u y: the rest of a-z are consonants (LATIN)
+const UPPER_VOWEL = 29; // A E I O U Y
+const SURROGATE = 30; // resolved in the loop: a pair (EMOJI or HAN) or a lone one (EMOJI)
+const PUNCT_CHAR = 31; // resolved in the loop: PUNCT, or REPEAT when it equals the previous character
 
-const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC];
+const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, LATIN, LATIN];
 const GROUPS: readonly (readonly [string, number])[] = [
   ['space', 4], ['newline', 3], ['latin', 12], ['digit', 3], ['punct', 2], ['repeat', 2], ['cyrillic', 3],
   ['greek', 3], ['hebrew', 3], ['arabic', 3], ['indic', 3], ['thai', 3], ['seasian', 3], ['han', 2], ['kana', 2],
@@ -61,6 +63,9 @@ const GROUPS: readonly (readonly [string, number])[] = [
   // (ALL_CAPS splits more). Marked letters: the first one in a word (the word is likely split
   // around it) and every one.
   ['caps', 1], ['accent', 2], ['accentext', 2], ['accentvi', 2], ['cyrillicx', 2],
+  // A third consonant in a row and every further one (Latin letters): rare letter sequences —
+  // German and Polish compounds, identifiers, base64 — are split into more pieces.
+  ['cluster', 1],
 ];
 /** @internal Slot names, for the fitting script. */
 export const SLOT_NAMES: string[] = [];
@@ -72,6 +77,7 @@ for (const [name, n] of GROUPS) {
 /** @internal Number of weight slots. */
 export const SLOT_COUNT = SLOT_NAMES.length;
 const CAPS = BASE[23] ?? 0;
+const CLUSTER = BASE[28] ?? 0;
 // Per class: its group, the group's first slot, the last run position with a slot of its own,
 // and the first of its two mark slots (-1: none). Typed arrays keep the loop monomorphic.
 const MARK = new Int16Array(GROUP_OF.length).fill(-1);
@@ -81,6 +87,8 @@ const MARK = new Int16Array(GROUP_OF.length).fill(-1);
 const CLASS = new Uint8Array(0x10000).fill(OTHER);
 const RANGES: readonly (readonly [number, number, number])[] = [
   [0x21, 0x7e, PUNCT_CHAR], [0x30, 0x39, DIGIT], [0x41, 0x5a, UPPER], [0x61, 0x7a, LATIN],
+  ...[...'aeiouy'].map((v) => [v.charCodeAt(0), v.charCodeAt(0), VOWEL] as const),
+  ...[...'AEIOUY'].map((v) => [v.charCodeAt(0), v.charCodeAt(0), UPPER_VOWEL] as const),
   [0x09, 0x09, SPACE], [0x0b, 0x0c, SPACE], [0x20, 0x20, SPACE], [0x0a, 0x0a, NEWLINE], [0x0d, 0x0d, NEWLINE],
   [0x80, 0xbf, GEN_PUNCT], [0xc0, 0xff, LATIN1], [0xd7, 0xd7, GEN_PUNCT], [0xf7, 0xf7, GEN_PUNCT],
   [0x100, 0x36f, LATIN_EXT], [0x370, 0x3ff, GREEK], [0x1f00, 0x1fff, GREEK],
@@ -108,12 +116,13 @@ interface State {
   pos: number;
   marked: boolean;
   upper: boolean;
+  cons: number; // consonants in a row at the end of a Latin run, up to 2
 }
-const NC = 32; // row width: classes 0 … 27 (SURROGATE never reaches the table)
+const NC = 32; // row width: classes 0 … 29 (SURROGATE and PUNCT_CHAR never reach the table)
 const STATES: State[] = [];
 const IDS = new Map<string, number>();
 function stateId(s: State): number {
-  const key = `${s.g} ${s.pos} ${s.marked} ${s.upper}`;
+  const key = `${s.g} ${s.pos} ${s.marked} ${s.upper} ${s.cons}`;
   let id = IDS.get(key);
   if (id === undefined) IDS.set(key, (id = STATES.push(s) - 1));
   return id;
@@ -130,8 +139,10 @@ function step(s: State, k: number): [State, number[]] {
     if (k === SPACE) return [{ ...s, pos: 1 }, [sp + 2, sp + 3]];
     slots.push(sp + (k === DIGIT ? 1 : 0));
   }
-  if (k === SPACE) return s.g === SPACE ? [s, [sp + 3]] : [{ g, pos: 0, marked: false, upper: false }, []];
-  const cont = s.g === g && !(k === UPPER && !s.upper); // an upper-case letter after a lower-case one: camelCase
+  if (k === SPACE) return s.g === SPACE ? [s, [sp + 3]] : [{ g, pos: 0, marked: false, upper: false, cons: 0 }, []];
+  const upper = k === UPPER || k === UPPER_VOWEL;
+  const cont = s.g === g && !(upper && !s.upper); // an upper-case letter after a lower-case one: camelCase
+  const cons = k === LATIN || k === UPPER ? (cont ? Math.min(s.cons + 1, 2) : 1) : 0;
   const last = (GROUPS[g]?.[1] ?? 1) - 1;
   let pos = cont ? Math.min(s.pos + 1, last) : 0;
   let slot = pos;
@@ -143,13 +154,14 @@ function step(s: State, k: number): [State, number[]] {
   slots.push((BASE[g] ?? 0) + slot);
   const m = MARK[k] ?? -1;
   if (m >= 0) slots.push(...(cont && s.marked ? [m + 1] : [m, m + 1]));
-  if (k === UPPER && cont && s.upper) slots.push(CAPS);
-  return [{ g, pos: g === NEWLINE ? slot : pos, marked: m >= 0 || (cont && s.marked), upper: k === UPPER }, slots];
+  if (upper && cont && s.upper) slots.push(CAPS);
+  if (cons === 2 && s.cons === 2 && cont) slots.push(CLUSTER);
+  return [{ g, pos: g === NEWLINE ? slot : pos, marked: m >= 0 || (cont && s.marked), upper, cons }, slots];
 }
 
 const NEXT: number[] = [];
 const ADDS: number[][] = [];
-stateId({ g: -1, pos: 0, marked: false, upper: false });
+stateId({ g: -1, pos: 0, marked: false, upper: false, cons: 0 });
 for (let s = 0; s < STATES.length; s++) {
   for (let k = 0; k < NC; k++) {
     const [next, slots] = k < SURROGATE ? step(STATES[s]!, k) : [STATES[s]!, []];
@@ -158,6 +170,7 @@ for (let s = 0; s < STATES.length; s++) {
   }
 }
 const NEXT_STATE = Uint16Array.from(NEXT);
+export const STATE_COUNT = STATES.length;
 // At the end of the text a waiting lone space is priced as joining a token (the cheapest case,
 // so appending text never lowers the estimate).
 const END_ADDS = STATES.map((s) => (s.g === SPACE && s.pos === 0 ? [BASE[SPACE] ?? 0] : []));
@@ -165,35 +178,41 @@ const END_ADDS = STATES.map((s) => (s.g === SPACE && s.pos === 0 ? [BASE[SPACE] 
 /**
  * The one pass: the sum of the transition weights `tw` (and `end` for the final state) over
  * `text`. With `counts`, also counts how many times each slot was added.
+ *
+ * Everything the loop reads is a `const` of this closure: bundlers turn module-level constants
+ * into `var`s, and V8 then re-checks the tables on every character (a fifth slower).
  */
-function scan(text: string, tw: Float64Array, end: Float64Array, counts?: Float64Array): number {
-  const classes = CLASS; // locals: the hot loop then reads no module bindings
+const scan = ((): ((text: string, tw: Float64Array, end: Float64Array, counts?: Float64Array) => number) => {
+  const classes = CLASS;
   const nextState = NEXT_STATE;
-  let state = 0;
-  let sum = 0;
-  let prev = -1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    let k = classes[c]!;
-    if (k >= SURROGATE) {
-      if (k === PUNCT_CHAR) k = c === prev ? REPEAT : PUNCT; // the same mark again: ----, ====, **
-      else {
-        const d = text.charCodeAt(i + 1); // NaN past the end
-        if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
-          k = c >= 0xd840 && c < 0xd880 ? HAN : EMOJI; // planes 2-3 are CJK ideographs
-          i++;
-        } else k = EMOJI; // a lone surrogate: priced like an emoji, never a crash
+  const [surrogate, punctChar, punct, repeat, han, emoji] = [SURROGATE, PUNCT_CHAR, PUNCT, REPEAT, HAN, EMOJI];
+  return (text, tw, end, counts) => {
+    let state = 0;
+    let sum = 0;
+    let prev = -1;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      let k = classes[c]!;
+      if (k >= surrogate) {
+        if (k === punctChar) k = c === prev ? repeat : punct; // the same mark again: ----, ====, **
+        else {
+          const d = text.charCodeAt(i + 1); // NaN past the end
+          if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
+            k = c >= 0xd840 && c < 0xd880 ? han : emoji; // planes 2-3 are CJK ideographs
+            i++;
+          } else k = emoji; // a lone surrogate: priced like an emoji, never a crash
+        }
       }
+      const t = (state << 5) | k; // NC = 32
+      sum += tw[t]!;
+      if (counts) for (const q of ADDS[t]!) counts[q]! += 1;
+      state = nextState[t]!;
+      prev = c;
     }
-    const t = (state << 5) | k; // NC = 32
-    sum += tw[t]!;
-    if (counts) for (const q of ADDS[t]!) counts[q]! += 1;
-    state = nextState[t]!;
-    prev = c;
-  }
-  if (counts) for (const q of END_ADDS[state]!) counts[q]! += 1;
-  return sum + end[state]!;
-}
+    if (counts) for (const q of END_ADDS[state]!) counts[q]! += 1;
+    return sum + end[state]!;
+  };
+})();
 
 /** @internal Adds to `counts` how many times `text` adds each slot (fitting script, tests). */
 export function countSlots(text: string, counts: Float64Array): void {
@@ -209,28 +228,32 @@ const END_ZERO = new Float64Array(STATES.length);
 // fixed, conservative 1 (o200k) or 2 tokens per character.
 const WEIGHTS: Record<TokenizerFamily, readonly number[]> = {
   o200k: [
-    0.25, 1, 1.26, 0, 0.04, 1.09, 0, 0.67, 0.03, 0.03, 0.07, 0.12, 0.04, 0.03, 0.11, 0.18, 0.23, 0.28,
-    0.32, 1.43, 0, 1.59, 0.63, 0.42, 0.8, 0.2, 1.29, 0, 0.06, 0, 0, 0.5, 0.08, 0.12, 0.67, 1.46, 0,
-    0.04, 0.01, 0, 0.58, 1.63, 0, 0.38, 0.29, 0.3, 0.64, 1.13, 0.56, 0.13, 0.68, 1.68, 0, 0.34, 2.2,
-    0.24, 1.44, 0, 1.99, 2.26, 0.79, 1.26, 1, 0, 0.22, 0.8, 2.34, 0, 0, 0, 0.74, 0.81,
+    0.31, 1, 1.1, 0.01, 0.12, 1.04, 0, 0.65, 0.03, 0, 0.02, 0.07, 0.04, 0.03, 0.1, 0.14, 0.18, 0.22,
+    0.25, 1.63, 0, 1, 0.63, 0.38, 0.71, 0.12, 0.25, 0.23, 0.24, 0.07, 0, 0.47, 0.12, 0.14, 0.61, 1.02,
+    0, 0.18, 0, 0, 0.55, 0.42, 0.22, 0.42, 0.16, 0.2, 0.64, 0.76, 0.75, 0.31, 0.82, 1.76, 0, 0.2,
+    0.81, 0.44, 1.93, 1.27, 1.41, 1.24, 0.09, 0.25, 1, 0.08, 0.35, 0.72, 1.79, 0.46, 0, 0, 0.74, 0.89,
+    0.45,
   ],
   cl100k: [
-    0.33, 1, 1.15, 0.02, 0.06, 1.2, 0, 0.6, 0.03, 0.05, 0.08, 0.08, 0, 0, 0.11, 0.28, 0.41, 0.51, 0.58,
-    1.58, 0, 2.01, 0.59, 0.46, 0.73, 0.14, 1.4, 0.07, 0.28, 0.64, 1.04, 1.08, 0.27, 0.15, 1.9, 3.14, 0,
-    0.24, 1, 0.01, 1.91, 2.13, 0.4, 0.96, 2.39, 2.21, 1.61, 1.58, 0.87, 0.17, 1.07, 3.17, 0, 0.14,
-    1.86, 0.03, 1.8, 0, 1.81, 3.54, 1.55, 1.57, 2, 0, 0.37, 1.67, 3.38, 0.05, 0.73, 0, 2.02, 1.03,
+    0.4, 1, 1.02, 0.03, 0.14, 1, 0, 0.55, 0.07, 0.02, 0.01, 0.03, 0.02, 0.01, 0.11, 0.22, 0.29, 0.34,
+    0.39, 1.76, 0, 1, 0.61, 0.41, 0.63, 0.09, 0.22, 0.23, 0.51, 0.93, 0.33, 1.15, 0.45, 0.46, 1.64,
+    1.51, 0.46, 0.63, 0.94, 0.76, 1.75, 0.36, 0.22, 1.08, 1.61, 1.47, 1.73, 1, 1.1, 0.33, 1.27, 2.49,
+    0.36, 0.44, 0.43, 0.36, 2.03, 1.47, 2.06, 1.85, 0.05, 0.21, 2, 0.07, 0.83, 1.38, 2.25, 1.04, 0.2,
+    0.22, 1.28, 1.47, 0.56,
   ],
   claude: [
-    0.09, 0.95, 0.64, 0, 0.22, 0.58, 0.1, 0.98, 0, 0, 0.01, 0.05, 0, 0, 0.14, 0.31, 0.47, 0.6, 0.71,
-    1.23, 0, 1.81, 0.91, 0.11, 1.1, 0.12, 2.25, 0.05, 0.29, 0.57, 1.35, 1.5, 0.06, 0.35, 1.77, 4.85, 0,
-    0.23, 0.08, 0.07, 3.24, 0.58, 1.76, 1.97, 3.88, 3.5, 2.96, 0.71, 0.94, 0.28, 1.25, 3.06, 0, 0.92,
-    1.53, 0, 1.62, 0, 2.42, 2.5, 1.28, 1.42, 2, 0.04, 1.44, 0.92, 4.66, 0.17, 2.29, 0.01, 1.1, 0.59,
+    0.19, 0.81, 0.4, 0, 0.47, 0.77, 0.13, 0.82, 0.02, 0, 0, 0.02, 0, 0.02, 0.14, 0.24, 0.33, 0.4,
+    0.49, 1.6, 0, 0.41, 0.9, 0.09, 0.65, 0.22, 0.53, 0.21, 0.63, 0.94, 0.43, 1.59, 0.35, 0.39, 1.58,
+    1.88, 1.2, 0.81, 0.64, 0.23, 3.01, 0.2, 0.2, 2.09, 1.98, 1.83, 3.39, 0.82, 1.05, 0.31, 1.31, 2.29,
+    0.79, 0.88, 0.26, 0.64, 1.85, 1.56, 2.12, 1.85, 0.07, 0.2, 2, 0.1, 1.26, 1.18, 2.07, 2.09, 1,
+    1.18, 0.77, 0.94, 0.79,
   ],
   llama: [
-    0.35, 1, 1.18, 0.01, 0.12, 1.14, 0, 0.6, 0.01, 0.04, 0.08, 0.12, 0, 0, 0.09, 0.29, 0.44, 0.55,
-    0.62, 1.43, 0, 2.34, 0.61, 0.46, 0.69, 0.16, 1.57, 0.11, 0.24, 0.95, 1.17, 0.97, 0.4, 0.27, 1.79,
-    3.3, 0, 0.19, 1.02, 0, 1.91, 2.25, 0.39, 0.95, 2.38, 2.22, 1.62, 1.73, 0.81, 0.19, 1.01, 2.89, 0,
-    0.45, 2.44, 0.05, 1.53, 0, 1.85, 3.63, 1.67, 2.05, 2, 0, 0.45, 1.67, 3.42, 0, 0.75, 0, 2.24, 0.72,
+    0.37, 1, 1.09, 0.01, 0.18, 1, 0, 0.58, 0.08, 0.03, 0.01, 0.03, 0.02, 0, 0.09, 0.21, 0.32, 0.4,
+    0.46, 1.78, 0, 1, 0.59, 0.45, 0.64, 0.09, 0.33, 0.34, 0.49, 0.98, 0.36, 1.14, 0.45, 0.46, 1.66,
+    1.68, 0.36, 0.62, 1.15, 0.96, 1.71, 0.43, 0.27, 1.08, 1.68, 1.55, 1.72, 1.09, 1.07, 0.38, 1.24,
+    2.74, 0.22, 0.39, 0.63, 0.36, 2.18, 1.48, 2.15, 1.87, 0.07, 0.32, 2, 0.07, 1.03, 1.37, 2.48, 0.8,
+    0.14, 0.14, 1.24, 1.44, 0.58,
   ],
 };
 

@@ -142,12 +142,15 @@ describe('compact', () => {
       m('assistant', '好的。三体文明位于半人马座α星，距离地球4.2光年。'),
       m('user', '来週の会議は水曜日の午後3時に変更になりました。'),
       m('assistant', '了解しました。会議室はB棟の302号室です。'),
+      m('user', '第二部的主要人物是罗辑，他被选为面壁者之一，并提出了黑暗森林理论。'),
+      m('assistant', '黑暗森林理论认为宇宙中的每个文明都是带枪的猎人，暴露自己的位置就意味着毁灭。'),
       m('user', '谢谢'),
     ];
-    const r = ok(compact(chat, opts({ cut: 4, budgetTokens: 200 })));
+    const r = ok(compact(chat, opts({ cut: 6, budgetTokens: 200 })));
     expect(r.block).toContain('不要使用英文');
     expect(r.block).toContain('[[读书笔记/三体]]');
-    expect(r.block).toMatch(/4\.2光年|302号室/);
+    expect(r.block).toMatch(/4\.2光年|302号室|黑暗森林|罗辑|水曜日/);
+    expect(r.record.facts.some((f) => f.text.includes('水曜日'))).toBe(true);
   });
 });
 

@@ -97,7 +97,7 @@ describe('TokenTracker', () => {
             const index = o.pick % live.length;
             if (o.kind === 'remove') tracker.remove((live.splice(index, 1)[0] as ChatMessage).id);
             else {
-              const m = { ...(live[index] as ChatMessage), content: o.text } as ChatMessage;
+              const m: ChatMessage = { ...(live[index] as ChatMessage), content: o.text };
               live[index] = m;
               tracker.update(m);
             }

@@ -21,7 +21,7 @@ function nativeElement<K extends keyof HTMLElementTagNameMap>(doc: Document, tag
 }
 
 /** Sets `display` from a value, so show/hide/toggle share one code path. */
-export function setDisplay(el: HTMLElement | SVGElement, display: string): void {
+function setDisplay(el: HTMLElement | SVGElement, display: string): void {
   el.style.setProperty('display', display);
 }
 

@@ -3,7 +3,7 @@
 // swapped out, and reloads when the file changes on disk. MarkdownView edits it through an Editor.
 import { debounce, type Debouncer } from './debounce';
 import { TextEditor, type Editor } from './editor';
-import { TFile, type TAbstractFile } from './files';
+import type { TAbstractFile, TFile } from './files';
 import { ItemView, type ViewStateResult } from './view';
 import type { WorkspaceLeaf } from './workspace';
 
@@ -22,10 +22,13 @@ export abstract class FileView extends ItemView {
         if (this.file && file === this.file) void this.onRename(this.file);
       }),
     );
-    // Obsidian closes the tab of a deleted file; here the leaf goes back to an empty view.
+    // Obsidian closes the tab of a deleted file; here the leaf goes back to an empty view. The
+    // file is dropped first so that closing does not try to save into it.
     this.registerEvent(
       this.app.vault.on('delete', (file: TAbstractFile) => {
-        if (file === this.file) void this.leaf.setViewState({ type: 'empty' });
+        if (file !== this.file) return;
+        this.file = null;
+        void this.leaf.setViewState({ type: 'empty' });
       }),
     );
   }

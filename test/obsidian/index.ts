@@ -77,3 +77,31 @@ export {
 export { requestUrl, request } from './request';
 
 export { apiVersion, requireApiVersion } from './version';
+
+// Plain data shapes, shared with Obsidian's own declarations.
+export type {
+  CachedMetadata,
+  DataWriteOptions,
+  EditorChange,
+  EditorPosition,
+  EditorRange,
+  EditorSelection,
+  EditorTransaction,
+  FileStats,
+  FrontMatterCache,
+  FrontMatterInfo,
+  HeadingCache,
+  Hotkey,
+  LinkCache,
+  ListedFiles,
+  Modifier,
+  PluginManifest,
+  RequestUrlParam,
+  RequestUrlResponse,
+  RequestUrlResponsePromise,
+  SearchMatches,
+  SearchResult,
+  Stat,
+  TagCache,
+  TooltipOptions,
+} from 'obsidian';

@@ -10,7 +10,8 @@ export interface LinkContext {
   isUnresolved(linkpath: string): boolean;
 }
 
-const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)/;
+// A backtick fence's info string cannot contain backticks (```x``` on one line is inline code).
+const FENCE_OPEN = /^ {0,3}(`{3,}(?!.*`)|~{3,})[ \t]*([^\s`]*)/;
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const QUOTE = /^ {0,3}> ?/;
@@ -105,10 +106,16 @@ function renderList(parent: HTMLElement | DocumentFragment, lines: string[], sta
   const startNumber = parseInt(first?.[2] ?? '1', 10);
   if (ordered && startNumber !== 1) list.setAttr('start', startNumber);
 
+  const isSibling = (line: string): boolean => {
+    const match = LIST_ITEM.exec(line);
+    return !!match && (match[1]?.length ?? 0) === indent && /\d/.test(match[2] ?? '') === ordered;
+  };
   let i = start;
   while (i < lines.length) {
+    // A blank line between two items keeps them in one (loose) list.
+    if (isBlank(lines[i] ?? '') && isSibling(lines[i + 1] ?? '')) i++;
     const item = LIST_ITEM.exec(lines[i] ?? '');
-    if (!item || (item[1]?.length ?? 0) !== indent || /\d/.test(item[2] ?? '') !== ordered) break;
+    if (!item || !isSibling(lines[i] ?? '')) break;
     const contentOffset = indent + (item[2]?.length ?? 1) + 1;
     const itemLines = [item[3] ?? ''];
     for (i++; i < lines.length; i++) {

@@ -3,24 +3,39 @@
 // so compare scores only relative to each other.
 import type { SearchMatches, SearchResult, SearchResultContainer } from 'obsidian';
 
-/** Query characters must appear in order; fewer gaps and an earlier start score higher. */
+/** Greedy in-order match of `needle` in `haystack` starting at `from`; null if it does not fit. */
+function matchFrom(haystack: string, needle: string, from: number): SearchMatches | null {
+  const matches: SearchMatches = [];
+  let position = from;
+  for (const char of needle) {
+    const index = haystack.indexOf(char, position);
+    if (index === -1) return null;
+    const last = matches[matches.length - 1];
+    if (last && last[1] === index) last[1] = index + 1;
+    else matches.push([index, index + 1]);
+    position = index + 1;
+  }
+  return matches;
+}
+
+/**
+ * Query characters must appear in order. Every start is tried and the match with the fewest
+ * separate ranges wins (then the earliest); fewer gaps and an earlier start score higher.
+ */
 export function prepareFuzzySearch(query: string): (text: string) => SearchResult | null {
   const needle = query.toLowerCase().replace(/\s+/g, '');
   return (text) => {
     if (needle === '') return { score: 0, matches: [] };
     const haystack = text.toLowerCase();
-    const matches: SearchMatches = [];
-    let from = 0;
-    for (const char of needle) {
-      const index = haystack.indexOf(char, from);
-      if (index === -1) return null;
-      const last = matches[matches.length - 1];
-      if (last && last[1] === index) last[1] = index + 1;
-      else matches.push([index, index + 1]);
-      from = index + 1;
+    let best: SearchMatches | null = null;
+    for (let start = haystack.indexOf(needle.charAt(0)); start !== -1; start = haystack.indexOf(needle.charAt(0), start + 1)) {
+      const matches = matchFrom(haystack, needle, start);
+      if (!matches) break; // a later start cannot fit either
+      if (!best || matches.length < best.length) best = matches;
     }
-    const start = matches[0]?.[0] ?? 0;
-    return { score: -(matches.length - 1) - start * 0.01 - (text.length - needle.length) * 0.001, matches };
+    if (!best) return null;
+    const start = best[0]?.[0] ?? 0;
+    return { score: -(best.length - 1) - start * 0.01 - (text.length - needle.length) * 0.001, matches: best };
   };
 }
 

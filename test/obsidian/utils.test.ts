@@ -105,6 +105,31 @@ describe('icons and tooltips', () => {
   });
 });
 
+describe('App', () => {
+  it('keeps vault-scoped local storage as JSON copies, per app', () => {
+    const app = createTestApp();
+    const value = { open: true };
+    app.saveLocalStorage('compact-chat:state', value);
+    value.open = false;
+    expect(app.loadLocalStorage('compact-chat:state')).toEqual({ open: true });
+    app.saveLocalStorage('compact-chat:state', null);
+    expect(app.loadLocalStorage('compact-chat:state')).toBeNull();
+    app.saveLocalStorage('other', 1);
+    expect(createTestApp().loadLocalStorage('other')).toBeNull();
+  });
+
+  it('reports dark mode from the body class, and puts its DOM in the document', () => {
+    const app = createTestApp();
+    expect(app.isDarkMode()).toBe(false);
+    activeDocument.body.addClass('theme-dark');
+    expect(app.isDarkMode()).toBe(true);
+    activeDocument.body.removeClass('theme-dark');
+    expect(app.containerEl.isConnected).toBe(true);
+    expect(app.workspace.rootSplit.containerEl.isConnected).toBe(true);
+    expect(app.workspace.activeLeaf?.view.getViewType()).toBe('empty');
+  });
+});
+
 describe('requireApiVersion', () => {
   it('compares dotted versions against the runtime version', () => {
     expect(requireApiVersion('1.11.4')).toBe(true);

@@ -387,6 +387,7 @@ export class Workspace extends Events {
       leaf.activeTime = ++this.activations;
       leaf.containerEl.addClass('mod-active');
       leaf.parent.selectTab(leaf);
+      // Set before the event, so its handlers already see the new active editor.
       this.activeEditor = leaf.view instanceof MarkdownView ? leaf.view : null;
       this.trigger('active-leaf-change', leaf);
     }
