@@ -39,6 +39,9 @@ export default defineConfig([
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
   },
+  // Declarative settings (getSettingDefinitions) need Obsidian 1.13; minAppVersion is 1.11.4 (the
+  // first with SecretStorage), so settings tabs use display() with the Setting API.
+  { rules: { 'obsidianmd/settings-tab/prefer-setting-definitions': 'off' } },
   // core ← chat ← ui; providers beside chat. core is pure: no obsidian, no DOM, no upper layer.
   layer(
     ['src/core/**/*.ts'],

@@ -346,11 +346,11 @@ const dot = (x, w) => x.reduce((a, v, i) => a + v * w[i], 0);
 const est = (r, w) => Math.ceil(dot(r.x, w) - 1e-9);
 
 /** Each category weighs 1 in total; under-counted rows weigh `penalty` times more (reweighted). */
-function fit(train, ref, penalty, prior, ridge, bounds) {
+function fit(train, ref, penalty, prior, ridge, bounds, genWeight = 1) {
   const n = {};
   for (const r of train) n[r.cat] = (n[r.cat] ?? 0) + 1;
   const mult = new Map(train.map((r) => [r, 1]));
-  const base = (r) => (r.gen ? GEN_WEIGHT : 1) / n[r.cat];
+  const base = (r) => (r.gen ? genWeight : 1) / n[r.cat];
   let w = nnls(train, ref, base, prior, ridge, bounds);
   for (let round = 0; round < 6; round++) {
     for (const r of train) mult.set(r, dot(r.x, w) < r.y[ref] ? penalty : 1);
@@ -406,7 +406,7 @@ const fitFamily = (fam, train) => {
   const fixed = new Map([[slot('other0'), fam === 'o200k' ? 1 : 2], ...(tiktoken ? [[slot('space1'), 1]] : []), ...(process.env.NOCLUSTER ? [[slot('cluster0'), 0]] : [])]);
   // An astral character is four UTF-8 bytes: a common emoji is one token, most are two or three
   // (a flag is two of them). The corpus's emoji mostly stand alone; keep runs of them honest.
-  const emoji = fam === 'o200k' ? 1.2 : 1.8;
+  const emoji = process.env.NOEMOJI ? 0 : fam === 'o200k' ? 1.2 : 1.8;
   const lower = new Map([
     ...(tiktoken ? [[slot('digit0'), 1], [slot('digit2'), 1], [slot('newline1'), 1]] : []),
     [slot('emoji0'), emoji],
@@ -415,7 +415,7 @@ const fitFamily = (fam, train) => {
   const bounds = { fixed, lower };
   const prior = fit(genRows, ref, penalty, zero, 1e-4, bounds);
   // Stage 2: the corpus moves the slots it has evidence for, ridge-pulled toward the prior.
-  return { prior, w: fit([...train, ...shapeRows], ref, penalty, prior, RIDGE, bounds) };
+  return { prior, w: fit([...train, ...shapeRows], ref, penalty, prior, RIDGE, bounds, GEN_WEIGHT) };
 };
 
 const weights = {};
