@@ -8,6 +8,7 @@ import { requestJson, runStream, type DecodedEvent } from './run';
 import { sseEvents } from './sse';
 import { Transport } from './transport';
 import type { CallOptions, ChatProvider, ChatRequest, ProviderEvent, ProviderUsage, StopReason } from './types';
+import { count, isRecord } from './json';
 
 export const ANTHROPIC_DEFAULT_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -19,9 +20,6 @@ export interface AnthropicProviderOptions {
   retry?: RetryPolicy;
 }
 
-type Json = Record<string, unknown>;
-const isRecord = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
 
 function stopReason(raw: string | undefined): StopReason {
   switch (raw) {

@@ -8,6 +8,7 @@ import { requestJson, runStream, type DecodedEvent } from './run';
 import { argumentsText } from './tool-format';
 import { Transport } from './transport';
 import type { CallOptions, ChatProvider, ChatRequest, ProviderEvent, ProviderUsage, StopReason } from './types';
+import { count, isRecord, type Json } from './json';
 
 export const OLLAMA_DEFAULT_URL = 'http://localhost:11434';
 
@@ -17,9 +18,6 @@ export interface OllamaProviderOptions {
   retry?: RetryPolicy;
 }
 
-type Json = Record<string, unknown>;
-const isRecord = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
 
 function stopReason(raw: unknown, sawToolCalls: boolean): StopReason {
   // Ollama reports "stop" even when the reply is a tool call.

@@ -5,6 +5,7 @@
 // send the arguments as an object. All of those are handled here.
 import type { ToolCall } from '../core/messages';
 import { argumentsText } from './tool-format';
+import { isRecord } from './json';
 
 interface PendingCall {
   id: string | undefined;
@@ -12,8 +13,6 @@ interface PendingCall {
   args: string;
 }
 
-type Json = Record<string, unknown>;
-const isRecord = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export class ToolCallAssembler {
   private readonly byIndex = new Map<number, PendingCall>();

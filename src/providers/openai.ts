@@ -9,6 +9,7 @@ import { requestJson, runStream, type DecodedEvent } from './run';
 import { sseEvents } from './sse';
 import { Transport } from './transport';
 import type { CallOptions, ChatProvider, ChatRequest, ProviderEvent, ProviderUsage, StopReason } from './types';
+import { count, isRecord } from './json';
 
 export const OPENAI_DEFAULT_URL = 'https://api.openai.com/v1';
 
@@ -22,9 +23,6 @@ export interface OpenAIProviderOptions {
   includeUsage?: boolean;
 }
 
-type Json = Record<string, unknown>;
-const isRecord = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
 
 export function normaliseOpenAIBase(baseUrl: string | undefined): string {
   let base = (baseUrl?.trim() || OPENAI_DEFAULT_URL).replace(/\/+$/, '');
