@@ -1,12 +1,44 @@
-// The Plugin subclass: wiring only. Logic lives in src/core (compaction) and src/chat (session).
-import { Plugin } from 'obsidian';
+// The Plugin subclass: wiring only. Logic lives in src/core (compaction) and src/chat (session);
+// src/ui renders it. The plugin owns the session (so the conversation outlives a closed view) but
+// keeps no reference to any view: it finds them with workspace.getLeavesOfType.
+import { MarkdownView, Plugin, TFile, type WorkspaceLeaf } from 'obsidian';
+import { ChatSession } from './chat/session';
 import { type CompactChatSettings, DEFAULT_SETTINGS, mergeSettings } from './chat/settings';
+import type { NoteSource } from './chat/vault-access';
+import { type ChatProvider, Transport, createProvider } from './providers';
+import { ChatView, VIEW_TYPE_CHAT } from './ui/chat-view';
+import { CompactChatSettingTab } from './ui/settings-tab';
 
 export default class CompactChatPlugin extends Plugin {
   override settings: CompactChatSettings = { ...DEFAULT_SETTINGS };
+  session!: ChatSession;
+  /** One transport for every provider, so what it learns (origins needing the fallback) is kept. */
+  private readonly transport = new Transport();
+  private provider: { key: string; provider: ChatProvider } | null = null;
 
   override async onload(): Promise<void> {
     await this.loadSettings();
+    this.session = new ChatSession({
+      settings: () => this.settings,
+      provider: (settings) => this.providerFor(settings),
+      apiKey: (settings) => this.apiKey(settings),
+      notes: this.noteSource(),
+    });
+    this.register(() => this.session.dispose());
+
+    this.registerView(VIEW_TYPE_CHAT, (leaf) => new ChatView(leaf, { session: this.session, openSettings: () => this.openSettings() }));
+    this.registerHoverLinkSource(VIEW_TYPE_CHAT, { display: 'Compact Chat', defaultMod: true });
+    this.addRibbonIcon('messages-square', 'Open chat', () => void this.activateView());
+    this.addCommand({ id: 'open-chat', name: 'Open chat', callback: () => void this.activateView() });
+    this.addCommand({ id: 'new-chat', name: 'New chat', callback: () => this.session.clear() });
+    this.addCommand({ id: 'compact-now', name: 'Compact now', callback: () => void this.session.compactNow() });
+    this.addSettingTab(
+      new CompactChatSettingTab(this.app, this, {
+        settings: this.settings,
+        saveSettings: () => this.saveSettings(),
+        listModels: () => this.providerFor(this.settings).listModels({ apiKey: this.apiKey(this.settings) }),
+      }),
+    );
   }
 
   override onunload(): void {
@@ -17,7 +49,69 @@ export default class CompactChatPlugin extends Plugin {
     this.settings = mergeSettings(await this.loadData());
   }
 
+  /** Saves the settings (sanitised in place, so holders of the object see the same values) and
+   * lets the session pick them up: changes apply without reloading the plugin. */
   async saveSettings(): Promise<void> {
+    Object.assign(this.settings, mergeSettings(this.settings));
     await this.saveData(this.settings);
+    this.session.settingsChanged();
+  }
+
+  override async onExternalSettingsChange(): Promise<void> {
+    Object.assign(this.settings, mergeSettings(await this.loadData()));
+    this.session.settingsChanged();
+  }
+
+  /** Opens (or reveals) the chat in the right sidebar. */
+  async activateView(): Promise<void> {
+    const { workspace } = this.app;
+    let leaf: WorkspaceLeaf | null = workspace.getLeavesOfType(VIEW_TYPE_CHAT)[0] ?? null;
+    if (!leaf) {
+      leaf = workspace.getRightLeaf(false);
+      if (!leaf) return;
+      await leaf.setViewState({ type: VIEW_TYPE_CHAT, active: true });
+    }
+    await workspace.revealLeaf(leaf);
+  }
+
+  private openSettings(): void {
+    // `app.setting` is Obsidian's internal settings window; it has no public API.
+    const setting = (this.app as unknown as { setting?: { open?(): void; openTabById?(id: string): unknown } }).setting;
+    setting?.open?.();
+    setting?.openTabById?.(this.manifest.id);
+  }
+
+  private providerFor(settings: CompactChatSettings): ChatProvider {
+    const key = `${settings.provider} ${settings.baseUrl}`;
+    if (this.provider?.key !== key) {
+      this.provider = { key, provider: createProvider({ id: settings.provider, baseUrl: settings.baseUrl, transport: this.transport }) };
+    }
+    return this.provider.provider;
+  }
+
+  /** Read from SecretStorage at call time; never kept on the plugin or in data.json. */
+  private apiKey(settings: CompactChatSettings): string | undefined {
+    if (!settings.apiKeySecret) return undefined;
+    return this.app.secretStorage.getSecret(settings.apiKeySecret) ?? undefined;
+  }
+
+  private noteSource(): NoteSource {
+    const { vault, metadataCache, workspace } = this.app;
+    return {
+      readNote: async (path) => {
+        const file = vault.getAbstractFileByPath(path);
+        if (!(file instanceof TFile)) return null;
+        try {
+          return await vault.cachedRead(file);
+        } catch {
+          return null;
+        }
+      },
+      resolveLink: (linktext, sourcePath) => metadataCache.getFirstLinkpathDest(linktext, sourcePath)?.path ?? null,
+      activeNotePath: () => {
+        const view = workspace.getMostRecentLeaf(workspace.rootSplit)?.view;
+        return view instanceof MarkdownView ? (view.file?.path ?? null) : (workspace.getActiveFile()?.path ?? null);
+      },
+    };
   }
 }

@@ -6,7 +6,7 @@ import { mergeContent, type ExtractedContent } from './chain';
 import { selectCut } from './cut';
 import { selectFacts } from './extract-facts';
 import { fileOpsOfCall } from './extract-files';
-import { addReferences } from './extract-references';
+import { addReferences, findReferences, type FoundReference } from './extract-references';
 import { sentencesOf } from './extract-sentences';
 import { extractErrors, extractGoal, extractSections } from './extract-summary';
 import { estimateMessageTokens } from './message-tokens';
@@ -131,6 +131,25 @@ function factRoles(record: CompactionRecord, roles: ReadonlyMap<string, string>)
   return out;
 }
 
+/** What a message yields that does not depend on the conversation around it: its references and
+ * file operations. Cached per message object (messages are immutable), so compacting or
+ * previewing the same messages again does not re-read them. */
+interface MessageRefs {
+  content: string;
+  refs: FoundReference[];
+  calls: { refs: FoundReference[]; ops: ReturnType<typeof fileOpsOfCall> }[];
+}
+const refCache = new WeakMap<ChatMessage, MessageRefs>();
+
+function refsOf(m: ChatMessage): MessageRefs {
+  const hit = refCache.get(m);
+  if (hit && hit.content === m.content) return hit;
+  const calls = m.role === 'assistant' ? (m.toolCalls ?? []).map((call) => ({ refs: findReferences(call.arguments.length < 2000 ? call.arguments : ''), ops: fileOpsOfCall(call) })) : [];
+  const out = { content: m.content, refs: findReferences(m.content), calls };
+  refCache.set(m, out);
+  return out;
+}
+
 function extract(removed: readonly ChatMessage[], previous: CompactionRecord | null, options: CompactOptions, round: number): ExtractedContent {
   const sentences = sentencesOf(removed);
   const goal = previous?.goal ? null : extractGoal(removed);
@@ -148,15 +167,13 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     } else into.set(path, { path, sources: [id], last: pos });
   };
   removed.forEach((m, i) => {
+    const found = refsOf(m);
     // Tool output is bulky and mostly listings: its links count for little against what was said.
-    addReferences(references, m.content, m.id, i, m.role === 'tool' ? 0.25 : m.role === 'user' ? 2 : 1);
-    if (m.role === 'assistant') {
-      for (const call of m.toolCalls ?? []) {
-        const ops = fileOpsOfCall(call);
-        for (const p of ops.read) note(read, p, m.id, i);
-        for (const p of ops.modified) note(modified, p, m.id, i);
-        addReferences(references, call.arguments.length < 2000 ? call.arguments : '', m.id, i, 0.5);
-      }
+    addReferences(references, found.refs, m.id, i, m.role === 'tool' ? 0.25 : m.role === 'user' ? 2 : 1);
+    for (const { refs, ops } of found.calls) {
+      for (const p of ops.read) note(read, p, m.id, i);
+      for (const p of ops.modified) note(modified, p, m.id, i);
+      addReferences(references, refs, m.id, i, 0.5);
     }
   });
   // A path already listed as a file read or modified need not be repeated as a reference.

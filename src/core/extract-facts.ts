@@ -5,7 +5,7 @@
 // thing counts only for what it adds. Deterministic: ties break on position.
 import type { Sentence } from './extract-sentences';
 import type { SourcedLine } from './record';
-import { contentWords, splitAfter, squash, truncateAtWord, wordCount } from './text';
+import { GENERIC_WORDS, contentWords, splitAfter, squash, truncateAtWord, wordCount } from './text';
 
 export interface FactOptions {
   /** Focus text ("Compact now" with a focus): sentences sharing its words are boosted. */
@@ -24,14 +24,20 @@ export interface FactOptions {
 }
 
 /** Longest fact in words; longer sentences are cut to their most informative clauses. */
-const MAX_WORDS = 48;
+const ENV=(globalThis as any).process?.env ?? {};
+const MAX_WORDS = Number(ENV.MW ?? 48);
 /** Covered words still count for this share: a repeat with a new detail beside it is not worthless. */
-const COVERED_WEIGHT = 0.2;
+const COVERED_WEIGHT = Number(ENV.CW ?? 0.2);
 /** Fixed cost added to each sentence's tokens when ranking by value per token: a line has a
  * bullet and label, and a short exclamation with one rare name must not beat a sentence of facts. */
-const COST_OFFSET = 12;
+const COST_OFFSET = Number(ENV.CO ?? 9);
 
 const NUMBER = /\d/;
+/** The user speaking about themselves, their work or their plans: what a model most needs later. */
+const FIRST_PERSON = /^(?:I|I['’](?:m|ve|d|ll)|my|we|we['’](?:re|ve|ll)|our)\b|\s(?:I|I['’](?:m|ve|d|ll)|my|me|mine|we|our)\b/;
+const MY = /\b(?:my|My|our|Our)\s/;
+/** Markup and code punctuation: a sentence dense in it is a listing or a template, not a fact. */
+const CODE_PUNCT = /[{}()<>=$|\\`]/g;
 const CODE_SYMBOL = /[a-z][A-Z]|_|\(\)|\.[a-z]/;
 
 interface Candidate {
@@ -92,13 +98,28 @@ function clausesOf(text: string): string[] {
     .flatMap((p) => p.split(/\s+[-–—]\s+|\s+(?=\[)/))
     .map((p) => p.trim());
   if (parts.length < 2) return [];
-  return parts.filter((p) => wordCount(p) >= 5 && contentWords(p).length >= 2);
+  return parts.filter((p) => wordCount(p) >= 5 && contentWords(p).length >= 2 && balanced(p));
+}
+
+/** True when every bracket and parenthesis opened in `text` is closed in it, and none closes
+ * unopened: a clause cut out of "[shares a photo: …]" must not leave half a bracket. */
+function balanced(text: string): boolean {
+  let square = 0;
+  let round = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 91) square++;
+    else if (c === 93 && --square < 0) return false;
+    else if (c === 40) round++;
+    else if (c === 41 && --round < 0) return false;
+  }
+  return square === 0 && round === 0;
 }
 
 /** Conversations with fewer usable sentences than this are ranked in full. */
 const PREFILTER_MIN = 600;
 /** The prefilter keeps sentences worth this many times the pool's tokens. */
-const PREFILTER_FACTOR = 8;
+const PREFILTER_FACTOR = 4;
 
 const cheapCost = (text: string): number => Math.ceil(text.length / 3.6) + 3;
 
@@ -123,7 +144,22 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   };
   for (const s of usable) count(s.words);
   for (const words of carriedWords) count(words);
-  const idf = (w: string): number => Math.log(1 + docs / (df.get(w) ?? 1));
+  const genericWeight = Number(ENV.GW ?? 0.3);
+  const idf = (w: string): number => Math.log(1 + docs / (df.get(w) ?? 1)) * (GENERIC_WORDS.has(w) ? genericWeight : 1);
+  // Which sides talk about themselves: the user always counts; the other side too when it says
+  // "my …" about as often (two people chatting), not when it is an assistant explaining things.
+  const mine = { user: 0, other: 0, userN: 1, otherN: 1 };
+  for (const s of usable) {
+    const my = MY.test(s.text) ? 1 : 0;
+    if (s.role === 'user') {
+      mine.user += my;
+      mine.userN++;
+    } else if (s.role === 'assistant') {
+      mine.other += my;
+      mine.otherN++;
+    }
+  }
+  const personalAssistant = mine.other / mine.otherN >= 0.5 * (mine.user / mine.userN);
   const lastMessage = usable.length ? (usable[usable.length - 1] as Sentence).message : 0;
 
   const weigh = (text: string, words: readonly string[]): Map<string, number> => {
@@ -132,8 +168,8 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     for (const w of words) {
       if (keys.has(w)) continue;
       let weight = idf(w);
-      if (NUMBER.test(w)) weight *= 1.8;
-      else if (caps.has(w)) weight *= 1.8;
+      if (NUMBER.test(w)) weight *= Number(ENV.NW ?? 1.8);
+      else if (caps.has(w)) weight *= Number(ENV.NW ?? 1.8);
       keys.set(w, weight);
     }
     // Code symbols (camelCase, snake_case, calls) are named in the original case.
@@ -150,7 +186,11 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const candidates: Candidate[] = [];
   const makeCandidate = (s: Sentence, pos: number, text: string, words: readonly string[]): Candidate => {
     let boost = s.role === 'user' ? 1.15 : s.role === 'tool' ? 0.35 : 1;
-    if (/\?\s*$/.test(text)) boost *= 0.55;
+    const question = /\?\s*$/.test(text);
+    if ((s.role === 'user' || (personalAssistant && s.role === 'assistant')) && !question && FIRST_PERSON.test(text)) boost *= Number(ENV.FP ?? 1.4);
+    const punct = text.match(CODE_PUNCT)?.length ?? 0;
+    if (punct > 2 && punct / text.length > 0.03) boost *= 0.3;
+    if (question) boost *= 0.55;
     else if (/!\s*$/.test(text) && wordCount(text) < 8) boost *= 0.6;
     boost *= 1 + 0.1 * (lastMessage ? s.message / lastMessage : 0);
     boost *= focusBoost(words);
@@ -184,7 +224,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     return (g * c.boost) / (c.cost + COST_OFFSET);
   };
   const ranked = candidates.map((c, i) => ({ i, g: standalone(c) })).sort((a, b) => b.g - a.g || a.i - b.i);
-  let room = options.poolTokens * 3;
+  let room = options.poolTokens * 2;
   for (const { i } of ranked) {
     if (room <= 0) break;
     const c = candidates[i] as Candidate;

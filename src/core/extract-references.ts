@@ -20,6 +20,8 @@ const PATH =
 
 /** All references in a text, in order of appearance (with repeats). */
 export function findReferences(text: string): FoundReference[] {
+  // Cheap prefilter: every kind needs a bracket, a slash or a dot.
+  if (!/[[\]/.]/.test(text)) return [];
   const found: { at: number; ref: FoundReference }[] = [];
   const taken: [number, number][] = [];
   const overlaps = (s: number, e: number): boolean => taken.some(([a, b]) => s < b && e > a);
@@ -74,8 +76,8 @@ export function findReferences(text: string): FoundReference[] {
  * Adds a message's references to an accumulating map keyed by target. `position` orders mentions
  * (higher is more recent); `weight` lets user mentions count more than ones inside tool output.
  */
-export function addReferences(into: Map<string, Reference>, text: string, sourceId: string, position: number, weight = 1): void {
-  for (const ref of findReferences(text)) {
+export function addReferences(into: Map<string, Reference>, text: string | readonly FoundReference[], sourceId: string, position: number, weight = 1): void {
+  for (const ref of typeof text === 'string' ? findReferences(text) : text) {
     const existing = into.get(ref.key);
     if (existing) {
       existing.count += weight;

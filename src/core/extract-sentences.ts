@@ -35,6 +35,53 @@ function codeLike(line: string): boolean {
   return /^\s{2,}\S|^\s*(?:\d+\s*[|:]?\s|def |class |import |from \S+ import|return\b|if .*:$|for .*:$|@@|[+-]{1,3}\s|at \S+\()/.test(line);
 }
 
+/** What one message yields, independent of where it sits in a conversation: cached per message
+ * object (messages are immutable), so a message is split and keyed once however often it is
+ * compacted or previewed. */
+interface MessagePieces {
+  content: string;
+  /** Time of a date stamp the text starts with (0 when none). */
+  stampAt: number;
+  pieces: { text: string; code: boolean; words: string[] }[];
+}
+
+const cache = new WeakMap<ChatMessage, MessagePieces>();
+
+function piecesOf(m: ChatMessage): MessagePieces {
+  const hit = cache.get(m);
+  if (hit && hit.content === m.content) return hit;
+  let content = m.content;
+  const stamp = m.role === 'tool' ? { at: 0, length: 0 } : leadingStamp(content);
+  if (stamp.at) content = content.slice(stamp.length);
+  const pieces: MessagePieces['pieces'] = [];
+  let inFence = false;
+  const prose = m.role !== 'tool' && m.role !== 'system';
+  for (const line of content.split('\n')) {
+    if (line.length < 2 && !line.trim()) continue;
+    if (FENCE.test(line)) {
+      inFence = !inFence;
+      continue;
+    }
+    if (!line.trim()) continue;
+    const code = inFence || (!prose && codeLike(line));
+    if (code) {
+      pieces.push({ text: squash(line), code: true, words: [] });
+      continue;
+    }
+    // List markers are markup, not content: the block adds its own bullets.
+    const bare = LIST_MARK.test(line) ? line.replace(LIST_MARK, '') : line;
+    for (const text of splitSentences(bare)) {
+      const c = !prose && codeLike(text);
+      pieces.push({ text, code: c, words: c ? [] : contentWords(text) });
+    }
+  }
+  const out = { content: m.content, stampAt: stamp.at, pieces };
+  cache.set(m, out);
+  return out;
+}
+
+const LIST_MARK = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
+
 /**
  * Splits messages into sentences. Tool results keep only their prose-like lines (a note's text,
  * an error) — listings and code dumps are not facts; fenced code in chat messages is marked so the
@@ -46,35 +93,15 @@ export function sentencesOf(messages: readonly ChatMessage[]): Sentence[] {
   // chat's session header), so relative dates in them can still be resolved.
   let stampAt = 0;
   messages.forEach((m, message) => {
-    let content = m.content;
-    const stamp = m.role === 'tool' ? { at: 0, length: 0 } : leadingStamp(content);
-    if (stamp.at) {
-      stampAt = stamp.at;
-      content = content.slice(stamp.length);
-    }
+    const p = piecesOf(m);
+    if (p.stampAt) stampAt = p.stampAt;
     const own = Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0;
     const at = own || stampAt;
-    const pieces: { text: string; code: boolean }[] = [];
-    let inFence = false;
-    for (const line of content.split('\n')) {
-      if (FENCE.test(line)) {
-        inFence = !inFence;
-        continue;
-      }
-      if (!line.trim()) continue;
-      const code = inFence || ((m.role === 'tool' || m.role === 'system') && codeLike(line));
-      if (code) {
-        pieces.push({ text: squash(line), code: true });
-        continue;
-      }
-      // List markers are markup, not content: the block adds its own bullets.
-      const bare = line.replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/, '');
-      for (const s of splitSentences(bare)) pieces.push({ text: s, code: codeLike(s) && m.role === 'tool' });
+    const of = p.pieces.length;
+    for (let index = 0; index < of; index++) {
+      const x = p.pieces[index] as MessagePieces['pieces'][number];
+      out.push({ text: x.text, id: m.id, role: m.role, message, index, of, at, words: x.words, code: x.code });
     }
-    const of = pieces.length;
-    pieces.forEach((p, index) => {
-      out.push({ text: p.text, id: m.id, role: m.role, message, index, of, at, words: p.code ? [] : contentWords(p.text), code: p.code });
-    });
   });
   return out;
 }

@@ -7,7 +7,7 @@ import { leadingStamp } from './dates';
 import type { ChatMessage } from './messages';
 import type { Sentence } from './extract-sentences';
 import type { ErrorLine, SourcedLine } from './record';
-import { contentWords, dedupeKey, overlap, squash, truncateAtWord } from './text';
+import { contentWords, dedupeKey, overlap, splitSentences, squash, truncateAtWord, wordCount } from './text';
 
 export interface SummarySections {
   goal: SourcedLine | null;
@@ -84,7 +84,10 @@ export function extractGoal(messages: readonly ChatMessage[]): SourcedLine | nul
     .filter((l) => l && !/^<\/?[\w-]+>$/.test(l) && !/^[-=*_#`~]{3,}$/.test(l));
   const text = truncateAtWord(squash(lines.join('\n')), MAX_GOAL);
   if (!text) return null;
-  return { text, sources: [first.id], at: Number.isFinite(first.createdAt) && first.createdAt > 0 ? first.createdAt : stamp.at, score: 1, round: 0 };
+  // A request (or a long task description) is the goal proper; an opening greeting is just where the
+  // chat started, and the block gives it less room (score 0.5).
+  const request = lines.length > 3 || wordCount(text) > 40 || splitSentences(text).slice(0, 3).some((x) => REQUEST.test(x) || CONSTRAINT_START.test(x));
+  return { text, sources: [first.id], at: Number.isFinite(first.createdAt) && first.createdAt > 0 ? first.createdAt : stamp.at, score: request ? 1 : 0.5, round: 0 };
 }
 
 /** Errors and, when a later assistant message says what fixed it, the resolution. */
@@ -135,57 +138,115 @@ function findResolution(sentences: readonly Sentence[], afterMessage: number): s
   return undefined;
 }
 
+/** How one sentence classifies: the same for the same sentence of the same message wherever it
+ * sits, so it is cached with the sentence pass (keyed by its word list, one per cached sentence). */
+interface SentenceClass {
+  constraint: boolean;
+  /** Text of an open task ("[ ] …" item, or an assistant's "still need to …"). */
+  open: string | null;
+  /** Text of a done item or line (assistant). */
+  done: string | null;
+  decision: boolean;
+  /** A request (the start of a user message): a topic, or the last open request. */
+  request: boolean;
+}
+
+const classes = new WeakMap<readonly string[], SentenceClass>();
+
+function classify(s: Sentence): SentenceClass {
+  const hit = s.index < 2 ? undefined : classes.get(s.words);
+  if (hit) return hit;
+  const text = s.text;
+  // A line shorter than five words never reads as a run of what was said ("Agreed, Dave!").
+  const wc = s.words.length >= 2 && wordCount(text) >= 5 ? s.words.length : 0;
+  const question = /\?\s*$/.test(text);
+  const c: SentenceClass = { constraint: false, open: null, done: null, decision: false, request: false };
+  if (s.role === 'user' || s.role === 'system') c.constraint = wc >= 2 && !question && (CONSTRAINT_START.test(text) || CONSTRAINT_ANY.test(text));
+  if (s.role === 'user') {
+    const todo = TODO_ITEM.exec(text);
+    if (todo) c.open = todo[1] ?? text;
+    else c.request = REQUEST.test(text);
+  }
+  if (s.role === 'assistant') {
+    const doneItem = DONE_ITEM.exec(text);
+    if (doneItem) c.done = doneItem[1] ?? text;
+    else if (wc >= 2 && DONE.test(text)) c.done = text;
+    else {
+      const todo = TODO_ITEM.exec(text);
+      if (todo) c.open = todo[1] ?? text;
+      else if (wc >= 2 && TASK_ASSISTANT.test(text)) c.open = text;
+    }
+  }
+  c.decision = s.role !== 'system' && wc >= 2 && !question && DECISION.test(text);
+  // Topics depend on the position in the message (index < 2): only later sentences are cached.
+  if (s.index >= 2) classes.set(s.words, c);
+  else c.request = c.request && wc >= 2;
+  return c;
+}
+
 /** All sections but the goal and errors, classified from the sentence pass. */
 export function extractSections(sentences: readonly Sentence[]): Omit<SummarySections, 'goal' | 'errors'> {
-  const constraints: SourcedLine[] = [];
-  const decisions: SourcedLine[] = [];
-  const done: SourcedLine[] = [];
-  const open: SourcedLine[] = [];
-  const topics: SourcedLine[] = [];
-  const seen = { c: new Set<string>(), d: new Set<string>(), w: new Set<string>(), o: new Set<string>(), t: new Set<string>() };
+  // Matches are collected as positions first; lines are built only for the ones a section keeps.
+  const hits = { c: [] as number[], d: [] as number[], w: [] as number[], o: [] as number[], t: [] as number[] };
+  const texts = new Map<number, string>();
   let lastUser: Sentence | null = null;
   let lastAssistant: Sentence | null = null;
 
-  for (const s of sentences) {
-    if (s.code || s.role === 'tool') continue;
-    const wc = s.words.length;
-    if (s.role === 'user' || s.role === 'system') {
-      if (wc >= 2 && (CONSTRAINT_START.test(s.text) || CONSTRAINT_ANY.test(s.text)) && !/\?\s*$/.test(s.text)) {
-        pushUnique(constraints, seen.c, line(s, s.text, 1 + (s.role === 'system' ? 1 : 0)));
-      }
-    }
+  sentences.forEach((s, i) => {
+    if (s.code || s.role === 'tool') return;
+    const c = classify(s);
+    if (c.constraint) hits.c.push(i);
     if (s.role === 'user') {
       lastUser = s;
-      const todo = TODO_ITEM.exec(s.text);
-      if (todo) pushUnique(open, seen.o, line(s, todo[1] ?? s.text, 1));
-      else if (s.index < 2 && wc >= 2 && REQUEST.test(s.text)) pushUnique(topics, seen.t, line(s, s.text, 1));
+      if (c.open !== null) {
+        hits.o.push(i);
+        texts.set(i, c.open);
+      } else if (s.index < 2 && c.request) hits.t.push(i);
     }
     if (s.role === 'assistant') {
       lastAssistant = s;
-      const doneItem = DONE_ITEM.exec(s.text);
-      if (doneItem) pushUnique(done, seen.w, line(s, doneItem[1] ?? s.text, 1));
-      else if (wc >= 2 && DONE.test(s.text)) pushUnique(done, seen.w, line(s, s.text, 1));
-      else {
-        const todo = TODO_ITEM.exec(s.text);
-        if (todo) pushUnique(open, seen.o, line(s, todo[1] ?? s.text, 1));
-        else if (wc >= 2 && TASK_ASSISTANT.test(s.text)) pushUnique(open, seen.o, line(s, s.text, 1));
+      if (c.done !== null) {
+        hits.w.push(i);
+        texts.set(i, c.done);
+      } else if (c.open !== null) {
+        hits.o.push(i);
+        texts.set(i, c.open);
       }
     }
-    if (s.role !== 'system' && wc >= 2 && DECISION.test(s.text) && !/\?\s*$/.test(s.text)) pushUnique(decisions, seen.d, line(s, s.text, 1));
-  }
+    if (c.decision) hits.d.push(i);
+  });
+  const build = (idx: readonly number[], limit: number, fromEnd: boolean, score: (s: Sentence) => number): SourcedLine[] => {
+    const out: SourcedLine[] = [];
+    const seen = new Set<string>();
+    const order = fromEnd ? [...idx].reverse() : idx;
+    for (const i of order) {
+      if (out.length >= limit) break;
+      const s = sentences[i] as Sentence;
+      pushUnique(out, seen, line(s, texts.get(i) ?? s.text, score(s)));
+    }
+    return fromEnd ? out.reverse() : out;
+  };
+  const one = (): number => 1;
+  const constraints = build(hits.c, SECTION_LIMIT, false, (s) => 1 + (s.role === 'system' ? 1 : 0));
+  const decisions = build(hits.d, SECTION_LIMIT, true, one);
+  const done = build(hits.w, SECTION_LIMIT * 2, true, one);
+  const open = build(hits.o, SECTION_LIMIT * 2, true, one);
+  const topics = build(hits.t, SECTION_LIMIT, true, one);
   // The last request, when nothing answered it as done, is an open task.
-  if (lastUser && REQUEST.test(lastUser.text)) pushUnique(open, seen.o, line(lastUser, lastUser.text, 1));
+  const lu = lastUser as Sentence | null;
+  const la = lastAssistant as Sentence | null;
+  if (lu && REQUEST.test(lu.text) && !open.some((o) => o.text.toLowerCase() === squash(lu.text).toLowerCase())) open.push(line(lu, lu.text, 1));
 
-  const leftOffFrom = lastAssistant && (!lastUser || lastAssistant.message > lastUser.message) ? lastAssistant : lastUser;
+  const leftOffFrom = la && (!lu || la.message > lu.message) ? la : lu;
   const leftOff = leftOffFrom ? line(leftOffFrom, leftOffFrom.text, 1) : null;
   // Bounded: a section is a summary, and a long session must not make every later step slower.
   const last = <T>(xs: T[], n: number): T[] => xs.slice(Math.max(0, xs.length - n));
   return {
-    constraints: constraints.slice(0, SECTION_LIMIT),
-    decisions: last(decisions, SECTION_LIMIT),
+    constraints,
+    decisions,
     done: last(done, SECTION_LIMIT),
-    openTasks: last(closeTasks(last(open, SECTION_LIMIT * 2), last(done, SECTION_LIMIT * 2)), SECTION_LIMIT),
-    topics: last(topics, SECTION_LIMIT),
+    openTasks: last(closeTasks(open, done), SECTION_LIMIT),
+    topics,
     leftOff,
   };
 }

@@ -64,12 +64,17 @@ const FIRST_SHARE: Partial<Record<SectionId, number>> = {
   errors: 0.2,
   modified: 0.1,
   read: 0.15,
-  open: 0.08,
-  decisions: 0.08,
-  done: 0.08,
+  open: 0.05,
+  decisions: 0.05,
+  done: 0.05,
   references: 0.04,
-  topics: 0.06,
+  // Requests repeat what the goal and the facts carry; they get room only after the facts.
+  topics: 0,
 };
+/** Sections that may grow past their first share before the facts have had theirs: the structured
+ * ones (instructions, errors, files), denser than any sentence. Prose sections picked by cue
+ * phrases (decisions, done, open tasks) compete with the ranked facts only after them. */
+const STRUCTURED: ReadonlySet<SectionId> = new Set<SectionId>(['constraints', 'errors', 'modified', 'read']);
 /** Share of the budget the sections leave to key facts when they grow past their first share. */
 const FACTS_RESERVE = 0.25;
 
@@ -78,29 +83,46 @@ interface Built {
   used: number;
 }
 
-/** Formats a list line of paths, factoring out a shared directory prefix. */
+/** Formats a list line of paths. Paths are written out whole: a factored-out directory would make
+ * the block name files that appear nowhere in it ("under django/: db/models.py"). */
 function fileLine(label: string, paths: readonly string[]): string {
   if (!paths.length) return '';
-  let prefix = '';
-  if (paths.length >= 2) {
-    const first = paths[0] as string;
-    let end = first.lastIndexOf('/') + 1;
-    for (const p of paths) {
-      while (end > 1 && (p.slice(0, end) !== first.slice(0, end) || p.length === end)) end = end >= 2 ? first.lastIndexOf('/', end - 2) + 1 : 0;
-    }
-    if (end > 1) prefix = first.slice(0, end);
-  }
-  const items = paths.map((p) => p.slice(prefix.length));
-  return prefix ? `${label} (under ${prefix}): ${items.join(', ')}` : `${label}: ${items.join(', ')}`;
+  return `${label}: ${paths.join(', ')}`;
 }
 
-function factLine(f: SourcedLine, roleOf: (id: string) => string | undefined, prevDay: string): { text: string; day: string } {
-  const role = roleOf(f.sources[0] ?? '');
-  const day = f.at > 0 ? describeDay(f.at) : '';
-  const labelParts = [role ? role[0]?.toUpperCase() + role.slice(1) : '', day && day !== prevDay ? day : ''].filter(Boolean);
+/** A fact's text with its relative dates resolved against the day it was said. */
+function factText(f: SourcedLine): string {
   const resolved = f.at > 0 ? resolveRelativeDates(f.text, f.at) : '';
-  const text = resolved ? `${f.text} (${resolved})` : f.text;
-  return { text: labelParts.length ? `- ${labelParts.join(', ')}: ${text}` : `- ${text}`, day: day || prevDay };
+  return resolved ? `${f.text} (${resolved})` : f.text;
+}
+
+/** Fact lines in conversation order: consecutive facts of one side on one day share a line, labelled
+ * with who said them and the day (when it changes). */
+function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined): string[] {
+  const lines: string[] = [];
+  let shownDay = '';
+  let group: string[] = [];
+  let groupKey = '';
+  let label = '';
+  const flush = (): void => {
+    if (group.length) lines.push(dropLoneSurrogates(label ? `- ${label}: ${group.join(' ')}` : `- ${group.join(' ')}`));
+    group = [];
+  };
+  for (const f of [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
+    const role = roleOf(f.sources[0] ?? '') ?? '';
+    const day = f.at > 0 ? describeDay(f.at) : '';
+    const key = `${role}|${day}`;
+    if (!group.length || key !== groupKey) {
+      flush();
+      groupKey = key;
+      const parts = [role ? `${role[0]?.toUpperCase() ?? ''}${role.slice(1)}` : '', day && day !== shownDay ? day : ''].filter(Boolean);
+      label = parts.join(', ');
+      if (day) shownDay = day;
+    }
+    group.push(factText(f));
+  }
+  flush();
+  return lines;
 }
 
 /**
@@ -139,7 +161,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
 
   // Goal: cut at a word to its share rather than dropped — it is the one line that must survive.
   if (record.goal) {
-    const limit = Math.floor(target * (FIRST_SHARE.goal ?? 0.2));
+    // A greeting that opened a chat (score < 1) is no task: it gets half the room.
+    const limit = Math.floor(target * (FIRST_SHARE.goal ?? 0.2) * (record.goal.score < 1 ? 0.4 : 1));
     let text = squash(record.goal.text);
     text = shrinkToFit(text, (t) => cost(`Goal: ${t}`) + 1 <= limit);
     if (text) add('goal', `Goal: ${text}`, target);
@@ -153,7 +176,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
 
   const listSections: [SectionId, string[]][] = [
     ['constraints', record.constraints.map((l) => `- ${l.text}`)],
-    ['errors', record.errors.map(errorLine)],
+    // Errors first without how they were resolved: the resolutions are added last, if room is left.
+    ['errors', record.errors.map((e) => `- ${e.text}`)],
     ['open', record.openTasks.map((l) => `- ${l.text}`)],
     ['decisions', record.decisions.map((l) => `- ${l.text}`)],
     ['done', record.done.map((l) => `- ${l.text}`)],
@@ -206,43 +230,54 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // Sections past their first share, leaving key facts their reserve: structured facts (errors,
   // files, tasks) are denser than any sentence, but a block of lists alone loses the conversation.
   const sectionsLimit = Math.floor(target * (1 - FACTS_RESERVE));
-  for (const [id, items] of listSections) fillList(id, items, () => Math.max(sectionCaps.get(id) ?? 0, sectionsLimit));
-  for (const [id, items, format] of inline) if (id !== 'references') fillInline(id, items, format, sectionsLimit);
+  for (const [id, items] of listSections) if (STRUCTURED.has(id)) fillList(id, items, () => Math.max(sectionCaps.get(id) ?? 0, sectionsLimit));
+  for (const [id, items, format] of inline) if (STRUCTURED.has(id)) fillInline(id, items, format, sectionsLimit);
 
-  // Key facts take everything left; chosen in ranking order, shown in conversation order. The
-  // label (who said it, and the day when known) is costed at what it usually takes.
+  // Key facts take everything left; chosen in ranking order, shown in conversation order.
+  // Consecutive facts said by the same side on the same day share one line and one label, so a
+  // fact costs little more than its own words; the whole section is measured once chosen and the
+  // lowest-ranked facts give way if the labels cost more than estimated.
   const facts: SourcedLine[] = [];
+  const factCost = new Map<SourcedLine, number>();
   const factsHeading = cost(HEADINGS.facts) + 1;
+  const factsStart = built.used;
   for (const f of record.facts) {
     const key = dedupeKey(f.text);
     if (shown.has(key) || goalText.includes(f.text)) continue;
-    const c = cost(f.text) + 4 + (f.at > 0 ? 3 : 0) + (facts.length ? 0 : factsHeading);
+    const c = cost(factText(f)) + 2 + (facts.length ? 0 : factsHeading);
     if (built.used + c > target) continue;
     built.used += c;
+    factCost.set(f, c);
     shown.add(key);
     facts.push(f);
   }
+  let factLines = groupFacts(facts, roleOf);
+  const measure = (ls: readonly string[]): number => (ls.length ? factsHeading + ls.reduce((n, l) => n + cost(l) + 1, 0) : 0);
+  let factsCost = measure(factLines);
+  while (facts.length && factsStart + factsCost > target) {
+    facts.pop();
+    factLines = groupFacts(facts, roleOf);
+    factsCost = measure(factLines);
+  }
+  built.used = factsStart + factsCost;
   // Then the sections past their first share, in priority order, with what is left.
   for (const [id, items] of listSections) fillList(id, items, () => target);
   for (const [id, items, format] of inline) fillInline(id, items, format, target);
-
-  // Sentences of one message share a line (and a label).
-  const factLines: string[] = [];
-  let day = '';
-  let group: SourcedLine[] = [];
-  const flush = (): void => {
-    const first = group[0];
-    if (!first) return;
-    const r = factLine({ ...first, text: group.map((g) => g.text).join(' ') }, roleOf, day);
-    day = r.day;
-    factLines.push(dropLoneSurrogates(r.text));
-    group = [];
-  };
-  for (const f of [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
-    if (group.length && group[0]?.sources[0] !== f.sources[0]) flush();
-    group.push(f);
+  // Then how the errors shown were resolved, while room is left.
+  const errorLines = built.lines.get('errors');
+  if (errorLines) {
+    const byLine = new Map(record.errors.map((e) => [dropLoneSurrogates(`- ${e.text}`), e]));
+    errorLines.forEach((l, i) => {
+      const e = byLine.get(l);
+      if (!e?.resolution) return;
+      const full = dropLoneSurrogates(errorLine(e));
+      const extra = cost(full) - cost(l);
+      if (built.used + extra > target) return;
+      built.used += extra;
+      errorLines[i] = full;
+    });
   }
-  flush();
+
   if (factLines.length) built.lines.set('facts', factLines);
 
   return fit(built.lines, options.budgetTokens, margin, cost);

@@ -102,6 +102,24 @@ yea yep nope ya lol haha hah totally definitely absolutely exactly kinda gonna w
 hear heard appreciate appreciated totally true right love loved fun nope bet cheers congrats congratulations yay omg btw`.split(/\s+/),
 );
 
+/** Common English words that carry a little meaning but rarely the fact itself: feelings, praise,
+ * time in general, everyday verbs and nouns. Ranking counts them at a fraction of their weight, so
+ * "excited to see what the future holds" does not outrank "the shop opened in Boston". Written for
+ * ranking, from general usage (not from any conversation). */
+export const GENERIC_WORDS = new Set(
+  `able actually ago almost already always amazing another anyone anything anyway around ask asked away awesome bad beautiful
+best better big busy came care cause chance change chat check come comes coming course crazy day days deal different does done
+easy else end enjoy enjoyed enjoying especially every everyone everything excited exciting experience experiences face fact fantastic
+far feeling feelings find first forward found friend friends future gave give gives giving glad goal goals goes going gone good
+great grow hard help helped helps hey hold holds home idea ideas important incredible inspiring inspired interesting journey keep
+keeps kind last later least left less life little live long look looking looks lots made makes making many matter maybe mean means
+meaning memories might mind moment moments month months morning much must need needs never new next night often old others part
+passion people person place places plan plans point positive possible probably proud put quite rather ready reason recently remember
+rest right sad saw seems seen sense share shared since small soon sort special start started step story sure surely take takes
+taking talk talked talking thing think thought time times today together tough tried true try trying turn understand us use used
+usually want wanted watch week weeks went whole wonderful work worked working world worth year years yesterday yet`.split(/\s+/),
+);
+
 // Word characters: ASCII letters and digits, and the letter blocks of other scripts (Latin-1 to
 // Greek extended, Cyrillic …, CJK, Hangul, full-width letters). A plain character-class split is
 // several times faster than \p{L} over a whole conversation; punctuation blocks stay separators.

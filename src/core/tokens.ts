@@ -1,12 +1,12 @@
 // Token-count estimation without shipping a tokenizer.
 //
 // One pass over the UTF-16 code units: every character is classified (script and shape), placed
-// in a run of its class, and adds the weight of its *slot* (class, position in the run) for the
-// model's tokenizer family. The weights were fitted (bench/fit-token-weights.mjs) against the real
-// tokenizers: o200k_base and cl100k_base (gpt-tokenizer) and the Claude tokenizer
-// (@anthropic-ai/tokenizer) on a multilingual train corpus plus generated code, JSON, Markdown
-// and translated UI text; they are biased slightly toward over-counting, because an under-count
-// is what overflows a context window.
+// in a run of its group, and adds the weight of its *slot* (group, position in the run, plus a few
+// extras) for the model's tokenizer family. The weights were fitted (bench/fit-token-weights.mjs)
+// against the real tokenizers — o200k_base and cl100k_base (gpt-tokenizer), the Claude tokenizer
+// (@anthropic-ai/tokenizer) — on a multilingual train corpus, with generated text (code, JSON,
+// Markdown, translated UI strings, ids, symbols) as a prior. They lean slightly toward
+// over-counting, because an under-count is what overflows a context window.
 //
 // Properties the conversation tracker relies on:
 // - a character's slot depends only on the characters before it (and, for a space, on the next
@@ -19,7 +19,7 @@
 export type TokenizerFamily = 'o200k' | 'cl100k' | 'claude' | 'llama';
 
 // Run groups. A run is a maximal sequence of characters of one group; the slot of a character is
-// its group's base plus its position in the run (capped), except where noted in countSlots.
+// its group's first slot plus its position in the run (capped), except where step() says otherwise.
 const SPACE = 0; // slots: merged into the next token, before a digit, starts a run of 2+, inside it
 const NEWLINE = 1; // slots: after punctuation (BPE merges ".\n", "{\n"), after anything else, repeated
 const LATIN = 2; // slots: letter 1..12 of a word; BPE keeps common words whole, splits long ones
@@ -49,12 +49,10 @@ const LATIN1 = 24; // à é ü ß ñ: Western European accents
 const LATIN_EXT = 25; // ą ł č ş ğ ơ ư: Central European, Turkish, Vietnamese base letters
 const LATIN_VI = 26; // ạ ả ấ ầ ệ ộ ữ: Vietnamese stacked diacritics (Latin Extended Additional)
 const CYRILLIC_X = 27; // і ї є ґ ў ђ љ: non-Russian Cyrillic letters; those languages tokenize worse
-const VOWEL = 28; // a e i o u y: the rest of a-z are consonants (LATIN)
-const UPPER_VOWEL = 29; // A E I O U Y
-const SURROGATE = 30; // resolved in the loop: a pair (EMOJI or HAN) or a lone one (EMOJI)
-const PUNCT_CHAR = 31; // resolved in the loop: PUNCT, or REPEAT when it equals the previous character
+const SURROGATE = 28; // resolved in the loop: a pair (EMOJI or HAN) or a lone one (EMOJI)
+const PUNCT_CHAR = 29; // resolved in the loop: PUNCT, or REPEAT when it equals the previous character
 
-const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, LATIN, LATIN];
+const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC];
 const GROUPS: readonly (readonly [string, number])[] = [
   ['space', 4], ['newline', 3], ['latin', 12], ['digit', 3], ['punct', 2], ['repeat', 2], ['cyrillic', 3],
   ['greek', 3], ['hebrew', 3], ['arabic', 3], ['indic', 3], ['thai', 3], ['seasian', 3], ['han', 2], ['kana', 2],
@@ -63,9 +61,6 @@ const GROUPS: readonly (readonly [string, number])[] = [
   // (ALL_CAPS splits more). Marked letters: the first one in a word (the word is likely split
   // around it) and every one.
   ['caps', 1], ['accent', 2], ['accentext', 2], ['accentvi', 2], ['cyrillicx', 2],
-  // A third consonant in a row and every further one (Latin letters): rare letter sequences —
-  // German and Polish compounds, identifiers, base64 — are split into more pieces.
-  ['cluster', 1],
 ];
 /** @internal Slot names, for the fitting script. */
 export const SLOT_NAMES: string[] = [];
@@ -77,9 +72,7 @@ for (const [name, n] of GROUPS) {
 /** @internal Number of weight slots. */
 export const SLOT_COUNT = SLOT_NAMES.length;
 const CAPS = BASE[23] ?? 0;
-const CLUSTER = BASE[28] ?? 0;
-// Per class: its group, the group's first slot, the last run position with a slot of its own,
-// and the first of its two mark slots (-1: none). Typed arrays keep the loop monomorphic.
+// Per class, the first of its two mark slots (-1: none).
 const MARK = new Int16Array(GROUP_OF.length).fill(-1);
 [LATIN1, LATIN_EXT, LATIN_VI, CYRILLIC_X].forEach((k, i) => (MARK[k] = BASE[24 + i] ?? 0));
 
@@ -87,8 +80,6 @@ const MARK = new Int16Array(GROUP_OF.length).fill(-1);
 const CLASS = new Uint8Array(0x10000).fill(OTHER);
 const RANGES: readonly (readonly [number, number, number])[] = [
   [0x21, 0x7e, PUNCT_CHAR], [0x30, 0x39, DIGIT], [0x41, 0x5a, UPPER], [0x61, 0x7a, LATIN],
-  ...[...'aeiouy'].map((v) => [v.charCodeAt(0), v.charCodeAt(0), VOWEL] as const),
-  ...[...'AEIOUY'].map((v) => [v.charCodeAt(0), v.charCodeAt(0), UPPER_VOWEL] as const),
   [0x09, 0x09, SPACE], [0x0b, 0x0c, SPACE], [0x20, 0x20, SPACE], [0x0a, 0x0a, NEWLINE], [0x0d, 0x0d, NEWLINE],
   [0x80, 0xbf, GEN_PUNCT], [0xc0, 0xff, LATIN1], [0xd7, 0xd7, GEN_PUNCT], [0xf7, 0xf7, GEN_PUNCT],
   [0x100, 0x36f, LATIN_EXT], [0x370, 0x3ff, GREEK], [0x1f00, 0x1fff, GREEK],
@@ -109,20 +100,19 @@ for (const [lo, hi, k] of RANGES) CLASS.fill(k, lo, hi + 1);
 // run, the position in it (capped at the group's last slot; for digits, the position modulo 3),
 // whether the word already has a marked letter and whether the last letter was upper-case. A
 // lone space waits in a state of its own, because its slot depends on what follows. Built once
-// from the start state by stepping every class (about a hundred states); the loop then does one
-// table look-up per character.
+// from the start state by stepping every class (90 states); the loop then does one table
+// look-up per character.
 interface State {
   g: number;
   pos: number;
   marked: boolean;
   upper: boolean;
-  cons: number; // consonants in a row at the end of a Latin run, up to 2
 }
-const NC = 32; // row width: classes 0 … 29 (SURROGATE and PUNCT_CHAR never reach the table)
+const NC = 32; // row width: classes 0 … 27 (SURROGATE and PUNCT_CHAR never reach the table)
 const STATES: State[] = [];
 const IDS = new Map<string, number>();
 function stateId(s: State): number {
-  const key = `${s.g} ${s.pos} ${s.marked} ${s.upper} ${s.cons}`;
+  const key = `${s.g} ${s.pos} ${s.marked} ${s.upper}`;
   let id = IDS.get(key);
   if (id === undefined) IDS.set(key, (id = STATES.push(s) - 1));
   return id;
@@ -139,10 +129,9 @@ function step(s: State, k: number): [State, number[]] {
     if (k === SPACE) return [{ ...s, pos: 1 }, [sp + 2, sp + 3]];
     slots.push(sp + (k === DIGIT ? 1 : 0));
   }
-  if (k === SPACE) return s.g === SPACE ? [s, [sp + 3]] : [{ g, pos: 0, marked: false, upper: false, cons: 0 }, []];
-  const upper = k === UPPER || k === UPPER_VOWEL;
+  if (k === SPACE) return s.g === SPACE ? [s, [sp + 3]] : [{ g, pos: 0, marked: false, upper: false }, []];
+  const upper = k === UPPER;
   const cont = s.g === g && !(upper && !s.upper); // an upper-case letter after a lower-case one: camelCase
-  const cons = k === LATIN || k === UPPER ? (cont ? Math.min(s.cons + 1, 2) : 1) : 0;
   const last = (GROUPS[g]?.[1] ?? 1) - 1;
   let pos = cont ? Math.min(s.pos + 1, last) : 0;
   let slot = pos;
@@ -155,13 +144,12 @@ function step(s: State, k: number): [State, number[]] {
   const m = MARK[k] ?? -1;
   if (m >= 0) slots.push(...(cont && s.marked ? [m + 1] : [m, m + 1]));
   if (upper && cont && s.upper) slots.push(CAPS);
-  if (cons === 2 && s.cons === 2 && cont) slots.push(CLUSTER);
-  return [{ g, pos: g === NEWLINE ? slot : pos, marked: m >= 0 || (cont && s.marked), upper, cons }, slots];
+  return [{ g, pos: g === NEWLINE ? slot : pos, marked: m >= 0 || (cont && s.marked), upper }, slots];
 }
 
 const NEXT: number[] = [];
 const ADDS: number[][] = [];
-stateId({ g: -1, pos: 0, marked: false, upper: false, cons: 0 });
+stateId({ g: -1, pos: 0, marked: false, upper: false });
 for (let s = 0; s < STATES.length; s++) {
   for (let k = 0; k < NC; k++) {
     const [next, slots] = k < SURROGATE ? step(STATES[s]!, k) : [STATES[s]!, []];
@@ -170,7 +158,6 @@ for (let s = 0; s < STATES.length; s++) {
   }
 }
 const NEXT_STATE = Uint16Array.from(NEXT);
-export const STATE_COUNT = STATES.length;
 // At the end of the text a waiting lone space is priced as joining a token (the cheapest case,
 // so appending text never lowers the estimate).
 const END_ADDS = STATES.map((s) => (s.g === SPACE && s.pos === 0 ? [BASE[SPACE] ?? 0] : []));
@@ -221,38 +208,38 @@ export function countSlots(text: string, counts: Float64Array): void {
 const TW_ZERO = new Float64Array(NEXT.length);
 const END_ZERO = new Float64Array(STATES.length);
 
-// Fitted by bench/fit-token-weights.mjs: one weight per slot, in SLOT_NAMES order (groups as in
-// GROUPS). The fit minimises the relative error with under-counts weighed 5× (10× for llama),
-// pins a few slots to facts of the pre-tokenizers (o200k/cl100k: a digit group of up to three is
-// at least one token, a space before a digit is a token of its own) and prices `other` at a
-// fixed, conservative 1 (o200k) or 2 tokens per character.
+// Fitted by bench/fit-token-weights.mjs (`--write` replaces this table): one weight per slot, in
+// SLOT_NAMES order. The fit minimises the relative error, under-counts weighed 3× (6× for llama),
+// and pins a few slots to facts rather than fits: in o200k/cl100k a group of up to three digits and
+// a newline after a letter are at least one token each and a space before a digit is a token of
+// its own; an emoji costs at least 1.2 (o200k) or 1.8 tokens; `other` characters cost a fixed,
+// conservative 1 (o200k) or 2 tokens.
 const WEIGHTS: Record<TokenizerFamily, readonly number[]> = {
   o200k: [
-    0.27, 1, 1.2, 0.01, 0.08, 1.03, 0, 0.72, 0.03, 0, 0.01, 0.05, 0.03, 0.03, 0.1, 0.15, 0.18, 0.22,
-    0.26, 1.69, 0, 1, 0.57, 0.44, 0.89, 0.09, 0.26, 0.23, 0.24, 0, 0, 0.49, 0.1, 0.13, 0.63, 1.15, 0,
-    0.14, 0, 0, 0.57, 0.67, 0.24, 0.41, 0.16, 0.26, 0.64, 0.68, 0.72, 0.31, 0.8, 1.98, 0, 0.01, 1.24,
-    0.37, 2.16, 1.25, 1.57, 1.25, 0.13, 0.35, 1, 0.1, 0.33, 0.76, 2.39, 0.02, 0, 0, 0.75, 0.93, 0.45,
+    0.2, 1, 1.2, 0.02, 0.04, 1.03, 0, 0.79, 0.01, 0, 0.04, 0.08, 0.03, 0.04, 0.13, 0.17, 0.2, 0.25,
+    0.3, 1.69, 0, 1, 0.52, 0.49, 1.14, 0.11, 0.34, 0.18, 0.24, 0, 0, 0.51, 0.01, 0.36, 0.6, 1.31, 0,
+    0.09, 0.1, 0, 0.57, 1.34, 0, 0.38, 0, 0.5, 0.64, 0.46, 0.68, 0.27, 0.8, 2.06, 0, 0, 2.01, 0.32,
+    2.33, 1.19, 2.07, 1.41, 0.2, 0.9, 1, 0.1, 0.24, 0.67, 2.38, 0.01, 0, 0, 0.53, 1.17,
   ],
   cl100k: [
-    0.36, 1, 1.12, 0.03, 0.1, 1, 0, 0.63, 0.06, 0.01, 0, 0.01, 0, 0, 0.1, 0.21, 0.3, 0.35, 0.4, 1.8,
-    0, 1, 0.54, 0.48, 0.84, 0.05, 0.21, 0.22, 0.51, 0.97, 0.36, 1.15, 0.36, 0.39, 1.73, 2.31, 0, 0.52,
-    1.18, 0.73, 1.7, 0.65, 0.37, 1.05, 2, 1.83, 1.66, 1.02, 1.07, 0.31, 1.25, 3.15, 0, 0.14, 0.68,
-    0.13, 2.33, 1.45, 2.09, 1.86, 0.06, 0.22, 2, 0.09, 0.99, 1.31, 3.08, 0.46, 0.19, 0.17, 1.37, 1.52,
-    0.58,
+    0.28, 1, 1.06, 0.05, 0.04, 1, 0, 0.72, 0.02, 0.04, 0.04, 0.03, 0, 0, 0.1, 0.23, 0.36, 0.46, 0.55,
+    1.83, 0, 1, 0.51, 0.51, 1.15, 0.02, 0.15, 0.16, 0.54, 0.24, 1.09, 1.18, 0.06, 0.06, 2.02, 2.85, 0,
+    0.35, 2.07, 0, 1.66, 2.1, 0.26, 0.96, 2.33, 2.2, 1.61, 0.86, 1.05, 0.24, 1.25, 3.26, 0, 0.08,
+    1.14, 0.01, 2.87, 1.39, 2.07, 1.86, 0.83, 0.65, 2, 0.08, 0.65, 1.35, 3.57, 0.05, 0.43, 0, 2.1,
+    1.14,
   ],
   claude: [
-    0.16, 0.95, 0.41, 0, 0.53, 0.81, 0.04, 0.89, 0.01, 0, 0, 0, 0, 0, 0.12, 0.24, 0.34, 0.43, 0.51,
-    1.56, 0, 0.63, 0.84, 0.15, 0.84, 0.24, 0.67, 0.19, 0.6, 0.99, 0.48, 1.58, 0.21, 0.3, 1.69, 2.6,
-    1.04, 0.62, 0.67, 0.02, 3.09, 0.25, 0.28, 2.08, 2.61, 2.4, 3.24, 0.76, 1.04, 0.31, 1.31, 2.95,
-    0.44, 0.57, 0.45, 0.4, 2.17, 1.55, 2.17, 1.87, 0.11, 0.2, 2, 0.12, 1.52, 1, 2.52, 1.82, 0.97,
-    1.15, 0.79, 1, 0.76,
+    0.01, 1.3, 0.53, 0.01, 0.35, 0.57, 0.06, 1.07, 0, 0.01, 0, 0.01, 0, 0, 0.12, 0.27, 0.44, 0.59,
+    0.71, 1.45, 0, 0.52, 0.82, 0.16, 1.16, 0.2, 1.15, 0.12, 0.53, 0.37, 1.42, 1.54, 0.06, 0.08, 1.91,
+    4.64, 0, 0.3, 0.15, 0.04, 3.25, 0.41, 1.59, 1.99, 3.85, 3.5, 2.96, 0.36, 1.05, 0.3, 1.34, 3.93, 0,
+    0.12, 1.04, 0, 2.78, 1.5, 2.55, 1.85, 0.52, 0.13, 2, 0.11, 1.95, 0.54, 4.81, 0.13, 0.79, 1.07,
+    0.4, 1.41,
   ],
   llama: [
-    0.32, 1, 1.19, 0.02, 0.14, 1, 0, 0.7, 0.05, 0, 0, 0.01, 0, 0, 0.08, 0.19, 0.31, 0.39, 0.45, 1.84,
-    0, 1, 0.51, 0.51, 0.85, 0.06, 0.32, 0.33, 0.5, 1.03, 0.4, 1.13, 0.35, 0.39, 1.75, 2.44, 0, 0.5,
-    1.44, 0.97, 1.63, 0.77, 0.44, 1.04, 2.04, 1.88, 1.66, 1.07, 1.04, 0.37, 1.22, 3.24, 0, 0.14, 0.98,
-    0.14, 2.4, 1.47, 2.18, 1.88, 0.07, 0.33, 2, 0.09, 1.34, 1.19, 3.49, 0.12, 0.13, 0.07, 1.32, 1.47,
-    0.63,
+    0.25, 1, 1.11, 0.04, 0.08, 1, 0, 0.79, 0.01, 0.02, 0.03, 0.04, 0, 0, 0.09, 0.23, 0.37, 0.49, 0.59,
+    1.87, 0, 1, 0.48, 0.55, 1.14, 0.05, 0.36, 0.26, 0.5, 0.7, 1.03, 1.09, 0.05, 0.19, 1.99, 3.04, 0,
+    0.3, 2.69, 0, 1.54, 2.26, 0.11, 0.96, 2.32, 2.24, 1.62, 0.83, 1.01, 0.32, 1.22, 3.36, 0, 0.06,
+    1.68, 0.01, 2.75, 1.43, 2.22, 1.89, 0.95, 0.58, 2, 0.08, 0.97, 1.22, 3.69, 0, 0.28, 0, 2.02, 1.05,
   ],
 };
 
@@ -271,7 +258,7 @@ export function tokenizerFamily(model?: string): TokenizerFamily {
   if (/claude|anthropic/.test(id)) return 'claude';
   const name = id.slice(id.lastIndexOf('/') + 1);
   if (/^(gpt-4o|gpt-4\.[15]|gpt-5|gpt-oss|chatgpt|o[1-9](-|:|$)|codex)/.test(name)) return 'o200k';
-  if (/^(gpt-4|gpt-3\.5|text-embedding|davinci|babbage)/.test(name)) return 'cl100k';
+  if (/^(gpt-4|gpt-3\.5|gpt-35|text-embedding|davinci|babbage)/.test(name)) return 'cl100k';
   return 'llama';
 }
 
@@ -283,9 +270,12 @@ function tables(family: TokenizerFamily): [Float64Array, Float64Array] {
   return (TABLES[family] ??= [Float64Array.from(ADDS, sum), Float64Array.from(END_ADDS, sum)]);
 }
 
-/** Estimated token count of `text` for `model` (see tokenizerFamily); 0 for the empty string. */
+/**
+ * Estimated token count of `text` for `model` (see tokenizerFamily): 0 for the empty string, at
+ * least 1 for any other (a lone space is a token too).
+ */
 export function estimateTokens(text: string, model?: string): number {
   if (!text) return 0;
   const [tw, end] = tables(tokenizerFamily(model));
-  return Math.ceil(scan(text, tw, end));
+  return Math.max(1, Math.ceil(scan(text, tw, end)));
 }

@@ -220,6 +220,21 @@ describe('UI contributions', () => {
   });
 });
 
+describe('hover link sources', () => {
+  it('registers a view type as a hover-link source and removes it on unload', async () => {
+    app = createTestApp();
+    class HoverPlugin extends Plugin {
+      override onload(): void {
+        this.registerHoverLinkSource('chat', { display: 'Chat', defaultMod: true });
+      }
+    }
+    const plugin = await loadPlugin(HoverPlugin, { id: 'hover-plugin' });
+    expect(app.workspace.hoverLinkSources.chat).toEqual({ display: 'Chat', defaultMod: true });
+    await unloadPlugin(plugin);
+    expect(app.workspace.hoverLinkSources.chat).toBeUndefined();
+  });
+});
+
 describe('unloading', () => {
   it('removes everything the plugin added and leaves no listener or interval running', async () => {
     app = createTestApp({ files: { 'note.md': '' } });

@@ -1,7 +1,7 @@
 // The Plugin base class. Everything a plugin adds through it (commands, ribbon icons, status bar
 // items, settings tabs, views, post-processors, editor suggests) is registered for removal, so
 // unload() takes it all away again, as in Obsidian.
-import type { PluginManifest } from 'obsidian';
+import type { HoverLinkSource, PluginManifest } from 'obsidian';
 import type { App } from './app';
 import type { Command } from './commands';
 import { Component } from './component';
@@ -76,6 +76,16 @@ export abstract class Plugin extends Component {
   registerView(type: string, viewCreator: ViewCreator): void {
     this.app.viewRegistry.registerView(type, viewCreator);
     this.register(() => this.app.viewRegistry.unregisterView(type));
+  }
+
+  /** Registers the view type as a source of `hover-link` events (for the Page preview core plugin);
+   * unregistered on unload. */
+  registerHoverLinkSource(id: string, info: HoverLinkSource): void {
+    const sources = this.app.workspace.hoverLinkSources;
+    sources[id] = info;
+    this.register(() => {
+      if (sources[id] === info) delete sources[id];
+    });
   }
 
   registerMarkdownPostProcessor(postProcessor: MarkdownPostProcessor, sortOrder?: number): MarkdownPostProcessor {

@@ -3,6 +3,7 @@
 // leaf activates it, as in Obsidian (so a focused sidebar view is the active leaf and
 // getActiveViewOfType(MarkdownView) returns null while it is).
 // Simplified: no popout windows ('window' opens a tab), no deferred views, no saved layout.
+import type { HoverLinkSource } from 'obsidian';
 import type { App } from './app';
 import type { Editor } from './editor';
 import { Events, type EventRef } from './events';
@@ -278,6 +279,8 @@ export class Workspace extends Events {
   layoutReady = false;
   /** Obsidian's internal registry of EditorSuggests (Plugin.registerEditorSuggest adds to it). */
   readonly editorSuggest: { suggests: EditorSuggest<unknown>[] } = { suggests: [] };
+  /** Obsidian's internal registry of `hover-link` sources (Plugin.registerHoverLinkSource adds to it). */
+  readonly hoverLinkSources: Record<string, HoverLinkSource> = {};
   private readonly layoutReadyCallbacks: (() => unknown)[] = [];
   private readonly leafByEl = new WeakMap<Element, WorkspaceLeaf>();
   private lastOpened: { leaf: WorkspaceLeaf; file: TFile } | null = null;

@@ -1,0 +1,130 @@
+// After a compaction the model loses the notes it was working with. Like coding agents that
+// re-read recently used files after compacting, the session re-reads those notes fresh from the
+// vault and attaches them to the system prompt within a token budget: the active note first (when
+// the user includes it), then notes mentioned or read by tools in the removed part, newest first.
+import type { ChatMessage } from '../core/messages';
+import type { CompactionRecord } from '../core/record';
+import { estimateTokens } from '../core/tokens';
+import type { NoteSource } from './vault-access';
+
+export interface RestoredNote {
+  path: string;
+  /** Estimated tokens of the note as attached. */
+  tokens: number;
+  /** True when only the start of the note fit in the budget. */
+  truncated: boolean;
+}
+
+export interface RestoredNotes {
+  notes: RestoredNote[];
+  /** The block added to the system prompt ('' when nothing was attached). */
+  block: string;
+  tokens: number;
+}
+
+export const EMPTY_RESTORED: RestoredNotes = { notes: [], block: '', tokens: 0 };
+
+/** Below this many tokens left, a note is not worth attaching in part. */
+const MIN_PARTIAL_TOKENS = 64;
+/** How many candidates are read at most (reading is cheap, but not free on mobile). */
+const MAX_CANDIDATES = 20;
+
+const WIKILINK = /!?\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
+const MD_LINK = /\[[^\]\n]*\]\(([^)\s]+\.md)(?:#[^)\s]*)?\)/g;
+
+/**
+ * Paths of the notes to restore, best first: the active note, then for each removed message from
+ * the newest back, the notes its tool calls read and the notes it links to. Only notes that resolve
+ * to a file in the vault are returned.
+ */
+export function restoreCandidates(
+  removed: readonly ChatMessage[],
+  record: Pick<CompactionRecord, 'filesRead'> | null,
+  notes: NoteSource,
+  activePath: string | null,
+): string[] {
+  const out: string[] = [];
+  const add = (path: string | null): void => {
+    if (path && !out.includes(path)) out.push(path);
+  };
+  add(activePath);
+  const readBy = new Map<string, string[]>();
+  for (const entry of record?.filesRead ?? []) {
+    for (const id of entry.sources) readBy.set(id, [...(readBy.get(id) ?? []), entry.path]);
+  }
+  for (let i = removed.length - 1; i >= 0 && out.length < MAX_CANDIDATES; i--) {
+    const message = removed[i] as ChatMessage;
+    for (const path of readBy.get(message.id) ?? []) add(resolve(path, notes));
+    const text = message.role === 'tool' ? '' : message.content;
+    const links: string[] = [];
+    for (const match of text.matchAll(WIKILINK)) links.push(match[1] ?? '');
+    for (const match of text.matchAll(MD_LINK)) links.push(decodeLink(match[1] ?? ''));
+    // Within one message, the later mention is the newer one.
+    for (const link of links.reverse()) add(resolve(link, notes));
+  }
+  return out.slice(0, MAX_CANDIDATES);
+}
+
+function decodeLink(link: string): string {
+  try {
+    return decodeURIComponent(link);
+  } catch {
+    return link;
+  }
+}
+
+function resolve(link: string, notes: NoteSource): string | null {
+  const target = link.trim();
+  if (!target || /^[a-z]+:\/\//i.test(target)) return null;
+  return notes.resolveLink(target.replace(/\.md$/i, ''), '') ?? notes.resolveLink(target, '');
+}
+
+/** Reads the candidates fresh and attaches as many as fit in `budgetTokens`, in order. */
+export async function restoreNotes(paths: readonly string[], notes: NoteSource, budgetTokens: number, model?: string): Promise<RestoredNotes> {
+  if (budgetTokens <= 0 || paths.length === 0) return EMPTY_RESTORED;
+  const header =
+    '<restored_notes>\nNotes the conversation was working with before it was compacted, re-read from the vault as they are now:\n';
+  const footer = '</restored_notes>';
+  let left = budgetTokens - estimateTokens(header + footer, model);
+  const parts: string[] = [];
+  const attached: RestoredNote[] = [];
+  for (const path of paths) {
+    if (left < MIN_PARTIAL_TOKENS) break;
+    const text = await notes.readNote(path);
+    if (text === null) continue;
+    const open = `<note path="${path.replace(/"/g, '&quot;')}">\n`;
+    const close = '\n</note>\n';
+    const frame = estimateTokens(open + close, model);
+    let body = text;
+    let tokens = frame + estimateTokens(body, model);
+    let truncated = false;
+    if (tokens > left) {
+      body = fitText(text, left - frame - 8, model);
+      if (!body) continue;
+      body += '\n[… truncated]';
+      truncated = true;
+      tokens = frame + estimateTokens(body, model);
+    }
+    parts.push(open + body + close);
+    attached.push({ path, tokens, truncated });
+    left -= tokens;
+  }
+  if (!attached.length) return EMPTY_RESTORED;
+  const block = header + parts.join('') + footer;
+  return { notes: attached, block, tokens: estimateTokens(block, model) };
+}
+
+/** The longest prefix of `text`, cut at a line or word end, whose estimate fits in `tokens`. */
+function fitText(text: string, tokens: number, model?: string): string {
+  if (tokens <= 0) return '';
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (estimateTokens(text.slice(0, mid), model) <= tokens) lo = mid;
+    else hi = mid - 1;
+  }
+  const prefix = text.slice(0, lo);
+  const cut = Math.max(prefix.lastIndexOf('\n'), prefix.lastIndexOf(' '));
+  return (cut > lo * 0.6 ? prefix.slice(0, cut) : prefix).trimEnd();
+}

@@ -1,0 +1,659 @@
+// One conversation and the loop around every request: update the token tracker, compact when the
+// compaction point or the message-count limit is crossed (micro-compaction first, then full
+// compaction with the `<previous_context>` block and the restored notes), send, stream the reply
+// in, and re-anchor the tracker on the usage the provider reports. Plain class, no DOM, no
+// `obsidian`: the view renders what it exposes and forwards the user's actions.
+//
+// Nothing is ever deleted by compaction: `entries` keeps every message; what compaction changes is
+// only what is *sent* (the messages after the latest boundary, old tool results replaced by their
+// placeholders, the system prompt with the block and the notes).
+import { compact } from '../core/compact';
+import { estimateMessageTokens, estimateSystemPromptTokens } from '../core/message-tokens';
+import { type AssistantMessage, type ChatMessage, type ToolResultMessage, type UserMessage, newMessageId } from '../core/messages';
+import { microCompact } from '../core/micro-compact';
+import { contextWindowFor } from '../core/models';
+import type { CompactionRecord } from '../core/record';
+import { selectCut } from '../core/cut';
+import { estimateTokens } from '../core/tokens';
+import { TokenTracker } from '../core/tracker';
+import { type TriggerReason, shouldCompact } from '../core/triggers';
+import type { ProviderError, ProviderErrorKind } from '../providers/errors';
+import type { ChatProvider, ChatRequest, ProviderUsage, StopReason } from '../providers/types';
+import { Emitter } from './emitter';
+import { type MeterFigures, meterFigures } from './meter';
+import { EMPTY_RESTORED, type RestoredNotes, restoreCandidates, restoreNotes } from './restore';
+import { type CompactChatSettings, compactionPointFor } from './settings';
+import type { NoteSource } from './vault-access';
+
+export type MessageStatus = 'done' | 'streaming' | 'stopped' | 'error';
+
+/** An error shown in the conversation, with what the user can do about it. */
+export interface ChatError {
+  kind: ProviderErrorKind | 'no-model' | 'unexpected';
+  message: string;
+  /** Models the server offers, for a model it does not know. */
+  availableModels?: string[];
+}
+
+export interface MessageEntry {
+  kind: 'message';
+  id: string;
+  message: ChatMessage;
+  status: MessageStatus;
+  error?: ChatError;
+  stopReason?: StopReason;
+  /** The model that wrote an assistant reply. */
+  model?: string;
+}
+
+export interface NoticeEntry {
+  kind: 'notice';
+  id: string;
+  level: 'info' | 'warning';
+  text: string;
+  /** Set for the notice of an applied compaction. */
+  compaction?: CompactionState;
+}
+
+export type ChatEntry = MessageEntry | NoticeEntry;
+
+export type CompactionCause = TriggerReason | 'overflow';
+
+/** One applied compaction round: the core's record (boundary = `record.removedThrough`, the block
+ * sent, the round) plus what the session did around it. */
+export interface CompactionState {
+  record: CompactionRecord;
+  causes: CompactionCause[];
+  /** Tool results replaced by placeholders just before this round (micro-compaction). */
+  microCleared: string[];
+  restored: RestoredNotes;
+  /** Estimated prompt tokens just before and just after (system prompt included). */
+  promptBefore: number;
+  promptAfter: number;
+}
+
+export type CompactOutcome =
+  | { kind: 'compacted'; state: CompactionState }
+  | { kind: 'micro'; cleared: string[]; tokensSaved: number }
+  | { kind: 'skipped'; reason: 'nothing-to-compact' | 'no-shrink'; message: string };
+
+export interface SessionEvents extends Record<string, unknown> {
+  /** Entries were added, removed or replaced: re-render the list. */
+  entries: readonly ChatEntry[];
+  /** One entry changed (status, error, final content). */
+  entry: ChatEntry;
+  /** Text arrived for a streaming reply. */
+  delta: { entry: MessageEntry; delta: string };
+  busy: boolean;
+  /** Transient status line: a retry wait, a non-streaming fallback ('' clears it). */
+  status: string;
+  compaction: CompactionState;
+  'compaction-skipped': { reason: string; message: string };
+  meter: MeterFigures;
+}
+
+export interface SessionDeps {
+  settings(): CompactChatSettings;
+  /** The provider for these settings (the caller may cache it). */
+  provider(settings: CompactChatSettings): ChatProvider;
+  /** The API key, read from SecretStorage at call time; never kept by the session. */
+  apiKey(settings: CompactChatSettings): string | undefined;
+  notes: NoteSource;
+  now?(): number;
+}
+
+interface SystemParts {
+  base: string;
+  previousContext: string;
+  restored: string;
+  activeNote: string;
+  activeNotePath: string | null;
+}
+
+export class ChatSession {
+  readonly events = new Emitter<SessionEvents>();
+  private entryList: ChatEntry[] = [];
+  private readonly compactionList: CompactionState[] = [];
+  /** Sent content of micro-compacted tool results, by message id. */
+  private readonly cleared = new Map<string, string>();
+  private tracker = new TokenTracker();
+  private trackerModel: string | undefined;
+  private parts: SystemParts = { base: '', previousContext: '', restored: '', activeNote: '', activeNotePath: null };
+  private restored: RestoredNotes = EMPTY_RESTORED;
+  private controller: AbortController | null = null;
+  private lastUsage: ProviderUsage | null = null;
+  private lastSkip = '';
+
+  constructor(private readonly deps: SessionDeps) {
+    this.syncTracker(deps.settings());
+  }
+
+  // ── what the view reads ───────────────────────────────────────────────────────────────────
+
+  get entries(): readonly ChatEntry[] {
+    return this.entryList;
+  }
+
+  /** Every message of the conversation, compacted or not (the transcript). */
+  get messages(): ChatMessage[] {
+    return this.messageEntries().map((e) => e.message);
+  }
+
+  /** The compaction rounds applied so far, oldest first (for the summary panel). */
+  get compactions(): readonly CompactionState[] {
+    return this.compactionList;
+  }
+
+  get busy(): boolean {
+    return this.controller !== null;
+  }
+
+  /** The messages the next request would carry, as sent (placeholders applied). */
+  sentMessages(): ChatMessage[] {
+    const boundary = this.boundaryIndex();
+    const out: ChatMessage[] = [];
+    this.entryList.forEach((entry, i) => {
+      if (i < boundary || entry.kind !== 'message' || !isSendable(entry)) return;
+      out.push(this.sentVersion(entry.message));
+    });
+    return out;
+  }
+
+  /** The system prompt the next request would carry (as of the last preparation). */
+  systemPrompt(): string {
+    return composeSystemPrompt(this.parts);
+  }
+
+  meter(): MeterFigures {
+    const settings = this.deps.settings();
+    const window = contextWindowFor(settings.model || undefined, settings.contextWindowOverride);
+    const model = settings.model || undefined;
+    return meterFigures({
+      breakdown: this.tracker.breakdown(),
+      window,
+      compactionPoint: compactionPointFor(settings, window),
+      parts: {
+        base: estimateTokens(this.parts.base, model),
+        previousContext: estimateTokens(this.parts.previousContext, model),
+        restored: estimateTokens(this.parts.restored, model),
+        activeNote: estimateTokens(this.parts.activeNote, model),
+      },
+      reported: this.lastUsage,
+      sentMessages: this.sentMessages().length,
+      messageLimit: settings.messageLimit,
+    });
+  }
+
+  /** Why the user cannot send now, or null when they can. */
+  disabledReason(): string | null {
+    const settings = this.deps.settings();
+    if (!settings.model.trim()) return 'Choose a model in the plugin settings to start chatting.';
+    return null;
+  }
+
+  /** Whether a message can be edited and resent / regenerated: it must still be sent verbatim. */
+  canRewrite(id: string): boolean {
+    const index = this.indexOf(id);
+    return index >= 0 && index >= this.boundaryIndex() && !this.busy;
+  }
+
+  // ── what the user does ────────────────────────────────────────────────────────────────────
+
+  /** Sends a user message and streams the reply. Resolves when the reply has finished. */
+  async send(text: string): Promise<void> {
+    const content = text.trim();
+    if (!content || this.busy) return;
+    this.appendUser(content);
+    await this.respond();
+  }
+
+  /** Stops the reply being streamed; the partial reply is kept and marked as stopped. */
+  stop(): void {
+    this.controller?.abort();
+  }
+
+  /** Replaces a reply (or a failed turn) with a new one. */
+  async regenerate(id: string): Promise<void> {
+    const index = this.indexOf(id);
+    const entry = this.entryList[index];
+    if (!entry || entry.kind !== 'message' || entry.message.role !== 'assistant' || !this.canRewrite(id)) return;
+    this.truncate(index);
+    await this.respond();
+  }
+
+  /** Retries the failed turn `id` (an error entry): the same as regenerating it. */
+  async retry(id: string): Promise<void> {
+    await this.regenerate(id);
+  }
+
+  /** Replaces a user message (and everything after it) with `text`, then sends it. */
+  async editAndResend(id: string, text: string): Promise<void> {
+    const index = this.indexOf(id);
+    const entry = this.entryList[index];
+    const content = text.trim();
+    if (!content || !entry || entry.kind !== 'message' || entry.message.role !== 'user' || !this.canRewrite(id)) return;
+    this.truncate(index);
+    this.appendUser(content);
+    await this.respond();
+  }
+
+  /** "Compact now": compacts whatever lies before the kept part, with an optional focus. */
+  async compactNow(focus?: string): Promise<CompactOutcome> {
+    if (this.busy) return { kind: 'skipped', reason: 'nothing-to-compact', message: 'Wait for the reply to finish.' };
+    const settings = this.deps.settings();
+    await this.refreshParts(settings);
+    return this.compactInternal(settings, ['manual'], { force: true, focus });
+  }
+
+  /** Starts over: the conversation, its compactions and the tracker are cleared. */
+  clear(): void {
+    this.stop();
+    this.entryList = [];
+    this.compactionList.length = 0;
+    this.cleared.clear();
+    this.restored = EMPTY_RESTORED;
+    this.parts = { ...this.parts, previousContext: '', restored: '' };
+    this.lastUsage = null;
+    this.lastSkip = '';
+    this.tracker = new TokenTracker();
+    this.trackerModel = undefined;
+    this.syncTracker(this.deps.settings());
+    this.events.emit('entries', this.entryList);
+    this.emitMeter();
+  }
+
+  /** Settings changed: the next request uses them; the meter shows them now. */
+  settingsChanged(): void {
+    this.syncTracker(this.deps.settings());
+    this.emitMeter();
+  }
+
+  /** Aborts the stream (plugin unload). */
+  dispose(): void {
+    this.stop();
+  }
+
+  // ── the loop ──────────────────────────────────────────────────────────────────────────────
+
+  private async respond(): Promise<void> {
+    const controller = new AbortController();
+    this.controller = controller;
+    this.events.emit('busy', true);
+    try {
+      const settings = this.deps.settings();
+      if (!settings.model.trim()) {
+        this.pushFailure({ kind: 'no-model', message: 'No model is set. Choose one in the plugin settings, then retry.' });
+        return;
+      }
+      await this.prepare(settings);
+      for (let attempt = 0; ; attempt++) {
+        if (controller.signal.aborted) {
+          this.pushStopped(settings.model);
+          return;
+        }
+        const outcome = await this.streamReply(settings, controller.signal);
+        if (outcome.kind !== 'overflow' || attempt > 0) return;
+        // The server says the prompt is too long: compact once more, then retry once.
+        const result = await this.compactInternal(settings, ['overflow'], { force: true });
+        if (result.kind === 'skipped') return;
+        this.removeEntry(outcome.entry);
+      }
+    } catch (error) {
+      this.pushFailure({ kind: 'unexpected', message: `Something went wrong: ${error instanceof Error ? error.message : String(error)}` });
+    } finally {
+      this.controller = null;
+      this.events.emit('status', '');
+      this.events.emit('busy', false);
+      this.emitMeter();
+    }
+  }
+
+  /** Before every request: refresh the system prompt, then compact if a trigger fires. */
+  private async prepare(settings: CompactChatSettings): Promise<void> {
+    await this.refreshParts(settings);
+    if (this.decide(settings).fire) await this.compactInternal(settings, this.decide(settings).reasons, { force: false });
+  }
+
+  private decide(settings: CompactChatSettings): { fire: boolean; reasons: TriggerReason[] } {
+    const window = this.windowOf(settings);
+    return shouldCompact({
+      promptTokens: this.tracker.total(),
+      compactionPoint: compactionPointFor(settings, window),
+      messageCount: this.sentMessages().length,
+      messageLimit: settings.messageLimit,
+    });
+  }
+
+  private async streamReply(settings: CompactChatSettings, signal: AbortSignal): Promise<{ kind: 'done' | 'failed' } | { kind: 'overflow'; entry: MessageEntry }> {
+    const sent = this.sentMessages();
+    const through = sent[sent.length - 1];
+    const window = this.windowOf(settings);
+    const request: ChatRequest = {
+      model: settings.model.trim(),
+      systemPrompt: this.systemPrompt(),
+      messages: sent,
+      contextWindow: window,
+      ...(settings.replyReserve > 0 ? { maxOutputTokens: settings.replyReserve } : {}),
+    };
+    const estimateAtRequest = this.tracker.estimated();
+    const reply: AssistantMessage = { id: newMessageId(), createdAt: this.now(), role: 'assistant', content: '' };
+    const entry: MessageEntry = { kind: 'message', id: reply.id, message: reply, status: 'streaming', model: request.model };
+    this.entryList.push(entry);
+    this.events.emit('entries', this.entryList);
+
+    const provider = this.deps.provider(settings);
+    const apiKey = this.deps.apiKey(settings);
+    let usage: ProviderUsage | null = null;
+    let failure: ProviderError | null = null;
+    for await (const event of provider.stream(request, { signal, ...(apiKey ? { apiKey } : {}) })) {
+      switch (event.type) {
+        case 'text':
+          reply.content += event.delta;
+          this.events.emit('delta', { entry, delta: event.delta });
+          break;
+        case 'tool-call':
+          // Vault tools arrive with issue 7: until then the call is recorded on the reply (so the
+          // transcript shows it) and the provider layer pairs it with an error result when sent.
+          reply.toolCalls = [...(reply.toolCalls ?? []), event.call];
+          this.events.emit('entry', entry);
+          break;
+        case 'usage':
+          usage = event.usage;
+          break;
+        case 'retry':
+          this.events.emit('status', `${event.reason} Retrying in ${Math.ceil(event.delayMs / 1000)} s (attempt ${event.attempt} of ${event.maxRetries}).`);
+          break;
+        case 'transport':
+          this.events.emit('status', event.mode === 'requestUrl' ? `The reply will arrive all at once: ${event.reason ?? 'streaming is not available.'}` : '');
+          break;
+        case 'done':
+          entry.status = 'done';
+          entry.stopReason = event.stopReason;
+          break;
+        case 'error':
+          failure = event.error;
+          break;
+      }
+    }
+    if (failure) {
+      if (failure.partialText && !reply.content) reply.content = failure.partialText;
+      if (failure.kind === 'aborted') {
+        entry.status = 'stopped';
+      } else {
+        entry.status = 'error';
+        entry.error = { kind: failure.kind, message: failure.message, ...(failure.availableModels?.length ? { availableModels: failure.availableModels } : {}) };
+      }
+    } else if (entry.status === 'streaming') {
+      entry.status = 'done';
+    }
+    if (isSendable(entry)) {
+      this.tracker.append(reply);
+      if (usage) this.recordUsage(usage, through, reply, estimateAtRequest);
+    }
+    this.events.emit('entry', entry);
+    this.emitMeter();
+    if (failure?.kind === 'context-overflow') return { kind: 'overflow', entry };
+    return { kind: failure && failure.kind !== 'aborted' ? 'failed' : 'done' };
+  }
+
+  private recordUsage(usage: ProviderUsage, through: ChatMessage | undefined, reply: AssistantMessage, estimateAtRequest: number): void {
+    this.lastUsage = usage;
+    if (!through) return;
+    // Ollama may leave KV-cached prefix tokens out of its count: a figure below our own estimate
+    // could then under-count the prompt, so only a figure at or above it re-anchors.
+    if (usage.promptTokensLowerBound && usage.promptTokens < estimateAtRequest) return;
+    this.tracker.recordUsage(usage, through.id, reply);
+  }
+
+  // ── compaction ────────────────────────────────────────────────────────────────────────────
+
+  private async compactInternal(
+    settings: CompactChatSettings,
+    causes: CompactionCause[],
+    options: { force: boolean; focus?: string | undefined },
+  ): Promise<CompactOutcome> {
+    const model = settings.model.trim() || undefined;
+    const window = this.windowOf(settings);
+    const point = compactionPointFor(settings, window);
+    const promptBefore = this.tracker.total();
+
+    // 1. Micro-compaction: old bulky tool results become placeholders in what is sent.
+    let microCleared: string[] = [];
+    if (settings.microCompaction && !causes.includes('messages')) {
+      const sent = this.sentMessages();
+      const micro = microCompact(sent, { keepRecentUnits: Math.max(4, settings.keepExchanges * 2), model });
+      if (micro.clearedIds.length) {
+        microCleared = micro.clearedIds;
+        for (const message of micro.messages) {
+          if (!micro.clearedIds.includes(message.id)) continue;
+          this.cleared.set(message.id, message.content);
+          this.tracker.update(message);
+        }
+        if (!options.force && !this.decide(settings).fire) {
+          const outcome: CompactOutcome = { kind: 'micro', cleared: micro.clearedIds, tokensSaved: micro.tokensSaved };
+          this.pushNotice('info', `Cleared ${plural(micro.clearedIds.length, 'old tool result')} to save about ${micro.tokensSaved.toLocaleString('en-US')} tokens.`);
+          this.emitMeter();
+          return outcome;
+        }
+      }
+    }
+
+    // 2. Full compaction at a cut between whole units of what is still sent.
+    const all = this.messageEntries().filter(isSendable).map((e) => e.message);
+    const boundary = this.boundaryIndex();
+    const sentOriginals = this.messageEntries()
+      .filter((e) => this.entryList.indexOf(e) >= boundary && isSendable(e))
+      .map((e) => e.message);
+    const offset = all.length - sentOriginals.length;
+    const tokensOf = (m: ChatMessage): number => this.tracker.messageTokens(m.id) ?? estimateMessageTokens(m, model);
+    const cut = selectCut(sentOriginals, {
+      keepExchanges: settings.keepExchanges,
+      keepTokens: settings.keepTokens,
+      // The part kept verbatim never takes more than half the room before the compaction point,
+      // so a compaction always has something to remove when anything can be removed at all.
+      maxKeepTokens: Math.max(1, Math.floor(point / 2)),
+      ...(model ? { model } : {}),
+      tokensOf,
+    });
+    if (!cut.ok) return this.skip('nothing-to-compact', cut.message, microCleared);
+
+    const previous = this.compactionList[this.compactionList.length - 1]?.record ?? null;
+    const trigger = causes[0] === 'overflow' ? 'tokens' : (causes[0] ?? 'unknown');
+    const result = compact(all, {
+      budgetTokens: settings.contextBudget,
+      cut: offset + cut.index,
+      previous,
+      ...(options.focus ? { focus: options.focus } : {}),
+      ...(model ? { model } : {}),
+      now: this.now(),
+      trigger,
+      tokensOf,
+    });
+    if (!result.ok) return this.skip('nothing-to-compact', result.message, microCleared);
+    if (result.unchanged) return this.skip('nothing-to-compact', 'Nothing new to compact.', microCleared);
+
+    // 3. Re-read the notes the removed part worked with.
+    const activePath = settings.includeActiveNote ? this.parts.activeNotePath : null;
+    const candidates = restoreCandidates(result.removed, result.record, this.deps.notes, activePath).filter(
+      // The active note is attached on its own when it is included.
+      (path) => path !== activePath || !this.parts.activeNote,
+    );
+    const restored = await restoreNotes(candidates, this.deps.notes, settings.restoredNotesBudget, model);
+
+    // 4. Apply only if the prompt shrinks (no compaction loops).
+    const nextParts: SystemParts = { ...this.parts, previousContext: result.block, restored: restored.block };
+    const removedTokens = result.removed.reduce((sum, m) => sum + (this.tracker.messageTokens(m.id) ?? 0), 0);
+    const promptAfter =
+      this.tracker.estimated() -
+      removedTokens -
+      estimateSystemPromptTokens(composeSystemPrompt(this.parts), model) +
+      estimateSystemPromptTokens(composeSystemPrompt(nextParts), model);
+    const estimatedBefore = this.tracker.estimated();
+    if (promptAfter >= estimatedBefore) {
+      return this.skip(
+        'no-shrink',
+        `Compaction was not applied: it would not shrink the prompt (${estimatedBefore.toLocaleString('en-US')} → ${promptAfter.toLocaleString('en-US')} tokens).`,
+        microCleared,
+      );
+    }
+    for (const m of result.removed) this.tracker.remove(m.id);
+    this.parts = nextParts;
+    this.restored = restored;
+    this.tracker.setSystemPrompt(composeSystemPrompt(this.parts));
+    const state: CompactionState = { record: result.record, causes, microCleared, restored, promptBefore, promptAfter: this.tracker.total() };
+    this.compactionList.push(state);
+    this.lastSkip = '';
+    const notes = restored.notes.length ? `; re-attached ${plural(restored.notes.length, 'note')}` : '';
+    this.pushNotice(
+      'info',
+      `Compacted ${plural(result.removed.length, 'message')} (round ${result.record.round}, ${describeCauses(causes)}): about ${promptBefore.toLocaleString('en-US')} → ${state.promptAfter.toLocaleString('en-US')} tokens${notes}. Every message is still in the conversation.`,
+      state,
+    );
+    this.events.emit('compaction', state);
+    this.emitMeter();
+    return { kind: 'compacted', state };
+  }
+
+  private skip(reason: 'nothing-to-compact' | 'no-shrink', message: string, microCleared: string[]): CompactOutcome {
+    const key = `${reason}:${message}:${this.sentMessages().length}`;
+    if (key !== this.lastSkip) {
+      this.lastSkip = key;
+      const micro = microCleared.length ? ` Cleared ${plural(microCleared.length, 'old tool result')} instead.` : '';
+      this.pushNotice('warning', message + micro);
+    }
+    this.events.emit('compaction-skipped', { reason, message });
+    this.emitMeter();
+    return { kind: 'skipped', reason, message };
+  }
+
+  // ── helpers ───────────────────────────────────────────────────────────────────────────────
+
+  /** Reads what the system prompt is made of now (settings, the active note) into the tracker. */
+  private async refreshParts(settings: CompactChatSettings): Promise<void> {
+    const notes = this.deps.notes;
+    let activeNote = '';
+    let activeNotePath: string | null = null;
+    if (settings.includeActiveNote) {
+      activeNotePath = notes.activeNotePath();
+      const text = activeNotePath ? await notes.readNote(activeNotePath) : null;
+      if (activeNotePath && text !== null) {
+        activeNote = `<active_note path="${activeNotePath.replace(/"/g, '&quot;')}">\n${text}\n</active_note>`;
+      }
+    }
+    this.parts = { ...this.parts, base: settings.systemPrompt.trim(), activeNote, activeNotePath };
+    this.syncTracker(settings);
+  }
+
+  private syncTracker(settings: CompactChatSettings): void {
+    const model = settings.model.trim() || undefined;
+    this.parts = { ...this.parts, base: settings.systemPrompt.trim() };
+    if (model !== this.trackerModel) {
+      this.trackerModel = model;
+      this.tracker.setModel(model, this.sentMessages(), composeSystemPrompt(this.parts), []);
+    } else {
+      this.tracker.setSystemPrompt(composeSystemPrompt(this.parts));
+    }
+  }
+
+  private windowOf(settings: CompactChatSettings): number {
+    return contextWindowFor(settings.model.trim() || undefined, settings.contextWindowOverride);
+  }
+
+  private appendUser(content: string): void {
+    const message: UserMessage = { id: newMessageId(), createdAt: this.now(), role: 'user', content };
+    this.entryList.push({ kind: 'message', id: message.id, message, status: 'done' });
+    this.tracker.append(message);
+    this.events.emit('entries', this.entryList);
+    this.emitMeter();
+  }
+
+  private pushFailure(error: ChatError): void {
+    const message: AssistantMessage = { id: newMessageId(), createdAt: this.now(), role: 'assistant', content: '' };
+    this.entryList.push({ kind: 'message', id: message.id, message, status: 'error', error });
+    this.events.emit('entries', this.entryList);
+  }
+
+  private pushStopped(model: string): void {
+    const message: AssistantMessage = { id: newMessageId(), createdAt: this.now(), role: 'assistant', content: '' };
+    this.entryList.push({ kind: 'message', id: message.id, message, status: 'stopped', model });
+    this.events.emit('entries', this.entryList);
+  }
+
+  private pushNotice(level: NoticeEntry['level'], text: string, compaction?: CompactionState): void {
+    this.entryList.push({ kind: 'notice', id: newMessageId(), level, text, ...(compaction ? { compaction } : {}) });
+    this.events.emit('entries', this.entryList);
+  }
+
+  private removeEntry(entry: ChatEntry): void {
+    const index = this.entryList.indexOf(entry);
+    if (index < 0) return;
+    this.entryList.splice(index, 1);
+    if (entry.kind === 'message') this.tracker.remove(entry.id);
+    this.events.emit('entries', this.entryList);
+  }
+
+  /** Drops entry `index` and everything after it (a rewrite), and recounts what is sent. */
+  private truncate(index: number): void {
+    const dropped = this.entryList.splice(index);
+    for (const entry of dropped) if (entry.kind === 'message') this.cleared.delete(entry.id);
+    this.tracker.setModel(this.trackerModel, this.sentMessages(), composeSystemPrompt(this.parts), []);
+    this.events.emit('entries', this.entryList);
+    this.emitMeter();
+  }
+
+  private messageEntries(): MessageEntry[] {
+    return this.entryList.filter((e): e is MessageEntry => e.kind === 'message');
+  }
+
+  /** Index in `entries` of the first entry still sent: just after the latest round's boundary. */
+  private boundaryIndex(): number {
+    const through = this.compactionList[this.compactionList.length - 1]?.record.removedThrough;
+    if (!through) return 0;
+    const index = this.indexOf(through);
+    return index < 0 ? 0 : index + 1;
+  }
+
+  private indexOf(id: string): number {
+    return this.entryList.findIndex((e) => e.id === id);
+  }
+
+  private sentVersion(message: ChatMessage): ChatMessage {
+    const placeholder = this.cleared.get(message.id);
+    if (placeholder === undefined || message.role !== 'tool') return message;
+    const sent: ToolResultMessage = { ...message, content: placeholder };
+    return sent;
+  }
+
+  private emitMeter(): void {
+    this.events.emit('meter', this.meter());
+  }
+
+  private now(): number {
+    return this.deps.now ? this.deps.now() : Date.now();
+  }
+}
+
+/** Whether an entry is part of what is sent: failed turns and empty replies are not. */
+function isSendable(entry: MessageEntry): boolean {
+  if (entry.status === 'error' || entry.status === 'streaming') return false;
+  const m = entry.message;
+  return m.role !== 'assistant' || m.content.trim() !== '' || (m.toolCalls?.length ?? 0) > 0;
+}
+
+function composeSystemPrompt(parts: SystemParts): string {
+  return [parts.base, parts.previousContext, parts.restored, parts.activeNote].filter((p) => p !== '').join('\n\n');
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function describeCauses(causes: CompactionCause[]): string {
+  const words: Record<CompactionCause, string> = {
+    tokens: 'near the context limit',
+    messages: 'message limit reached',
+    manual: 'requested',
+    overflow: 'the server said the prompt was too long',
+  };
+  return causes.map((c) => words[c]).join(', ');
+}

@@ -1,0 +1,474 @@
+// The chat sidebar. Thin: the conversation, the send loop and the meter figures live in the
+// plugin's ChatSession (src/chat); this view renders them and forwards the user's actions.
+//
+// Rendering: each entry has its own element and its own child Component for the Markdown it shows,
+// so re-rendering one message (a streaming reply, at most every STREAM_RENDER_MS) never touches
+// the others, and unloading the view releases every render. Only the latest PAGE entries are in
+// the DOM at first; "Show earlier messages" adds older ones a page at a time.
+import { Component, ItemView, Keymap, MarkdownRenderer, MarkdownView, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
+import { describeMeter, formatTokens, type MeterFigures } from '../chat/meter';
+import type { ChatEntry, ChatSession, MessageEntry, NoticeEntry } from '../chat/session';
+
+export const VIEW_TYPE_CHAT = 'compact-chat-view';
+
+/** What the view needs from the plugin (kept small so the view does not depend on main.ts). */
+export interface ChatHost {
+  readonly session: ChatSession;
+  openSettings(): void;
+}
+
+const PAGE = 60;
+const STREAM_RENDER_MS = 60;
+
+interface Rendered {
+  entry: ChatEntry;
+  el: HTMLElement;
+  bodyEl: HTMLElement | null;
+  component: Component | null;
+  /** Bumped on each render; a render that finishes after a newer one started is dropped. */
+  version: number;
+  editing: boolean;
+}
+
+export class ChatView extends ItemView {
+  private listEl!: HTMLElement;
+  private earlierEl!: HTMLElement;
+  private statusEl!: HTMLElement;
+  private meterEl!: HTMLElement;
+  private meterFillEl!: HTMLElement;
+  private meterMarkEl!: HTMLElement;
+  private meterLabelEl!: HTMLElement;
+  private inputEl!: HTMLTextAreaElement;
+  private sendButton!: HTMLButtonElement;
+  private reasonEl!: HTMLElement;
+  private readonly rendered = new Map<string, Rendered>();
+  private visibleCount = PAGE;
+  private streamTimer: number | null = null;
+  private pendingStream: MessageEntry | null = null;
+
+  constructor(
+    leaf: WorkspaceLeaf,
+    private readonly host: ChatHost,
+  ) {
+    super(leaf);
+    this.icon = 'messages-square';
+  }
+
+  getViewType(): string {
+    return VIEW_TYPE_CHAT;
+  }
+
+  getDisplayText(): string {
+    return 'Chat';
+  }
+
+  private get session(): ChatSession {
+    return this.host.session;
+  }
+
+  protected override async onOpen(): Promise<void> {
+    const root = this.contentEl;
+    root.empty();
+    root.addClass('compact-chat-view');
+
+    const toolbar = root.createDiv('compact-chat-toolbar');
+    this.toolbarButton(toolbar, 'square-pen', 'New chat', () => this.session.clear());
+    this.toolbarButton(toolbar, 'fold-vertical', 'Compact now', () => void this.compactNow());
+    this.toolbarButton(toolbar, 'settings', 'Settings', () => this.host.openSettings());
+
+    this.listEl = root.createDiv('compact-chat-messages');
+    this.earlierEl = this.listEl.createEl('button', { cls: 'compact-chat-earlier', text: 'Show earlier messages' });
+    this.registerDomEvent(this.earlierEl, 'click', () => {
+      this.visibleCount += PAGE;
+      this.syncEntries(false);
+    });
+    // One delegated listener each for the whole list: entries come and go without listeners.
+    this.registerDomEvent(this.listEl, 'click', (evt) => this.onListClick(evt));
+    this.registerDomEvent(this.listEl, 'keydown', (evt) => this.onListKeydown(evt));
+    this.registerDomEvent(this.listEl, 'mouseover', (evt) => this.onLinkHover(evt));
+
+    this.statusEl = root.createDiv('compact-chat-status');
+    this.buildMeter(root);
+    this.buildComposer(root);
+
+    const events = this.session.events;
+    this.register(events.on('entries', () => this.syncEntries(true)));
+    this.register(events.on('entry', (entry) => this.renderEntry(entry)));
+    this.register(events.on('delta', ({ entry }) => this.scheduleStreamRender(entry)));
+    this.register(events.on('busy', () => this.updateComposer()));
+    this.register(events.on('status', (text) => this.statusEl.setText(text)));
+    this.register(events.on('meter', (figures) => this.updateMeter(figures)));
+    this.register(() => this.clearStreamTimer());
+
+    this.syncEntries(true);
+    this.updateMeter(this.session.meter());
+    this.updateComposer();
+  }
+
+  protected override async onClose(): Promise<void> {
+    this.clearStreamTimer();
+    for (const item of this.rendered.values()) if (item.component) this.removeChild(item.component);
+    this.rendered.clear();
+    this.contentEl.empty();
+  }
+
+  // ── composer ──────────────────────────────────────────────────────────────────────────────
+
+  private buildComposer(root: HTMLElement): void {
+    const composer = root.createDiv('compact-chat-composer');
+    this.reasonEl = composer.createDiv('compact-chat-disabled-reason');
+    const row = composer.createDiv('compact-chat-input-row');
+    this.inputEl = row.createEl('textarea', {
+      cls: 'compact-chat-input',
+      attr: { rows: '3', placeholder: 'Ask about your notes. Enter to send, Shift+Enter for a new line.', 'aria-label': 'Message' },
+    });
+    this.sendButton = row.createEl('button', { cls: 'compact-chat-send mod-cta', text: 'Send' });
+    this.registerDomEvent(this.inputEl, 'keydown', (evt) => {
+      if (evt.key !== 'Enter' || evt.shiftKey || evt.isComposing) return;
+      evt.preventDefault();
+      this.submit();
+    });
+    this.registerDomEvent(this.sendButton, 'click', () => {
+      if (this.session.busy) this.session.stop();
+      else this.submit();
+    });
+  }
+
+  private submit(): void {
+    if (this.session.busy || this.session.disabledReason()) return;
+    const text = this.inputEl.value;
+    if (!text.trim()) return;
+    this.inputEl.value = '';
+    void this.session.send(text);
+  }
+
+  private updateComposer(): void {
+    const busy = this.session.busy;
+    const reason = this.session.disabledReason();
+    this.reasonEl.setText(reason ?? '');
+    this.reasonEl.toggle(reason !== null);
+    this.inputEl.disabled = reason !== null;
+    this.sendButton.setText(busy ? 'Stop' : 'Send');
+    this.sendButton.toggleClass('mod-warning', busy);
+    this.sendButton.toggleClass('mod-cta', !busy);
+    this.sendButton.disabled = !busy && reason !== null;
+    setTooltip(this.sendButton, busy ? 'Stop the reply' : reason ?? 'Send (Enter)');
+    // Rewrite buttons depend on whether a reply is streaming.
+    for (const item of this.rendered.values()) if (item.entry.kind === 'message' && !item.editing) this.renderActions(item);
+  }
+
+  // ── meter ─────────────────────────────────────────────────────────────────────────────────
+
+  private buildMeter(root: HTMLElement): void {
+    this.meterEl = root.createDiv('compact-chat-meter');
+    const bar = this.meterEl.createDiv('compact-chat-meter-bar');
+    this.meterFillEl = bar.createDiv('compact-chat-meter-fill');
+    this.meterMarkEl = bar.createDiv('compact-chat-meter-mark');
+    this.meterLabelEl = this.meterEl.createDiv('compact-chat-meter-label');
+  }
+
+  private updateMeter(f: MeterFigures): void {
+    this.meterEl.toggleClass('is-near', f.level === 'near');
+    this.meterEl.toggleClass('is-over', f.level === 'over');
+    this.meterFillEl.setCssProps({ '--compact-chat-fill': `${(f.usedRatio * 100).toFixed(1)}%` });
+    this.meterMarkEl.setCssProps({ '--compact-chat-mark': `${(f.pointRatio * 100).toFixed(1)}%` });
+    const limit = f.messageLimit > 0 ? ` · ${f.sentMessages}/${f.messageLimit} messages` : '';
+    this.meterLabelEl.setText(`${formatTokens(f.used)} / ${formatTokens(f.window)} tokens · compacts at ${formatTokens(f.compactionPoint)}${limit}`);
+    setTooltip(this.meterEl, describeMeter(f), { placement: 'top' });
+    this.updateComposer();
+  }
+
+  // ── entries ───────────────────────────────────────────────────────────────────────────────
+
+  /** Brings the list in line with the session's entries: adds new ones, drops removed ones. */
+  private syncEntries(scroll: boolean): void {
+    const entries = this.session.entries;
+    const start = Math.max(0, entries.length - this.visibleCount);
+    const visible = entries.slice(start);
+    const keep = new Set(visible.map((e) => e.id));
+    for (const [id, item] of this.rendered) {
+      if (keep.has(id)) continue;
+      if (item.component) this.removeChild(item.component);
+      item.el.detach();
+      this.rendered.delete(id);
+    }
+    this.earlierEl.toggle(start > 0);
+    if (start > 0) this.earlierEl.setText(`Show ${Math.min(PAGE, start)} earlier messages`);
+    let previous: Element = this.earlierEl;
+    for (const entry of visible) {
+      let item = this.rendered.get(entry.id);
+      if (!item || item.entry !== entry) {
+        if (item) {
+          if (item.component) this.removeChild(item.component);
+          item.el.detach();
+        }
+        item = this.createEntry(entry);
+      }
+      if (previous.nextSibling !== item.el) previous.after(item.el);
+      previous = item.el;
+    }
+    if (scroll) this.scrollToEnd();
+  }
+
+  private createEntry(entry: ChatEntry): Rendered {
+    const el = createDiv({ cls: 'compact-chat-entry', attr: { 'data-entry-id': entry.id } });
+    const item: Rendered = { entry, el, bodyEl: null, component: null, version: 0, editing: false };
+    this.rendered.set(entry.id, item);
+    this.fillEntry(item);
+    return item;
+  }
+
+  /** Re-renders one entry in place (its status or content changed). */
+  private renderEntry(entry: ChatEntry): void {
+    const item = this.rendered.get(entry.id);
+    if (!item) return;
+    if (this.pendingStream === entry) this.clearStreamTimer();
+    item.entry = entry;
+    item.editing = false;
+    this.fillEntry(item);
+    this.scrollToEnd();
+  }
+
+  private fillEntry(item: Rendered): void {
+    const { el, entry } = item;
+    el.empty();
+    if (item.component) this.removeChild(item.component);
+    item.component = null;
+    item.bodyEl = null;
+    if (entry.kind === 'notice') {
+      this.fillNotice(el, entry);
+      return;
+    }
+    const role = entry.message.role;
+    el.className = `compact-chat-entry compact-chat-message mod-${role}`;
+    el.toggleClass('is-streaming', entry.status === 'streaming');
+    el.toggleClass('is-stopped', entry.status === 'stopped');
+    el.toggleClass('is-error', entry.status === 'error');
+    item.bodyEl = el.createDiv('compact-chat-message-body markdown-rendered');
+    const text = entry.message.content;
+    if (text) void this.renderMarkdown(item, text);
+    if (entry.message.role === 'assistant') {
+      for (const call of entry.message.toolCalls ?? []) {
+        el.createDiv({ cls: 'compact-chat-tool-call', text: `Tool call: ${call.name}(${call.arguments})` });
+      }
+    }
+    if (entry.status === 'stopped') el.createDiv({ cls: 'compact-chat-message-mark', text: 'Stopped: the reply is incomplete.' });
+    if (entry.stopReason === 'max-tokens') el.createDiv({ cls: 'compact-chat-message-mark', text: 'The reply hit the length limit (reserve for the reply).' });
+    if (entry.status === 'error' && entry.error) {
+      const box = el.createDiv('compact-chat-error');
+      box.createDiv({ cls: 'compact-chat-error-text', text: entry.error.message });
+      if (entry.error.availableModels?.length) {
+        box.createDiv({ cls: 'compact-chat-error-models', text: `Models on the server: ${entry.error.availableModels.slice(0, 12).join(', ')}` });
+      }
+      const retry = box.createEl('button', { cls: 'compact-chat-retry mod-cta', text: 'Retry', attr: { 'data-action': 'retry' } });
+      retry.disabled = this.session.busy;
+    }
+    el.createDiv('compact-chat-message-actions');
+    this.renderActions(item);
+  }
+
+  private fillNotice(el: HTMLElement, entry: NoticeEntry): void {
+    el.className = `compact-chat-entry compact-chat-notice mod-${entry.level}`;
+    el.createDiv({ cls: 'compact-chat-notice-text', text: entry.text });
+    const state = entry.compaction;
+    if (!state) return;
+    const details = el.createEl('details', { cls: 'compact-chat-notice-details' });
+    details.createEl('summary', { text: 'What was carried forward' });
+    details.createEl('pre', { cls: 'compact-chat-block', text: state.record.block || '(Nothing fit in the budget.)' });
+    if (state.restored.notes.length) {
+      details.createDiv({ text: `Re-attached notes: ${state.restored.notes.map((n) => n.path + (n.truncated ? ' (start only)' : '')).join(', ')}` });
+    }
+  }
+
+  private renderActions(item: Rendered): void {
+    const entry = item.entry;
+    if (entry.kind !== 'message') return;
+    const bar = item.el.find('.compact-chat-message-actions');
+    if (!bar) return;
+    bar.empty();
+    if (entry.status === 'streaming' || entry.status === 'error') return;
+    const role = entry.message.role;
+    const text = entry.message.content;
+    const canRewrite = this.session.canRewrite(entry.id);
+    if (text) actionButton(bar, 'copy', 'Copy', 'copy');
+    if (text && role === 'assistant') actionButton(bar, 'file-input', 'Insert into the active note', 'insert');
+    if (role === 'assistant' && canRewrite) actionButton(bar, 'refresh-cw', 'Regenerate', 'regenerate');
+    if (role === 'user' && canRewrite) actionButton(bar, 'pencil', 'Edit and resend', 'edit');
+  }
+
+  private startEdit(item: Rendered): void {
+    const entry = item.entry;
+    if (entry.kind !== 'message' || !item.bodyEl) return;
+    item.editing = true;
+    const body = item.bodyEl;
+    body.empty();
+    item.el.find('.compact-chat-message-actions')?.empty();
+    const area = body.createEl('textarea', { cls: 'compact-chat-edit-input', attr: { rows: '3', 'aria-label': 'Edit message' } });
+    area.value = entry.message.content;
+    const buttons = body.createDiv('compact-chat-edit-buttons');
+    buttons.createEl('button', { cls: 'mod-cta', text: 'Send', attr: { 'data-action': 'edit-send' } });
+    buttons.createEl('button', { text: 'Cancel', attr: { 'data-action': 'edit-cancel' } });
+    area.focus();
+  }
+
+  private submitEdit(item: Rendered): void {
+    const area = item.el.find('textarea.compact-chat-edit-input');
+    if (!area?.instanceOf(HTMLTextAreaElement) || this.session.busy || !area.value.trim()) return;
+    void this.session.editAndResend(item.entry.id, area.value);
+  }
+
+  // ── streaming ─────────────────────────────────────────────────────────────────────────────
+
+  /** Renders a streaming reply at most every STREAM_RENDER_MS, and only that reply. */
+  private scheduleStreamRender(entry: MessageEntry): void {
+    this.pendingStream = entry;
+    if (this.streamTimer !== null) return;
+    this.streamTimer = window.setTimeout(() => {
+      this.streamTimer = null;
+      const pending = this.pendingStream;
+      this.pendingStream = null;
+      const item = pending ? this.rendered.get(pending.id) : undefined;
+      if (!pending || !item || pending.status !== 'streaming') return;
+      void this.renderMarkdown(item, pending.message.content).then(() => this.scrollToEnd());
+    }, STREAM_RENDER_MS);
+  }
+
+  private clearStreamTimer(): void {
+    if (this.streamTimer !== null) window.clearTimeout(this.streamTimer);
+    this.streamTimer = null;
+    this.pendingStream = null;
+  }
+
+  /** Renders Markdown off-screen, then swaps it in, unless a newer render of the entry started. */
+  private async renderMarkdown(item: Rendered, markdown: string): Promise<void> {
+    const version = ++item.version;
+    const component = this.addChild(new Component());
+    const target = createDiv('compact-chat-markdown');
+    await MarkdownRenderer.render(this.app, markdown, target, '', component);
+    if (version !== item.version || !item.bodyEl || !this.rendered.has(item.entry.id)) {
+      this.removeChild(component);
+      return;
+    }
+    if (item.component) this.removeChild(item.component);
+    item.component = component;
+    item.bodyEl.empty();
+    item.bodyEl.appendChild(target);
+  }
+
+  // ── actions ───────────────────────────────────────────────────────────────────────────────
+
+  private async compactNow(): Promise<void> {
+    const outcome = await this.session.compactNow();
+    if (outcome.kind === 'skipped') new Notice(outcome.message);
+  }
+
+  private async copy(text: string): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(text);
+      new Notice('Copied to the clipboard.');
+    } catch {
+      new Notice('Could not copy to the clipboard.');
+    }
+  }
+
+  /** Inserts at the cursor of the note last active in the main area (the sidebar may have focus). */
+  private insert(text: string): void {
+    const leaf = this.app.workspace.getMostRecentLeaf(this.app.workspace.rootSplit);
+    const view = leaf?.view;
+    if (!(view instanceof MarkdownView)) {
+      new Notice('Open a note to insert the reply into.');
+      return;
+    }
+    view.editor.replaceSelection(text);
+    new Notice(`Inserted into ${view.file?.basename ?? 'the note'}.`);
+  }
+
+  private onListClick(evt: MouseEvent): void {
+    const link = linkTarget(evt);
+    if (link) {
+      evt.preventDefault();
+      void this.app.workspace.openLinkText(link.href, '', Keymap.isModEvent(evt));
+      return;
+    }
+    const target = evt.target instanceof Element ? evt.target.closest('[data-action]') : null;
+    const id = target?.closest('.compact-chat-entry')?.getAttr('data-entry-id');
+    const item = id ? this.rendered.get(id) : undefined;
+    if (!target || !item || item.entry.kind !== 'message') return;
+    const entry = item.entry;
+    switch (target.getAttr('data-action')) {
+      case 'copy':
+        void this.copy(entry.message.content);
+        break;
+      case 'insert':
+        this.insert(entry.message.content);
+        break;
+      case 'regenerate':
+        void this.session.regenerate(entry.id);
+        break;
+      case 'retry':
+        void this.session.retry(entry.id);
+        break;
+      case 'edit':
+        this.startEdit(item);
+        break;
+      case 'edit-send':
+        this.submitEdit(item);
+        break;
+      case 'edit-cancel':
+        this.renderEntry(entry);
+        break;
+    }
+  }
+
+  private onListKeydown(evt: KeyboardEvent): void {
+    const target = evt.target as Node | null;
+    const area = target?.instanceOf(HTMLTextAreaElement) && target.hasClass('compact-chat-edit-input') ? target : null;
+    const id = area?.closest('.compact-chat-entry')?.getAttr('data-entry-id');
+    const item = id ? this.rendered.get(id) : undefined;
+    if (!item) return;
+    if (evt.key === 'Enter' && !evt.shiftKey && !evt.isComposing) {
+      evt.preventDefault();
+      this.submitEdit(item);
+    } else if (evt.key === 'Escape') {
+      this.renderEntry(item.entry);
+    }
+  }
+
+  private onLinkHover(evt: MouseEvent): void {
+    const link = linkTarget(evt);
+    if (!link) return;
+    this.app.workspace.trigger('hover-link', {
+      event: evt,
+      source: VIEW_TYPE_CHAT,
+      hoverParent: this,
+      targetEl: link.el,
+      linktext: link.href,
+      sourcePath: '',
+    });
+  }
+
+  private toolbarButton(parent: HTMLElement, icon: string, label: string, onClick: () => void): HTMLElement {
+    const button = parent.createEl('button', { cls: 'clickable-icon compact-chat-tool', attr: { 'aria-label': label } });
+    setIcon(button, icon);
+    this.registerDomEvent(button, 'click', onClick);
+    return button;
+  }
+
+  private scrollToEnd(): void {
+    this.listEl.scrollTop = this.listEl.scrollHeight;
+  }
+}
+
+/** A per-message button; the list's delegated click handler acts on its `data-action`. */
+function actionButton(parent: HTMLElement, icon: string, label: string, action: string): void {
+  const button = parent.createEl('button', { cls: 'clickable-icon compact-chat-action', attr: { 'aria-label': label, 'data-action': action } });
+  setIcon(button, icon);
+}
+
+function linkTarget(evt: MouseEvent): { el: HTMLElement; href: string } | null {
+  const target = evt.target;
+  const el = target instanceof Element ? target.closest('a.internal-link') : null;
+  if (!(el instanceof HTMLElement)) return null;
+  const href = el.getAttr('data-href') ?? el.getAttr('href');
+  return href ? { el, href } : null;
+}

@@ -1,0 +1,209 @@
+// The settings tab. Every change is saved at once and takes effect on the next request, without
+// reloading the plugin. The API key goes through SecretComponent into Obsidian's SecretStorage;
+// only the secret's name is saved in data.json.
+import { type App, type Plugin, PluginSettingTab, SecretComponent, Setting } from 'obsidian';
+import { contextWindowFor } from '../core/models';
+import { type CompactChatSettings, DEFAULT_BASE_URLS, DEFAULT_SETTINGS, PROVIDER_IDS, compactionPointFor } from '../chat/settings';
+import type { ProviderId } from '../providers/types';
+
+/** What the tab needs from the plugin. */
+export interface SettingsHost {
+  settings: CompactChatSettings;
+  saveSettings(): Promise<void>;
+  /** The server's models for the current settings; rejects with a readable error. */
+  listModels(): Promise<string[]>;
+}
+
+const PROVIDER_NAMES: Record<ProviderId, string> = {
+  ollama: 'Ollama',
+  openai: 'OpenAI-compatible',
+  anthropic: 'Anthropic',
+};
+
+export class CompactChatSettingTab extends PluginSettingTab {
+  private models: string[] = [];
+  private modelsError = '';
+
+  constructor(
+    app: App,
+    plugin: Plugin,
+    private readonly host: SettingsHost,
+  ) {
+    super(app, plugin);
+  }
+
+  override display(): void {
+    this.render();
+  }
+
+  /** Builds the tab; called again after a change that shows or hides settings. */
+  private render(): void {
+    const { containerEl } = this;
+    containerEl.empty();
+    const s = this.host.settings;
+
+    new Setting(containerEl).setName('Model').setHeading();
+    new Setting(containerEl)
+      .setName('Provider')
+      .setDesc('The kind of server that answers: Ollama on this device, any server with an OpenAI-compatible API, or Anthropic.')
+      .addDropdown((dropdown) => {
+        for (const id of PROVIDER_IDS) dropdown.addOption(id, PROVIDER_NAMES[id]);
+        dropdown.setValue(s.provider).onChange(async (value) => {
+          const previous = s.provider;
+          s.provider = value as ProviderId;
+          // Follow the provider's default address unless the user typed their own.
+          if (!s.baseUrl || s.baseUrl === DEFAULT_BASE_URLS[previous]) s.baseUrl = DEFAULT_BASE_URLS[s.provider];
+          this.models = [];
+          this.modelsError = '';
+          await this.save();
+          this.render();
+        });
+      });
+    new Setting(containerEl)
+      .setName('Base URL')
+      .setDesc('Address of the server. Leave empty for the provider\'s default.')
+      .addText((text) =>
+        text
+          .setPlaceholder(DEFAULT_BASE_URLS[s.provider])
+          .setValue(s.baseUrl)
+          .onChange(async (value) => {
+            s.baseUrl = value.trim();
+            await this.save();
+          }),
+      );
+    this.modelSetting(containerEl, s);
+    new Setting(containerEl)
+      .setName('API key')
+      .setDesc('Kept in Obsidian\'s secret storage, never in the plugin\'s data. Ollama does not need one.')
+      .addComponent((el) =>
+        new SecretComponent(this.app, el).setValue(s.apiKeySecret).onChange(async (name) => {
+          s.apiKeySecret = name.trim();
+          await this.save();
+        }),
+      );
+    new Setting(containerEl)
+      .setName('System prompt')
+      .setDesc('Sent at the start of every request.')
+      .addTextArea((area) =>
+        area
+          .setPlaceholder(DEFAULT_SETTINGS.systemPrompt)
+          .setValue(s.systemPrompt)
+          .onChange(async (value) => {
+            s.systemPrompt = value;
+            await this.save();
+          }),
+      );
+    new Setting(containerEl)
+      .setName('Include the active note')
+      .setDesc('Attach the note you are looking at to every request.')
+      .addToggle((toggle) =>
+        toggle.setValue(s.includeActiveNote).onChange(async (value) => {
+          s.includeActiveNote = value;
+          await this.save();
+        }),
+      );
+
+    new Setting(containerEl).setName('Context window').setHeading();
+    const window = contextWindowFor(s.model || undefined, s.contextWindowOverride);
+    this.numberSetting(containerEl, 'Context window override', `Tokens the model can take. 0 uses the known window for the model (now ${window.toLocaleString('en-US')}).`, 'contextWindowOverride');
+    this.numberSetting(containerEl, 'Reserve for the reply', 'Tokens kept free for the reply; also the longest reply requested.', 'replyReserve');
+
+    new Setting(containerEl).setName('Compaction').setHeading();
+    new Setting(containerEl)
+      .setName('Compaction trigger')
+      .setDesc(`Compact when the prompt passes a share of the window or a number of tokens (now at ${compactionPointFor(s, window).toLocaleString('en-US')} tokens).`)
+      .addDropdown((dropdown) =>
+        dropdown
+          .addOption('percent', 'Percentage of the window')
+          .addOption('tokens', 'Number of tokens')
+          .setValue(s.triggerMode)
+          .onChange(async (value) => {
+            s.triggerMode = value === 'tokens' ? 'tokens' : 'percent';
+            await this.save();
+            this.render();
+          }),
+      );
+    if (s.triggerMode === 'percent') this.numberSetting(containerEl, 'Trigger percentage', 'Percentage of the window (1–100).', 'triggerPercent');
+    else this.numberSetting(containerEl, 'Trigger tokens', 'Prompt size in tokens.', 'triggerTokens');
+    this.numberSetting(containerEl, 'Message-count limit', 'Also compact when more messages than this would be sent. 0 turns the limit off.', 'messageLimit');
+    this.numberSetting(containerEl, 'Exchanges to keep', 'Most recent exchanges always sent word for word.', 'keepExchanges');
+    this.numberSetting(containerEl, 'Tokens to keep', 'At least this many recent tokens are sent word for word.', 'keepTokens');
+    this.numberSetting(containerEl, 'Previous context budget', 'Tokens for the summary of the compacted part.', 'contextBudget');
+    this.numberSetting(containerEl, 'Restored notes budget', 'Tokens for the notes re-read after a compaction. 0 turns this off.', 'restoredNotesBudget');
+    new Setting(containerEl)
+      .setName('Micro-compaction')
+      .setDesc('Before compacting, replace old bulky tool results with a short placeholder.')
+      .addToggle((toggle) =>
+        toggle.setValue(s.microCompaction).onChange(async (value) => {
+          s.microCompaction = value;
+          await this.save();
+        }),
+      );
+  }
+
+  private modelSetting(containerEl: HTMLElement, s: CompactChatSettings): void {
+    const setting = new Setting(containerEl).setName('Model');
+    setting.setDesc(this.modelsError || 'Pick from the server\'s models (refresh to load them), or type the name.');
+    if (this.models.length) {
+      setting.addDropdown((dropdown) => {
+        if (!this.models.includes(s.model)) dropdown.addOption(s.model, s.model || 'Choose a model');
+        for (const model of this.models) dropdown.addOption(model, model);
+        dropdown.setValue(s.model).onChange(async (value) => {
+          s.model = value;
+          await this.save();
+          this.render();
+        });
+      });
+    } else {
+      setting.addText((text) =>
+        text
+          .setPlaceholder(s.provider === 'ollama' ? 'llama3.1:8b' : s.provider === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o')
+          .setValue(s.model)
+          .onChange(async (value) => {
+            s.model = value.trim();
+            await this.save();
+          }),
+      );
+    }
+    setting.addExtraButton((button) =>
+      button
+        .setIcon('refresh-cw')
+        .setTooltip('Load the models from the server')
+        .onClick(() => void this.refreshModels()),
+    );
+  }
+
+  private async refreshModels(): Promise<void> {
+    try {
+      this.models = await this.host.listModels();
+      this.modelsError = this.models.length ? '' : 'The server has no models.';
+    } catch (error) {
+      this.models = [];
+      this.modelsError = error instanceof Error ? error.message : String(error);
+    }
+    this.render();
+  }
+
+  private numberSetting(containerEl: HTMLElement, name: string, desc: string, key: NumericKey): void {
+    new Setting(containerEl)
+      .setName(name)
+      .setDesc(desc)
+      .addText((text) => {
+        text.inputEl.type = 'number';
+        text.setValue(String(this.host.settings[key])).onChange(async (value) => {
+          const n = Number(value);
+          if (value.trim() === '' || !Number.isFinite(n) || n < 0) return;
+          this.host.settings[key] = Math.round(n);
+          await this.save();
+        });
+      });
+  }
+
+  private async save(): Promise<void> {
+    await this.host.saveSettings();
+  }
+}
+
+type NumericKey = {
+  [K in keyof CompactChatSettings]: CompactChatSettings[K] extends number ? K : never;
+}[keyof CompactChatSettings];
