@@ -51,12 +51,11 @@ export const NEAR_SHARE = 0.9;
 
 export function meterFigures(input: MeterInput): MeterFigures {
   const b = input.breakdown;
-  const { base, previousContext, restored, activeNote } = input.parts;
+  const { previousContext, restored, activeNote } = input.parts;
   // The system prompt's framing and separators go to the user's own system prompt.
   const systemPrompt = Math.max(0, b.systemPrompt - previousContext - restored - activeNote);
   const used = b.total;
   const level: MeterLevel = used > input.compactionPoint ? 'over' : used >= input.compactionPoint * NEAR_SHARE ? 'near' : 'ok';
-  void base;
   return {
     used,
     window: input.window,

@@ -311,7 +311,8 @@ export class ChatSession {
   /** Before every request: refresh the system prompt, then compact if a trigger fires. */
   private async prepare(settings: CompactChatSettings): Promise<void> {
     await this.refreshParts(settings);
-    if (this.decide(settings).fire) await this.compactInternal(settings, this.decide(settings).reasons, { force: false });
+    const decision = this.decide(settings);
+    if (decision.fire) await this.compactInternal(settings, decision.reasons, { force: false });
   }
 
   private decide(settings: CompactChatSettings): { fire: boolean; reasons: TriggerReason[] } {
@@ -375,6 +376,8 @@ export class ChatSession {
           break;
       }
     }
+    // "New chat" while this reply streamed: the entry belongs to a conversation that is gone.
+    if (!this.entryList.includes(entry)) return { kind: 'done' };
     if (failure) {
       if (failure.partialText && !reply.content) reply.content = failure.partialText;
       if (failure.kind === 'aborted') {
@@ -515,7 +518,8 @@ export class ChatSession {
   }
 
   private skip(reason: 'nothing-to-compact' | 'no-shrink', message: string, microCleared: string[]): CompactOutcome {
-    const key = `${reason}:${message}:${this.sentMessages().length}`;
+    // One warning until a compaction succeeds again, not one per request.
+    const key = reason;
     if (key !== this.lastSkip) {
       this.lastSkip = key;
       const micro = microCleared.length ? ` Cleared ${plural(microCleared.length, 'old tool result')} instead.` : '';

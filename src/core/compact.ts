@@ -59,6 +59,9 @@ export type CompactionResult =
 const POOL_FACTOR = 2.5;
 /** Carried facts' rank multiplier in a later round (see selectFacts). */
 const SENIORITY = 1.6;
+/** Further multiplier for carried facts the previous block showed: summaries of summaries must not
+ * decay, so what the model has been shown is displaced only by clearly better. */
+const SHOWN_SENIORITY = 3;
 
 export function compact(messages: readonly ChatMessage[], options: CompactOptions): CompactionResult {
   const model = options.model;
@@ -115,6 +118,7 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
   const budgetTokens = Math.min(options.budgetTokens, replaced);
   record.block = renderBlock(record, { budgetTokens, model, margin: options.margin }, (id) => record.factRoles?.[id] || undefined);
   record.blockTokens = record.block ? estimateTokens(record.block, model) : 0;
+  for (const f of record.facts) if (record.block.includes(f.text)) f.shown = round;
   record.tokensAfter = record.blockTokens + tokensOf(kept);
   return { ok: true, record, block: record.block, kept, removed, unchanged: false };
 }
@@ -185,6 +189,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     covered,
     carried: previous?.facts ?? [],
     seniority: SENIORITY,
+    shownSeniority: SHOWN_SENIORITY,
     poolTokens: Math.max(600, Math.floor(options.budgetTokens * POOL_FACTOR)),
     round,
   });

@@ -17,6 +17,8 @@ export interface FactOptions {
   /** Multiplier on carried facts: what an earlier round judged worth keeping stays unless the
    * new part has clearly better. */
   seniority?: number;
+  /** Further multiplier on carried facts that the previous block showed. */
+  shownSeniority?: number;
   /** Stop after this many estimated tokens of facts (the pool kept for later rounds). */
   poolTokens: number;
   /** Round number given to new facts. */
@@ -24,18 +26,22 @@ export interface FactOptions {
 }
 
 /** Longest fact in words; longer sentences are cut to their most informative clauses. */
-const ENV=(globalThis as any).process?.env ?? {};
-const MAX_WORDS = Number(ENV.MW ?? 48);
+const MAX_WORDS = 48;
 /** Covered words still count for this share: a repeat with a new detail beside it is not worthless. */
-const COVERED_WEIGHT = Number(ENV.CW ?? 0.2);
+const COVERED_WEIGHT = 0.2;
 /** Fixed cost added to each sentence's tokens when ranking by value per token: a line has a
  * bullet and label, and a short exclamation with one rare name must not beat a sentence of facts. */
-const COST_OFFSET = Number(ENV.CO ?? 9);
+const COST_OFFSET = 9;
+/** Weight of numbers and capitalised names (not at a sentence start): dates, places, people. */
+const NAME_WEIGHT = 2.5;
+/** Weight of common words (see GENERIC_WORDS) against their rarity in the conversation. */
+const GENERIC_WEIGHT = 0.3;
 
 const NUMBER = /\d/;
 /** The user speaking about themselves, their work or their plans: what a model most needs later. */
-const FIRST_PERSON = /^(?:I|I['’](?:m|ve|d|ll)|my|we|we['’](?:re|ve|ll)|our)\b|\s(?:I|I['’](?:m|ve|d|ll)|my|me|mine|we|our)\b/;
+const FIRST_PERSON = /^(?:I|I['’](?:m|ve|d|ll)|my|My)\b|\s(?:I|I['’](?:m|ve|d|ll)|my|me|mine)\b/;
 const MY = /\b(?:my|My|our|Our)\s/;
+const SECOND_PERSON = /\b(?:you|your|you['’](?:re|ve|ll|d))\b/i;
 /** Markup and code punctuation: a sentence dense in it is a listing or a template, not a fact. */
 const CODE_PUNCT = /[{}()<>=$|\\`]/g;
 const CODE_SYMBOL = /[a-z][A-Z]|_|\(\)|\.[a-z]/;
@@ -51,6 +57,8 @@ interface Candidate {
   group: number;
   /** Distinct ranking keys with their weights. */
   keys: Map<string, number>;
+  /** Round whose block last showed it (carried facts). */
+  shown?: number;
   /** Base multiplier (role, question, focus, seniority). */
   boost: number;
   cost: number;
@@ -96,10 +104,14 @@ function bestClauses(text: string, idf: (w: string) => number): string {
 function clausesOf(text: string): string[] {
   const parts = splitAfter(text, ',;:!?')
     .flatMap((p) => p.split(/\s+[-–—]\s+|\s+(?=\[)/))
+    // Coordinated clauses ("I started surfing five years ago and it's been great") stand alone too.
+    .flatMap((p) => p.split(CONJUNCTION))
     .map((p) => p.trim());
   if (parts.length < 2) return [];
   return parts.filter((p) => wordCount(p) >= 5 && contentWords(p).length >= 2 && balanced(p));
 }
+
+const CONJUNCTION = /,?\s+(?=(?:and|but|so|because|which|while|although|though|since)\s)/;
 
 /** True when every bracket and parenthesis opened in `text` is closed in it, and none closes
  * unopened: a clause cut out of "[shares a photo: …]" must not leave half a bracket. */
@@ -144,8 +156,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   };
   for (const s of usable) count(s.words);
   for (const words of carriedWords) count(words);
-  const genericWeight = Number(ENV.GW ?? 0.3);
-  const idf = (w: string): number => Math.log(1 + docs / (df.get(w) ?? 1)) * (GENERIC_WORDS.has(w) ? genericWeight : 1);
+  const idf = (w: string): number => Math.log(1 + docs / (df.get(w) ?? 1)) * (GENERIC_WORDS.has(w) ? GENERIC_WEIGHT : 1);
   // Which sides talk about themselves: the user always counts; the other side too when it says
   // "my …" about as often (two people chatting), not when it is an assistant explaining things.
   const mine = { user: 0, other: 0, userN: 1, otherN: 1 };
@@ -168,8 +179,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     for (const w of words) {
       if (keys.has(w)) continue;
       let weight = idf(w);
-      if (NUMBER.test(w)) weight *= Number(ENV.NW ?? 1.8);
-      else if (caps.has(w)) weight *= Number(ENV.NW ?? 1.8);
+      if (NUMBER.test(w) || caps.has(w)) weight *= NAME_WEIGHT;
       keys.set(w, weight);
     }
     // Code symbols (camelCase, snake_case, calls) are named in the original case.
@@ -184,16 +194,28 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   };
 
   const candidates: Candidate[] = [];
-  const makeCandidate = (s: Sentence, pos: number, text: string, words: readonly string[]): Candidate => {
+  /** What a sentence is worth beyond its words: who said it, about whom, and how. */
+  const prior = (s: Sentence, text: string): number => {
     let boost = s.role === 'user' ? 1.15 : s.role === 'tool' ? 0.35 : 1;
     const question = /\?\s*$/.test(text);
-    if ((s.role === 'user' || (personalAssistant && s.role === 'assistant')) && !question && FIRST_PERSON.test(text)) boost *= Number(ENV.FP ?? 1.4);
+    // What the user says about themselves is what no model can regenerate: with an assistant that
+    // explains things, it ranks well above the explanations; between two people, both sides count.
+    if (!question && FIRST_PERSON.test(text)) {
+      if (s.role === 'user') boost *= personalAssistant ? 1.4 : 3;
+      else if (personalAssistant && s.role === 'assistant') boost *= 1.4;
+    } else if (SECOND_PERSON.test(text)) {
+      // Said to the other side about them ("you'll love it", "keep going, you're doing great"), not
+      // about the speaker's own life or work: mostly reactions and advice.
+      boost *= 0.7;
+    }
     const punct = text.match(CODE_PUNCT)?.length ?? 0;
     if (punct > 2 && punct / text.length > 0.03) boost *= 0.3;
     if (question) boost *= 0.55;
     else if (/!\s*$/.test(text) && wordCount(text) < 8) boost *= 0.6;
-    boost *= 1 + 0.1 * (lastMessage ? s.message / lastMessage : 0);
-    boost *= focusBoost(words);
+    return boost * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
+  };
+  const makeCandidate = (s: Sentence, pos: number, text: string, words: readonly string[]): Candidate => {
+    const boost = prior(s, text) * focusBoost(words);
     const seq = options.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
     return { text, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, keys: weigh(text, words), boost, cost: cheapCost(text) };
   };
@@ -202,8 +224,8 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   // block can hold, and building ranked candidates for all of them is what would cost.
   const rough = usable.map((s, pos) => {
     let g = 0;
-    for (const w of s.words) g += NUMBER.test(w) ? 1.8 * idf(w) : idf(w);
-    return { pos, g: g / (cheapCost(s.text) + COST_OFFSET) };
+    for (const w of s.words) g += NUMBER.test(w) ? NAME_WEIGHT * idf(w) : idf(w);
+    return { pos, g: (g * prior(s, s.text)) / (cheapCost(s.text) + COST_OFFSET) };
   });
   if (rough.length > PREFILTER_MIN) rough.sort((a, b) => b.g - a.g || a.pos - b.pos);
   let roughRoom = options.poolTokens * PREFILTER_FACTOR;
@@ -245,7 +267,8 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       round: f.round,
       seq: f.seq ?? f.round * 1e9,
       keys: weigh(f.text, words),
-      boost: (options.seniority ?? 1) * focusBoost(words),
+      boost: (options.seniority ?? 1) * (f.shown ? (options.shownSeniority ?? 1) : 1) * focusBoost(words),
+      ...(f.shown ? { shown: f.shown } : {}),
       cost: cheapCost(f.text),
     });
   });
@@ -279,7 +302,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     usedGroups.add(top.c.group);
     for (const w of top.c.keys.keys()) covered.add(w);
     spent += top.c.cost;
-    picked.push({ text: top.c.text, sources: top.c.sources, at: top.c.at, score: Math.round(fresh * 1000) / 1000, round: top.c.round, seq: top.c.seq });
+    picked.push({ text: top.c.text, sources: top.c.sources, at: top.c.at, score: Math.round(fresh * 1000) / 1000, round: top.c.round, seq: top.c.seq, ...(top.c.shown ? { shown: top.c.shown } : {}) });
   }
   return picked;
 }

@@ -20,6 +20,9 @@ export interface SourcedLine {
   round: number;
   /** Chronological order key (round, message, sentence), so facts render in conversation order. */
   seq?: number;
+  /** Last round whose block showed the line (key facts). A later round keeps what the model has
+   * been shown unless something clearly better comes, so the carried context stays stable. */
+  shown?: number;
 }
 
 /** An error met in the removed part, with how it was resolved when that could be seen. */

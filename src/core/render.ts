@@ -59,7 +59,7 @@ const HEADINGS: Record<SectionId, string> = {
 /** Largest share of the budget each section takes before key facts have had theirs. */
 const FIRST_SHARE: Partial<Record<SectionId, number>> = {
   goal: 0.2,
-  leftOff: 0.08,
+  leftOff: 0.06,
   constraints: 0.12,
   errors: 0.2,
   modified: 0.1,
@@ -74,6 +74,7 @@ const FIRST_SHARE: Partial<Record<SectionId, number>> = {
 /** Sections that may grow past their first share before the facts have had theirs: the structured
  * ones (instructions, errors, files), denser than any sentence. Prose sections picked by cue
  * phrases (decisions, done, open tasks) compete with the ranked facts only after them. */
+const PROSE: ReadonlySet<SectionId> = new Set<SectionId>(['decisions', 'done', 'open']);
 const STRUCTURED: ReadonlySet<SectionId> = new Set<SectionId>(['constraints', 'errors', 'modified', 'read']);
 /** Share of the budget the sections leave to key facts when they grow past their first share. */
 const FACTS_RESERVE = 0.25;
@@ -156,13 +157,17 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     else built.lines.set(id, [clean]);
     return true;
   };
-  const share = (id: SectionId): number => built.used + Math.floor(target * (FIRST_SHARE[id] ?? 1));
+  // A conversation with no tool work (no files, no errors) is talk: its cue-phrase sections (done,
+  // decisions, open tasks) are mostly misfires there, and the ranked facts get their room first.
+  const work = record.filesRead.length + record.filesModified.length + record.errors.length > 0;
+  const firstShare = (id: SectionId): number => (!work && PROSE.has(id) ? 0 : (FIRST_SHARE[id] ?? 1));
+  const share = (id: SectionId): number => built.used + Math.floor(target * firstShare(id));
   const sectionCaps = new Map<SectionId, number>();
 
   // Goal: cut at a word to its share rather than dropped — it is the one line that must survive.
   if (record.goal) {
-    // A greeting that opened a chat (score < 1) is no task: it gets half the room.
-    const limit = Math.floor(target * (FIRST_SHARE.goal ?? 0.2) * (record.goal.score < 1 ? 0.4 : 1));
+    // A greeting that opened a chat (score < 1) is no task: it gets a third of the room.
+    const limit = Math.floor(target * (FIRST_SHARE.goal ?? 0.2) * (record.goal.score < 1 ? 0.3 : 1));
     let text = squash(record.goal.text);
     text = shrinkToFit(text, (t) => cost(`Goal: ${t}`) + 1 <= limit);
     if (text) add('goal', `Goal: ${text}`, target);

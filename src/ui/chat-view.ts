@@ -154,7 +154,11 @@ export class ChatView extends ItemView {
     this.sendButton.disabled = !busy && reason !== null;
     setTooltip(this.sendButton, busy ? 'Stop the reply' : reason ?? 'Send (Enter)');
     // Rewrite buttons depend on whether a reply is streaming.
-    for (const item of this.rendered.values()) if (item.entry.kind === 'message' && !item.editing) this.renderActions(item);
+    for (const item of this.rendered.values()) {
+      if (item.entry.kind !== 'message' || item.editing) continue;
+      this.renderActions(item);
+      for (const retry of item.el.findAll('button.compact-chat-retry')) (retry as HTMLButtonElement).disabled = busy;
+    }
   }
 
   // ── meter ─────────────────────────────────────────────────────────────────────────────────

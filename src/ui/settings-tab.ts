@@ -42,7 +42,7 @@ export class CompactChatSettingTab extends PluginSettingTab {
     containerEl.empty();
     const s = this.host.settings;
 
-    new Setting(containerEl).setName('Model').setHeading();
+    new Setting(containerEl).setName('Connection').setHeading();
     new Setting(containerEl)
       .setName('Provider')
       .setDesc('The kind of server that answers: Ollama on this device, any server with an OpenAI-compatible API, or Anthropic.')

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compact, type CompactOptions } from '../../src/core/compact';
 import type { ChatMessage } from '../../src/core/messages';
 import { recordSourceIds, type CompactionRecord } from '../../src/core/record';
-import { CLOSE_TAG, MIN_BUDGET_TOKENS, OPEN_TAG } from '../../src/core/render';
+import { CLOSE_TAG, MIN_BUDGET_TOKENS, OPEN_TAG, renderBlock } from '../../src/core/render';
 import { estimateTokens } from '../../src/core/tokens';
 import { groupUnits, validCutPositions } from '../../src/core/units';
 import { conversation } from './arbitraries';
@@ -133,6 +133,83 @@ describe('compact', () => {
     expect(r.block).toContain('Files modified: src/importer/csv.py');
     expect(r.block).toContain("ValueError: invalid literal for int() with base 10: ''");
     expect(r.record.filesModified[0]?.sources).toEqual(['a3']);
+  });
+
+  it('writes file paths whole and lists errors before how they were resolved', () => {
+    seq = 0;
+    const call = (id: string, command: string) => ({ id, name: 'bash', arguments: JSON.stringify({ command }) });
+    const chat: ChatMessage[] = [
+      m('user', 'Fix the timezone bug in the scheduler.'),
+      { id: 'a1', createdAt: 0, role: 'assistant', content: '', toolCalls: [call('c1', 'cat app/scheduler/jobs.py app/scheduler/clock.py')] },
+      { id: 't1', createdAt: 0, role: 'tool', toolCallId: 'c1', content: 'def run():\n    pass' },
+      { id: 'a2', createdAt: 0, role: 'assistant', content: '', toolCalls: [call('c2', 'python -m pytest tests/test_jobs.py')] },
+      { id: 't2', createdAt: 0, role: 'tool', toolCallId: 'c2', content: "ModuleNotFoundError: No module named 'zoneinfo_backport'" },
+      { id: 'a3', createdAt: 0, role: 'assistant', content: 'The issue was a missing package, so I installed it with pip and the tests pass now.', toolCalls: [call('c3', 'pip install zoneinfo_backport')] },
+      { id: 't3', createdAt: 0, role: 'tool', toolCallId: 'c3', content: 'ok' },
+      m('user', 'Great, continue.'),
+    ];
+    const roomy = ok(compact(chat, opts({ cut: 7, budgetTokens: 400 })));
+    expect(roomy.block).toContain('app/scheduler/jobs.py');
+    expect(roomy.block).toContain('app/scheduler/clock.py');
+    expect(roomy.block).not.toContain('under app');
+    expect(roomy.block).toContain("- ModuleNotFoundError: No module named 'zoneinfo_backport' — then: The issue was a missing package");
+    const tight = ok(compact(chat, opts({ cut: 7, budgetTokens: 70 })));
+    expect(tight.block).toContain("ModuleNotFoundError: No module named 'zoneinfo_backport'");
+  });
+
+  it('groups facts of one speaker on one day under one label', () => {
+    seq = 0;
+    const chat: ChatMessage[] = [
+      m('user', 'Hi Ana! How was your week?', T0),
+      m('assistant', "I've finally finished the ceramics course at the Delft studio. I made a blue teapot there.", T0 + 60_000),
+      m('assistant', 'My teacher Ruud said the glaze on it came out perfectly even.', T0 + 120_000),
+      m('user', 'I adopted a greyhound called Pepper from the Utrecht shelter on Saturday.', T0 + DAY),
+      m('assistant', 'We agreed to meet at the Oudegracht market next Sunday at ten.', T0 + DAY + 60_000),
+      m('user', 'See you then!', T0 + DAY + 120_000),
+    ];
+    const r = ok(compact(chat, opts({ cut: 5, budgetTokens: 400 })));
+    const assistantLines = r.block.split('\n').filter((l) => l.startsWith('- Assistant, 4 March 2024:'));
+    expect(assistantLines.length).toBe(1);
+    expect(assistantLines[0]).toContain('ceramics course');
+    expect(assistantLines[0]).toContain('Ruud');
+    expect(r.block).toContain('- User, 5 March 2024: I adopted a greyhound called Pepper');
+  });
+
+  it('gives a chat without tool work to its facts before cue-phrase sections', () => {
+    const line = (text: string, i: number) => ({ text, sources: [`s${i}`], at: 0, score: 1, round: 1, seq: i });
+    const facts = [
+      'My sister Priya moved to Lisbon in March and works at Feedzai as a data engineer there.',
+      'The kiln at the Delft pottery studio fires stoneware glazes at 1,240 degrees every Thursday.',
+      'I adopted a greyhound called Pepper from the Utrecht shelter on the first Saturday of May.',
+      'Our book club in Leiden is reading The Remains of the Day by Kazuo Ishiguro this month.',
+    ].map(line);
+    const record = {
+      ...ok(compact(vaultChat(), opts({ cut: 8 }))).record,
+      goal: null, constraints: [], decisions: [], openTasks: [], topics: [], references: [], leftOff: null, errors: [], filesRead: [], filesModified: [],
+      done: [line("I've finished the ceramics course and made a blue teapot with a speckled glaze.", 9)],
+      facts,
+    };
+    const talk = renderBlock(record, { budgetTokens: 110, model: 'gpt-4o' });
+    expect(talk).not.toContain('Done:');
+    expect(talk).toContain('Priya');
+    const work = renderBlock({ ...record, filesModified: [{ path: 'notes/pottery.md', sources: ['s1'], last: 1 }] }, { budgetTokens: 110, model: 'gpt-4o' });
+    expect(work).toContain('Done:');
+  });
+
+  it('marks the facts a block showed, and the next round keeps them', () => {
+    seq = 0;
+    const first: ChatMessage[] = [
+      m('user', 'My landlord in Utrecht raised the rent to 1,450 euros from July.'),
+      m('assistant', 'That is a steep rise; the rent tribunal in Utrecht can review it.'),
+      m('user', 'I will write to the tribunal this week.'),
+      m('assistant', 'Good idea.'),
+    ];
+    const r1 = ok(compact(first, opts({ cut: 2, budgetTokens: 120 })));
+    const shown = r1.record.facts.filter((f) => f.shown === 1);
+    expect(shown.length).toBeGreaterThan(0);
+    const more = [...first, m('user', 'Also, the bike shop on Oudegracht fixed my gears for 35 euros.'), m('assistant', 'Nice.')];
+    const r2 = ok(compact(more, opts({ cut: 4, budgetTokens: 120, previous: r1.record })));
+    for (const f of shown) expect(r2.block).toContain(f.text);
   });
 
   it('handles Chinese and Japanese conversations', () => {

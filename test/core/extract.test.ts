@@ -177,6 +177,66 @@ describe('key facts', () => {
   });
 });
 
+describe('key facts: what the ranking favours', () => {
+  it('ranks what the user says about themselves above an assistant explanation', () => {
+    const msgs: ChatMessage[] = [
+      user('u1', 'Can you suggest stretches for a stiff lower back after long drives?'),
+      assistant('a1', 'Cat-cow stretches, pelvic tilts and knee-to-chest holds of 30 seconds each loosen the lumbar muscles gently.'),
+      user('u2', 'I drive 90 minutes to the Rotterdam office every Tuesday and Thursday.'),
+      assistant('a2', 'Hamstring stretches with a resistance band, child pose and glute bridges also help the lower back recover.'),
+    ];
+    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 30, round: 1 });
+    expect(facts[0]?.sources).toEqual(['u2']);
+  });
+
+  it('counts common words for little, so a specific sentence beats a sentimental one', () => {
+    const msgs: ChatMessage[] = [
+      user('u1', 'It has been quite a journey and I am excited to see what the future holds for me.'),
+      user('u2', 'The kiln at the Delft pottery studio fires stoneware glazes at 1,240 degrees.'),
+    ];
+    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 1, round: 1 });
+    expect(facts[0]?.sources).toEqual(['u2']);
+  });
+
+  it('offers a coordinated clause alone, and never a clause with half a bracket', () => {
+    const text = 'I started pottery classes at the Delft studio in 2019 and it has become my favourite way to unwind after work. [shares a photo: a vase with a blue glaze]';
+    const facts = selectFacts(sentencesOf([user('u1', text)]), { poolTokens: 12, round: 1 });
+    for (const f of facts) {
+      expect(text).toContain(f.text);
+      expect((f.text.match(/\[/g) ?? []).length).toBe((f.text.match(/\]/g) ?? []).length);
+    }
+    expect(facts[0]?.text).toBe('I started pottery classes at the Delft studio in 2019');
+  });
+
+  it('keeps what the previous block showed ahead of equally good new sentences', () => {
+    const carried = [
+      { text: 'My landlord in Utrecht raised the rent to 1,450 euros from July.', sources: ['p1'], at: 0, score: 1, round: 1, shown: 1 },
+      { text: 'The bike shop on Oudegracht fixed the gears for 35 euros.', sources: ['p2'], at: 0, score: 1, round: 1 },
+    ];
+    const fresh = [user('n1', 'My cousin in Groningen adopted a greyhound called Pepper last spring.')];
+    const facts = selectFacts(sentencesOf(fresh), { poolTokens: 20, round: 2, carried, seniority: 1.6, shownSeniority: 3 });
+    expect(facts[0]?.sources).toEqual(['p1']);
+    expect(facts[0]?.shown).toBe(1);
+  });
+});
+
+describe('sentence pass', () => {
+  it('is cached per message but re-reads a message whose text changed', () => {
+    const msg = { id: 'u1', createdAt: 0, role: 'user' as const, content: 'The meeting moved to Friday. Bring the Q3 report.' };
+    const first = sentencesOf([msg]).map((s) => s.text);
+    expect(sentencesOf([msg]).map((s) => s.text)).toEqual(first);
+    (msg as { content: string }).content = 'The meeting moved to Monday.';
+    expect(sentencesOf([msg]).map((s) => s.text)).toEqual(['The meeting moved to Monday.']);
+  });
+});
+
+describe('goal', () => {
+  it('scores a request as the goal proper and an opening greeting lower', () => {
+    expect(extractGoal([user('u1', 'Please translate my CV into German before Friday.')])?.score).toBe(1);
+    expect(extractGoal([user('u1', 'Hey Sam! Long time no see, how have you been lately?')])?.score).toBeLessThan(1);
+  });
+});
+
 describe('dates', () => {
   const at = Date.UTC(2023, 4, 8, 13, 56);
   it('formats days in UTC and never prints a date for unknown times', () => {

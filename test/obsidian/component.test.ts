@@ -118,6 +118,13 @@ describe('Component', () => {
     el.detach();
   });
 
+  it('does not count the listeners jsdom adds for its own selector engine', () => {
+    createTestApp();
+    activeDocument.body.createDiv('probe').querySelector('span:hover');
+    activeDocument.querySelector('.probe');
+    expect(liveListenerCount()).toBe(0);
+  });
+
   it('counts only listeners that can still fire', () => {
     createTestApp();
     const el = activeDocument.body.createDiv();

@@ -43,6 +43,9 @@ export function createTestApp(options: TestAppOptions = {}): App {
   if (options.layoutReady !== false) app.workspace.markLayoutReady();
   resetPlatform();
   clearNoticeHistory();
+  // jsdom's selector engine (nwsapi) adds mouseover/mouseout listeners to the document on the first
+  // query, to track :hover. Warm it up before counting, so a plugin's first `find` is not a "leak".
+  win.document.documentElement.querySelector('*');
   resetLeakTracking();
   current = app;
   return app;

@@ -1,0 +1,55 @@
+// Shared setup for the view and plugin tests: the real plugin under the obsidian test runtime,
+// talking to a loopback server.
+import CompactChatPlugin from '../../src/main';
+import { VIEW_TYPE_CHAT } from '../../src/ui/chat-view';
+import type { App } from '../obsidian/index';
+import { createTestApp, loadPlugin, runCommand } from '../obsidian/testing';
+import { ScriptedServer } from '../providers/helpers/server';
+import type { CompactChatSettings } from '../../src/chat/settings';
+
+export interface UiHarness {
+  app: App;
+  plugin: CompactChatPlugin;
+  server: ScriptedServer;
+  /** The chat view's content element. */
+  view(): HTMLElement;
+}
+
+export async function startUi(settings: Partial<CompactChatSettings> = {}, files: Record<string, string> = {}): Promise<UiHarness> {
+  const server = await ScriptedServer.start();
+  const app = createTestApp({ files });
+  const plugin = await loadPlugin(CompactChatPlugin);
+  Object.assign(plugin.settings, { baseUrl: server.url, model: 'llama3.1:8b', ...settings });
+  await plugin.saveSettings();
+  runCommand(app, 'compact-chat:open-chat');
+  await until(() => app.workspace.getLeavesOfType(VIEW_TYPE_CHAT).length === 1);
+  const view = (): HTMLElement => {
+    const leaf = app.workspace.getLeavesOfType(VIEW_TYPE_CHAT)[0];
+    if (!leaf) throw new Error('no chat view');
+    return leaf.view.containerEl;
+  };
+  await until(() => view().find('.compact-chat-input') !== null);
+  return { app, plugin, server, view };
+}
+
+export async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export function input(h: UiHarness): HTMLTextAreaElement {
+  return h.view().find('textarea.compact-chat-input') as HTMLTextAreaElement;
+}
+
+export function messages(h: UiHarness): HTMLElement[] {
+  return h.view().findAll('.compact-chat-message');
+}
+
+export function button(el: HTMLElement | undefined, label: string): HTMLElement {
+  const found = el?.find(`[aria-label="${label}"]`) ?? null;
+  if (!found) throw new Error(`no "${label}" button`);
+  return found;
+}
