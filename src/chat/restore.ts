@@ -114,9 +114,11 @@ export async function restoreNotes(paths: readonly string[], notes: NoteSource, 
   return { notes: attached, block, tokens: estimateTokens(block, model) };
 }
 
-/** The longest prefix of `text`, cut at a line or word end, whose estimate fits in `tokens`. */
-function fitText(text: string, tokens: number, model?: string): string {
+/** The longest prefix of `text`, cut at a line or word end (never inside a surrogate pair),
+ * whose estimate fits in `tokens`. */
+export function fitText(text: string, tokens: number, model?: string): string {
   if (tokens <= 0) return '';
+  if (estimateTokens(text, model) <= tokens) return text;
   let lo = 0;
   let hi = text.length;
   while (lo < hi) {
@@ -124,6 +126,9 @@ function fitText(text: string, tokens: number, model?: string): string {
     if (estimateTokens(text.slice(0, mid), model) <= tokens) lo = mid;
     else hi = mid - 1;
   }
+  // A prefix ending on a high surrogate would leave half an emoji behind.
+  const last = text.charCodeAt(lo - 1);
+  if (lo > 0 && last >= 0xd800 && last <= 0xdbff) lo--;
   const prefix = text.slice(0, lo);
   const cut = Math.max(prefix.lastIndexOf('\n'), prefix.lastIndexOf(' '));
   return (cut > lo * 0.6 ? prefix.slice(0, cut) : prefix).trimEnd();

@@ -21,7 +21,7 @@ import type { ProviderError, ProviderErrorKind } from '../providers/errors';
 import type { ChatProvider, ChatRequest, ProviderUsage, StopReason } from '../providers/types';
 import { Emitter } from './emitter';
 import { type MeterFigures, meterFigures } from './meter';
-import { EMPTY_RESTORED, type RestoredNotes, restoreCandidates, restoreNotes } from './restore';
+import { EMPTY_RESTORED, type RestoredNotes, fitText, restoreCandidates, restoreNotes } from './restore';
 import { type CompactChatSettings, compactionPointFor } from './settings';
 import type { NoteSource } from './vault-access';
 
@@ -541,7 +541,10 @@ export class ChatSession {
       activeNotePath = notes.activeNotePath();
       const text = activeNotePath ? await notes.readNote(activeNotePath) : null;
       if (activeNotePath && text !== null) {
-        activeNote = `<active_note path="${activeNotePath.replace(/"/g, '&quot;')}">\n${text}\n</active_note>`;
+        // Within its own budget: a huge note must not overflow the window by itself.
+        const body = fitText(text, settings.activeNoteBudget, settings.model.trim() || undefined);
+        const cut = body.length < text.length ? '\n[… truncated]' : '';
+        activeNote = `<active_note path="${activeNotePath.replace(/"/g, '&quot;')}">\n${body}${cut}\n</active_note>`;
       }
     }
     this.parts = { ...this.parts, base: settings.systemPrompt.trim(), activeNote, activeNotePath };

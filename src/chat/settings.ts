@@ -38,6 +38,8 @@ export interface CompactChatSettings {
   microCompaction: boolean;
   /** Attach the active note to every request. */
   includeActiveNote: boolean;
+  /** Token budget of the active note; a longer note is attached up to this point. */
+  activeNoteBudget: number;
   /** The system prompt every request starts with. */
   systemPrompt: string;
 }
@@ -65,6 +67,7 @@ export const DEFAULT_SETTINGS: CompactChatSettings = {
   restoredNotesBudget: 2000,
   microCompaction: true,
   includeActiveNote: false,
+  activeNoteBudget: 4000,
   systemPrompt: DEFAULT_SYSTEM_PROMPT,
 };
 
@@ -86,6 +89,7 @@ const NUMBER_BOUNDS: Partial<Record<keyof CompactChatSettings, readonly [number,
   keepTokens: [0, 10_000_000],
   contextBudget: [64, 1_000_000],
   restoredNotesBudget: [0, 1_000_000],
+  activeNoteBudget: [0, 1_000_000],
 };
 
 const ENUMS: Partial<Record<keyof CompactChatSettings, readonly string[]>> = {

@@ -102,6 +102,7 @@ export class CompactChatSettingTab extends PluginSettingTab {
           await this.save();
         }),
       );
+    this.numberSetting(containerEl, 'Active note budget', 'Tokens of the active note sent at most; a longer note is cut at a line or word end.', 'activeNoteBudget');
 
     new Setting(containerEl).setName('Context window').setHeading();
     const window = contextWindowFor(s.model || undefined, s.contextWindowOverride);

@@ -227,3 +227,26 @@ describe('compaction in the loop', () => {
     expect(outcome.kind).toBe('skipped');
   });
 });
+
+describe('the active note', () => {
+  it('is re-read on every send and cut to its own budget, never mid-pair', async () => {
+    const long = Array.from({ length: 400 }, (_, i) => `Line ${i} of the plan 😀 with details.`).join('\n');
+    h = await startHarness({ includeActiveNote: true, activeNoteBudget: 200 }, { 'Plan.md': long });
+    h.notes.active = 'Plan.md';
+    h.server.on('POST', '/api/chat', ollamaReply('Noted.'));
+    h.server.on('POST', '/api/chat', ollamaReply('Noted again.'));
+    await h.session.send('Summarise the plan');
+    const first = systemOf(h.bodies()[0]);
+    expect(first).toContain('<active_note path="Plan.md">\nLine 0 of the plan');
+    expect(first).toContain('[… truncated]');
+    expect(first).not.toContain('Line 399');
+    expect(first.length).toBeLessThan(long.length / 3);
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(first)).toBe(false);
+
+    h.notes.notes.set('Plan.md', 'A short, rewritten plan.');
+    await h.session.send('And now?');
+    const second = systemOf(h.bodies()[1]);
+    expect(second).toContain('A short, rewritten plan.');
+    expect(second).not.toContain('[… truncated]');
+  });
+});

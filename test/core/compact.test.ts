@@ -37,6 +37,25 @@ function ok(r: ReturnType<typeof compact>): Extract<ReturnType<typeof compact>, 
   return r;
 }
 
+/** A record with nothing in it, for rendering tests. */
+function bare(): CompactionRecord {
+  return {
+    ...ok(compact(vaultChat(), opts({ cut: 8 }))).record,
+    goal: null,
+    constraints: [],
+    decisions: [],
+    done: [],
+    openTasks: [],
+    topics: [],
+    references: [],
+    leftOff: null,
+    errors: [],
+    filesRead: [],
+    filesModified: [],
+    facts: [],
+  };
+}
+
 describe('compact', () => {
   it('renders the goal, constraints, references and dated facts into one block within budget', () => {
     const chat = vaultChat();
@@ -158,41 +177,37 @@ describe('compact', () => {
   });
 
   it('groups facts of one speaker on one day under one label', () => {
-    seq = 0;
-    const chat: ChatMessage[] = [
-      m('user', 'Hi Ana! How was your week?', T0),
-      m('assistant', "I've finally finished the ceramics course at the Delft studio. I made a blue teapot there.", T0 + 60_000),
-      m('assistant', 'My teacher Ruud said the glaze on it came out perfectly even.', T0 + 120_000),
-      m('user', 'I adopted a greyhound called Pepper from the Utrecht shelter on Saturday.', T0 + DAY),
-      m('assistant', 'We agreed to meet at the Oudegracht market next Sunday at ten.', T0 + DAY + 60_000),
-      m('user', 'See you then!', T0 + DAY + 120_000),
-    ];
-    const r = ok(compact(chat, opts({ cut: 5, budgetTokens: 400 })));
-    const assistantLines = r.block.split('\n').filter((l) => l.startsWith('- Assistant, 4 March 2024:'));
-    expect(assistantLines.length).toBe(1);
-    expect(assistantLines[0]).toContain('ceramics course');
-    expect(assistantLines[0]).toContain('Ruud');
-    expect(r.block).toContain('- User, 5 March 2024: I adopted a greyhound called Pepper');
+    const fact = (text: string, i: number, at: number) => ({ text, sources: [`s${i}`], at, score: 1, round: 1, seq: i });
+    const record = {
+      ...bare(),
+      facts: [
+        fact("I've finally finished the ceramics course at the Delft studio.", 1, T0),
+        fact('My teacher Ruud said the glaze came out perfectly even.', 2, T0 + 60_000),
+        fact('I adopted a greyhound called Pepper from the Utrecht shelter.', 3, T0 + DAY),
+        fact('We agreed to meet at the Oudegracht market next Sunday at ten.', 4, T0 + DAY + 60_000),
+      ],
+    };
+    const roles: Record<string, string> = { s1: 'assistant', s2: 'assistant', s3: 'user', s4: 'assistant' };
+    const block = renderBlock(record, { budgetTokens: 400, model: 'gpt-4o' }, (id) => roles[id]);
+    const lines = block.split('\n').filter((l) => l.startsWith('- '));
+    expect(lines).toEqual([
+      "- Assistant, 4 March 2024: I've finally finished the ceramics course at the Delft studio. My teacher Ruud said the glaze came out perfectly even.",
+      '- User, 5 March 2024: I adopted a greyhound called Pepper from the Utrecht shelter.',
+      '- Assistant: We agreed to meet at the Oudegracht market next Sunday at ten.',
+    ]);
   });
 
   it('gives a chat without tool work to its facts before cue-phrase sections', () => {
     const line = (text: string, i: number) => ({ text, sources: [`s${i}`], at: 0, score: 1, round: 1, seq: i });
-    const facts = [
-      'My sister Priya moved to Lisbon in March and works at Feedzai as a data engineer there.',
-      'The kiln at the Delft pottery studio fires stoneware glazes at 1,240 degrees every Thursday.',
-      'I adopted a greyhound called Pepper from the Utrecht shelter on the first Saturday of May.',
-      'Our book club in Leiden is reading The Remains of the Day by Kazuo Ishiguro this month.',
-    ].map(line);
     const record = {
-      ...ok(compact(vaultChat(), opts({ cut: 8 }))).record,
-      goal: null, constraints: [], decisions: [], openTasks: [], topics: [], references: [], leftOff: null, errors: [], filesRead: [], filesModified: [],
-      done: [line("I've finished the ceramics course and made a blue teapot with a speckled glaze.", 9)],
-      facts,
+      ...bare(),
+      done: [line('I finished the ceramics course at the Delft studio and made a speckled blue teapot with a celadon glaze there.', 99)],
+      facts: Array.from({ length: 80 }, (_, i) => line(`Locker ${i + 1} at the pottery studio holds glaze batch ${7 * i + 3}.`, i)),
     };
-    const talk = renderBlock(record, { budgetTokens: 110, model: 'gpt-4o' });
+    const talk = renderBlock(record, { budgetTokens: 800, model: 'gpt-4o' });
     expect(talk).not.toContain('Done:');
-    expect(talk).toContain('Priya');
-    const work = renderBlock({ ...record, filesModified: [{ path: 'notes/pottery.md', sources: ['s1'], last: 1 }] }, { budgetTokens: 110, model: 'gpt-4o' });
+    expect(talk).toContain('Locker 1 at');
+    const work = renderBlock({ ...record, filesModified: [{ path: 'notes/pottery.md', sources: ['s1'], last: 1 }] }, { budgetTokens: 800, model: 'gpt-4o' });
     expect(work).toContain('Done:');
   });
 
