@@ -61,10 +61,11 @@ export default defineConfig([
     languageOptions: { globals: { document: 'off', window: 'off', activeDocument: 'off', activeWindow: 'off' } },
     rules: { 'obsidianmd/no-global-this': 'off' },
   },
-  // Node-side code: tests, the obsidian test runtime, benchmarks and build scripts run in Node,
-  // never in the plugin, so Node modules and console output are fine there.
+  // Node-side code: tests, the obsidian test runtime, benchmarks, build scripts and the browser
+  // harness (test infrastructure) run in Node or a test page, never in the plugin, so Node modules
+  // and console output are fine there.
   {
-    files: ['test/**/*.ts', 'bench/**/*.{ts,mjs}', 'scripts/**/*.mjs', '*.config.{mjs,ts}'],
+    files: ['test/**/*.ts', 'bench/**/*.{ts,mjs}', 'scripts/**/*.mjs', 'harness/**/*.ts', '*.config.{mjs,ts}'],
     languageOptions: { globals: { ...globals.node } },
     rules: {
       'obsidianmd/no-nodejs-modules': 'off',

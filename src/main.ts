@@ -1,12 +1,14 @@
 // The Plugin subclass: wiring only. Logic lives in src/core (compaction) and src/chat (session);
 // src/ui renders it. The plugin owns the session (so the conversation outlives a closed view) but
 // keeps no reference to any view: it finds them with workspace.getLeavesOfType.
-import { MarkdownView, Plugin, TFile, type WorkspaceLeaf } from 'obsidian';
+import { MarkdownView, Notice, Plugin, TFile, type WorkspaceLeaf } from 'obsidian';
 import { ChatSession } from './chat/session';
 import { type CompactChatSettings, DEFAULT_SETTINGS, mergeSettings } from './chat/settings';
 import type { NoteSource } from './chat/vault-access';
 import { type ChatProvider, Transport, createProvider } from './providers';
 import { ChatView, VIEW_TYPE_CHAT } from './ui/chat-view';
+import { CompactNowModal } from './ui/compact-modal';
+import { CompactionPanelView, VIEW_TYPE_COMPACTIONS } from './ui/compaction-panel';
 import { CompactChatSettingTab } from './ui/settings-tab';
 
 export default class CompactChatPlugin extends Plugin {
@@ -26,12 +28,35 @@ export default class CompactChatPlugin extends Plugin {
     });
     this.register(() => this.session.dispose());
 
-    this.registerView(VIEW_TYPE_CHAT, (leaf) => new ChatView(leaf, { session: this.session, openSettings: () => this.openSettings() }));
+    this.registerView(
+      VIEW_TYPE_CHAT,
+      (leaf) =>
+        new ChatView(leaf, {
+          session: this.session,
+          openSettings: () => this.openSettings(),
+          openCompactionPanel: (round) => void this.openCompactionPanel(round),
+        }),
+    );
+    this.registerView(VIEW_TYPE_COMPACTIONS, (leaf) => new CompactionPanelView(leaf, { session: this.session, revealMessage: (id) => this.revealMessage(id) }));
     this.registerHoverLinkSource(VIEW_TYPE_CHAT, { display: 'Compact Chat', defaultMod: true });
+    this.registerHoverLinkSource(VIEW_TYPE_COMPACTIONS, { display: 'Compact Chat summary panel', defaultMod: true });
     this.addRibbonIcon('messages-square', 'Open chat', () => void this.activateView());
     this.addCommand({ id: 'open-chat', name: 'Open chat', callback: () => void this.activateView() });
     this.addCommand({ id: 'new-chat', name: 'New chat', callback: () => this.session.clear() });
-    this.addCommand({ id: 'compact-now', name: 'Compact now', callback: () => void this.session.compactNow() });
+    this.addCommand({ id: 'compact-now', name: 'Compact now', callback: () => new CompactNowModal(this.app, this.session).open() });
+    this.addCommand({ id: 'open-compaction-panel', name: 'Open compaction panel', callback: () => void this.openCompactionPanel() });
+    this.addCommand({
+      id: 'undo-last-compaction',
+      name: 'Undo last compaction',
+      checkCallback: (checking) => {
+        if (this.session.undoBlocker() !== null) return false;
+        if (!checking) {
+          const undone = this.session.undoLastCompaction();
+          if (undone) new Notice(`Undid compaction round ${undone.record.round}.`);
+        }
+        return true;
+      },
+    });
     this.addSettingTab(
       new CompactChatSettingTab(this.app, this, {
         settings: this.settings,
@@ -72,6 +97,28 @@ export default class CompactChatPlugin extends Plugin {
       await leaf.setViewState({ type: VIEW_TYPE_CHAT, active: true });
     }
     await workspace.revealLeaf(leaf);
+  }
+
+  /** Opens (or reveals) the compaction panel in the right sidebar, below the chat, on `round`. */
+  async openCompactionPanel(round?: number): Promise<void> {
+    const { workspace } = this.app;
+    let leaf: WorkspaceLeaf | null = workspace.getLeavesOfType(VIEW_TYPE_COMPACTIONS)[0] ?? null;
+    if (!leaf) {
+      // A tab group of its own, so the chat stays visible beside it (jump to a message).
+      leaf = workspace.getRightLeaf(true);
+      if (!leaf) return;
+      await leaf.setViewState({ type: VIEW_TYPE_COMPACTIONS, active: true });
+    }
+    await workspace.revealLeaf(leaf);
+    const view = leaf.view;
+    if (round !== undefined && view instanceof CompactionPanelView) view.showRound(round);
+  }
+
+  /** Shows message `id` in the chat view (opened when closed). */
+  private async revealMessage(id: string): Promise<boolean> {
+    await this.activateView();
+    const view = this.app.workspace.getLeavesOfType(VIEW_TYPE_CHAT)[0]?.view;
+    return view instanceof ChatView ? view.revealMessage(id) : false;
   }
 
   private openSettings(): void {

@@ -13,10 +13,10 @@ import { type AssistantMessage, type ChatMessage, type ToolResultMessage, type U
 import { microCompact } from '../core/micro-compact';
 import { contextWindowFor } from '../core/models';
 import type { CompactionRecord } from '../core/record';
-import { selectCut } from '../core/cut';
+import { type CutOptions, selectCut } from '../core/cut';
 import { estimateTokens } from '../core/tokens';
 import { TokenTracker } from '../core/tracker';
-import { type TriggerReason, shouldCompact } from '../core/triggers';
+import { type TriggerReason, planCompaction, shouldCompact } from '../core/triggers';
 import type { ProviderError, ProviderErrorKind } from '../providers/errors';
 import type { ChatProvider, ChatRequest, ProviderUsage, StopReason } from '../providers/types';
 import { Emitter } from './emitter';
@@ -53,6 +53,8 @@ export interface NoticeEntry {
   text: string;
   /** Set for the notice of an applied compaction. */
   compaction?: CompactionState;
+  /** Set on that notice once the round was undone (the notice stays: it happened). */
+  undone?: boolean;
 }
 
 export type ChatEntry = MessageEntry | NoticeEntry;
@@ -88,6 +90,8 @@ export interface SessionEvents extends Record<string, unknown> {
   /** Transient status line: a retry wait, a non-streaming fallback ('' clears it). */
   status: string;
   compaction: CompactionState;
+  /** The list of applied rounds changed (a compaction, an undo, a new chat): the panel re-renders. */
+  compactions: readonly CompactionState[];
   'compaction-skipped': { reason: string; message: string };
   meter: MeterFigures;
 }
@@ -123,6 +127,9 @@ export class ChatSession {
   private controller: AbortController | null = null;
   private lastUsage: ProviderUsage | null = null;
   private lastSkip = '';
+  /** Set by an undo: the next request does not compact automatically while the prompt still fits
+   * the window (the user just asked for the longer prompt). Cleared by that request. */
+  private holdAutoCompaction = false;
 
   constructor(private readonly deps: SessionDeps) {
     this.syncTracker(deps.settings());
@@ -191,6 +198,25 @@ export class ChatSession {
     return null;
   }
 
+  /** Why "Compact now" cannot run now (busy, or nothing lies before the part that is always
+   * kept), or null when it can. The same cut the compaction would use, without compacting. */
+  compactNowBlocker(): string | null {
+    if (this.busy) return 'Wait for the reply to finish.';
+    const settings = this.deps.settings();
+    const sent = this.sentOriginals();
+    if (!sent.length) return this.compactionList.length ? 'Nothing new to compact since the last compaction.' : 'Nothing to compact: the conversation is empty.';
+    const plan = planCompaction(sent, { manual: true }, this.cutOptions(settings));
+    if (plan.action !== 'nothing-to-compact') return null;
+    return this.compactionList.length ? 'Nothing new to compact: only the latest exchanges are sent verbatim, and they are always kept.' : plan.message;
+  }
+
+  /** Why the last compaction cannot be undone now, or null when it can. */
+  undoBlocker(): string | null {
+    if (!this.compactionList.length) return 'No compaction to undo.';
+    if (this.busy) return 'Wait for the reply to finish.';
+    return null;
+  }
+
   /** Whether a message can be edited and resent / regenerated: it must still be sent verbatim. */
   canRewrite(id: string): boolean {
     const index = this.indexOf(id);
@@ -245,6 +271,38 @@ export class ChatSession {
     return this.compactInternal(settings, ['manual'], { force: true, focus });
   }
 
+  /**
+   * Undoes the latest compaction round: its record is dropped, so the boundary moves back to the
+   * previous round's (or to the start) and what is sent is again the previous round's block and
+   * restored notes (or none) with the messages that round removed, its micro-compacted tool
+   * results restored. Nothing was deleted, so nothing is read back from anywhere: the next request
+   * body is what it would have been before that compaction. Returns the undone round, or null.
+   */
+  undoLastCompaction(): CompactionState | null {
+    if (this.undoBlocker() !== null) return null;
+    const undone = this.compactionList.pop();
+    if (!undone) return null;
+    const previous = this.compactionList[this.compactionList.length - 1] ?? null;
+    for (const id of undone.microCleared) this.cleared.delete(id);
+    this.restored = previous?.restored ?? EMPTY_RESTORED;
+    this.parts = { ...this.parts, previousContext: previous?.record.block ?? '', restored: this.restored.block };
+    // The messages the round removed are counted again (O(what is sent), like a rewrite).
+    this.tracker.setModel(this.trackerModel, this.sentMessages(), composeSystemPrompt(this.parts), []);
+    this.holdAutoCompaction = true;
+    this.lastSkip = '';
+    const index = this.entryList.findIndex((e) => e.kind === 'notice' && e.compaction === undone);
+    const notice = this.entryList[index];
+    if (notice?.kind === 'notice') this.entryList[index] = { ...notice, undone: true };
+    const n = undone.record.removedIds.length;
+    this.pushNotice(
+      'info',
+      `Undid compaction round ${undone.record.round}: ${plural(n, 'message')} ${n === 1 ? 'is' : 'are'} sent again${previous ? `, with round ${previous.record.round}'s summary` : ''}.`,
+    );
+    this.events.emit('compactions', this.compactionList);
+    this.emitMeter();
+    return undone;
+  }
+
   /** Starts over: the conversation, its compactions and the tracker are cleared. */
   clear(): void {
     this.stop();
@@ -255,10 +313,12 @@ export class ChatSession {
     this.parts = { ...this.parts, previousContext: '', restored: '' };
     this.lastUsage = null;
     this.lastSkip = '';
+    this.holdAutoCompaction = false;
     this.tracker = new TokenTracker();
     this.trackerModel = undefined;
     this.syncTracker(this.deps.settings());
     this.events.emit('entries', this.entryList);
+    this.events.emit('compactions', this.compactionList);
     this.emitMeter();
   }
 
@@ -312,6 +372,10 @@ export class ChatSession {
   private async prepare(settings: CompactChatSettings): Promise<void> {
     await this.refreshParts(settings);
     const decision = this.decide(settings);
+    const hold = this.holdAutoCompaction;
+    this.holdAutoCompaction = false;
+    // Just after an undo, the longer prompt is what the user asked for, as long as it fits.
+    if (hold && this.tracker.total() + settings.replyReserve <= this.windowOf(settings)) return;
     if (decision.fire) await this.compactInternal(settings, decision.reasons, { force: false });
   }
 
@@ -416,8 +480,6 @@ export class ChatSession {
     options: { force: boolean; focus?: string | undefined },
   ): Promise<CompactOutcome> {
     const model = settings.model.trim() || undefined;
-    const window = this.windowOf(settings);
-    const point = compactionPointFor(settings, window);
     const promptBefore = this.tracker.total();
 
     // 1. Micro-compaction: old bulky tool results become placeholders in what is sent.
@@ -443,21 +505,11 @@ export class ChatSession {
 
     // 2. Full compaction at a cut between whole units of what is still sent.
     const all = this.messageEntries().filter(isSendable).map((e) => e.message);
-    const boundary = this.boundaryIndex();
-    const sentOriginals = this.messageEntries()
-      .filter((e) => this.entryList.indexOf(e) >= boundary && isSendable(e))
-      .map((e) => e.message);
+    const sentOriginals = this.sentOriginals();
     const offset = all.length - sentOriginals.length;
-    const tokensOf = (m: ChatMessage): number => this.tracker.messageTokens(m.id) ?? estimateMessageTokens(m, model);
-    const cut = selectCut(sentOriginals, {
-      keepExchanges: settings.keepExchanges,
-      keepTokens: settings.keepTokens,
-      // The part kept verbatim never takes more than half the room before the compaction point,
-      // so a compaction always has something to remove when anything can be removed at all.
-      maxKeepTokens: Math.max(1, Math.floor(point / 2)),
-      ...(model ? { model } : {}),
-      tokensOf,
-    });
+    const cutOptions = this.cutOptions(settings);
+    const tokensOf = cutOptions.tokensOf ?? ((m: ChatMessage): number => estimateMessageTokens(m, model));
+    const cut = selectCut(sentOriginals, cutOptions);
     if (!cut.ok) return this.skip('nothing-to-compact', cut.message, microCleared);
 
     const previous = this.compactionList[this.compactionList.length - 1]?.record ?? null;
@@ -506,6 +558,7 @@ export class ChatSession {
     const state: CompactionState = { record: result.record, causes, microCleared, restored, promptBefore, promptAfter: this.tracker.total() };
     this.compactionList.push(state);
     this.lastSkip = '';
+    this.holdAutoCompaction = false;
     const notes = restored.notes.length ? `; re-attached ${plural(restored.notes.length, 'note')}` : '';
     this.pushNotice(
       'info',
@@ -513,6 +566,7 @@ export class ChatSession {
       state,
     );
     this.events.emit('compaction', state);
+    this.events.emit('compactions', this.compactionList);
     this.emitMeter();
     return { kind: 'compacted', state };
   }
@@ -606,6 +660,31 @@ export class ChatSession {
     this.tracker.setModel(this.trackerModel, this.sentMessages(), composeSystemPrompt(this.parts), []);
     this.events.emit('entries', this.entryList);
     this.emitMeter();
+  }
+
+  /** The cut options of a full compaction (shared by the compaction and "Compact now"'s check). */
+  private cutOptions(settings: CompactChatSettings): CutOptions & { tokensOf: (m: ChatMessage) => number } {
+    const model = settings.model.trim() || undefined;
+    const point = compactionPointFor(settings, this.windowOf(settings));
+    return {
+      keepExchanges: settings.keepExchanges,
+      keepTokens: settings.keepTokens,
+      // The part kept verbatim never takes more than half the room before the compaction point,
+      // so a compaction always has something to remove when anything can be removed at all.
+      maxKeepTokens: Math.max(1, Math.floor(point / 2)),
+      ...(model ? { model } : {}),
+      tokensOf: (m: ChatMessage): number => this.tracker.messageTokens(m.id) ?? estimateMessageTokens(m, model),
+    };
+  }
+
+  /** The messages after the latest boundary that are sent, in their original (unplaceholdered) form. */
+  private sentOriginals(): ChatMessage[] {
+    const boundary = this.boundaryIndex();
+    const out: ChatMessage[] = [];
+    this.entryList.forEach((entry, i) => {
+      if (i >= boundary && entry.kind === 'message' && isSendable(entry)) out.push(entry.message);
+    });
+    return out;
   }
 
   private messageEntries(): MessageEntry[] {

@@ -1,8 +1,13 @@
-// Key facts: an extractive ranking of whole sentences (or one contiguous clause of a long one) by
-// the information a model would need later. A sentence is worth its rare words (IDF over the
-// conversation), weighted up for names, numbers, dates and code symbols and for what the user
-// said, per token it costs; selection is greedy with novelty, so a second sentence about the same
-// thing counts only for what it adds. Deterministic: ties break on position.
+// Key facts: an extractive ranking of whole sentences (or one contiguous clause of one) by the
+// information a model would need later. A sentence is worth its rare words (IDF over the
+// conversation; common English words count little), weighted up for names, numbers, dates and code
+// symbols, per token it costs, times a prior: what the user says about themselves ranks far above
+// an assistant's explanations (both sides count when two people are chatting), questions, short
+// exclamations, remarks about the other side and markup rank lower. Selection is greedy with
+// novelty, so a second sentence about the same thing counts only for what it adds; facts carried
+// from the previous round (above all those its block showed) keep a seniority. Deterministic: ties
+// break on position. Words are counted as vocabulary ids and per-sentence features are memoised
+// with the sentence pass, so ranking a long conversation stays a few typed-array passes.
 import type { Sentence } from './extract-sentences';
 import type { SourcedLine } from './record';
 import { GENERIC_WORDS, contentWords, splitAfter, squash, truncateAtWord, wordCount } from './text';
@@ -34,6 +39,8 @@ const COVERED_WEIGHT = 0.2;
 const COST_OFFSET = 9;
 /** Weight of numbers and capitalised names (not at a sentence start): dates, places, people. */
 const NAME_WEIGHT = 2.5;
+/** Boost of first-person sentences when both sides are people talking about their lives. */
+const PERSONAL = 1.4;
 /** Weight of common words (see GENERIC_WORDS) against their rarity in the conversation. */
 const GENERIC_WEIGHT = 0.3;
 
@@ -135,33 +142,141 @@ const PREFILTER_FACTOR = 4;
 
 const cheapCost = (text: string): number => Math.ceil(text.length / 3.6) + 3;
 
+/** Ranking keys as small integers, shared by every conversation ranked in this session, so the
+ * counting and scoring loops index typed arrays instead of hashing strings. Reset (and every cached
+ * id list with it, by generation) if it ever grows past VOCAB_LIMIT words. */
+const vocab = new Map<string, number>();
+const numeric: boolean[] = [];
+const VOCAB_LIMIT = 1_000_000;
+let generation = 0;
+
+function idOf(w: string): number {
+  let id = vocab.get(w);
+  if (id === undefined) {
+    id = vocab.size;
+    vocab.set(w, id);
+    numeric[id] = NUMBER.test(w);
+  }
+  return id;
+}
+
+function idsOf(uniq: readonly string[]): Int32Array {
+  if (vocab.size > VOCAB_LIMIT) {
+    vocab.clear();
+    numeric.length = 0;
+    generation++;
+  }
+  const ids = new Int32Array(uniq.length);
+  for (let i = 0; i < uniq.length; i++) ids[i] = idOf(uniq[i] as string);
+  return ids;
+}
+
+/** What ranking needs to know of a sentence's text, whoever said it and wherever it sits. */
+interface Features {
+  /** Distinct ranking keys. */
+  uniq: string[];
+  /** Their vocabulary ids, valid while `generation` is current. */
+  ids: Int32Array;
+  generation: number;
+  /** Long enough to be a fact (five words, three keys). */
+  usable: boolean;
+  question: boolean;
+  shortExclamation: boolean;
+  firstPerson: boolean;
+  secondPerson: boolean;
+  my: boolean;
+  /** Dense in markup or code punctuation. */
+  markup: boolean;
+}
+
+function features(text: string, words: readonly string[]): Features {
+  const question = /\?\s*$/.test(text);
+  const wc = wordCount(text);
+  const punct = text.match(CODE_PUNCT)?.length ?? 0;
+  const uniq = [...new Set(words)];
+  return {
+    uniq,
+    ids: idsOf(uniq),
+    generation,
+    usable: words.length >= 3 && wc >= 5,
+    question,
+    shortExclamation: !question && wc < 8 && /!\s*$/.test(text),
+    firstPerson: FIRST_PERSON.test(text),
+    secondPerson: SECOND_PERSON.test(text),
+    my: MY.test(text),
+    markup: punct > 2 && punct / text.length > 0.03,
+  };
+}
+
+/** Features of a sentence, memoised with the sentence pass (so a conversation compacted or
+ * previewed again is not re-read). */
+function featuresOf(s: Sentence): Features {
+  let f = s.memo?.facts as Features | undefined;
+  if (!f) {
+    f = features(s.text, s.words);
+    if (s.memo) s.memo.facts = f;
+  } else if (f.generation !== generation) {
+    f.ids = idsOf(f.uniq);
+    f.generation = generation;
+  }
+  return f;
+}
+
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */
 export function selectFacts(sentences: readonly Sentence[], options: FactOptions): SourcedLine[] {
   const focusWords = new Set(options.focus ? contentWords(options.focus) : []);
-  // Document frequency over the candidate sentences and carried facts.
-  const df = new Map<string, number>();
-  let docs = 0;
-  const usable = sentences.filter((s) => !s.code && s.words.length >= 3 && wordCount(s.text) >= 5 && s.role !== 'system');
+  // Document frequency over the candidate sentences and carried facts, by vocabulary id.
+  const usable: Sentence[] = [];
+  const usableFeatures: Features[] = [];
+  for (const s of sentences) {
+    if (s.code || s.role === 'system') continue;
+    const f = featuresOf(s);
+    if (!f.usable) continue;
+    usable.push(s);
+    usableFeatures.push(f);
+  }
   const carried = options.carried ?? [];
   const carriedWords = carried.map((f) => contentWords(f.text));
-  // lastDoc avoids a Set per sentence: a word counts once per document.
-  const lastDoc = new Map<string, number>();
-  const count = (words: readonly string[]): void => {
+  const startGeneration = generation;
+  let carriedIds = carriedWords.map((words) => idsOf([...new Set(words)]));
+  let usableIds = usableFeatures.map((f) => f.ids);
+  if (generation !== startGeneration) {
+    // The vocabulary was reset midway: ids taken before it are stale (the reset leaves room, so a
+    // second pass cannot reset again).
+    carriedIds = carriedWords.map((words) => idsOf([...new Set(words)]));
+    usableIds = usable.map((s) => featuresOf(s).ids);
+  }
+  const df = new Int32Array(vocab.size);
+  const touched: number[] = [];
+  let docs = 0;
+  const count = (ids: Int32Array): void => {
     docs++;
-    for (const w of words) {
-      if (lastDoc.get(w) === docs) continue;
-      lastDoc.set(w, docs);
-      df.set(w, (df.get(w) ?? 0) + 1);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      const n = df[id] as number;
+      if (n === 0) touched.push(id);
+      df[id] = n + 1;
     }
   };
-  for (const s of usable) count(s.words);
-  for (const words of carriedWords) count(words);
-  const idf = (w: string): number => Math.log(1 + docs / (df.get(w) ?? 1)) * (GENERIC_WORDS.has(w) ? GENERIC_WEIGHT : 1);
+  for (const ids of usableIds) count(ids);
+  for (const ids of carriedIds) count(ids);
+  // Weights computed once per distinct word: the ranking below looks words up many times.
+  const weights = new Float64Array(vocab.size);
+  for (const id of touched) weights[id] = Math.log(1 + docs / (df[id] as number));
+  for (const w of GENERIC_WORDS) {
+    const id = vocab.get(w);
+    if (id !== undefined && id < weights.length) weights[id] = (weights[id] as number) * GENERIC_WEIGHT;
+  }
+  const unseen = Math.log(1 + docs);
+  const idf = (w: string): number => {
+    const id = vocab.get(w);
+    return id !== undefined && id < weights.length && (df[id] as number) > 0 ? (weights[id] as number) : unseen * (GENERIC_WORDS.has(w) ? GENERIC_WEIGHT : 1);
+  };
   // Which sides talk about themselves: the user always counts; the other side too when it says
   // "my …" about as often (two people chatting), not when it is an assistant explaining things.
   const mine = { user: 0, other: 0, userN: 1, otherN: 1 };
-  for (const s of usable) {
-    const my = MY.test(s.text) ? 1 : 0;
+  usable.forEach((s, i) => {
+    const my = (usableFeatures[i] as Features).my ? 1 : 0;
     if (s.role === 'user') {
       mine.user += my;
       mine.userN++;
@@ -169,7 +284,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       mine.other += my;
       mine.otherN++;
     }
-  }
+  });
   const personalAssistant = mine.other / mine.otherN >= 0.5 * (mine.user / mine.userN);
   const lastMessage = usable.length ? (usable[usable.length - 1] as Sentence).message : 0;
 
@@ -196,22 +311,21 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const candidates: Candidate[] = [];
   /** What a sentence is worth beyond its words: who said it, about whom, and how. */
   const prior = (s: Sentence, text: string): number => {
-    let boost = s.role === 'user' ? 1.15 : s.role === 'tool' ? 0.35 : 1;
-    const question = /\?\s*$/.test(text);
+    const f = text === s.text ? featuresOf(s) : features(text, s.words);
+    let boost = s.role === 'user' ? (personalAssistant ? 1 : 1.15) : s.role === 'tool' ? 0.35 : 1;
     // What the user says about themselves is what no model can regenerate: with an assistant that
     // explains things, it ranks well above the explanations; between two people, both sides count.
-    if (!question && FIRST_PERSON.test(text)) {
-      if (s.role === 'user') boost *= personalAssistant ? 1.4 : 3;
-      else if (personalAssistant && s.role === 'assistant') boost *= 1.4;
-    } else if (SECOND_PERSON.test(text)) {
+    if (!f.question && f.firstPerson) {
+      if (s.role === 'user') boost *= personalAssistant ? PERSONAL : 3;
+      else if (personalAssistant && s.role === 'assistant') boost *= PERSONAL;
+    } else if (f.secondPerson) {
       // Said to the other side about them ("you'll love it", "keep going, you're doing great"), not
       // about the speaker's own life or work: mostly reactions and advice.
       boost *= 0.7;
     }
-    const punct = text.match(CODE_PUNCT)?.length ?? 0;
-    if (punct > 2 && punct / text.length > 0.03) boost *= 0.3;
-    if (question) boost *= 0.55;
-    else if (/!\s*$/.test(text) && wordCount(text) < 8) boost *= 0.6;
+    if (f.markup) boost *= 0.3;
+    if (f.question) boost *= 0.55;
+    else if (f.shortExclamation) boost *= 0.6;
     return boost * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
   };
   const makeCandidate = (s: Sentence, pos: number, text: string, words: readonly string[]): Candidate => {
@@ -222,17 +336,53 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   // Prefilter: a cheap value-per-token bound for every sentence (no allocation), and full
   // candidates only for the best of them — a long conversation has far more sentences than any
   // block can hold, and building ranked candidates for all of them is what would cost.
-  const rough = usable.map((s, pos) => {
-    let g = 0;
-    for (const w of s.words) g += NUMBER.test(w) ? NAME_WEIGHT * idf(w) : idf(w);
-    return { pos, g: (g * prior(s, s.text)) / (cheapCost(s.text) + COST_OFFSET) };
-  });
-  if (rough.length > PREFILTER_MIN) rough.sort((a, b) => b.g - a.g || a.pos - b.pos);
-  let roughRoom = options.poolTokens * PREFILTER_FACTOR;
-  for (const { pos } of rough) {
+  const n = usable.length;
+  const roughG = new Float64Array(n);
+  const roughCost = new Float64Array(n);
+  let maxG = 0;
+  for (let pos = 0; pos < n; pos++) {
     const s = usable[pos] as Sentence;
-    if (rough.length > PREFILTER_MIN && roughRoom <= 0) break;
-    roughRoom -= cheapCost(s.text);
+    let g = 0;
+    const ids = usableIds[pos] as Int32Array;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      g += numeric[id] ? NAME_WEIGHT * (weights[id] as number) : (weights[id] as number);
+    }
+    roughCost[pos] = cheapCost(s.text);
+    const value = (g * prior(s, s.text)) / ((roughCost[pos] as number) + COST_OFFSET);
+    roughG[pos] = value;
+    if (value > maxG) maxG = value;
+  }
+  // The sentences worth ranking: all of a short conversation; of a long one, the best by the rough
+  // value until PREFILTER_FACTOR × the pool's tokens. A histogram of the values finds the cut-off
+  // in two linear passes (no sort of every sentence); only those above it are sorted.
+  let order: number[];
+  if (n > PREFILTER_MIN && maxG > 0) {
+    const BUCKETS = 512;
+    const bucketCost = new Float64Array(BUCKETS);
+    const bucketOf = (g: number): number => Math.min(BUCKETS - 1, Math.floor((g / maxG) * BUCKETS));
+    for (let pos = 0; pos < n; pos++) {
+      const b = bucketOf(roughG[pos] as number);
+      bucketCost[b] = (bucketCost[b] as number) + (roughCost[pos] as number);
+    }
+    let room = options.poolTokens * PREFILTER_FACTOR;
+    let floor = 0;
+    for (let b = BUCKETS - 1; b >= 0; b--) {
+      room -= bucketCost[b] as number;
+      if (room <= 0) {
+        floor = b;
+        break;
+      }
+    }
+    order = [];
+    for (let pos = 0; pos < n; pos++) if (bucketOf(roughG[pos] as number) >= floor) order.push(pos);
+    order.sort((x, y) => (roughG[y] as number) - (roughG[x] as number) || x - y);
+  } else order = Array.from({ length: n }, (_, i) => i);
+  let roughRoom = options.poolTokens * PREFILTER_FACTOR;
+  for (const pos of order) {
+    const s = usable[pos] as Sentence;
+    if (n > PREFILTER_MIN && roughRoom <= 0) break;
+    roughRoom -= roughCost[pos] as number;
     const full = wordCount(s.text) > MAX_WORDS ? squash(bestClauses(s.text, idf)) : s.text;
     candidates.push(makeCandidate(s, pos, full, full === s.text ? s.words : contentWords(full)));
   }

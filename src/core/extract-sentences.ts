@@ -21,6 +21,9 @@ export interface Sentence {
   words: string[];
   /** Text inside a fenced code block, or tool output that reads as code. */
   code: boolean;
+  /** What extractors derived from this sentence's text, shared by every compaction of the same
+   * message (the sentence pass is cached per message): keyed by extractor. */
+  memo?: Record<string, unknown>;
 }
 
 const FENCE = /^\s*(```|~~~)/;
@@ -40,16 +43,17 @@ function codeLike(line: string): boolean {
  * compacted or previewed. */
 interface MessagePieces {
   content: string;
+  role: ChatMessage['role'];
   /** Time of a date stamp the text starts with (0 when none). */
   stampAt: number;
-  pieces: { text: string; code: boolean; words: string[] }[];
+  pieces: { text: string; code: boolean; words: string[]; memo: Record<string, unknown> }[];
 }
 
 const cache = new WeakMap<ChatMessage, MessagePieces>();
 
 function piecesOf(m: ChatMessage): MessagePieces {
   const hit = cache.get(m);
-  if (hit && hit.content === m.content) return hit;
+  if (hit && hit.content === m.content && hit.role === m.role) return hit;
   let content = m.content;
   const stamp = m.role === 'tool' ? { at: 0, length: 0 } : leadingStamp(content);
   if (stamp.at) content = content.slice(stamp.length);
@@ -65,17 +69,17 @@ function piecesOf(m: ChatMessage): MessagePieces {
     if (!line.trim()) continue;
     const code = inFence || (!prose && codeLike(line));
     if (code) {
-      pieces.push({ text: squash(line), code: true, words: [] });
+      pieces.push({ text: squash(line), code: true, words: [], memo: {} });
       continue;
     }
     // List markers are markup, not content: the block adds its own bullets.
     const bare = LIST_MARK.test(line) ? line.replace(LIST_MARK, '') : line;
     for (const text of splitSentences(bare)) {
       const c = !prose && codeLike(text);
-      pieces.push({ text, code: c, words: c ? [] : contentWords(text) });
+      pieces.push({ text, code: c, words: c ? [] : contentWords(text), memo: {} });
     }
   }
-  const out = { content: m.content, stampAt: stamp.at, pieces };
+  const out = { content: m.content, role: m.role, stampAt: stamp.at, pieces };
   cache.set(m, out);
   return out;
 }
@@ -100,7 +104,7 @@ export function sentencesOf(messages: readonly ChatMessage[]): Sentence[] {
     const of = p.pieces.length;
     for (let index = 0; index < of; index++) {
       const x = p.pieces[index] as MessagePieces['pieces'][number];
-      out.push({ text: x.text, id: m.id, role: m.role, message, index, of, at, words: x.words, code: x.code });
+      out.push({ text: x.text, id: m.id, role: m.role, message, index, of, at, words: x.words, code: x.code, memo: x.memo });
     }
   });
   return out;

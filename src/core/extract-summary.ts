@@ -139,7 +139,7 @@ function findResolution(sentences: readonly Sentence[], afterMessage: number): s
 }
 
 /** How one sentence classifies: the same for the same sentence of the same message wherever it
- * sits, so it is cached with the sentence pass (keyed by its word list, one per cached sentence). */
+ * sits, so it is memoised with the sentence pass. */
 interface SentenceClass {
   constraint: boolean;
   /** Text of an open task ("[ ] …" item, or an assistant's "still need to …"). */
@@ -151,10 +151,8 @@ interface SentenceClass {
   request: boolean;
 }
 
-const classes = new WeakMap<readonly string[], SentenceClass>();
-
 function classify(s: Sentence): SentenceClass {
-  const hit = s.index < 2 ? undefined : classes.get(s.words);
+  const hit = s.memo?.summary as SentenceClass | undefined;
   if (hit) return hit;
   const text = s.text;
   // A line shorter than five words never reads as a run of what was said ("Agreed, Dave!").
@@ -178,9 +176,9 @@ function classify(s: Sentence): SentenceClass {
     }
   }
   c.decision = s.role !== 'system' && wc >= 2 && !question && DECISION.test(text);
-  // Topics depend on the position in the message (index < 2): only later sentences are cached.
-  if (s.index >= 2) classes.set(s.words, c);
-  else c.request = c.request && wc >= 2;
+  c.request = c.request && wc >= 2;
+  // Memoised with the sentence pass: the same sentence of the same message classifies the same.
+  if (s.memo) s.memo.summary = c;
   return c;
 }
 

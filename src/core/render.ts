@@ -1,8 +1,11 @@
 // Rendering the record as one `<previous_context>` block, filled by priority until the token
-// budget: the goal and where things were left first, then the structured sections up to a share
-// each, then key facts with everything left, then the sections again past their share. Lines are
-// never cut mid-word; the block is re-measured whole and trimmed until it fits, with a margin for
-// the estimator's error (the plugin ships no tokenizer, so the estimate is all there is).
+// budget: the goal and where things were left first, then the sections up to a share each (the
+// cue-phrase ones only when the conversation did tool work), the structured ones (instructions,
+// errors, files) past it up to a reserve, then key facts with everything left, then the rest. Key
+// facts share one label per speaker and day; file paths are written whole; error resolutions come
+// last. Lines are never cut mid-word; the block is re-measured whole and trimmed until it fits,
+// with a margin for the estimator's error (the plugin ships no tokenizer, so the estimate is all
+// there is).
 import type { CompactionRecord, ErrorLine, FileEntry, Reference, SourcedLine } from './record';
 import { estimateTokens } from './tokens';
 import { dedupeKey, dropLoneSurrogates, squash, truncateAtWord } from './text';
@@ -97,6 +100,28 @@ function factText(f: SourcedLine): string {
   return resolved ? `${f.text} (${resolved})` : f.text;
 }
 
+/** Facts in conversation order, except that within one dated day each speaker's facts are kept
+ * together (in order), so a day costs one label per speaker rather than one per turn. */
+function byDayThenSpeaker(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined): SourcedLine[] {
+  const ordered = [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+  const out: SourcedLine[] = [];
+  let i = 0;
+  while (i < ordered.length) {
+    const day = (ordered[i] as SourcedLine).at > 0 ? describeDay((ordered[i] as SourcedLine).at) : '';
+    let j = i + 1;
+    while (j < ordered.length && day && describeDay((ordered[j] as SourcedLine).at) === day) j++;
+    const run = ordered.slice(i, j);
+    const speakers: string[] = [];
+    for (const f of run) {
+      const role = roleOf(f.sources[0] ?? '') ?? '';
+      if (!speakers.includes(role)) speakers.push(role);
+    }
+    for (const who of speakers) for (const f of run) if ((roleOf(f.sources[0] ?? '') ?? '') === who) out.push(f);
+    i = j;
+  }
+  return out;
+}
+
 /** Fact lines in conversation order: consecutive facts of one side on one day share a line, labelled
  * with who said them and the day (when it changes). */
 function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined): string[] {
@@ -109,7 +134,7 @@ function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => strin
     if (group.length) lines.push(dropLoneSurrogates(label ? `- ${label}: ${group.join(' ')}` : `- ${group.join(' ')}`));
     group = [];
   };
-  for (const f of [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
+  for (const f of byDayThenSpeaker(facts, roleOf)) {
     const role = roleOf(f.sources[0] ?? '') ?? '';
     const day = f.at > 0 ? describeDay(f.at) : '';
     const key = `${role}|${day}`;
@@ -166,8 +191,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
 
   // Goal: cut at a word to its share rather than dropped — it is the one line that must survive.
   if (record.goal) {
-    // A greeting that opened a chat (score < 1) is no task: it gets a third of the room.
-    const limit = Math.floor(target * (FIRST_SHARE.goal ?? 0.2) * (record.goal.score < 1 ? 0.3 : 1));
+    // A greeting that opened a chat (score < 1) is no task: it gets a sixth of the room.
+    const limit = Math.floor(target * (FIRST_SHARE.goal ?? 0.2) * (record.goal.score < 1 ? 0.15 : 1));
     let text = squash(record.goal.text);
     text = shrinkToFit(text, (t) => cost(`Goal: ${t}`) + 1 <= limit);
     if (text) add('goal', `Goal: ${text}`, target);
@@ -243,26 +268,44 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // fact costs little more than its own words; the whole section is measured once chosen and the
   // lowest-ranked facts give way if the labels cost more than estimated.
   const facts: SourcedLine[] = [];
+  const pickedFacts = new Set<SourcedLine>();
   const factCost = new Map<SourcedLine, number>();
+  const costOf = (f: SourcedLine): number => {
+    let c = factCost.get(f);
+    if (c === undefined) factCost.set(f, (c = cost(factText(f)) + 2));
+    return c;
+  };
   const factsHeading = cost(HEADINGS.facts) + 1;
   const factsStart = built.used;
-  for (const f of record.facts) {
-    const key = dedupeKey(f.text);
-    if (shown.has(key) || goalText.includes(f.text)) continue;
-    const c = cost(factText(f)) + 2 + (facts.length ? 0 : factsHeading);
-    if (built.used + c > target) continue;
-    built.used += c;
-    factCost.set(f, c);
-    shown.add(key);
-    facts.push(f);
-  }
-  let factLines = groupFacts(facts, roleOf);
   const measure = (ls: readonly string[]): number => (ls.length ? factsHeading + ls.reduce((n, l) => n + cost(l) + 1, 0) : 0);
-  let factsCost = measure(factLines);
-  while (facts.length && factsStart + factsCost > target) {
-    facts.pop();
+  let factLines: string[] = [];
+  let factsCost = 0;
+  // A few passes: shared labels make the measured section cheaper than the per-fact estimates, and
+  // the room that frees goes to the next facts in rank order.
+  for (let pass = 0; pass < 3; pass++) {
+    let used = factsStart + factsCost;
+    let added = false;
+    for (const f of record.facts) {
+      if (pickedFacts.has(f)) continue;
+      const key = dedupeKey(f.text);
+      if (shown.has(key) || goalText.includes(f.text)) continue;
+      const c = costOf(f) + (facts.length ? 0 : factsHeading);
+      if (used + c > target) continue;
+      used += c;
+      pickedFacts.add(f);
+      shown.add(key);
+      facts.push(f);
+      added = true;
+    }
+    if (!added) break;
     factLines = groupFacts(facts, roleOf);
     factsCost = measure(factLines);
+    while (facts.length && factsStart + factsCost > target) {
+      const dropped = facts.pop() as SourcedLine;
+      shown.delete(dedupeKey(dropped.text));
+      factLines = groupFacts(facts, roleOf);
+      factsCost = measure(factLines);
+    }
   }
   built.used = factsStart + factsCost;
   // Then the sections past their first share, in priority order, with what is left.

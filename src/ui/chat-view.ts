@@ -5,9 +5,10 @@
 // so re-rendering one message (a streaming reply, at most every STREAM_RENDER_MS) never touches
 // the others, and unloading the view releases every render. Only the latest PAGE entries are in
 // the DOM at first; "Show earlier messages" adds older ones a page at a time.
-import { Component, ItemView, Keymap, MarkdownRenderer, MarkdownView, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
+import { Component, ItemView, Keymap, MarkdownRenderer, MarkdownView, Menu, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
 import { describeMeter, formatTokens, type MeterFigures } from '../chat/meter';
-import type { ChatEntry, ChatSession, MessageEntry, NoticeEntry } from '../chat/session';
+import type { ChatEntry, ChatSession, CompactionState, MessageEntry, NoticeEntry } from '../chat/session';
+import { CompactNowModal } from './compact-modal';
 
 export const VIEW_TYPE_CHAT = 'compact-chat-view';
 
@@ -15,10 +16,19 @@ export const VIEW_TYPE_CHAT = 'compact-chat-view';
 export interface ChatHost {
   readonly session: ChatSession;
   openSettings(): void;
+  /** Opens the compaction summary panel, on round `round` when given. */
+  openCompactionPanel(round?: number): void;
+}
+
+/** `/compact` or `/compact <focus>` typed in the input box: the focus, or null for any other text. */
+export function parseCompactCommand(text: string): { focus: string } | null {
+  const m = /^\/compact(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  return m ? { focus: (m[1] ?? '').trim() } : null;
 }
 
 const PAGE = 60;
 const STREAM_RENDER_MS = 60;
+const HIGHLIGHT_MS = 2500;
 
 interface Rendered {
   entry: ChatEntry;
@@ -41,7 +51,11 @@ export class ChatView extends ItemView {
   private inputEl!: HTMLTextAreaElement;
   private sendButton!: HTMLButtonElement;
   private reasonEl!: HTMLElement;
+  private compactButton!: HTMLElement;
   private readonly rendered = new Map<string, Rendered>();
+  /** The boundary dividers in the list, by the id of the last message their round removed. */
+  private readonly dividers = new Map<string, HTMLElement>();
+  private highlightTimer: number | null = null;
   private visibleCount = PAGE;
   private streamTimer: number | null = null;
   private pendingStream: MessageEntry | null = null;
@@ -73,7 +87,8 @@ export class ChatView extends ItemView {
 
     const toolbar = root.createDiv('compact-chat-toolbar');
     this.toolbarButton(toolbar, 'square-pen', 'New chat', () => this.session.clear());
-    this.toolbarButton(toolbar, 'fold-vertical', 'Compact now', () => void this.compactNow());
+    this.compactButton = this.toolbarButton(toolbar, 'fold-vertical', 'Compact now', () => this.compactNow());
+    this.toolbarButton(toolbar, 'list-tree', 'Open compaction panel', () => this.host.openCompactionPanel());
     this.toolbarButton(toolbar, 'settings', 'Settings', () => this.host.openSettings());
 
     this.listEl = root.createDiv('compact-chat-messages');
@@ -86,6 +101,10 @@ export class ChatView extends ItemView {
     this.registerDomEvent(this.listEl, 'click', (evt) => this.onListClick(evt));
     this.registerDomEvent(this.listEl, 'keydown', (evt) => this.onListKeydown(evt));
     this.registerDomEvent(this.listEl, 'mouseover', (evt) => this.onLinkHover(evt));
+    this.registerDomEvent(this.listEl, 'contextmenu', (evt) => {
+      const divider = evt.target instanceof Element ? evt.target.closest('.compact-chat-divider') : null;
+      if (divider) this.onDividerMenu(evt, Number(divider.getAttr('data-round')));
+    });
 
     this.statusEl = root.createDiv('compact-chat-status');
     this.buildMeter(root);
@@ -98,7 +117,9 @@ export class ChatView extends ItemView {
     this.register(events.on('busy', () => this.updateComposer()));
     this.register(events.on('status', (text) => this.statusEl.setText(text)));
     this.register(events.on('meter', (figures) => this.updateMeter(figures)));
+    this.register(events.on('compactions', () => this.syncEntries(false)));
     this.register(() => this.clearStreamTimer());
+    this.register(() => this.clearHighlight());
 
     this.syncEntries(true);
     this.updateMeter(this.session.meter());
@@ -107,8 +128,10 @@ export class ChatView extends ItemView {
 
   protected override async onClose(): Promise<void> {
     this.clearStreamTimer();
+    this.clearHighlight();
     for (const item of this.rendered.values()) if (item.component) this.removeChild(item.component);
     this.rendered.clear();
+    this.dividers.clear();
     this.contentEl.empty();
   }
 
@@ -138,6 +161,12 @@ export class ChatView extends ItemView {
     if (this.session.busy || this.session.disabledReason()) return;
     const text = this.inputEl.value;
     if (!text.trim()) return;
+    const command = parseCompactCommand(text);
+    if (command) {
+      this.inputEl.value = '';
+      void this.runCompactNow(command.focus);
+      return;
+    }
     this.inputEl.value = '';
     void this.session.send(text);
   }
@@ -153,6 +182,7 @@ export class ChatView extends ItemView {
     this.sendButton.toggleClass('mod-cta', !busy);
     this.sendButton.disabled = !busy && reason !== null;
     setTooltip(this.sendButton, busy ? 'Stop the reply' : reason ?? 'Send (Enter)');
+    this.updateCompactButton();
     // Rewrite buttons depend on whether a reply is streaming.
     for (const item of this.rendered.values()) {
       if (item.entry.kind !== 'message' || item.editing) continue;
@@ -198,6 +228,13 @@ export class ChatView extends ItemView {
     }
     this.earlierEl.toggle(start > 0);
     if (start > 0) this.earlierEl.setText(`Show ${Math.min(PAGE, start)} earlier messages`);
+    const boundaries = new Map<string, CompactionState>();
+    for (const state of this.session.compactions) if (state.record.removedThrough) boundaries.set(state.record.removedThrough, state);
+    for (const [id, el] of this.dividers) {
+      if (boundaries.has(id) && keep.has(id)) continue;
+      el.detach();
+      this.dividers.delete(id);
+    }
     let previous: Element = this.earlierEl;
     for (const entry of visible) {
       let item = this.rendered.get(entry.id);
@@ -210,6 +247,12 @@ export class ChatView extends ItemView {
       }
       if (previous.nextSibling !== item.el) previous.after(item.el);
       previous = item.el;
+      const state = boundaries.get(entry.id);
+      if (state) {
+        const divider = this.divider(entry.id, state);
+        if (previous.nextSibling !== divider) previous.after(divider);
+        previous = divider;
+      }
     }
     if (scroll) this.scrollToEnd();
   }
@@ -245,6 +288,7 @@ export class ChatView extends ItemView {
     }
     const role = entry.message.role;
     el.className = `compact-chat-entry compact-chat-message mod-${role}`;
+    el.setAttr('data-message-id', entry.message.id);
     el.toggleClass('is-streaming', entry.status === 'streaming');
     el.toggleClass('is-stopped', entry.status === 'stopped');
     el.toggleClass('is-error', entry.status === 'error');
@@ -273,9 +317,14 @@ export class ChatView extends ItemView {
 
   private fillNotice(el: HTMLElement, entry: NoticeEntry): void {
     el.className = `compact-chat-entry compact-chat-notice mod-${entry.level}`;
+    el.toggleClass('is-undone', entry.undone === true);
     el.createDiv({ cls: 'compact-chat-notice-text', text: entry.text });
     const state = entry.compaction;
     if (!state) return;
+    if (entry.undone) {
+      el.createDiv({ cls: 'compact-chat-notice-undone', text: 'Undone: these messages are sent again.' });
+      return;
+    }
     const details = el.createEl('details', { cls: 'compact-chat-notice-details' });
     details.createEl('summary', { text: 'What was carried forward' });
     details.createEl('pre', { cls: 'compact-chat-block', text: state.record.block || '(Nothing fit in the budget.)' });
@@ -361,9 +410,92 @@ export class ChatView extends ItemView {
 
   // ── actions ───────────────────────────────────────────────────────────────────────────────
 
-  private async compactNow(): Promise<void> {
-    const outcome = await this.session.compactNow();
+  /** The toolbar button: a modal asks for an optional focus; unavailable says why. */
+  private compactNow(): void {
+    const reason = this.session.compactNowBlocker();
+    if (reason) {
+      new Notice(reason);
+      return;
+    }
+    new CompactNowModal(this.app, this.session).open();
+  }
+
+  private async runCompactNow(focus: string): Promise<void> {
+    const outcome = await this.session.compactNow(focus || undefined);
     if (outcome.kind === 'skipped') new Notice(outcome.message);
+  }
+
+  /** "Compact now" stays focusable when unavailable (aria-disabled), so its reason can be read. */
+  private updateCompactButton(): void {
+    if (!this.compactButton) return;
+    const reason = this.session.compactNowBlocker();
+    this.compactButton.setAttr('aria-disabled', reason ? 'true' : 'false');
+    this.compactButton.toggleClass('is-disabled', reason !== null);
+    setTooltip(this.compactButton, reason ? `Compact now: unavailable. ${reason}` : 'Compact now (or type /compact <focus>)');
+  }
+
+  // ── compaction boundaries and jumping to a message ────────────────────────────────────────
+
+  /** The divider after the last message round `state` removed; clicking it opens the round. */
+  private divider(id: string, state: CompactionState): HTMLElement {
+    const r = state.record;
+    const label = `Compaction round ${r.round}: the messages above are summarised (${r.removedIds.length} in this round). Open it in the summary panel.`;
+    let el = this.dividers.get(id);
+    if (el?.getAttr('data-round') === String(r.round)) return el;
+    el?.detach();
+    el = createEl('button', { cls: 'compact-chat-divider', attr: { 'data-round': String(r.round), 'aria-label': label, 'data-tooltip-position': 'top' } });
+    el.createSpan({ cls: 'compact-chat-divider-text', text: `Compacted · round ${r.round}` });
+    this.dividers.set(id, el);
+    return el;
+  }
+
+  private onDividerMenu(evt: MouseEvent, round: number): void {
+    evt.preventDefault();
+    const rounds = this.session.compactions;
+    const latest = rounds[rounds.length - 1]?.record.round === round;
+    const menu = new Menu();
+    menu.addItem((item) => item.setTitle(`Open round ${round} in the summary panel`).setIcon('list-tree').onClick(() => this.host.openCompactionPanel(round)));
+    if (latest) {
+      menu.addItem((item) =>
+        item
+          .setTitle('Undo this compaction')
+          .setIcon('undo-2')
+          .setDisabled(this.session.undoBlocker() !== null)
+          .onClick(() => void this.session.undoLastCompaction()),
+      );
+    }
+    menu.showAtMouseEvent(evt);
+  }
+
+  /** Scrolls to message `id` and highlights it, rendering earlier messages first when it is not
+   * among those shown. False when the conversation has no such message. */
+  revealMessage(id: string): boolean {
+    const entries = this.session.entries;
+    const index = entries.findIndex((e) => e.id === id);
+    if (index < 0) return false;
+    const needed = entries.length - index;
+    if (needed > this.visibleCount) {
+      this.visibleCount = Math.ceil(needed / PAGE) * PAGE;
+      this.syncEntries(false);
+    }
+    const item = this.rendered.get(id);
+    if (!item) return false;
+    this.clearHighlight();
+    item.el.addClass('is-highlighted');
+    item.el.setAttr('tabindex', '-1');
+    this.listEl.scrollTop = Math.max(0, item.el.offsetTop - this.listEl.offsetTop - this.listEl.clientHeight / 3);
+    item.el.focus({ preventScroll: true });
+    this.highlightTimer = window.setTimeout(() => {
+      this.highlightTimer = null;
+      item.el.removeClass('is-highlighted');
+    }, HIGHLIGHT_MS);
+    return true;
+  }
+
+  private clearHighlight(): void {
+    if (this.highlightTimer !== null) window.clearTimeout(this.highlightTimer);
+    this.highlightTimer = null;
+    for (const el of this.listEl?.findAll('.is-highlighted') ?? []) el.removeClass('is-highlighted');
   }
 
   private async copy(text: string): Promise<void> {
@@ -392,6 +524,11 @@ export class ChatView extends ItemView {
     if (link) {
       evt.preventDefault();
       void this.app.workspace.openLinkText(link.href, '', Keymap.isModEvent(evt));
+      return;
+    }
+    const divider = evt.target instanceof Element ? evt.target.closest('.compact-chat-divider') : null;
+    if (divider) {
+      this.host.openCompactionPanel(Number(divider.getAttr('data-round')));
       return;
     }
     const target = evt.target instanceof Element ? evt.target.closest('[data-action]') : null;

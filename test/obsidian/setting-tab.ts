@@ -41,12 +41,28 @@ export abstract class PluginSettingTab extends SettingTab {
 export class SettingHost {
   readonly pluginTabs: SettingTab[] = [];
   activeTab: SettingTab | null = null;
+  private lastTabId: string | null = null;
   readonly containerEl: HTMLElement;
   private readonly contentEl: HTMLElement;
 
   constructor() {
     this.containerEl = createDiv('modal-container mod-settings');
-    this.contentEl = this.containerEl.createDiv('modal mod-settings').createDiv('vertical-tab-content-container');
+    const bg = this.containerEl.createDiv('modal-bg');
+    const modalEl = this.containerEl.createDiv('modal mod-settings');
+    // As in Obsidian, the window closes from its close button or a click on the backdrop (the
+    // browser harness needs a way out; tests can use close() or closeSettings()).
+    const closeButton = modalEl.createDiv({ cls: 'modal-close-button', attr: { 'aria-label': 'Close' } });
+    this.contentEl = modalEl.createDiv('vertical-tab-content-container');
+    bg.addEventListener('click', () => this.close());
+    closeButton.addEventListener('click', () => this.close());
+  }
+
+  /** Opens the settings window (Obsidian's `app.setting.open()`), on the tab shown last if any. */
+  open(): void {
+    if (this.containerEl.isConnected) return;
+    const last = this.pluginTabs.find((t) => t.id === this.lastTabId);
+    if (last) this.openTabById(last.id);
+    else activeDocument.body.appendChild(this.containerEl);
   }
 
   addSettingTab(tab: SettingTab): void {
@@ -70,6 +86,7 @@ export class SettingHost {
     activeDocument.body.appendChild(this.containerEl);
     this.contentEl.appendChild(tab.containerEl);
     this.activeTab = tab;
+    this.lastTabId = tab.id;
     tab.display();
     return tab;
   }

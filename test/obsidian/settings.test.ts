@@ -207,6 +207,26 @@ describe('settings tabs and SecretComponent', () => {
     expect(tabEl.childElementCount).toBe(0);
   });
 
+  it('opens the settings window on the last tab, and closes it from the close button or the backdrop', async () => {
+    app = createTestApp();
+    await loadPlugin(KeyPlugin, { id: 'key-plugin' });
+    app.setting.open();
+    expect(app.setting.containerEl.isConnected).toBe(true);
+    expect(app.setting.activeTab).toBeNull();
+    app.setting.containerEl.find('.modal-close-button')?.click();
+    expect(app.setting.containerEl.isConnected).toBe(false);
+
+    const tabEl = openSettingTab(app, 'key-plugin');
+    app.setting.containerEl.find('.modal-bg')?.click();
+    expect(tabEl.isConnected).toBe(false);
+    expect(app.setting.activeTab).toBeNull();
+    app.setting.open();
+    expect(app.setting.activeTab?.id).toBe('key-plugin');
+    expect(tabEl.isConnected).toBe(true);
+    expect(tabEl.find('.setting-item-name')?.getText()).toBe('API key');
+    closeSettings(app);
+  });
+
   it('stores the secret in SecretStorage and only its name in data.json', async () => {
     app = createTestApp({ files: { 'note.md': 'x' } });
     const plugin = await loadPlugin(KeyPlugin, { id: 'key-plugin' });
