@@ -47,6 +47,8 @@ interface MessagePieces {
   /** Time of a date stamp the text starts with (0 when none). */
   stampAt: number;
   pieces: { text: string; code: boolean; words: string[]; memo: Record<string, unknown> }[];
+  /** The sentences last built from it, and where they sat (reused when that is unchanged). */
+  built?: { message: number; at: number; sentences: Sentence[] };
 }
 
 const cache = new WeakMap<ChatMessage, MessagePieces>();
@@ -101,11 +103,18 @@ export function sentencesOf(messages: readonly ChatMessage[]): Sentence[] {
     if (p.stampAt) stampAt = p.stampAt;
     const own = Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0;
     const at = own || stampAt;
+    // The same message at the same place as last time: its sentences are the same objects.
+    if (p.built && p.built.message === message && p.built.at === at) {
+      for (const s of p.built.sentences) out.push(s);
+      return;
+    }
+    const from = out.length;
     const of = p.pieces.length;
     for (let index = 0; index < of; index++) {
       const x = p.pieces[index] as MessagePieces['pieces'][number];
       out.push({ text: x.text, id: m.id, role: m.role, message, index, of, at, words: x.words, code: x.code, memo: x.memo });
     }
+    p.built = { message, at, sentences: out.slice(from) };
   });
   return out;
 }

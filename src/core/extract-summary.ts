@@ -90,6 +90,30 @@ export function extractGoal(messages: readonly ChatMessage[]): SourcedLine | nul
   return { text, sources: [first.id], at: Number.isFinite(first.createdAt) && first.createdAt > 0 ? first.createdAt : stamp.at, score: request ? 1 : 0.5, round: 0 };
 }
 
+/** The error lines one message shows, cached per message object (messages are immutable). */
+const errorCache = new WeakMap<ChatMessage, { content: string; lines: string[] }>();
+
+function errorLinesOf(m: ChatMessage): string[] {
+  const hit = errorCache.get(m);
+  if (hit && hit.content === m.content) return hit.lines;
+  const lines = m.content.split('\n');
+  const found: string[] = [];
+  for (const raw of lines) {
+    if (raw.length < 6) continue;
+    const l = raw.replace(/<\/?\w+>/g, '').trim();
+    if (l.length < 6 || l.length > 400 || /^Traceback\b/.test(l)) continue;
+    if (ERROR_LINE.test(l)) found.push(l);
+  }
+  if (m.role === 'tool' && m.isError && !found.length) {
+    const firstLine = lines.map((l) => l.trim()).find(Boolean);
+    if (firstLine) found.push(firstLine);
+  }
+  // In assistant prose an error line must be quoted output, not a sentence about errors.
+  const keep = m.role === 'assistant' ? found.filter((l) => !/\s(?:the|this|an?|I)\s/i.test(l.slice(0, 40)) && /:/.test(l)) : found;
+  errorCache.set(m, { content: m.content, lines: keep });
+  return keep;
+}
+
 /** Errors and, when a later assistant message says what fixed it, the resolution. */
 export function extractErrors(messages: readonly ChatMessage[], sentences: readonly Sentence[]): ErrorLine[] {
   const errors: ErrorLine[] = [];
@@ -98,19 +122,7 @@ export function extractErrors(messages: readonly ChatMessage[], sentences: reado
     if (m.role === 'user' && !/Traceback|Error|error:/.test(m.content)) return;
     if (m.role === 'system') return;
     const at = Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0;
-    const lines = m.content.split('\n');
-    const found: string[] = [];
-    for (const raw of lines) {
-      const l = raw.replace(/<\/?\w+>/g, '').trim();
-      if (l.length < 6 || l.length > 400 || /^Traceback\b/.test(l)) continue;
-      if (ERROR_LINE.test(l)) found.push(l);
-    }
-    if (m.role === 'tool' && m.isError && !found.length) {
-      const firstLine = lines.map((l) => l.trim()).find(Boolean);
-      if (firstLine) found.push(firstLine);
-    }
-    // In assistant prose an error line must be quoted output, not a sentence about errors.
-    const keep = m.role === 'assistant' ? found.filter((l) => !/\s(?:the|this|an?|I)\s/i.test(l.slice(0, 40)) && /:/.test(l)) : found;
+    const keep = errorLinesOf(m);
     for (const text of keep) {
       const key = dedupeKey(text);
       const existing = seen.get(key);

@@ -160,7 +160,8 @@ describe('the plugin in Chromium', () => {
   it('opens the compaction summary panel and expands the original messages of a round', async () => {
     const page = await open();
     await compactByConversation(page);
-    expect(await page.evaluate(() => window.harness?.runCommand('compact-chat:open-compaction-panel'))).toBe(true);
+    // The chat toolbar's button, as a user opens it (the command `compact-chat:open-compaction-panel` does the same).
+    await page.locator(`${CHAT} .compact-chat-toolbar [aria-label="Open compaction panel"]`).click();
     const round = page.locator('.mod-right-split .compact-chat-panel .compact-chat-round').first();
     await round.waitFor();
     expect(await round.locator('.compact-chat-round-title').textContent()).toBe('Round 1');
