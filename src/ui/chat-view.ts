@@ -42,6 +42,9 @@ interface Rendered {
 
 export class ChatView extends ItemView {
   private listEl!: HTMLElement;
+  /** Whether the list was scrolled to its end when last scrolled: late renders only follow then,
+   * so showing earlier messages or jumping to a source message is never undone by a yank. */
+  private stickToEnd = true;
   private earlierEl!: HTMLElement;
   private statusEl!: HTMLElement;
   private meterEl!: HTMLElement;
@@ -99,6 +102,9 @@ export class ChatView extends ItemView {
     });
     // One delegated listener each for the whole list: entries come and go without listeners.
     this.registerDomEvent(this.listEl, 'click', (evt) => this.onListClick(evt));
+    this.registerDomEvent(this.listEl, 'scroll', () => {
+      this.stickToEnd = this.listEl.scrollHeight - this.listEl.scrollTop - this.listEl.clientHeight < 48;
+    });
     this.registerDomEvent(this.listEl, 'keydown', (evt) => this.onListKeydown(evt));
     this.registerDomEvent(this.listEl, 'mouseover', (evt) => this.onLinkHover(evt));
     this.registerDomEvent(this.listEl, 'contextmenu', (evt) => {
@@ -294,7 +300,9 @@ export class ChatView extends ItemView {
     el.toggleClass('is-error', entry.status === 'error');
     item.bodyEl = el.createDiv('compact-chat-message-body markdown-rendered');
     const text = entry.message.content;
-    if (text) void this.renderMarkdown(item, text);
+    // The Markdown lands asynchronously: scroll again once it has its final height, or the end of
+    // a finished reply (and its actions) stays below the fold.
+    if (text) void this.renderMarkdown(item, text).then(() => this.stickToEnd && this.scrollToEnd());
     if (entry.message.role === 'assistant') {
       for (const call of entry.message.toolCalls ?? []) {
         el.createDiv({ cls: 'compact-chat-tool-call', text: `Tool call: ${call.name}(${call.arguments})` });

@@ -228,6 +228,13 @@ describe('sentence pass', () => {
     (msg as { content: string }).content = 'The meeting moved to Monday.';
     expect(sentencesOf([msg]).map((s) => s.text)).toEqual(['The meeting moved to Monday.']);
   });
+
+  it('places a cached message where it now sits', () => {
+    const a = user('a', 'The invoice for March is paid.');
+    const b = user('b', 'The April invoice is still open.', 5_000);
+    expect(sentencesOf([a, b]).map((s) => [s.id, s.message, s.at])).toEqual([['a', 0, 0], ['b', 1, 5_000]]);
+    expect(sentencesOf([b]).map((s) => [s.id, s.message, s.at])).toEqual([['b', 0, 5_000]]);
+  });
 });
 
 describe('goal', () => {

@@ -105,3 +105,23 @@ export function isImageName(name: string): boolean {
 export function joinText(parts: readonly string[]): string {
   return parts.filter((p) => p.length > 0).join('\n\n');
 }
+
+/** Makes message ids unique within each conversation (exports with duplicated ids exist; the
+ * core refers to messages by id). The first use of an id keeps it; later ones get a suffix. */
+export function withUniqueIds(conversations: Conversation[]): Conversation[] {
+  for (const c of conversations) {
+    const seen = new Set<string>();
+    c.messages = c.messages.map((m) => {
+      if (!seen.has(m.id)) {
+        seen.add(m.id);
+        return m;
+      }
+      let k = 2;
+      while (seen.has(`${m.id}-${k}`)) k++;
+      const id = `${m.id}-${k}`;
+      seen.add(id);
+      return { ...m, id };
+    });
+  }
+  return conversations;
+}
