@@ -69,7 +69,7 @@ export function conversationStats(conversation: Conversation, s: Resolved): Conv
     triggerPercent: s.triggerPercent,
     crossesAt,
     crossesAtId,
-    firstAt: times.length ? Math.min(...times) : 0,
-    lastAt: times.length ? Math.max(...times) : 0,
+    firstAt: times.reduce((a, t) => (a === 0 || t < a ? t : a), 0),
+    lastAt: times.reduce((a, t) => Math.max(a, t), 0),
   };
 }

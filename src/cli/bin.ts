@@ -1,0 +1,10 @@
+// The executable: `dist/cli.js` is this file bundled (scripts/build-cli.mjs).
+import { main } from './main';
+
+// A closed pipe (`compact-chat … | head`) is not an error worth a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+process.exitCode = await main(process.argv.slice(2), process);
