@@ -54,6 +54,21 @@ export default defineConfig([
     'src/providers sits beside chat: it may use core, never chat or ui.',
   ),
   layer(['src/chat/**/*.ts'], ['**/ui/**', '**/main'], 'src/chat may not import the UI layer.'),
+  // src/cli is the command line over the core: Node code (files, stdin, process, console output),
+  // never the plugin's upper layers.
+  layer(
+    ['src/cli/**/*.ts'],
+    ['obsidian', '**/chat/**', '**/ui/**', '**/providers/**', '**/main'],
+    'src/cli runs in Node over the core: it may not import obsidian, chat, ui or providers.',
+  ),
+  {
+    files: ['src/cli/**/*.ts'],
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      'obsidianmd/no-nodejs-modules': 'off',
+      'no-console': 'off',
+    },
+  },
   // core runs in the CLI and other tools too, where there is no window: `globalThis` is the right
   // global there, and DOM globals must not be used at all.
   {

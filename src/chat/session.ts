@@ -9,7 +9,7 @@
 // placeholders, the system prompt with the block and the notes).
 import { compact } from '../core/compact';
 import { estimateMessageTokens, estimateSystemPromptTokens } from '../core/message-tokens';
-import { type AssistantMessage, type ChatMessage, type ToolResultMessage, type UserMessage, newMessageId } from '../core/messages';
+import { type AssistantMessage, type ChatMessage, type ToolCall, type ToolDefinition, type ToolResultMessage, type UserMessage, newMessageId } from '../core/messages';
 import { microCompact } from '../core/micro-compact';
 import { contextWindowFor } from '../core/models';
 import type { CompactionRecord } from '../core/record';
@@ -19,6 +19,7 @@ import { TokenTracker } from '../core/tracker';
 import { type TriggerReason, planCompaction, shouldCompact } from '../core/triggers';
 import type { ProviderError, ProviderErrorKind } from '../providers/errors';
 import type { ChatProvider, ChatRequest, ProviderUsage, StopReason } from '../providers/types';
+import type { SavedCompaction, SavedItem } from './conversation-format';
 import { Emitter } from './emitter';
 import { type MeterFigures, meterFigures } from './meter';
 import { EMPTY_RESTORED, type RestoredNotes, fitText, restoreCandidates, restoreNotes } from './restore';
@@ -44,6 +45,8 @@ export interface MessageEntry {
   stopReason?: StopReason;
   /** The model that wrote an assistant reply. */
   model?: string;
+  /** Vault paths of the notes a user message mentions (`[[…]]`): sent as context with it. */
+  mentions?: string[];
 }
 
 export interface NoticeEntry {
@@ -103,8 +106,20 @@ export interface SessionDeps {
   /** The API key, read from SecretStorage at call time; never kept by the session. */
   apiKey(settings: CompactChatSettings): string | undefined;
   notes: NoteSource;
+  /** Tools the model may call (the vault tools); none when absent. */
+  tools?: ToolRunner;
   now?(): number;
 }
+
+/** The tools the session offers the model and runs for it. */
+export interface ToolRunner {
+  definitions(): ToolDefinition[];
+  /** Runs one call; never throws (a failure is an error result the model reads). */
+  run(call: ToolCall, signal: AbortSignal): Promise<{ content: string; isError?: boolean }>;
+}
+
+/** Tool rounds (reply → tool results → reply) one send may take before the session stops asking. */
+export const MAX_TOOL_ROUNDS = 8;
 
 interface SystemParts {
   base: string;
@@ -112,6 +127,8 @@ interface SystemParts {
   restored: string;
   activeNote: string;
   activeNotePath: string | null;
+  /** The notes mentioned by the user messages still sent, re-read on every send. */
+  mentioned: string;
 }
 
 export class ChatSession {
@@ -122,7 +139,7 @@ export class ChatSession {
   private readonly cleared = new Map<string, string>();
   private tracker = new TokenTracker();
   private trackerModel: string | undefined;
-  private parts: SystemParts = { base: '', previousContext: '', restored: '', activeNote: '', activeNotePath: null };
+  private parts: SystemParts = { base: '', previousContext: '', restored: '', activeNote: '', activeNotePath: null, mentioned: '' };
   private restored: RestoredNotes = EMPTY_RESTORED;
   private controller: AbortController | null = null;
   private lastUsage: ProviderUsage | null = null;
@@ -130,6 +147,12 @@ export class ChatSession {
   /** Set by an undo: the next request does not compact automatically while the prompt still fits
    * the window (the user just asked for the longer prompt). Cleared by that request. */
   private holdAutoCompaction = false;
+  /** Set for a conversation loaded from a note that could not be read in full: nothing is sent. */
+  private readOnlyReason: string | null = null;
+  /** Models whose server refused a request with tools: later requests go without them. */
+  private readonly noToolModels = new Set<string>();
+  /** The tool definitions sent with the next request ([] when tools are off). */
+  private tools: ToolDefinition[] = [];
 
   constructor(private readonly deps: SessionDeps) {
     this.syncTracker(deps.settings());
@@ -183,7 +206,7 @@ export class ChatSession {
         base: estimateTokens(this.parts.base, model),
         previousContext: estimateTokens(this.parts.previousContext, model),
         restored: estimateTokens(this.parts.restored, model),
-        activeNote: estimateTokens(this.parts.activeNote, model),
+        activeNote: estimateTokens(this.parts.activeNote, model) + estimateTokens(this.parts.mentioned, model),
       },
       reported: this.lastUsage,
       sentMessages: this.sentMessages().length,
@@ -193,6 +216,7 @@ export class ChatSession {
 
   /** Why the user cannot send now, or null when they can. */
   disabledReason(): string | null {
+    if (this.readOnlyReason) return this.readOnlyReason;
     const settings = this.deps.settings();
     if (!settings.model.trim()) return 'Choose a model in the plugin settings to start chatting.';
     return null;
@@ -220,7 +244,7 @@ export class ChatSession {
   /** Whether a message can be edited and resent / regenerated: it must still be sent verbatim. */
   canRewrite(id: string): boolean {
     const index = this.indexOf(id);
-    return index >= 0 && index >= this.boundaryIndex() && !this.busy;
+    return index >= 0 && index >= this.boundaryIndex() && !this.busy && this.readOnlyReason === null;
   }
 
   // ── what the user does ────────────────────────────────────────────────────────────────────
@@ -228,7 +252,7 @@ export class ChatSession {
   /** Sends a user message and streams the reply. Resolves when the reply has finished. */
   async send(text: string): Promise<void> {
     const content = text.trim();
-    if (!content || this.busy) return;
+    if (!content || this.busy || this.readOnlyReason) return;
     this.appendUser(content);
     await this.respond();
   }
@@ -287,7 +311,7 @@ export class ChatSession {
     this.restored = previous?.restored ?? EMPTY_RESTORED;
     this.parts = { ...this.parts, previousContext: previous?.record.block ?? '', restored: this.restored.block };
     // The messages the round removed are counted again (O(what is sent), like a rewrite).
-    this.tracker.setModel(this.trackerModel, this.sentMessages(), composeSystemPrompt(this.parts), []);
+    this.tracker.setModel(this.trackerModel, this.sentMessages(), composeSystemPrompt(this.parts), this.tools);
     this.holdAutoCompaction = true;
     this.lastSkip = '';
     const index = this.entryList.findIndex((e) => e.kind === 'notice' && e.compaction === undone);
@@ -310,7 +334,8 @@ export class ChatSession {
     this.compactionList.length = 0;
     this.cleared.clear();
     this.restored = EMPTY_RESTORED;
-    this.parts = { ...this.parts, previousContext: '', restored: '' };
+    this.parts = { ...this.parts, previousContext: '', restored: '', mentioned: '' };
+    this.readOnlyReason = null;
     this.lastUsage = null;
     this.lastSkip = '';
     this.holdAutoCompaction = false;
@@ -320,6 +345,75 @@ export class ChatSession {
     this.events.emit('entries', this.entryList);
     this.events.emit('compactions', this.compactionList);
     this.emitMeter();
+  }
+
+  /** The conversation as saved: every message (failed turns aside) and every applied compaction
+   * round, in order. A reply still streaming is saved as stopped (what a crash would leave). */
+  toSaved(): SavedItem[] {
+    const items: SavedItem[] = [];
+    for (const entry of this.entryList) {
+      if (entry.kind === 'notice') {
+        const state = entry.compaction;
+        if (!state || entry.undone || !this.compactionList.includes(state)) continue;
+        const compaction: SavedCompaction = { ...state };
+        const placeholders: Record<string, string> = {};
+        for (const id of state.microCleared) {
+          const text = this.cleared.get(id);
+          if (text !== undefined) placeholders[id] = text;
+        }
+        if (Object.keys(placeholders).length) compaction.placeholders = placeholders;
+        items.push({ kind: 'compaction', compaction });
+        continue;
+      }
+      if (entry.status === 'error') continue;
+      if (entry.status === 'streaming' && !isSendable({ ...entry, status: 'done' })) continue;
+      items.push({
+        kind: 'message',
+        message: entry.message,
+        ...(entry.mentions ? { mentions: entry.mentions } : {}),
+        ...(entry.model !== undefined ? { model: entry.model } : {}),
+        ...(entry.status === 'stopped' || entry.status === 'streaming' ? { stopped: true } : {}),
+        ...(entry.stopReason !== undefined ? { stopReason: entry.stopReason } : {}),
+      });
+    }
+    return items;
+  }
+
+  /**
+   * Replaces the conversation with a saved one, compaction state included: the boundary, the
+   * block and restored notes sent, the micro-compacted results. With `readOnly` (a note that could
+   * not be read in full) the messages are shown but nothing can be sent or rewritten.
+   */
+  load(items: readonly SavedItem[], readOnly: string | null = null): void {
+    this.clear();
+    for (const item of items) {
+      if (item.kind === 'message') {
+        const entry: MessageEntry = { kind: 'message', id: item.message.id, message: item.message, status: item.stopped ? 'stopped' : 'done' };
+        if (item.mentions) entry.mentions = item.mentions;
+        if (item.model !== undefined) entry.model = item.model;
+        if (item.stopReason !== undefined) entry.stopReason = item.stopReason;
+        this.entryList.push(entry);
+        continue;
+      }
+      const { placeholders, ...rest } = item.compaction;
+      const state: CompactionState = { ...rest, causes: rest.causes.filter(isCause) };
+      for (const [id, text] of Object.entries(placeholders ?? {})) this.cleared.set(id, text);
+      this.compactionList.push(state);
+      this.entryList.push({ kind: 'notice', id: newMessageId(), level: 'info', text: compactionNoticeText(state, state.record.removedIds.length), compaction: state });
+    }
+    const last = this.compactionList[this.compactionList.length - 1];
+    this.restored = last?.restored ?? EMPTY_RESTORED;
+    this.parts = { ...this.parts, previousContext: last?.record.block ?? '', restored: this.restored.block };
+    this.readOnlyReason = readOnly;
+    this.tracker.setModel(this.trackerModel, this.sentMessages(), composeSystemPrompt(this.parts), this.tools);
+    this.events.emit('entries', this.entryList);
+    this.events.emit('compactions', this.compactionList);
+    this.emitMeter();
+  }
+
+  /** Why this conversation is read-only, or null. */
+  get readOnly(): string | null {
+    return this.readOnlyReason;
   }
 
   /** Settings changed: the next request uses them; the meter shows them now. */
@@ -346,13 +440,36 @@ export class ChatSession {
         return;
       }
       await this.prepare(settings);
-      for (let attempt = 0; ; attempt++) {
+      let overflowRetried = false;
+      let toolRounds = 0;
+      for (;;) {
         if (controller.signal.aborted) {
           this.pushStopped(settings.model);
           return;
         }
         const outcome = await this.streamReply(settings, controller.signal);
-        if (outcome.kind !== 'overflow' || attempt > 0) return;
+        if (outcome.kind === 'no-tools') {
+          // The server refused tools for this model: send the same request without them.
+          this.removeEntry(outcome.entry);
+          this.noToolModels.add(settings.model.trim());
+          this.syncTracker(settings);
+          this.pushNotice('info', `The server does not accept tools for ${settings.model.trim()}: chatting without vault tools.`);
+          continue;
+        }
+        if (outcome.kind === 'tools') {
+          if (toolRounds >= MAX_TOOL_ROUNDS) {
+            this.pushNotice('warning', `Stopped after ${MAX_TOOL_ROUNDS} rounds of tool calls in one reply. Send a message to continue.`);
+            return;
+          }
+          toolRounds++;
+          await this.runTools(outcome.entry, controller.signal);
+          if (controller.signal.aborted) return;
+          // Tool results can be long: refresh the notes and compact if a trigger fires.
+          await this.prepare(settings);
+          continue;
+        }
+        if (outcome.kind !== 'overflow' || overflowRetried) return;
+        overflowRetried = true;
         // The server says the prompt is too long: compact once more, then retry once.
         const result = await this.compactInternal(settings, ['overflow'], { force: true });
         if (result.kind === 'skipped') return;
@@ -389,14 +506,19 @@ export class ChatSession {
     });
   }
 
-  private async streamReply(settings: CompactChatSettings, signal: AbortSignal): Promise<{ kind: 'done' | 'failed' } | { kind: 'overflow'; entry: MessageEntry }> {
+  private async streamReply(
+    settings: CompactChatSettings,
+    signal: AbortSignal,
+  ): Promise<{ kind: 'done' | 'failed' } | { kind: 'overflow' | 'tools' | 'no-tools'; entry: MessageEntry }> {
     const sent = this.sentMessages();
     const through = sent[sent.length - 1];
     const window = this.windowOf(settings);
+    const tools = this.tools;
     const request: ChatRequest = {
       model: settings.model.trim(),
       systemPrompt: this.systemPrompt(),
       messages: sent,
+      ...(tools.length ? { tools } : {}),
       contextWindow: window,
       ...(settings.replyReserve > 0 ? { maxOutputTokens: settings.replyReserve } : {}),
     };
@@ -417,8 +539,8 @@ export class ChatSession {
           this.events.emit('delta', { entry, delta: event.delta });
           break;
         case 'tool-call':
-          // Vault tools arrive with issue 7: until then the call is recorded on the reply (so the
-          // transcript shows it) and the provider layer pairs it with an error result when sent.
+          // Recorded on the reply; run after the reply ends (runTools). A call left without a
+          // result (tools off, stopped) is paired with an error result by the provider layer.
           reply.toolCalls = [...(reply.toolCalls ?? []), event.call];
           this.events.emit('entry', entry);
           break;
@@ -457,10 +579,29 @@ export class ChatSession {
       this.tracker.append(reply);
       if (usage) this.recordUsage(usage, through, reply, estimateAtRequest);
     }
+    if (failure && tools.length && isToolRefusal(failure)) return { kind: 'no-tools', entry };
     this.events.emit('entry', entry);
     this.emitMeter();
     if (failure?.kind === 'context-overflow') return { kind: 'overflow', entry };
+    if (!failure && tools.length && reply.toolCalls?.length) return { kind: 'tools', entry };
     return { kind: failure && failure.kind !== 'aborted' ? 'failed' : 'done' };
+  }
+
+  /** Runs the tool calls of a reply in order and appends one result per call. */
+  private async runTools(entry: MessageEntry, signal: AbortSignal): Promise<void> {
+    const runner = this.deps.tools;
+    const reply = entry.message;
+    if (!runner || reply.role !== 'assistant') return;
+    for (const call of reply.toolCalls ?? []) {
+      const outcome = signal.aborted ? { content: 'The user stopped the reply before this tool ran.', isError: true } : await runner.run(call, signal);
+      if (!this.entryList.includes(entry)) return;
+      const message: ToolResultMessage = { id: newMessageId(), createdAt: this.now(), role: 'tool', toolCallId: call.id, name: call.name, content: outcome.content };
+      if (outcome.isError) message.isError = true;
+      this.entryList.push({ kind: 'message', id: message.id, message, status: 'done' });
+      this.tracker.append(message);
+      this.events.emit('entries', this.entryList);
+    }
+    this.emitMeter();
   }
 
   private recordUsage(usage: ProviderUsage, through: ChatMessage | undefined, reply: AssistantMessage, estimateAtRequest: number): void {
@@ -559,12 +700,7 @@ export class ChatSession {
     this.compactionList.push(state);
     this.lastSkip = '';
     this.holdAutoCompaction = false;
-    const notes = restored.notes.length ? `; re-attached ${plural(restored.notes.length, 'note')}` : '';
-    this.pushNotice(
-      'info',
-      `Compacted ${plural(result.removed.length, 'message')} (round ${result.record.round}, ${describeCauses(causes)}): about ${promptBefore.toLocaleString('en-US')} → ${state.promptAfter.toLocaleString('en-US')} tokens${notes}. Every message is still in the conversation.`,
-      state,
-    );
+    this.pushNotice('info', compactionNoticeText(state, result.removed.length), state);
     this.events.emit('compaction', state);
     this.events.emit('compactions', this.compactionList);
     this.emitMeter();
@@ -601,8 +737,58 @@ export class ChatSession {
         activeNote = `<active_note path="${activeNotePath.replace(/"/g, '&quot;')}">\n${body}${cut}\n</active_note>`;
       }
     }
-    this.parts = { ...this.parts, base: settings.systemPrompt.trim(), activeNote, activeNotePath };
+    const mentioned = await this.mentionedBlock(settings, activeNote ? activeNotePath : null);
+    this.parts = { ...this.parts, base: settings.systemPrompt.trim(), activeNote, activeNotePath, mentioned };
     this.syncTracker(settings);
+  }
+
+  /** The notes mentioned by the user messages still sent, newest mention first, re-read now and
+   * attached within `mentionBudget` ('' when there are none). */
+  private async mentionedBlock(settings: CompactChatSettings, attachedActive: string | null): Promise<string> {
+    const model = settings.model.trim() || undefined;
+    const sent = new Set(this.sentOriginals().map((m) => m.id));
+    const paths: string[] = [];
+    for (const entry of [...this.messageEntries()].reverse()) {
+      if (!sent.has(entry.id)) continue;
+      for (const path of entry.mentions ?? []) if (path !== attachedActive && !paths.includes(path)) paths.push(path);
+    }
+    if (!paths.length || settings.mentionBudget <= 0) return '';
+    const header = '<mentioned_notes>\nNotes the user mentioned with [[links]], as they are now:\n';
+    const footer = '</mentioned_notes>';
+    let left = settings.mentionBudget - estimateTokens(header + footer, model);
+    const parts: string[] = [];
+    for (const path of paths) {
+      if (left < 32) break;
+      const text = await this.deps.notes.readNote(path);
+      if (text === null) continue;
+      const open = `<note path="${path.replace(/"/g, '&quot;')}">\n`;
+      const close = '\n</note>\n';
+      const room = left - estimateTokens(open + close, model);
+      const body = fitText(text, room - 8, model);
+      if (!body && text) continue;
+      const part = open + body + (body.length < text.length ? '\n[… truncated]' : '') + close;
+      parts.push(part);
+      left -= estimateTokens(part, model);
+    }
+    return parts.length ? header + parts.join('') + footer : '';
+  }
+
+  /** The vault notes a message's `[[links]]` resolve to (at most 10). */
+  private mentionsOf(content: string): string[] {
+    const out: string[] = [];
+    for (const match of content.matchAll(/!?\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g)) {
+      const path = this.deps.notes.resolveLink((match[1] ?? '').trim(), '');
+      if (path && !out.includes(path)) out.push(path);
+      if (out.length >= 10) break;
+    }
+    return out;
+  }
+
+  /** Tool definitions for a request with these settings: none when tools are off, when no tools
+   * are wired, or when the model's server refused tools earlier in this session. */
+  private toolsFor(settings: CompactChatSettings): ToolDefinition[] {
+    if (!settings.vaultTools || !this.deps.tools || this.noToolModels.has(settings.model.trim())) return [];
+    return this.deps.tools.definitions();
   }
 
   private syncTracker(settings: CompactChatSettings): void {
@@ -610,9 +796,12 @@ export class ChatSession {
     this.parts = { ...this.parts, base: settings.systemPrompt.trim() };
     if (model !== this.trackerModel) {
       this.trackerModel = model;
-      this.tracker.setModel(model, this.sentMessages(), composeSystemPrompt(this.parts), []);
+      this.tools = this.toolsFor(settings);
+      this.tracker.setModel(model, this.sentMessages(), composeSystemPrompt(this.parts), this.tools);
     } else {
       this.tracker.setSystemPrompt(composeSystemPrompt(this.parts));
+      this.tools = this.toolsFor(settings);
+      this.tracker.setTools(this.tools);
     }
   }
 
@@ -622,7 +811,8 @@ export class ChatSession {
 
   private appendUser(content: string): void {
     const message: UserMessage = { id: newMessageId(), createdAt: this.now(), role: 'user', content };
-    this.entryList.push({ kind: 'message', id: message.id, message, status: 'done' });
+    const mentions = this.mentionsOf(content);
+    this.entryList.push({ kind: 'message', id: message.id, message, status: 'done', ...(mentions.length ? { mentions } : {}) });
     this.tracker.append(message);
     this.events.emit('entries', this.entryList);
     this.emitMeter();
@@ -657,7 +847,7 @@ export class ChatSession {
   private truncate(index: number): void {
     const dropped = this.entryList.splice(index);
     for (const entry of dropped) if (entry.kind === 'message') this.cleared.delete(entry.id);
-    this.tracker.setModel(this.trackerModel, this.sentMessages(), composeSystemPrompt(this.parts), []);
+    this.tracker.setModel(this.trackerModel, this.sentMessages(), composeSystemPrompt(this.parts), this.tools);
     this.events.emit('entries', this.entryList);
     this.emitMeter();
   }
@@ -719,6 +909,13 @@ export class ChatSession {
   }
 }
 
+/** Whether the server refused the request because of its tools (a model without tool support:
+ * Ollama says "… does not support tools", OpenAI-compatible servers name `tools` or `tool_choice`). */
+function isToolRefusal(error: ProviderError): boolean {
+  if (error.kind === 'aborted' || error.kind === 'context-overflow' || error.kind === 'auth' || error.kind === 'connection' || error.kind === 'timeout') return false;
+  return /\btools?\b|tool[_ ]choice|function calling/i.test(`${error.message} ${error.detail ?? ''}`);
+}
+
 /** Whether an entry is part of what is sent: failed turns and empty replies are not. */
 function isSendable(entry: MessageEntry): boolean {
   if (entry.status === 'error' || entry.status === 'streaming') return false;
@@ -727,11 +924,20 @@ function isSendable(entry: MessageEntry): boolean {
 }
 
 function composeSystemPrompt(parts: SystemParts): string {
-  return [parts.base, parts.previousContext, parts.restored, parts.activeNote].filter((p) => p !== '').join('\n\n');
+  return [parts.base, parts.previousContext, parts.restored, parts.activeNote, parts.mentioned].filter((p) => p !== '').join('\n\n');
+}
+
+function compactionNoticeText(state: CompactionState, removed: number): string {
+  const notes = state.restored.notes.length ? `; re-attached ${plural(state.restored.notes.length, 'note')}` : '';
+  return `Compacted ${plural(removed, 'message')} (round ${state.record.round}, ${describeCauses(state.causes)}): about ${state.promptBefore.toLocaleString('en-US')} → ${state.promptAfter.toLocaleString('en-US')} tokens${notes}. Every message is still in the conversation.`;
 }
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function isCause(value: string): value is CompactionCause {
+  return value === 'tokens' || value === 'messages' || value === 'manual' || value === 'overflow';
 }
 
 function describeCauses(causes: CompactionCause[]): string {

@@ -42,6 +42,12 @@ export interface CompactChatSettings {
   activeNoteBudget: number;
   /** The system prompt every request starts with. */
   systemPrompt: string;
+  /** Token budget of the notes mentioned with `[[…]]` in the messages still sent. */
+  mentionBudget: number;
+  /** Offer the vault tools (read, search, list; create and append after approval) to the model. */
+  vaultTools: boolean;
+  /** Vault folder the conversation notes are saved in. */
+  conversationFolder: string;
 }
 
 export const PROVIDER_IDS: readonly ProviderId[] = ['ollama', 'openai', 'anthropic'];
@@ -69,6 +75,9 @@ export const DEFAULT_SETTINGS: CompactChatSettings = {
   includeActiveNote: false,
   activeNoteBudget: 4000,
   systemPrompt: DEFAULT_SYSTEM_PROMPT,
+  mentionBudget: 4000,
+  vaultTools: true,
+  conversationFolder: 'Compact Chat',
 };
 
 /** Default base URL of each provider, shown as the placeholder and used when switching. */
@@ -90,6 +99,7 @@ const NUMBER_BOUNDS: Partial<Record<keyof CompactChatSettings, readonly [number,
   contextBudget: [64, 1_000_000],
   restoredNotesBudget: [0, 1_000_000],
   activeNoteBudget: [0, 1_000_000],
+  mentionBudget: [0, 1_000_000],
 };
 
 const ENUMS: Partial<Record<keyof CompactChatSettings, readonly string[]>> = {

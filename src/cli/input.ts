@@ -2,6 +2,7 @@
 // line for big files, parse JSON with line/column on error, detect the format, convert.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import type { Readable, Writable } from 'node:stream';
 import { CliError, UsageError } from './errors';
 import { MessageFormatError } from '../core';
 import { type Conversation, type FormatId, FORMATS, PLUGIN_NOT_SUPPORTED, UnsupportedFormatError, convert, detectFormat, knownFormatsText } from './formats';
@@ -18,8 +19,8 @@ export interface LoadedInput {
 }
 
 export interface ReadOptions {
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  stdin: NodeJS.ReadableStream;
+  stderr: Writable & { isTTY?: boolean };
+  stdin: Readable;
 }
 
 export async function readSource(file: string, io: ReadOptions): Promise<string> {

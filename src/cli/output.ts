@@ -226,8 +226,9 @@ export function statsText(all: readonly ConversationStats[]): string {
   return all
     .map((s) => {
       const lines: string[] = [];
-      lines.push(`${s.id}${s.title ? ` — ${s.title}` : ''}`);
-      lines.push(`  ${plural(s.messages, 'message')} in ${plural(s.units, 'unit')}, ${plural(s.toolCalls, 'tool call')}, ${plural(s.images, 'image')}; ${date(s.firstAt)} → ${date(s.lastAt)}`);
+      lines.push(`${s.id}${s.title && s.title !== s.id ? ` — ${s.title}` : ''}`);
+      const when = s.firstAt ? `${date(s.firstAt)} → ${date(s.lastAt)}` : 'no times in the export';
+      lines.push(`  ${plural(s.messages, 'message')} in ${plural(s.units, 'unit')}, ${plural(s.toolCalls, 'tool call')}, ${plural(s.images, 'image')}; ${when}`);
       lines.push(`  ${'role'.padEnd(10)} ${'messages'.padStart(8)} ${'tokens'.padStart(9)}`);
       for (const role of ROLE_ORDER) {
         const r = s.byRole[role];

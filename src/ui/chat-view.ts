@@ -6,18 +6,28 @@
 // the others, and unloading the view releases every render. Only the latest PAGE entries are in
 // the DOM at first; "Show earlier messages" adds older ones a page at a time.
 import { Component, ItemView, Keymap, MarkdownRenderer, MarkdownView, Menu, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
+import type { HistoryItem } from '../chat/conversation-store';
+import type { Conversations } from '../chat/conversations';
 import { describeMeter, formatTokens, type MeterFigures } from '../chat/meter';
 import type { ChatEntry, ChatSession, CompactionState, MessageEntry, NoticeEntry } from '../chat/session';
+import { ConfirmModal, RenameModal } from './chat-modals';
 import { CompactNowModal } from './compact-modal';
+import { MentionSuggest } from './mention-suggest';
 
 export const VIEW_TYPE_CHAT = 'compact-chat-view';
 
 /** What the view needs from the plugin (kept small so the view does not depend on main.ts). */
 export interface ChatHost {
   readonly session: ChatSession;
+  readonly conversations: Conversations;
   openSettings(): void;
   /** Opens the compaction summary panel, on round `round` when given. */
   openCompactionPanel(round?: number): void;
+  /** Whether the active note is attached to every request (a setting). */
+  includeActiveNote(): boolean;
+  setIncludeActiveNote(on: boolean): Promise<void>;
+  /** The note that would be attached as the active note, or null. */
+  activeNotePath(): string | null;
 }
 
 /** `/compact` or `/compact <focus>` typed in the input box: the focus, or null for any other text. */
@@ -55,6 +65,14 @@ export class ChatView extends ItemView {
   private sendButton!: HTMLButtonElement;
   private reasonEl!: HTMLElement;
   private compactButton!: HTMLElement;
+  private titleEl!: HTMLElement;
+  private historyEl!: HTMLElement;
+  private historySearchEl!: HTMLInputElement;
+  private historyListEl!: HTMLElement;
+  private historyVersion = 0;
+  private activeToggleEl!: HTMLElement;
+  private activeLabelEl!: HTMLElement;
+  private mentions: MentionSuggest | null = null;
   private readonly rendered = new Map<string, Rendered>();
   /** The boundary dividers in the list, by the id of the last message their round removed. */
   private readonly dividers = new Map<string, HTMLElement>();
@@ -89,11 +107,14 @@ export class ChatView extends ItemView {
     root.addClass('compact-chat-view');
 
     const toolbar = root.createDiv('compact-chat-toolbar');
-    this.toolbarButton(toolbar, 'square-pen', 'New chat', () => this.session.clear());
+    this.titleEl = toolbar.createDiv('compact-chat-title');
+    this.toolbarButton(toolbar, 'history', 'Conversation history', () => this.toggleHistory());
+    this.toolbarButton(toolbar, 'square-pen', 'New chat', () => void this.host.conversations.newChat());
     this.compactButton = this.toolbarButton(toolbar, 'fold-vertical', 'Compact now', () => this.compactNow());
     this.toolbarButton(toolbar, 'list-tree', 'Open compaction panel', () => this.host.openCompactionPanel());
     this.toolbarButton(toolbar, 'settings', 'Settings', () => this.host.openSettings());
 
+    this.buildHistory(root);
     this.listEl = root.createDiv('compact-chat-messages');
     this.earlierEl = this.listEl.createEl('button', { cls: 'compact-chat-earlier', text: 'Show earlier messages' });
     this.registerDomEvent(this.earlierEl, 'click', () => {
@@ -126,6 +147,13 @@ export class ChatView extends ItemView {
     this.register(events.on('compactions', () => this.syncEntries(false)));
     this.register(() => this.clearStreamTimer());
     this.register(() => this.clearHighlight());
+    const conversations = this.host.conversations;
+    this.register(conversations.events.on('current', () => this.updateTitle()));
+    this.register(conversations.events.on('history', () => this.refreshHistory()));
+    this.registerEvent(this.app.workspace.on('active-leaf-change', () => this.updateActiveNote()));
+    this.registerEvent(this.app.workspace.on('file-open', () => this.updateActiveNote()));
+    this.updateTitle();
+    this.updateActiveNote();
 
     this.syncEntries(true);
     this.updateMeter(this.session.meter());
@@ -146,14 +174,24 @@ export class ChatView extends ItemView {
   private buildComposer(root: HTMLElement): void {
     const composer = root.createDiv('compact-chat-composer');
     this.reasonEl = composer.createDiv('compact-chat-disabled-reason');
+    const context = composer.createDiv('compact-chat-context');
+    this.activeToggleEl = context.createEl('button', { cls: 'clickable-icon compact-chat-active-toggle', attr: { 'aria-label': 'Include the active note' } });
+    setIcon(this.activeToggleEl, 'paperclip');
+    this.activeLabelEl = context.createDiv('compact-chat-active-note');
+    this.registerDomEvent(this.activeToggleEl, 'click', () => {
+      void this.host.setIncludeActiveNote(!this.host.includeActiveNote()).then(() => this.updateActiveNote());
+    });
     const row = composer.createDiv('compact-chat-input-row');
     this.inputEl = row.createEl('textarea', {
       cls: 'compact-chat-input',
       attr: { rows: '3', placeholder: 'Ask about your notes. Enter to send, Shift+Enter for a new line.', 'aria-label': 'Message' },
     });
     this.sendButton = row.createEl('button', { cls: 'compact-chat-send mod-cta', text: 'Send' });
+    this.mentions = new MentionSuggest(this.app, this.inputEl);
+    this.register(() => this.mentions?.close());
     this.registerDomEvent(this.inputEl, 'keydown', (evt) => {
-      if (evt.key !== 'Enter' || evt.shiftKey || evt.isComposing) return;
+      // While the `[[` picker is open, Enter picks a note (its own key scope handles it).
+      if (evt.key !== 'Enter' || evt.shiftKey || evt.isComposing || this.mentions?.isShown) return;
       evt.preventDefault();
       this.submit();
     });
@@ -298,6 +336,10 @@ export class ChatView extends ItemView {
     el.toggleClass('is-streaming', entry.status === 'streaming');
     el.toggleClass('is-stopped', entry.status === 'stopped');
     el.toggleClass('is-error', entry.status === 'error');
+    if (entry.message.role === 'tool') {
+      this.fillToolResult(el, entry);
+      return;
+    }
     item.bodyEl = el.createDiv('compact-chat-message-body markdown-rendered');
     const text = entry.message.content;
     // The Markdown lands asynchronously: scroll again once it has its final height, or the end of
@@ -305,8 +347,18 @@ export class ChatView extends ItemView {
     if (text) void this.renderMarkdown(item, text).then(() => this.stickToEnd && this.scrollToEnd());
     if (entry.message.role === 'assistant') {
       for (const call of entry.message.toolCalls ?? []) {
-        el.createDiv({ cls: 'compact-chat-tool-call', text: `Tool call: ${call.name}(${call.arguments})` });
+        const details = el.createEl('details', { cls: 'compact-chat-tool-call' });
+        details.createEl('summary', { text: `Tool call: ${call.name}${toolTarget(call.arguments)}` });
+        details.createEl('pre', { cls: 'compact-chat-tool-args', text: prettyJson(call.arguments) });
       }
+    }
+    if (entry.mentions?.length) {
+      const list = el.createDiv('compact-chat-mentions');
+      list.createSpan({ text: 'Notes sent as context: ' });
+      entry.mentions.forEach((path, i) => {
+        if (i > 0) list.appendText(', ');
+        list.createEl('a', { cls: 'internal-link', text: path.replace(/\.md$/, ''), attr: { 'data-href': path, href: path } });
+      });
     }
     if (entry.status === 'stopped') el.createDiv({ cls: 'compact-chat-message-mark', text: 'Stopped: the reply is incomplete.' });
     if (entry.stopReason === 'max-tokens') el.createDiv({ cls: 'compact-chat-message-mark', text: 'The reply hit the length limit (reserve for the reply).' });
@@ -321,6 +373,17 @@ export class ChatView extends ItemView {
     }
     el.createDiv('compact-chat-message-actions');
     this.renderActions(item);
+  }
+
+  /** A tool result: collapsed, its first line as the summary. */
+  private fillToolResult(el: HTMLElement, entry: MessageEntry): void {
+    const message = entry.message;
+    if (message.role !== 'tool') return;
+    el.toggleClass('is-tool-error', message.isError === true);
+    const details = el.createEl('details', { cls: 'compact-chat-tool-result' });
+    const first = message.content.split('\n', 1)[0] ?? '';
+    details.createEl('summary', { text: `${message.isError ? 'Tool failed' : 'Tool result'}${message.name ? ` · ${message.name}` : ''}: ${first.length > 80 ? `${first.slice(0, 80)}…` : first}` });
+    details.createEl('pre', { cls: 'compact-chat-tool-output', text: message.content });
   }
 
   private fillNotice(el: HTMLElement, entry: NoticeEntry): void {
@@ -349,6 +412,7 @@ export class ChatView extends ItemView {
     bar.empty();
     if (entry.status === 'streaming' || entry.status === 'error') return;
     const role = entry.message.role;
+    if (role === 'tool') return;
     const text = entry.message.content;
     const canRewrite = this.session.canRewrite(entry.id);
     if (text) actionButton(bar, 'copy', 'Copy', 'copy');
@@ -596,6 +660,105 @@ export class ChatView extends ItemView {
     });
   }
 
+  // ── title, history, active note ───────────────────────────────────────────────────────────
+
+  private updateTitle(): void {
+    const current = this.host.conversations.current;
+    this.titleEl.setText(current.title || 'New chat');
+    this.titleEl.toggleClass('is-read-only', current.problem !== null);
+    setTooltip(this.titleEl, current.problem ?? current.path ?? 'Not saved yet: saved after the first message.');
+    this.refreshHistory();
+    this.updateComposer();
+  }
+
+  private buildHistory(root: HTMLElement): void {
+    this.historyEl = root.createDiv('compact-chat-history');
+    this.historyEl.hide();
+    const row = this.historyEl.createDiv('compact-chat-history-row');
+    this.historySearchEl = row.createEl('input', { cls: 'compact-chat-history-search', attr: { type: 'search', placeholder: 'Search conversations', 'aria-label': 'Search conversations' } });
+    const newChat = row.createEl('button', { cls: 'compact-chat-history-new', text: 'New chat' });
+    this.registerDomEvent(newChat, 'click', () => void this.host.conversations.newChat());
+    this.registerDomEvent(this.historySearchEl, 'input', () => this.refreshHistory());
+    this.historyListEl = this.historyEl.createDiv('compact-chat-history-list');
+    this.registerDomEvent(this.historyListEl, 'click', (evt) => this.onHistoryClick(evt));
+  }
+
+  /** Shows or hides the history panel (refreshed when shown). */
+  toggleHistory(show = !this.historyEl.isShown()): void {
+    this.historyEl.toggle(show);
+    if (show) {
+      this.refreshHistory();
+      this.historySearchEl.focus();
+    }
+  }
+
+  private refreshHistory(): void {
+    if (!this.historyEl?.isShown()) return;
+    const version = ++this.historyVersion;
+    void this.host.conversations.list(this.historySearchEl.value).then((items) => {
+      if (version === this.historyVersion) this.renderHistory(items);
+    });
+  }
+
+  private renderHistory(items: HistoryItem[]): void {
+    const list = this.historyListEl;
+    list.empty();
+    if (!items.length) {
+      list.createDiv({ cls: 'compact-chat-history-empty', text: this.historySearchEl.value.trim() ? 'No conversation matches.' : 'No saved conversations yet.' });
+      return;
+    }
+    const current = this.host.conversations.current.id;
+    for (const item of items) {
+      const row = list.createDiv({ cls: 'compact-chat-history-item', attr: { 'data-conversation-id': item.id } });
+      row.toggleClass('is-active', item.id === current);
+      const open = row.createEl('button', { cls: 'compact-chat-history-open', attr: { 'data-action': 'open' } });
+      open.createDiv({ cls: 'compact-chat-history-title', text: item.title });
+      if (item.updated > 0) open.createDiv({ cls: 'compact-chat-history-date', text: formatDate(item.updated) });
+      actionButton(row, 'pencil', 'Rename', 'rename');
+      actionButton(row, 'trash-2', 'Delete', 'delete');
+    }
+  }
+
+  private onHistoryClick(evt: MouseEvent): void {
+    const target = evt.target instanceof Element ? evt.target.closest('[data-action]') : null;
+    const row = target?.closest('.compact-chat-history-item');
+    const id = row?.getAttr('data-conversation-id');
+    if (!target || !id) return;
+    const title = row?.find('.compact-chat-history-title')?.getText() ?? '';
+    switch (target.getAttr('data-action')) {
+      case 'open':
+        void this.host.conversations.open(id).then(() => this.toggleHistory(false));
+        break;
+      case 'rename':
+        void new RenameModal(this.app, title).ask().then((next) => (next ? this.host.conversations.rename(id, next) : undefined));
+        break;
+      case 'delete':
+        void new ConfirmModal(this.app, 'Delete conversation', `Move "${title}" to the trash? Its note is deleted with it.`, 'Delete')
+          .ask()
+          .then((ok) => (ok ? this.host.conversations.delete(id) : undefined));
+        break;
+    }
+  }
+
+  /** The paperclip toggle and the name of the note attached (or that would be). */
+  private updateActiveNote(): void {
+    const on = this.host.includeActiveNote();
+    const path = this.host.activeNotePath();
+    this.activeToggleEl.toggleClass('is-active', on);
+    this.activeToggleEl.setAttr('aria-pressed', on ? 'true' : 'false');
+    setTooltip(this.activeToggleEl, on ? 'Stop including the active note' : 'Include the active note with every message');
+    this.activeLabelEl.empty();
+    if (!on) {
+      this.activeLabelEl.setText('Active note not included');
+    } else if (path) {
+      this.activeLabelEl.appendText('Attached: ');
+      this.activeLabelEl.createEl('a', { cls: 'internal-link', text: path.replace(/\.md$/, ''), attr: { 'data-href': path, href: path } });
+    } else {
+      this.activeLabelEl.setText('No note open to attach');
+    }
+    this.activeLabelEl.toggleClass('is-attached', on && path !== null);
+  }
+
   private toolbarButton(parent: HTMLElement, icon: string, label: string, onClick: () => void): HTMLElement {
     const button = parent.createEl('button', { cls: 'clickable-icon compact-chat-tool', attr: { 'aria-label': label } });
     setIcon(button, icon);
@@ -612,6 +775,32 @@ export class ChatView extends ItemView {
 function actionButton(parent: HTMLElement, icon: string, label: string, action: string): void {
   const button = parent.createEl('button', { cls: 'clickable-icon compact-chat-action', attr: { 'aria-label': label, 'data-action': action } });
   setIcon(button, icon);
+}
+
+/** ` · <path>` or ` · <query>` from a tool call's arguments, for its one-line summary. */
+function toolTarget(args: string): string {
+  try {
+    const value = JSON.parse(args) as Record<string, unknown>;
+    const target = value.path ?? value.query;
+    return typeof target === 'string' && target ? ` · ${target}` : '';
+  } catch {
+    return '';
+  }
+}
+
+/** Local date and time, `YYYY-MM-DD HH:mm`. */
+function formatDate(ms: number): string {
+  const d = new Date(ms);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
 }
 
 function linkTarget(evt: MouseEvent): { el: HTMLElement; href: string } | null {

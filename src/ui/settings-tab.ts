@@ -103,6 +103,28 @@ export class CompactChatSettingTab extends PluginSettingTab {
         }),
       );
     this.numberSetting(containerEl, 'Active note budget', 'Tokens of the active note sent at most; a longer note is cut at a line or word end.', 'activeNoteBudget');
+    this.numberSetting(containerEl, 'Mentioned notes budget', 'Tokens of the notes mentioned with [[links]] in your messages sent at most, newest mention first.', 'mentionBudget');
+    new Setting(containerEl)
+      .setName('Let the model use vault tools')
+      .setDesc('Read a note, search the vault, list a folder; creating or appending to a note always asks you first. Models or servers without tool support are detected and chat without them.')
+      .addToggle((toggle) =>
+        toggle.setValue(s.vaultTools).onChange(async (value) => {
+          s.vaultTools = value;
+          await this.save();
+        }),
+      );
+    new Setting(containerEl)
+      .setName('Conversation folder')
+      .setDesc('Vault folder where conversations are saved as notes.')
+      .addText((text) =>
+        text
+          .setPlaceholder(DEFAULT_SETTINGS.conversationFolder)
+          .setValue(s.conversationFolder)
+          .onChange(async (value) => {
+            s.conversationFolder = value.trim();
+            await this.save();
+          }),
+      );
 
     new Setting(containerEl).setName('Context window').setHeading();
     const window = contextWindowFor(s.model || undefined, s.contextWindowOverride);

@@ -3,6 +3,7 @@
 //   compact-chat stats FILE|-     prints token estimates per role and the compaction point
 // `main` takes its streams as arguments so tests can run it in-process; bin.ts wires it to the
 // real process.
+import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { groupUnits } from '../core';
 import { CliError, EXIT_INPUT, EXIT_USAGE, UsageError } from './errors';
@@ -31,9 +32,9 @@ declare const COMPACT_CHAT_VERSION: string | undefined;
 const VERSION = typeof COMPACT_CHAT_VERSION === 'string' ? COMPACT_CHAT_VERSION : 'dev';
 
 export interface Io {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  stdin: NodeJS.ReadableStream;
+  stdout: Writable;
+  stderr: Writable & { isTTY?: boolean };
+  stdin: Readable;
 }
 
 const OPTIONS = {

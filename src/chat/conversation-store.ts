@@ -1,0 +1,250 @@
+// Conversation notes on disk: find, load, save (atomically, never over a note it could not read or
+// one changed behind its back), rename, delete, search. Plain class over `ConversationVault`, which
+// main.ts implements with the Vault API (src/ui/obsidian-vault.ts) and tests with the in-memory vault.
+//
+// Why the save is "temporary file, then in-place replace" rather than "temporary file, then rename":
+// Obsidian's adapter cannot rename over an existing file, so a rename would need a delete first,
+// leaving an instant with no note at all (and it closes open tabs and breaks the file's identity
+// for links). Instead every save first writes the complete new text to a hidden sibling
+// (`.<name>.md.tmp`, outside the vault index), then replaces the note's text with `vault.process`
+// (which also checks, in the same step, that the note is still what we last read or wrote), then
+// removes the temporary file. At every instant one complete version is on disk: before the
+// replace the note is the old version; if the process dies during the replace, the temporary file
+// holds the complete new one, and `load` recovers from it when the note no longer parses.
+import { type ParseResult, type SavedConversation, parseConversation, parseConversationHeader, serializeConversation } from './conversation-format';
+
+/** Obsidian Sync's per-file limit. */
+export const SYNC_LIMIT_BYTES = 5 * 1024 * 1024;
+
+export interface ConversationVault {
+  normalizePath(path: string): string;
+  /** The file's text, or null when there is none. Reads hidden paths too. */
+  read(path: string): Promise<string | null>;
+  /** Markdown notes directly inside `folder`. */
+  listNotes(folder: string): string[];
+  /** Creates the folder (and its parents) when missing. */
+  ensureFolder(folder: string): Promise<void>;
+  create(path: string, text: string): Promise<void>;
+  /** Replaces the note's text if it still equals `expected` (atomic read-check-write); false when it
+   * changed meanwhile. */
+  replace(path: string, text: string, expected: string): Promise<boolean>;
+  /** Writes / removes a hidden file (not in the vault index). */
+  writeHidden(path: string, text: string): Promise<void>;
+  removeHidden(path: string): Promise<void>;
+  rename(path: string, newPath: string): Promise<void>;
+  trash(path: string): Promise<void>;
+}
+
+export interface HistoryItem {
+  id: string;
+  path: string;
+  title: string;
+  updated: number;
+}
+
+export type LoadResult =
+  | { ok: true; conversation: SavedConversation; path: string; recovered: boolean }
+  | { ok: false; path: string; error: string; line: number; partial: SavedConversation | null };
+
+export type SaveResult =
+  | { kind: 'saved'; path: string }
+  | { kind: 'read-only'; path: string }
+  /** The note changed on disk since it was read or written here (another device, a hand edit). */
+  | { kind: 'conflict'; path: string }
+  | { kind: 'error'; path: string; message: string };
+
+export class ConversationStore {
+  /** Conversation id → note path, as far as known. */
+  private readonly paths = new Map<string, string>();
+  /** Note path → the text last read or written here (to detect changes made elsewhere). */
+  private readonly known = new Map<string, string>();
+  /** Notes that did not parse: never written. */
+  private readonly readOnly = new Set<string>();
+  private readonly warnedSize = new Set<string>();
+
+  constructor(
+    private readonly vault: ConversationVault,
+    private readonly options: { folder(): string; warn(message: string): void },
+  ) {}
+
+  folder(): string {
+    const folder = this.vault.normalizePath(this.options.folder().trim() || 'Compact Chat');
+    return folder === '/' ? '' : folder;
+  }
+
+  pathOf(id: string): string | null {
+    return this.paths.get(id) ?? null;
+  }
+
+  isReadOnly(path: string): boolean {
+    return this.readOnly.has(path);
+  }
+
+  /** Every conversation note in the folder, newest first. */
+  async list(): Promise<HistoryItem[]> {
+    const items: HistoryItem[] = [];
+    for (const path of this.vault.listNotes(this.folder())) {
+      const text = await this.vault.read(path);
+      const header = text === null ? null : parseConversationHeader(text);
+      if (!header) continue;
+      this.paths.set(header.id, path);
+      items.push({ id: header.id, path, title: header.title || basename(path), updated: header.updated });
+    }
+    return items.sort((a, b) => b.updated - a.updated);
+  }
+
+  /** Conversations whose title or text contains every word of `query` (case-insensitive). */
+  async search(query: string): Promise<HistoryItem[]> {
+    const items = await this.list();
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    if (!words.length) return items;
+    const out: HistoryItem[] = [];
+    for (const item of items) {
+      const text = `${item.title}\n${(await this.vault.read(item.path)) ?? ''}`.toLowerCase();
+      if (words.every((w) => text.includes(w))) out.push(item);
+    }
+    return out;
+  }
+
+  async findById(id: string): Promise<string | null> {
+    if (!this.paths.has(id)) await this.list();
+    return this.paths.get(id) ?? null;
+  }
+
+  /** Loads a note; recovers a save that died mid-replace from its temporary file. */
+  async load(path: string): Promise<LoadResult> {
+    const text = await this.vault.read(path);
+    if (text === null) return { ok: false, path, error: 'The note does not exist.', line: 0, partial: null };
+    const tmp = tmpPath(path);
+    const tmpText = await this.vault.read(tmp);
+    const parsed: ParseResult = parseConversation(text);
+    if (parsed.ok) {
+      this.remember(parsed.conversation.id, path, text);
+      // A leftover from a save that did not finish: the note itself is complete.
+      if (tmpText !== null) await this.vault.removeHidden(tmp).catch(() => undefined);
+      return { ok: true, conversation: parsed.conversation, path, recovered: false };
+    }
+    if (tmpText !== null) {
+      const fromTmp = parseConversation(tmpText);
+      if (fromTmp.ok && (await this.vault.replace(path, tmpText, text))) {
+        await this.vault.removeHidden(tmp).catch(() => undefined);
+        this.remember(fromTmp.conversation.id, path, tmpText);
+        return { ok: true, conversation: fromTmp.conversation, path, recovered: true };
+      }
+    }
+    this.readOnly.add(path);
+    this.known.set(path, text);
+    return { ok: false, path, error: parsed.error, line: parsed.line, partial: parsed.partial };
+  }
+
+  /** Saves the conversation to its note (created on first save, named after its title). */
+  async save(conversation: SavedConversation): Promise<SaveResult> {
+    const text = serializeConversation(conversation);
+    let path = this.paths.get(conversation.id) ?? null;
+    if (path && this.readOnly.has(path)) return { kind: 'read-only', path };
+    this.checkSize(conversation, text);
+    try {
+      const expected = path ? this.known.get(path) : undefined;
+      const current = path ? await this.vault.read(path) : null;
+      if (path === null || current === null) {
+        // New, or its note was deleted / renamed away: create it (again).
+        path = await this.freePath(conversation.title);
+        await this.vault.ensureFolder(this.folder());
+        await this.vault.create(path, text);
+        this.remember(conversation.id, path, text);
+        return { kind: 'saved', path };
+      }
+      if (current === text) return { kind: 'saved', path };
+      if (expected === undefined || current !== expected) return { kind: 'conflict', path };
+      const tmp = tmpPath(path);
+      await this.vault.writeHidden(tmp, text);
+      if (!(await this.vault.replace(path, text, expected))) {
+        await this.vault.removeHidden(tmp).catch(() => undefined);
+        return { kind: 'conflict', path };
+      }
+      this.known.set(path, text);
+      await this.vault.removeHidden(tmp).catch(() => undefined);
+      return { kind: 'saved', path };
+    } catch (error) {
+      return { kind: 'error', path: path ?? '', message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** Forgets the id's note (a conflict: the conversation continues in a new note). */
+  detach(id: string): void {
+    this.paths.delete(id);
+  }
+
+  /** Renames the note to match a new title (the title itself is saved with the conversation). */
+  async renameNote(id: string, title: string): Promise<string | null> {
+    const path = await this.findById(id);
+    if (!path) return null;
+    const target = await this.freePath(title, path);
+    if (target === path) return path;
+    await this.vault.rename(path, target);
+    const text = this.known.get(path);
+    this.known.delete(path);
+    if (text !== undefined) this.known.set(target, text);
+    if (this.readOnly.delete(path)) this.readOnly.add(target);
+    this.paths.set(id, target);
+    return target;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const path = await this.findById(id);
+    if (!path) return false;
+    await this.vault.trash(path);
+    this.paths.delete(id);
+    this.known.delete(path);
+    this.readOnly.delete(path);
+    return true;
+  }
+
+  private remember(id: string, path: string, text: string): void {
+    this.paths.set(id, path);
+    this.known.set(path, text);
+  }
+
+  private checkSize(conversation: SavedConversation, text: string): void {
+    if (this.warnedSize.has(conversation.id)) return;
+    const bytes = new TextEncoder().encode(text).length;
+    if (bytes <= SYNC_LIMIT_BYTES) return;
+    this.warnedSize.add(conversation.id);
+    this.options.warn(
+      `The conversation "${conversation.title}" is ${(bytes / 1024 / 1024).toFixed(1)} MB, over Obsidian Sync's 5 MB limit per file: it will not sync. Start a new chat to keep notes small.`,
+    );
+  }
+
+  /** `<folder>/<title>.md`, with " 2", " 3" … when taken (`own` counts as free). */
+  private async freePath(title: string, own?: string): Promise<string> {
+    const folder = this.folder();
+    const name = safeFileName(title);
+    for (let n = 1; ; n++) {
+      const candidate = this.vault.normalizePath(`${folder ? `${folder}/` : ''}${name}${n > 1 ? ` ${n}` : ''}.md`);
+      if (candidate === own || (await this.vault.read(candidate)) === null) return candidate;
+    }
+  }
+}
+
+/** The hidden sibling a save writes first. */
+export function tmpPath(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}.tmp`;
+}
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/, '');
+}
+
+/** A file name from a title: no characters Obsidian or the file systems refuse, no lone surrogates. */
+export function safeFileName(title: string): string {
+  const cleaned = title
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\\/:*?"<>|#^[\]\u0000-\u001f\u007f]/g, ' ')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\.+/, '');
+  const cut = Array.from(cleaned).slice(0, 60).join('').trim();
+  return cut || 'Chat';
+}

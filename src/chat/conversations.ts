@@ -1,0 +1,242 @@
+// The open conversation and its note: saves the session (debounced, and at once when a reply
+// ends), opens, renames and deletes saved conversations, and never writes over a note it could not
+// read or that changed elsewhere (the conversation then continues in a new note). Plain class:
+// main.ts gives it timers and a way to tell the user.
+import type { SavedConversation } from './conversation-format';
+import type { ConversationStore, HistoryItem } from './conversation-store';
+import { Emitter } from './emitter';
+import type { ChatSession } from './session';
+import type { CompactChatSettings } from './settings';
+
+export interface ConversationsDeps {
+  session: ChatSession;
+  store: ConversationStore;
+  settings(): CompactChatSettings;
+  setTimer(fn: () => void, ms: number): () => void;
+  notify(message: string): void;
+  now(): number;
+  newId(): string;
+  /** The open conversation changed (main.ts keeps its id in plugin data to reopen it on startup). */
+  openChanged(id: string): void;
+}
+
+export interface CurrentConversation {
+  id: string;
+  title: string;
+  created: number;
+  /** Its note, once saved or when opened from one. */
+  path: string | null;
+  /** Why it is read-only (its note could not be read in full), or null. */
+  problem: string | null;
+}
+
+export interface ConversationEvents extends Record<string, unknown> {
+  current: CurrentConversation;
+  /** Saved conversations were added, renamed or deleted. */
+  history: undefined;
+}
+
+/** Save delay after a change; while a reply streams, saves come at most this often. */
+export const SAVE_DELAY_MS = 800;
+export const STREAM_SAVE_DELAY_MS = 2000;
+
+export class Conversations {
+  readonly events = new Emitter<ConversationEvents>();
+  private currentConversation: CurrentConversation;
+  private cancelTimer: (() => void) | null = null;
+  private saving: Promise<void> = Promise.resolve();
+  /** What was last saved or loaded (items, title, model), so an unchanged conversation is not rewritten. */
+  private lastKey = '';
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(private readonly deps: ConversationsDeps) {
+    this.currentConversation = this.fresh();
+    const events = deps.session.events;
+    const changed = (): void => this.scheduleSave();
+    this.unsubscribe.push(
+      events.on('entries', changed),
+      events.on('entry', changed),
+      events.on('delta', changed),
+      events.on('compactions', changed),
+      events.on('busy', (busy) => {
+        if (!busy) void this.flush();
+      }),
+    );
+  }
+
+  get current(): CurrentConversation {
+    return this.currentConversation;
+  }
+
+  /** Saved conversations, newest first, optionally those whose title or text has every word of `query`. */
+  list(query = ''): Promise<HistoryItem[]> {
+    return query.trim() ? this.deps.store.search(query) : this.deps.store.list();
+  }
+
+  /** Saves the open conversation soon (debounced; less often while a reply streams). */
+  scheduleSave(): void {
+    if (this.cancelTimer) return;
+    this.cancelTimer = this.deps.setTimer(
+      () => {
+        this.cancelTimer = null;
+        void this.flush();
+      },
+      this.deps.session.busy ? STREAM_SAVE_DELAY_MS : SAVE_DELAY_MS,
+    );
+  }
+
+  /** Saves now (after any save in progress). Resolves when written. */
+  flush(): Promise<void> {
+    this.cancelTimer?.();
+    this.cancelTimer = null;
+    this.saving = this.saving.then(() => this.saveNow()).catch(() => undefined);
+    return this.saving;
+  }
+
+  async newChat(): Promise<void> {
+    await this.flush();
+    this.deps.session.clear();
+    this.switchTo(this.fresh());
+  }
+
+  /** Opens a saved conversation by id (false when there is no such note). */
+  async open(id: string): Promise<boolean> {
+    const path = await this.deps.store.findById(id);
+    return path ? this.openPath(path) : false;
+  }
+
+  async openPath(path: string): Promise<boolean> {
+    await this.flush();
+    const result = await this.deps.store.load(path);
+    if (result.ok) {
+      const c = result.conversation;
+      this.deps.session.load(c.items);
+      this.lastKey = this.keyOf(c.title, c.model, c.items);
+      this.switchTo({ id: c.id, title: c.title, created: c.created, path, problem: null });
+      if (result.recovered) this.deps.notify(`Recovered "${c.title}" from its last save, which was interrupted.`);
+      return true;
+    }
+    if (result.line === 0) return false;
+    const problem = `"${path}" could not be read (line ${result.line}: ${result.error}). It is shown read-only and will not be overwritten: fix the note, or start a new chat.`;
+    const partial = result.partial;
+    this.deps.session.load(partial?.items ?? [], problem);
+    this.switchTo({ id: partial?.id ?? this.deps.newId(), title: partial?.title ?? path, created: partial?.created ?? this.deps.now(), path, problem });
+    this.deps.notify(problem);
+    return true;
+  }
+
+  /** Renames a saved conversation: its title and its note's file name. */
+  async rename(id: string, title: string): Promise<void> {
+    const clean = title.trim();
+    if (!clean) return;
+    if (id === this.currentConversation.id) {
+      if (this.currentConversation.problem) return;
+      this.currentConversation = { ...this.currentConversation, title: clean };
+      await this.flush();
+    } else {
+      const path = await this.deps.store.findById(id);
+      if (!path) return;
+      const loaded = await this.deps.store.load(path);
+      if (!loaded.ok) {
+        this.deps.notify(`"${path}" could not be read (line ${loaded.line}: ${loaded.error}); it was not renamed.`);
+        return;
+      }
+      await this.deps.store.save({ ...loaded.conversation, title: clean, updated: this.deps.now() });
+    }
+    const path = await this.deps.store.renameNote(id, clean);
+    if (id === this.currentConversation.id) this.switchTo({ ...this.currentConversation, path });
+    this.events.emit('history', undefined);
+  }
+
+  /** Moves a conversation's note to the trash; deleting the open one starts a new chat. */
+  async delete(id: string): Promise<void> {
+    if (id === this.currentConversation.id) {
+      this.cancelTimer?.();
+      this.cancelTimer = null;
+      await this.saving;
+      this.deps.session.clear();
+      this.switchTo(this.fresh());
+    }
+    await this.deps.store.delete(id);
+    this.events.emit('history', undefined);
+  }
+
+  dispose(): void {
+    for (const off of this.unsubscribe) off();
+    this.cancelTimer?.();
+    this.cancelTimer = null;
+  }
+
+  private async saveNow(): Promise<void> {
+    const session = this.deps.session;
+    const current = this.currentConversation;
+    if (current.problem) return;
+    const items = session.toSaved();
+    if (!items.some((i) => i.kind === 'message')) return;
+    const title = current.title || titleFrom(items) || 'Chat';
+    const model = this.deps.settings().model.trim();
+    const key = this.keyOf(title, model, items);
+    if (key === this.lastKey && current.path) return;
+    const conversation: SavedConversation = { id: current.id, title, model, created: current.created, updated: this.deps.now(), items };
+    const result = await this.deps.store.save(conversation);
+    // The user switched conversations while this was written: nothing more to update.
+    if (this.currentConversation.id !== current.id) return;
+    switch (result.kind) {
+      case 'saved': {
+        this.lastKey = key;
+        const isNew = this.currentConversation.path !== result.path;
+        this.currentConversation = { ...this.currentConversation, title, path: result.path };
+        if (isNew) {
+          this.events.emit('current', this.currentConversation);
+          this.events.emit('history', undefined);
+          this.deps.openChanged(current.id);
+        }
+        break;
+      }
+      case 'conflict': {
+        // Someone else wrote the note (another device, a hand edit): keep theirs, go on in a new note.
+        this.deps.store.detach(current.id);
+        const forked: CurrentConversation = { id: this.deps.newId(), title: `${title} (continued)`, created: current.created, path: null, problem: null };
+        this.switchTo(forked);
+        this.deps.notify(`"${result.path}" was changed elsewhere. It was left as it is; this conversation continues in a new note.`);
+        await this.saveNow();
+        break;
+      }
+      case 'read-only':
+        break;
+      case 'error':
+        this.deps.notify(`Could not save the conversation to "${result.path}": ${result.message}`);
+        break;
+    }
+  }
+
+  private switchTo(next: CurrentConversation): void {
+    if (next.path === null) this.lastKey = '';
+    this.currentConversation = next;
+    this.events.emit('current', next);
+    this.deps.openChanged(next.id);
+  }
+
+  private fresh(): CurrentConversation {
+    return { id: this.deps.newId(), title: '', created: this.deps.now(), path: null, problem: null };
+  }
+
+  private keyOf(title: string, model: string, items: unknown): string {
+    return JSON.stringify([title, model, items]);
+  }
+}
+
+/** A title from the first user message: its first line, Markdown marks dropped, at most 60 characters. */
+export function titleFrom(items: readonly { kind: string; message?: { role: string; content: string } }[]): string {
+  const first = items.find((i) => i.kind === 'message' && i.message?.role === 'user')?.message?.content ?? '';
+  const line = first
+    .split('\n')
+    .map((l) => l.replace(/[#>*_`[\]|]/g, ' ').replace(/\s+/g, ' ').trim())
+    .find((l) => l !== '');
+  if (!line) return '';
+  const chars = Array.from(line);
+  if (chars.length <= 60) return line;
+  const cut = chars.slice(0, 60).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${(space > 30 ? cut.slice(0, space) : cut).trim()}…`;
+}

@@ -1,0 +1,145 @@
+// Small modals of the chat: approving a write by a tool (exactly what will be written, and where),
+// renaming a conversation, confirming a deletion. Each resolves once, when it closes.
+import { type App, Modal, Setting } from 'obsidian';
+import type { WriteRequest } from '../chat/tools/vault-tools';
+
+/** Shows the exact path and text a write tool would write; resolves true only on "Approve". */
+export class WriteApprovalModal extends Modal {
+  private approved = false;
+  private resolve: ((approved: boolean) => void) | null = null;
+
+  constructor(
+    app: App,
+    private readonly request: WriteRequest,
+  ) {
+    super(app);
+  }
+
+  ask(): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.resolve = resolve;
+      this.open();
+    });
+  }
+
+  override onOpen(): void {
+    const { contentEl, request } = this;
+    const creating = request.tool === 'create_note';
+    this.setTitle(creating ? 'Create a note?' : 'Append to a note?');
+    contentEl.addClass('compact-chat-approval');
+    contentEl.createEl('p', { text: creating ? 'The assistant wants to create this note:' : 'The assistant wants to append to this note:' });
+    contentEl.createEl('code', { cls: 'compact-chat-approval-path', text: request.path });
+    contentEl.createEl('p', { text: creating ? 'With exactly this text:' : 'Exactly this text, added at the end:' });
+    contentEl.createEl('pre', { cls: 'compact-chat-approval-text', text: request.text });
+    new Setting(contentEl)
+      .addButton((b) => b.setButtonText('Decline').onClick(() => this.close()))
+      .addButton((b) =>
+        b
+          .setButtonText(creating ? 'Create note' : 'Append')
+          .setCta()
+          .onClick(() => {
+            this.approved = true;
+            this.close();
+          }),
+      );
+  }
+
+  override onClose(): void {
+    this.contentEl.empty();
+    this.resolve?.(this.approved);
+    this.resolve = null;
+  }
+}
+
+/** Asks for a new title; resolves with it, or null when cancelled. */
+export class RenameModal extends Modal {
+  private result: string | null = null;
+  private resolve: ((title: string | null) => void) | null = null;
+
+  constructor(
+    app: App,
+    private readonly title: string,
+  ) {
+    super(app);
+  }
+
+  ask(): Promise<string | null> {
+    return new Promise((resolve) => {
+      this.resolve = resolve;
+      this.open();
+    });
+  }
+
+  override onOpen(): void {
+    this.setTitle('Rename conversation');
+    let value = this.title;
+    const submit = (): void => {
+      if (!value.trim()) return;
+      this.result = value.trim();
+      this.close();
+    };
+    new Setting(this.contentEl).setName('Title').addText((text) => {
+      text.setValue(this.title).onChange((v) => (value = v));
+      text.inputEl.addClass('compact-chat-rename-input');
+      text.inputEl.addEventListener('keydown', (evt) => {
+        if (evt.key === 'Enter') {
+          evt.preventDefault();
+          submit();
+        }
+      });
+    });
+    new Setting(this.contentEl)
+      .addButton((b) => b.setButtonText('Cancel').onClick(() => this.close()))
+      .addButton((b) => b.setButtonText('Rename').setCta().onClick(submit));
+  }
+
+  override onClose(): void {
+    this.contentEl.empty();
+    this.resolve?.(this.result);
+    this.resolve = null;
+  }
+}
+
+/** A yes/no question with a destructive action; resolves true on confirm. */
+export class ConfirmModal extends Modal {
+  private confirmed = false;
+  private resolve: ((ok: boolean) => void) | null = null;
+
+  constructor(
+    app: App,
+    private readonly heading: string,
+    private readonly message: string,
+    private readonly action: string,
+  ) {
+    super(app);
+  }
+
+  ask(): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.resolve = resolve;
+      this.open();
+    });
+  }
+
+  override onOpen(): void {
+    this.setTitle(this.heading);
+    this.contentEl.createEl('p', { text: this.message });
+    new Setting(this.contentEl)
+      .addButton((b) => b.setButtonText('Cancel').onClick(() => this.close()))
+      .addButton((b) =>
+        b
+          .setButtonText(this.action)
+          .setWarning()
+          .onClick(() => {
+            this.confirmed = true;
+            this.close();
+          }),
+      );
+  }
+
+  override onClose(): void {
+    this.contentEl.empty();
+    this.resolve?.(this.confirmed);
+    this.resolve = null;
+  }
+}

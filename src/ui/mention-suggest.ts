@@ -1,0 +1,82 @@
+// The `[[` mention picker of the input box: typing `[[` and a few letters lists the vault's notes
+// with Obsidian's own fuzzy search; picking one inserts `[[link]]`. The session resolves the links
+// of a sent message to notes and sends them as context.
+//
+// AbstractInputSuggest is made for an <input>; here it follows a <textarea>: `getValue` is
+// overridden to read the text between `[[` and the caret, and `selectSuggestion` to replace it.
+import { AbstractInputSuggest, type App, type TFile, prepareFuzzySearch } from 'obsidian';
+
+const LIMIT = 20;
+
+/** The mention being typed before the caret: where its `[[` starts and the query after it. */
+export function mentionQuery(text: string, caret: number): { start: number; query: string } | null {
+  const before = text.slice(0, caret);
+  const m = /\[\[([^[\]\n|#^]*)$/.exec(before);
+  return m ? { start: m.index, query: m[1] ?? '' } : null;
+}
+
+export class MentionSuggest extends AbstractInputSuggest<TFile> {
+  private shown = false;
+
+  constructor(
+    app: App,
+    private readonly textarea: HTMLTextAreaElement,
+  ) {
+    super(app, textarea as unknown as HTMLInputElement);
+    this.limit = LIMIT;
+  }
+
+  /** Whether the popover is open (the composer leaves Enter to it then). */
+  get isShown(): boolean {
+    return this.shown;
+  }
+
+  override open(): void {
+    super.open();
+    this.shown = true;
+  }
+
+  override close(): void {
+    super.close();
+    this.shown = false;
+  }
+
+  override getValue(): string {
+    return mentionQuery(this.textarea.value, this.textarea.selectionStart ?? this.textarea.value.length)?.query ?? '';
+  }
+
+  protected getSuggestions(): TFile[] {
+    const mention = mentionQuery(this.textarea.value, this.textarea.selectionStart ?? this.textarea.value.length);
+    if (!mention) return [];
+    const match = prepareFuzzySearch(mention.query);
+    const scored: { file: TFile; score: number }[] = [];
+    for (const file of this.app.vault.getMarkdownFiles()) {
+      const result = match(file.path.replace(/\.md$/, ''));
+      if (result) scored.push({ file, score: result.score });
+    }
+    scored.sort((a, b) => b.score - a.score || a.file.path.localeCompare(b.file.path));
+    return scored.slice(0, LIMIT).map((s) => s.file);
+  }
+
+  renderSuggestion(file: TFile, el: HTMLElement): void {
+    el.addClass('compact-chat-mention-item');
+    el.createDiv({ cls: 'suggestion-title', text: file.basename });
+    if (file.parent && !file.parent.isRoot()) el.createDiv({ cls: 'suggestion-note', text: file.parent.path });
+  }
+
+  override selectSuggestion(file: TFile): void {
+    const area = this.textarea;
+    const caret = area.selectionStart ?? area.value.length;
+    const mention = mentionQuery(area.value, caret);
+    if (mention) {
+      const link = `[[${this.app.metadataCache.fileToLinktext(file, '')}]]`;
+      // Skip a `]]` the user (or auto-pairing) already typed after the caret.
+      const after = area.value.slice(caret).startsWith(']]') ? caret + 2 : caret;
+      area.value = area.value.slice(0, mention.start) + link + area.value.slice(after);
+      const position = mention.start + link.length;
+      area.setSelectionRange(position, position);
+    }
+    this.close();
+    area.focus();
+  }
+}

@@ -1,0 +1,86 @@
+// The chat layer's vault interfaces (the conversation store's and the tools') implemented with
+// Obsidian's API. Kept here, beside the other Obsidian-facing code, so src/chat stays free of
+// `obsidian`; main.ts wires them.
+import { type App, TFile, TFolder, normalizePath, prepareSimpleSearch } from 'obsidian';
+import type { ConversationVault } from '../chat/conversation-store';
+import type { ToolVault } from '../chat/tools/vault-tools';
+
+export function conversationVault(app: App): ConversationVault {
+  const { vault } = app;
+  const file = (path: string): TFile => {
+    const found = vault.getFileByPath(path);
+    if (!found) throw new Error(`No note at "${path}".`);
+    return found;
+  };
+  return {
+    normalizePath,
+    read: async (path) => {
+      const found = vault.getFileByPath(path);
+      if (found) return vault.read(found);
+      // Hidden files (the temporary file of a save) are not in the vault index.
+      return (await vault.adapter.exists(path)) ? vault.adapter.read(path) : null;
+    },
+    listNotes: (folder) => {
+      const parent = folder ? vault.getFolderByPath(folder) : vault.getRoot();
+      return (parent?.children ?? []).filter((f): f is TFile => f instanceof TFile && f.extension === 'md').map((f) => f.path);
+    },
+    ensureFolder: async (folder) => {
+      if (folder && !vault.getFolderByPath(folder)) await vault.createFolder(folder);
+    },
+    create: async (path, text) => {
+      await vault.create(path, text);
+    },
+    replace: async (path, text, expected) => {
+      let same = true;
+      await vault.process(file(path), (data) => {
+        same = data === expected;
+        return same ? text : data;
+      });
+      return same;
+    },
+    writeHidden: (path, text) => vault.adapter.write(path, text),
+    removeHidden: async (path) => {
+      if (await vault.adapter.exists(path)) await vault.adapter.remove(path);
+    },
+    rename: (path, newPath) => app.fileManager.renameFile(file(path), newPath),
+    trash: (path) => app.fileManager.trashFile(file(path)),
+  };
+}
+
+export function toolVault(app: App): ToolVault {
+  const { vault } = app;
+  return {
+    configDir: vault.configDir,
+    normalizePath,
+    kind: (path) => {
+      const found = path === '' ? vault.getRoot() : vault.getAbstractFileByPath(path);
+      return found instanceof TFile ? 'file' : found instanceof TFolder ? 'folder' : null;
+    },
+    read: (path) => {
+      const found = vault.getFileByPath(path);
+      if (!found) throw new Error(`No note at "${path}".`);
+      return vault.cachedRead(found);
+    },
+    markdownFiles: () => vault.getMarkdownFiles().map((f) => f.path),
+    list: (folder) => {
+      const found = folder === '' ? vault.getRoot() : vault.getFolderByPath(folder);
+      if (!found) return null;
+      return {
+        folders: found.children.filter((c) => c instanceof TFolder).map((c) => c.path),
+        files: found.children.filter((c) => c instanceof TFile).map((c) => c.path),
+      };
+    },
+    create: async (path, text) => {
+      const slash = path.lastIndexOf('/');
+      const parent = slash > 0 ? path.slice(0, slash) : '';
+      if (parent && !vault.getFolderByPath(parent)) await vault.createFolder(parent);
+      await vault.create(path, text);
+    },
+    append: async (path, text) => {
+      const found = vault.getFileByPath(path);
+      if (!found) throw new Error(`No note at "${path}".`);
+      await vault.append(found, text);
+    },
+    prepareSearch: (query) => prepareSimpleSearch(query),
+  };
+}
