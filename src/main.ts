@@ -2,9 +2,15 @@
 // src/ui renders it. The plugin owns the session (so the conversation outlives a closed view) but
 // keeps no reference to any view: it finds them with workspace.getLeavesOfType.
 import { MarkdownView, Notice, Plugin, TFile, type WorkspaceLeaf } from 'obsidian';
+import { newMessageId } from './core/messages';
+import { ConversationStore } from './chat/conversation-store';
+import { Conversations } from './chat/conversations';
 import { ChatSession } from './chat/session';
 import { type CompactChatSettings, DEFAULT_SETTINGS, mergeSettings } from './chat/settings';
+import { VaultTools } from './chat/tools/vault-tools';
 import type { NoteSource } from './chat/vault-access';
+import { WriteApprovalModal } from './ui/chat-modals';
+import { conversationVault, toolVault } from './ui/obsidian-vault';
 import { type ChatProvider, Transport, createProvider } from './providers';
 import { ChatView, VIEW_TYPE_CHAT } from './ui/chat-view';
 import { CompactNowModal } from './ui/compact-modal';
@@ -14,6 +20,10 @@ import { CompactChatSettingTab } from './ui/settings-tab';
 export default class CompactChatPlugin extends Plugin {
   override settings: CompactChatSettings = { ...DEFAULT_SETTINGS };
   session!: ChatSession;
+  conversations!: Conversations;
+  /** Id of the conversation open in the chat, kept in data.json (beside the settings) to reopen it
+   * on startup. Never anything secret. */
+  private openConversationId: string | null = null;
   /** One transport for every provider, so what it learns (origins needing the fallback) is kept. */
   private readonly transport = new Transport();
   private provider: { key: string; provider: ChatProvider } | null = null;
@@ -25,16 +35,46 @@ export default class CompactChatPlugin extends Plugin {
       provider: (settings) => this.providerFor(settings),
       apiKey: (settings) => this.apiKey(settings),
       notes: this.noteSource(),
+      tools: new VaultTools(toolVault(this.app), (request) => new WriteApprovalModal(this.app, request).ask()),
     });
     this.register(() => this.session.dispose());
+    this.conversations = new Conversations({
+      session: this.session,
+      store: new ConversationStore(conversationVault(this.app), {
+        folder: () => this.settings.conversationFolder,
+        warn: (message) => new Notice(message, 15_000),
+      }),
+      settings: () => this.settings,
+      setTimer: (fn, ms) => {
+        const handle = window.setTimeout(fn, ms);
+        return () => window.clearTimeout(handle);
+      },
+      notify: (message) => new Notice(message, 10_000),
+      now: () => Date.now(),
+      newId: () => newMessageId(),
+      openChanged: (id) => this.rememberOpenConversation(id),
+    });
+    this.register(() => {
+      // The last changes are written; the timer is dropped.
+      void this.conversations.flush();
+      this.conversations.dispose();
+    });
+    this.app.workspace.onLayoutReady(() => void this.restoreConversation());
 
     this.registerView(
       VIEW_TYPE_CHAT,
       (leaf) =>
         new ChatView(leaf, {
           session: this.session,
+          conversations: this.conversations,
           openSettings: () => this.openSettings(),
           openCompactionPanel: (round) => void this.openCompactionPanel(round),
+          includeActiveNote: () => this.settings.includeActiveNote,
+          setIncludeActiveNote: async (on) => {
+            this.settings.includeActiveNote = on;
+            await this.saveSettings();
+          },
+          activeNotePath: () => this.activeNotePath(),
         }),
     );
     this.registerView(VIEW_TYPE_COMPACTIONS, (leaf) => new CompactionPanelView(leaf, { session: this.session, revealMessage: (id) => this.revealMessage(id) }));
@@ -42,7 +82,7 @@ export default class CompactChatPlugin extends Plugin {
     this.registerHoverLinkSource(VIEW_TYPE_COMPACTIONS, { display: 'Compact Chat summary panel', defaultMod: true });
     this.addRibbonIcon('messages-square', 'Open chat', () => void this.activateView());
     this.addCommand({ id: 'open-chat', name: 'Open chat', callback: () => void this.activateView() });
-    this.addCommand({ id: 'new-chat', name: 'New chat', callback: () => this.session.clear() });
+    this.addCommand({ id: 'new-chat', name: 'New chat', callback: () => void this.conversations.newChat() });
     this.addCommand({ id: 'compact-now', name: 'Compact now', callback: () => new CompactNowModal(this.app, this.session).open() });
     this.addCommand({ id: 'open-compaction-panel', name: 'Open compaction panel', callback: () => void this.openCompactionPanel() });
     this.addCommand({
@@ -71,20 +111,40 @@ export default class CompactChatPlugin extends Plugin {
   }
 
   async loadSettings(): Promise<void> {
-    this.settings = mergeSettings(await this.loadData());
+    const data: unknown = await this.loadData();
+    this.settings = mergeSettings(data);
+    const open = (data as { openConversation?: unknown } | null)?.openConversation;
+    this.openConversationId = typeof open === 'string' && open ? open : null;
   }
 
   /** Saves the settings (sanitised in place, so holders of the object see the same values) and
    * lets the session pick them up: changes apply without reloading the plugin. */
   async saveSettings(): Promise<void> {
     Object.assign(this.settings, mergeSettings(this.settings));
-    await this.saveData(this.settings);
+    await this.saveData(this.pluginData());
     this.session.settingsChanged();
   }
 
   override async onExternalSettingsChange(): Promise<void> {
     Object.assign(this.settings, mergeSettings(await this.loadData()));
     this.session.settingsChanged();
+  }
+
+  private pluginData(): Record<string, unknown> {
+    return { ...this.settings, ...(this.openConversationId ? { openConversation: this.openConversationId } : {}) };
+  }
+
+  private rememberOpenConversation(id: string): void {
+    if (id === this.openConversationId) return;
+    this.openConversationId = id;
+    void this.saveData(this.pluginData());
+  }
+
+  /** On startup: reopens the conversation that was open, with its compaction state. */
+  private async restoreConversation(): Promise<void> {
+    const id = this.openConversationId;
+    if (!id || this.session.entries.length) return;
+    await this.conversations.open(id);
   }
 
   /** Opens (or reveals) the chat in the right sidebar. */
@@ -143,7 +203,7 @@ export default class CompactChatPlugin extends Plugin {
   }
 
   private noteSource(): NoteSource {
-    const { vault, metadataCache, workspace } = this.app;
+    const { vault, metadataCache } = this.app;
     return {
       readNote: async (path) => {
         const file = vault.getAbstractFileByPath(path);
@@ -155,10 +215,14 @@ export default class CompactChatPlugin extends Plugin {
         }
       },
       resolveLink: (linktext, sourcePath) => metadataCache.getFirstLinkpathDest(linktext, sourcePath)?.path ?? null,
-      activeNotePath: () => {
-        const view = workspace.getMostRecentLeaf(workspace.rootSplit)?.view;
-        return view instanceof MarkdownView ? (view.file?.path ?? null) : (workspace.getActiveFile()?.path ?? null);
-      },
+      activeNotePath: () => this.activeNotePath(),
     };
+  }
+
+  /** The note in the main area the user looks at (the chat sidebar may have focus). */
+  private activeNotePath(): string | null {
+    const { workspace } = this.app;
+    const view = workspace.getMostRecentLeaf(workspace.rootSplit)?.view;
+    return view instanceof MarkdownView ? (view.file?.path ?? null) : (workspace.getActiveFile()?.path ?? null);
   }
 }

@@ -127,12 +127,12 @@ function messageMeta(item: SavedMessage): Record<string, unknown> {
 
 /** One line of JSON that cannot close the HTML comment it sits in. */
 function metaJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+  return escapeSeparators(JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e'));
 }
 
 /** Whether a plain fence carries `text` exactly: no lone surrogates, no CR, no control characters. */
 function plainSafe(text: string): boolean {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
   if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) return false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -158,7 +158,13 @@ function block(text: string, info: string): string[] {
 
 function yamlString(value: string): string {
   // A JSON string is a valid YAML double-quoted scalar (lone surrogates come out as \u escapes).
-  return JSON.stringify(value);
+  return escapeSeparators(JSON.stringify(value));
+}
+
+/** U+2028 / U+2029 are line breaks to some editors and YAML readers: inside JSON strings they are
+ * written as escapes. */
+function escapeSeparators(json: string): string {
+  return json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 function yamlTime(ms: number): string {
@@ -175,7 +181,7 @@ function humanTime(ms: number): string {
 /** Text shown to people only (never parsed back): one line, lone surrogates and control
  * characters replaced, so the note stays valid UTF-8 whatever a name or path holds. */
 function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
@@ -226,7 +232,7 @@ function parseFrontMatter(lines: string[]): { meta: SavedConversation; next: num
   const extra: string[] = [];
   for (let i = 1; i < end; i++) {
     const line = lines[i] as string;
-    const m = /^([A-Za-z][\w-]*):(?:\s+(.*))?$/.exec(line);
+    const m = /^([A-Za-z][\w-]*):(?:[ \t]+([\s\S]*))?$/.exec(line);
     if (m && KNOWN_KEYS.includes(m[1] as string)) values.set(m[1] as string, { value: (m[2] ?? '').trim(), line: i + 1 });
     else extra.push(line);
   }

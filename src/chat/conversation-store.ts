@@ -134,6 +134,8 @@ export class ConversationStore {
     }
     this.readOnly.add(path);
     this.known.set(path, text);
+    // Its id now points at the read-only note, so a save of that conversation can never land anywhere.
+    if (parsed.partial) this.paths.set(parsed.partial.id, path);
     return { ok: false, path, error: parsed.error, line: parsed.line, partial: parsed.partial };
   }
 
@@ -239,12 +241,12 @@ function basename(path: string): string {
 /** A file name from a title: no characters Obsidian or the file systems refuse, no lone surrogates. */
 export function safeFileName(title: string): string {
   const cleaned = title
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
     .replace(/[\\/:*?"<>|#^[\]\u0000-\u001f\u007f]/g, ' ')
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^\.+/, '');
-  const cut = Array.from(cleaned).slice(0, 60).join('').trim();
+  const cut = Array.from(cleaned).slice(0, 60).join('').replace(/…$/, '').trim();
   return cut || 'Chat';
 }

@@ -10,7 +10,7 @@
 // with the sentence pass, so ranking a long conversation stays a few typed-array passes.
 import type { Sentence } from './extract-sentences';
 import type { SourcedLine } from './record';
-import { GENERIC_WORDS, contentWords, splitAfter, squash, truncateAtWord, wordCount } from './text';
+import { GENERIC_WORDS, contentWords, isSpaceCode, splitAfter, squash, truncateAtWord, wordCount } from './text';
 
 export interface FactOptions {
   /** Focus text ("Compact now" with a focus): sentences sharing its words are boosted. */
@@ -49,8 +49,8 @@ const NUMBER = /\d/;
 const FIRST_PERSON = /^(?:I|I['’](?:m|ve|d|ll)|my|My)\b|\s(?:I|I['’](?:m|ve|d|ll)|my|me|mine)\b/;
 const MY = /\b(?:my|My|our|Our)\s/;
 const SECOND_PERSON = /\b(?:you|your|you['’](?:re|ve|ll|d))\b/i;
-/** Markup and code punctuation: a sentence dense in it is a listing or a template, not a fact. */
-const CODE_PUNCT = /[{}()<>=$|\\`]/g;
+/** Markup and code punctuation ({}()<>=$|\\`, counted by codePunct): a sentence dense in it is a
+ * listing or a template, not a fact. */
 const CODE_SYMBOL = /[a-z][A-Z]|_|\(\)|\.[a-z]/;
 
 interface Candidate {
@@ -106,6 +106,14 @@ function bestClauses(text: string, idf: (w: string) => number): string {
   return best || truncateAtWord(text, MAX_WORDS * 7);
 }
 
+/** `text` with its first character upper-cased when it is a lowercase letter that has a
+ * one-character capital (so the length, and every offset, stays the same). */
+export function capitaliseFirst(text: string): string {
+  const first = text.charAt(0);
+  const upper = first.toUpperCase();
+  return upper !== first && upper.length === 1 && first.toLowerCase() === first ? upper + text.slice(1) : text;
+}
+
 /** Clauses of a sentence of at least five words each (the shortest run that reads as text), when
  * the sentence has more than one. */
 function clausesOf(text: string): string[] {
@@ -156,19 +164,46 @@ function idOf(w: string): number {
     id = vocab.size;
     vocab.set(w, id);
     numeric[id] = NUMBER.test(w);
+    seenMark[id] = 0;
   }
   return id;
 }
 
-function idsOf(uniq: readonly string[]): Int32Array {
+function idsOf(uniq: readonly string[]): number[] {
+  resetIfFull();
+  const ids = new Array<number>(uniq.length);
+  for (let i = 0; i < uniq.length; i++) ids[i] = idOf(uniq[i] as string);
+  return ids;
+}
+
+function resetIfFull(): void {
   if (vocab.size > VOCAB_LIMIT) {
     vocab.clear();
     numeric.length = 0;
+    seenMark.length = 0;
     generation++;
   }
-  const ids = new Int32Array(uniq.length);
-  for (let i = 0; i < uniq.length; i++) ids[i] = idOf(uniq[i] as string);
-  return ids;
+}
+
+/** Per vocabulary id, the pass that last saw it (de-duplicates a sentence's words without a Set). */
+const seenMark: number[] = [];
+let pass = 0;
+
+/** A sentence's distinct words (first-seen order) and their ids, in one lookup per word. */
+function distinctIds(words: readonly string[]): { uniq: string[]; ids: number[] } {
+  resetIfFull();
+  pass++;
+  const uniq: string[] = [];
+  const ids: number[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as string;
+    const id = idOf(w);
+    if (seenMark[id] === pass) continue;
+    seenMark[id] = pass;
+    uniq.push(w);
+    ids.push(id);
+  }
+  return { uniq, ids };
 }
 
 /** What ranking needs to know of a sentence's text, whoever said it and wherever it sits. */
@@ -176,7 +211,7 @@ interface Features {
   /** Distinct ranking keys. */
   uniq: string[];
   /** Their vocabulary ids, valid while `generation` is current. */
-  ids: Int32Array;
+  ids: number[];
   generation: number;
   /** Long enough to be a fact (five words, three keys). */
   usable: boolean;
@@ -189,18 +224,50 @@ interface Features {
   markup: boolean;
 }
 
+/** The last character of `text` that is not whitespace (its char code, -1 for none). */
+function lastNonSpace(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (!isSpaceCode(c)) return c;
+  }
+  return -1;
+}
+
+/** How many characters of markup and code punctuation the text holds (one scan, no match array). */
+function codePunct(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    switch (text.charCodeAt(i)) {
+      case 123: // {
+      case 125: // }
+      case 40: // (
+      case 41: // )
+      case 60: // <
+      case 62: // >
+      case 61: // =
+      case 36: // $
+      case 124: // |
+      case 92: // backslash
+      case 96: // backtick
+        n++;
+    }
+  }
+  return n;
+}
+
 function features(text: string, words: readonly string[]): Features {
-  const question = /\?\s*$/.test(text);
+  const end = lastNonSpace(text);
+  const question = end === 63; // ?
   const wc = wordCount(text);
-  const punct = text.match(CODE_PUNCT)?.length ?? 0;
-  const uniq = [...new Set(words)];
+  const punct = codePunct(text);
+  const { uniq, ids } = distinctIds(words);
   return {
     uniq,
-    ids: idsOf(uniq),
+    ids,
     generation,
     usable: words.length >= 3 && wc >= 5,
     question,
-    shortExclamation: !question && wc < 8 && /!\s*$/.test(text),
+    shortExclamation: !question && wc < 8 && end === 33, // !
     firstPerson: FIRST_PERSON.test(text),
     secondPerson: SECOND_PERSON.test(text),
     my: MY.test(text),
@@ -249,7 +316,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const df = new Int32Array(vocab.size);
   const touched: number[] = [];
   let docs = 0;
-  const count = (ids: Int32Array): void => {
+  const count = (ids: readonly number[]): void => {
     docs++;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as number;
@@ -331,7 +398,10 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const makeCandidate = (s: Sentence, pos: number, text: string, words: readonly string[]): Candidate => {
     const boost = prior(s, text) * focusBoost(words);
     const seq = options.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
-    return { text, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, keys: weigh(text, words), boost, cost: cheapCost(text) };
+    // A clause cut out of its sentence starts the fact: it reads as a sentence of its own (the
+    // block joins one speaker's facts on one line), so its first letter is capitalised.
+    const shown = text === s.text ? text : capitaliseFirst(text);
+    return { text: shown, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, keys: weigh(text, words), boost, cost: cheapCost(text) };
   };
   // Prefilter: a cheap value-per-token bound for every sentence (no allocation), and full
   // candidates only for the best of them — a long conversation has far more sentences than any
@@ -343,7 +413,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   for (let pos = 0; pos < n; pos++) {
     const s = usable[pos] as Sentence;
     let g = 0;
-    const ids = usableIds[pos] as Int32Array;
+    const ids = usableIds[pos] as number[];
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as number;
       g += numeric[id] ? NAME_WEIGHT * (weights[id] as number) : (weights[id] as number);

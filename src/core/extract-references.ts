@@ -18,6 +18,8 @@ const URL = /\bhttps?:\/\/[^\s<>"'`)\]]+/g;
 const PATH =
   /(?:^|[\s("'`=:])((?:~|\.{1,2})?\/?(?:[\w.@-]+\/)+[\w.@-]+\.[A-Za-z0-9]{1,8}|[\w@-][\w.@-]*\.(?:md|txt|ts|tsx|js|mjs|cjs|jsx|py|rs|go|java|rb|json|ya?ml|toml|css|scss|html|sh|sql|c|h|cpp|hpp|cs|kt|swift|php|ini|cfg|csv|pdf|png|jpe?g|canvas))(?=$|[\s)"'`,;:!?]|\.(?:\s|$))/gm;
 
+const PATH_DOT = /\.[A-Za-z0-9]/;
+
 /** All references in a text, in order of appearance (with repeats). */
 export function findReferences(text: string): FoundReference[] {
   // Cheap prefilter: every kind needs a bracket, a slash or a dot.
@@ -26,7 +28,8 @@ export function findReferences(text: string): FoundReference[] {
   const taken: [number, number][] = [];
   const overlaps = (s: number, e: number): boolean => taken.some(([a, b]) => s < b && e > a);
 
-  for (const m of text.matchAll(WIKILINK)) {
+  // Each kind runs only where its own marker occurs: most chat text holds none.
+  if (text.includes('[[')) for (const m of text.matchAll(WIKILINK)) {
     const target = (m[2] ?? '').trim();
     const heading = m[3] ?? '';
     const block = m[4] ?? '';
@@ -40,7 +43,7 @@ export function findReferences(text: string): FoundReference[] {
     });
     taken.push([m.index, m.index + m[0].length]);
   }
-  for (const m of text.matchAll(MD_LINK)) {
+  if (text.includes('](')) for (const m of text.matchAll(MD_LINK)) {
     if (overlaps(m.index, m.index + m[0].length)) continue;
     const target = m[3] ?? '';
     taken.push([m.index, m.index + m[0].length]);
@@ -56,13 +59,14 @@ export function findReferences(text: string): FoundReference[] {
       found.push({ at: m.index, ref: { kind: 'markdown-link', text: `[${m[2] ?? ''}](${target})`, key: `note:${decoded.toLowerCase()}` } });
     }
   }
-  for (const m of text.matchAll(URL)) {
+  if (text.includes('http')) for (const m of text.matchAll(URL)) {
     if (overlaps(m.index, m.index + m[0].length)) continue;
     const url = m[0].replace(/[.,;:!?]+$/, '');
     found.push({ at: m.index, ref: { kind: 'url', text: url, key: `url:${url}` } });
     taken.push([m.index, m.index + m[0].length]);
   }
-  for (const m of text.matchAll(PATH)) {
+  // Every path has a dot before its extension's first letter or digit.
+  if (PATH_DOT.test(text)) for (const m of text.matchAll(PATH)) {
     const path = m[1] ?? '';
     const start = m.index + m[0].length - path.length;
     if (!path || overlaps(start, start + path.length)) continue;
@@ -82,13 +86,34 @@ export function addReferences(into: Map<string, Reference>, text: string | reado
     if (existing) {
       existing.count += weight;
       existing.last = Math.max(existing.last, position);
-      if (!existing.sources.includes(sourceId)) existing.sources.push(sourceId);
+      if (existing.sources[existing.sources.length - 1] !== sourceId && !hasSource(existing, sourceId)) existing.sources.push(sourceId);
       // Prefer a link with an alias or heading: it says more than the bare target.
       if (ref.text.length > existing.text.length && ref.kind === existing.kind) existing.text = ref.text;
     } else {
       into.set(ref.key, { ...ref, sources: [sourceId], count: weight, last: position });
     }
   }
+}
+
+/** Source ids of a reference being accumulated, as a set beside its list: a link mentioned in
+ * every message must not make each mention a scan of all the earlier ones. (Rebuilt when the list
+ * was changed elsewhere.) */
+const sourceSets = new WeakMap<Reference, { n: number; set: Set<string> }>();
+
+function hasSource(ref: Reference, id: string): boolean {
+  if (ref.sources.length < 16) return ref.sources.includes(id);
+  let s = sourceSets.get(ref);
+  if (!s || s.n !== ref.sources.length) {
+    s = { n: ref.sources.length, set: new Set(ref.sources) };
+    sourceSets.set(ref, s);
+  }
+  const has = s.set.has(id);
+  if (!has) {
+    // The caller pushes it next.
+    s.set.add(id);
+    s.n++;
+  }
+  return has;
 }
 
 /** Most relevant first: mentions, then recency, then text (a total order, for determinism). */

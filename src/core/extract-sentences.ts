@@ -32,7 +32,29 @@ const FENCE = /^\s*(```|~~~)/;
 function codeLike(line: string): boolean {
   if (line.length < 4) return false;
   let sym = 0;
-  for (let i = 0; i < line.length; i++) if ('{}()[];=<>$#|\\_`*/'.includes(line[i] as string)) sym++;
+  for (let i = 0; i < line.length; i++) {
+    switch (line.charCodeAt(i)) {
+      case 123: // {
+      case 125: // }
+      case 40: // (
+      case 41: // )
+      case 91: // [
+      case 93: // ]
+      case 59: // ;
+      case 61: // =
+      case 60: // <
+      case 62: // >
+      case 36: // $
+      case 35: // #
+      case 124: // |
+      case 92: // backslash
+      case 95: // _
+      case 96: // backtick
+      case 42: // *
+      case 47: // /
+        sym++;
+    }
+  }
   if (sym / line.length > 0.08) return true;
   // Indented or starting like a statement, listing, or a line-numbered dump.
   return /^\s{2,}\S|^\s*(?:\d+\s*[|:]?\s|def |class |import |from \S+ import|return\b|if .*:$|for .*:$|@@|[+-]{1,3}\s|at \S+\()/.test(line);

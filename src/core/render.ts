@@ -197,11 +197,14 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     text = shrinkToFit(text, (t) => cost(`Goal: ${t}`) + 1 <= limit);
     if (text) add('goal', `Goal: ${text}`, target);
   }
+  // A key fact the goal holds is not repeated (case aside: a fact may be a capitalised clause).
+  const goalLower = goalText.toLowerCase();
   if (record.leftOff) {
     const limit = Math.floor(target * (FIRST_SHARE.leftOff ?? 0.08));
     let text = squash(record.leftOff.text);
     text = shrinkToFit(text, (t) => cost(`Left off: ${t}`) + 1 <= limit);
-    if (text) add('leftOff', `Left off: ${text}`, target);
+    // Keyed without its label too, so no other section (nor a key fact) repeats the line.
+    if (text && add('leftOff', `Left off: ${text}`, target)) shown.add(dedupeKey(text));
   }
 
   const listSections: [SectionId, string[]][] = [
@@ -288,7 +291,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     for (const f of record.facts) {
       if (pickedFacts.has(f)) continue;
       const key = dedupeKey(f.text);
-      if (shown.has(key) || goalText.includes(f.text)) continue;
+      if (shown.has(key) || goalLower.includes(f.text.toLowerCase())) continue;
       const c = costOf(f) + (facts.length ? 0 : factsHeading);
       if (used + c > target) continue;
       used += c;

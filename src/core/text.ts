@@ -68,7 +68,7 @@ const ABBREV = /\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|fig|approx|cf)\.$/i;
  * punctuation. Empty pieces are dropped; pieces are trimmed. */
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
-  for (const rawLine of text.split(/\n+/)) {
+  for (const rawLine of text.includes('\n') ? text.split(/\n+/) : [text]) {
     const line = rawLine.trim();
     if (!line) continue;
     let start = 0;
@@ -121,49 +121,181 @@ usually want wanted watch week weeks went whole wonderful work worked working wo
 );
 
 // Word characters: ASCII letters and digits, and the letter blocks of other scripts (Latin-1 to
-// Greek extended, Cyrillic …, CJK, Hangul, full-width letters). A plain character-class split is
-// several times faster than \p{L} over a whole conversation; punctuation blocks stay separators.
-const NON_WORD = /[^a-z0-9_\u00c0-\u1fff\u2c00-\u2dff\u3040-\ud7ff\uf900-\ufaff\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+/;
-const CJK_ANY = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
-const CJK_OR_NOT = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g;
+// Greek extended, Cyrillic …, CJK, Hangul, full-width letters); punctuation blocks are separators.
+// Tested by char code in one scan (no regex split, no per-word regex): this runs over every
+// removed sentence.
+function isWordCode(c: number): boolean {
+  if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
+  return (
+    (c >= 0xc0 && c <= 0x1fff) ||
+    (c >= 0x2c00 && c <= 0x2dff) ||
+    (c >= 0x3040 && c <= 0xd7ff) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0xff10 && c <= 0xff19) ||
+    (c >= 0xff21 && c <= 0xff3a) ||
+    (c >= 0xff41 && c <= 0xff5a)
+  );
+}
+
+/** Kana and CJK ideographs (not Hangul, which spaces its words). */
+function isCjkCode(c: number): boolean {
+  return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
+}
+
+/** Pushes one word's keys: a plain word unless a stopword or one letter; a word holding CJK as its
+ * CJK runs' character bigrams (a lone character alone) and its other runs as plain words. */
+function pushWord(out: string[], w: string, hasCjk: boolean): void {
+  if (!hasCjk) {
+    if (w.length > 1 && !STOPWORDS.has(w)) out.push(w);
+    return;
+  }
+  let i = 0;
+  while (i < w.length) {
+    const cjk = isCjkCode(w.charCodeAt(i));
+    let j = i + 1;
+    while (j < w.length && isCjkCode(w.charCodeAt(j)) === cjk) j++;
+    if (cjk) {
+      if (j - i === 1) out.push(w.slice(i, j));
+      for (let k = i; k + 1 < j; k++) out.push(w.slice(k, k + 2));
+    } else if (j - i > 1) {
+      const run = w.slice(i, j);
+      if (!STOPWORDS.has(run)) out.push(run);
+    }
+    i = j;
+  }
+}
+
+// Interned words: a plain word (no apostrophe, no CJK) seen before is returned as the same string,
+// found by a hash of its characters. The sentence pass then keeps one string per distinct word
+// rather than one per occurrence (the sentence cache holds them, so each would otherwise survive
+// into the old generation), and the stopword test is a flag read. Module-private; bounded (reset
+// past INTERN_LIMIT words); output never depends on it, only speed and memory do.
+const INTERN_LIMIT = 200_000;
+let internBits = 12;
+let internSlots = new Int32Array(1 << internBits).fill(-1);
+let internWords: string[] = [];
+let internHashes: number[] = [];
+let internStop: boolean[] = [];
+
+function internReset(): void {
+  internBits = 12;
+  internSlots = new Int32Array(1 << internBits).fill(-1);
+  internWords = [];
+  internHashes = [];
+  internStop = [];
+}
+
+function internGrow(): void {
+  internBits++;
+  internSlots = new Int32Array(1 << internBits).fill(-1);
+  const mask = (1 << internBits) - 1;
+  for (let e = 0; e < internWords.length; e++) {
+    let p = (internHashes[e] as number) & mask;
+    while (internSlots[p] !== -1) p = (p + 1) & mask;
+    internSlots[p] = e;
+  }
+}
+
+/** The entry of `lower[start, end)` with hash `h`, added if new. */
+function intern(lower: string, start: number, end: number, h: number): number {
+  const mask = (1 << internBits) - 1;
+  const len = end - start;
+  let p = h & mask;
+  for (;;) {
+    const e = internSlots[p] as number;
+    if (e === -1) break;
+    if (internHashes[e] === h) {
+      const w = internWords[e] as string;
+      if (w.length === len) {
+        let k = 0;
+        while (k < len && w.charCodeAt(k) === lower.charCodeAt(start + k)) k++;
+        if (k === len) return e;
+      }
+    }
+    p = (p + 1) & mask;
+  }
+  if (internWords.length >= INTERN_LIMIT) {
+    internReset();
+    return intern(lower, start, end, h);
+  }
+  const w = lower.slice(start, end);
+  const e = internWords.length;
+  internWords.push(w);
+  internHashes.push(h);
+  internStop.push(STOPWORDS.has(w));
+  internSlots[p] = e;
+  if (internWords.length * 2 > internSlots.length) internGrow();
+  return e;
+}
 
 /**
  * Ranking keys of a text: lowercased words (apostrophes dropped), stopwords and one-letter words
  * dropped. A CJK run (no spaces between words) yields its character bigrams, a tokenizer-free
  * stand-in for words that is the same on every platform, so ranking stays deterministic. This runs
- * over every removed sentence, so it is one split, not a regex walk per word.
+ * over every removed sentence, so it is one scan of the lowercased text, not a regex walk per word.
  */
 export function contentWords(text: string): string[] {
   const out: string[] = [];
   const lower = text.toLowerCase();
-  const parts = (lower.includes("'") || lower.includes('’') ? lower.replace(/['’]/g, '') : lower).split(NON_WORD);
-  const cjk = CJK_ANY.test(lower);
-  for (const w of parts) {
-    if (w.length < 2 && !(cjk && CJK_ANY.test(w))) continue;
-    if (cjk && CJK_ANY.test(w)) {
-      for (const run of w.match(CJK_OR_NOT) ?? []) {
-        if (CJK_ANY.test(run)) {
-          if (run.length === 1) out.push(run);
-          for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2));
-        } else if (run.length > 1 && !STOPWORDS.has(run)) out.push(run);
+  const n = lower.length;
+  let i = 0;
+  while (i < n) {
+    let c = lower.charCodeAt(i);
+    // Apostrophes are dropped, joining what surrounds them ("don't" → "dont").
+    if (c === 39 || c === 0x2019 || !isWordCode(c)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let pieces: string | null = null; // the word so far, when an apostrophe interrupted it
+    let from = start;
+    let hasCjk = false;
+    let h = 0;
+    for (;;) {
+      if (c === 39 || c === 0x2019) {
+        pieces = (pieces ?? '') + lower.slice(from, i);
+        from = i + 1;
+      } else if (!isWordCode(c)) break;
+      else if (!hasCjk && c >= 0x3040 && isCjkCode(c)) hasCjk = true;
+      h = (Math.imul(h, 31) + c) | 0;
+      if (++i >= n) break;
+      c = lower.charCodeAt(i);
+    }
+    if (pieces === null && !hasCjk) {
+      // A plain word: interned.
+      if (i - start > 1) {
+        const e = intern(lower, start, i, h);
+        if (!internStop[e]) out.push(internWords[e] as string);
       }
       continue;
     }
-    if (!STOPWORDS.has(w)) out.push(w);
+    const word = pieces === null ? lower.slice(start, i) : pieces + lower.slice(from, i);
+    if (word) pushWord(out, word, hasCjk);
   }
   return out;
 }
 
-/** Number of words, counting each CJK character as one. */
+/** JavaScript's `\s` (what `trim` removes) by char code. */
+export function isSpaceCode(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+}
+
+/** Number of words, counting each CJK character as one. One scan of the trimmed range, nothing
+ * allocated (it runs several times per removed sentence). */
 export function wordCount(text: string): number {
-  const trimmed = text.trim();
-  if (!trimmed) return 0;
+  let start = 0;
+  let end = text.length;
+  while (start < end && isSpaceCode(text.charCodeAt(start))) start++;
+  while (end > start && isSpaceCode(text.charCodeAt(end - 1))) end--;
+  if (start === end) return 0;
   let n = 1;
-  for (let i = 0; i < trimmed.length; i++) {
-    const c = trimmed.charCodeAt(i);
+  let prev = -1;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
     if (c === 32 || c === 9 || c === 10) {
-      if (trimmed.charCodeAt(i - 1) !== 32) n++;
-    } else if (c >= 0x3040 && ((c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff))) n++;
+      if (prev !== 32) n++;
+    } else if (c >= 0x3040 && (c <= 0x30ff || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff))) n++;
+    prev = c;
   }
   return n;
 }

@@ -126,15 +126,14 @@ export class ConfirmModal extends Modal {
     this.contentEl.createEl('p', { text: this.message });
     new Setting(this.contentEl)
       .addButton((b) => b.setButtonText('Cancel').onClick(() => this.close()))
-      .addButton((b) =>
-        b
-          .setButtonText(this.action)
-          .setWarning()
-          .onClick(() => {
-            this.confirmed = true;
-            this.close();
-          }),
-      );
+      .addButton((b) => {
+        // Styled by hand: setWarning is deprecated and setDestructive needs Obsidian 1.13.
+        b.buttonEl.addClass('mod-warning');
+        b.setButtonText(this.action).onClick(() => {
+          this.confirmed = true;
+          this.close();
+        });
+      });
   }
 
   override onClose(): void {

@@ -65,7 +65,7 @@ export class ChatView extends ItemView {
   private sendButton!: HTMLButtonElement;
   private reasonEl!: HTMLElement;
   private compactButton!: HTMLElement;
-  private titleEl!: HTMLElement;
+  private chatTitleEl!: HTMLElement;
   private historyEl!: HTMLElement;
   private historySearchEl!: HTMLInputElement;
   private historyListEl!: HTMLElement;
@@ -107,7 +107,7 @@ export class ChatView extends ItemView {
     root.addClass('compact-chat-view');
 
     const toolbar = root.createDiv('compact-chat-toolbar');
-    this.titleEl = toolbar.createDiv('compact-chat-title');
+    this.chatTitleEl = toolbar.createDiv('compact-chat-title');
     this.toolbarButton(toolbar, 'history', 'Conversation history', () => this.toggleHistory());
     this.toolbarButton(toolbar, 'square-pen', 'New chat', () => void this.host.conversations.newChat());
     this.compactButton = this.toolbarButton(toolbar, 'fold-vertical', 'Compact now', () => this.compactNow());
@@ -664,9 +664,9 @@ export class ChatView extends ItemView {
 
   private updateTitle(): void {
     const current = this.host.conversations.current;
-    this.titleEl.setText(current.title || 'New chat');
-    this.titleEl.toggleClass('is-read-only', current.problem !== null);
-    setTooltip(this.titleEl, current.problem ?? current.path ?? 'Not saved yet: saved after the first message.');
+    this.chatTitleEl.setText(current.title || 'New chat');
+    this.chatTitleEl.toggleClass('is-read-only', current.problem !== null);
+    setTooltip(this.chatTitleEl, current.problem ?? current.path ?? 'Not saved yet: saved after the first message.');
     this.refreshHistory();
     this.updateComposer();
   }

@@ -197,6 +197,20 @@ describe('compact', () => {
     ]);
   });
 
+  it('does not repeat the "Left off:" line as a key fact', () => {
+    const fact = (text: string, i: number) => ({ text, sources: [`s${i}`], at: 0, score: 1, round: 1, seq: i });
+    const last = 'We agreed to meet at the Oudegracht market next Sunday at ten.';
+    const record = {
+      ...bare(),
+      leftOff: fact(last, 9),
+      facts: [fact('I adopted a greyhound called Pepper from the Utrecht shelter.', 1), fact(last, 9)],
+    };
+    const block = renderBlock(record, { budgetTokens: 400, model: 'gpt-4o' });
+    expect(block).toContain(`Left off: ${last}`);
+    expect(block.split(last).length - 1).toBe(1);
+    expect(block).toContain('Pepper');
+  });
+
   it('gives a chat without tool work to its facts before cue-phrase sections', () => {
     const line = (text: string, i: number) => ({ text, sources: [`s${i}`], at: 0, score: 1, round: 1, seq: i });
     const record = {

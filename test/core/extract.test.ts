@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeDay, resolveRelativeDates } from '../../src/core/dates';
-import { selectFacts } from '../../src/core/extract-facts';
+import { capitaliseFirst, selectFacts } from '../../src/core/extract-facts';
 import { fileOpsOfCall, fileOpsOfShell } from '../../src/core/extract-files';
 import { findReferences } from '../../src/core/extract-references';
 import { sentencesOf } from '../../src/core/extract-sentences';
@@ -172,8 +172,21 @@ describe('key facts', () => {
   it('cuts a very long sentence to a contiguous run of its clauses', () => {
     const long = `${'we talked about many things, '.repeat(12)}and the invoice number is INV-20931, due on 3 June.`;
     const [fact] = selectFacts(sentencesOf([user('u1', long)]), { poolTokens: 500, round: 1 });
-    expect(long).toContain(fact?.text ?? 'missing');
+    // Verbatim but for the capital a fact starts with.
+    expect(long.toLowerCase()).toContain(fact?.text.toLowerCase() ?? 'missing');
     expect(fact?.text).toContain('INV-20931');
+  });
+
+  it('capitalises a clause cut out of its sentence, since it starts the fact', () => {
+    const msgs: ChatMessage[] = [
+      user('u1', 'It was honestly a really long and tiring week for all of us: the Hortus greenhouse kit arrives in Utrecht on 12 April.'),
+      user('u2', 'Thanks so much, that is really kind of you to say.'),
+    ];
+    const [fact] = selectFacts(sentencesOf(msgs), { poolTokens: 30, round: 1 });
+    expect(fact?.text).toBe('The Hortus greenhouse kit arrives in Utrecht on 12 April.');
+    expect(capitaliseFirst('draw the bed layout')).toBe('Draw the bed layout');
+    expect(capitaliseFirst('ßtraße')).toBe('ßtraße'); // no one-character capital: left as it is
+    expect(capitaliseFirst('42 beds')).toBe('42 beds');
   });
 });
 

@@ -182,7 +182,25 @@ describe('the plugin in Chromium', () => {
     await shot(page, '09-panel-originals');
   });
 
-  it.skip('types a [[ mention and picks a note from the suggestions (issue 7: the mention picker is not built)', () => {});
+  it('types a [[ mention and picks a note from the suggestions', async () => {
+    const page = await open();
+    const input = page.locator(`${CHAT} textarea.compact-chat-input`);
+    await input.click();
+    await input.pressSequentially('What does [[garden red');
+    const item = page.locator('.suggestion-container .suggestion-item').first();
+    await item.waitFor();
+    expect(await item.textContent()).toContain('Garden redesign');
+    await shot(page, '09b-mention-picker');
+    await item.click();
+    expect(await input.inputValue()).toBe('What does [[Garden redesign]]');
+    await input.pressSequentially(' say?');
+    e2e.harness.script('POST', '/api/chat', ollamaReply('It says raised beds first.'));
+    await input.press('Enter');
+    await idle(page);
+    const system = e2e.harness.chatBodies().at(-1)?.messages.find((m) => m.role === 'system')?.content ?? '';
+    expect(system).toContain('<note path="Projects/Garden redesign.md">');
+    expect(await messages(page).first().locator('.compact-chat-mentions a.internal-link').getAttribute('data-href')).toBe('Projects/Garden redesign.md');
+  });
 
   it('switches between the light and the dark theme', async () => {
     const page = await open();

@@ -18,7 +18,7 @@ export function guardPath(raw: unknown, ctx: PathContext, options: { allowRoot?:
   if (/^[\\/]/.test(text) || /^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('~')) {
     return { ok: false, reason: `"${text}" is an absolute path or a URL: use a path relative to the vault root.` };
   }
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
   if (/[\u0000-\u001f]/.test(text)) return { ok: false, reason: 'The path contains control characters.' };
   const segments = text.split(/[\\/]+/);
   if (segments.some((s) => s === '..')) return { ok: false, reason: `"${text}" leaves the vault ("..").` };

@@ -1,6 +1,6 @@
 // A chat session wired to a real loopback server speaking Ollama's protocol, with an in-memory
 // vault, for the chat layer's tests.
-import { ChatSession } from '../../../src/chat/session';
+import { ChatSession, type ToolRunner } from '../../../src/chat/session';
 import { type CompactChatSettings, DEFAULT_SETTINGS } from '../../../src/chat/settings';
 import { MapNoteSource } from '../../../src/chat/vault-access';
 import { createProvider } from '../../../src/providers';
@@ -23,7 +23,7 @@ export interface OllamaBody {
   options: { num_ctx: number };
 }
 
-export async function startHarness(overrides: Partial<CompactChatSettings> = {}, files: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(overrides: Partial<CompactChatSettings> = {}, files: Record<string, string> = {}, options: { tools?: ToolRunner } = {}): Promise<Harness> {
   const server = await ScriptedServer.start();
   const settings: CompactChatSettings = { ...DEFAULT_SETTINGS, model: 'llama3.1:8b', baseUrl: server.url, ...overrides };
   const notes = new MapNoteSource(new Map(Object.entries(files)));
@@ -34,6 +34,7 @@ export async function startHarness(overrides: Partial<CompactChatSettings> = {},
     provider: (s) => createProvider({ id: s.provider, baseUrl: s.baseUrl, transport }),
     apiKey: () => undefined,
     notes,
+    ...(options.tools ? { tools: options.tools } : {}),
     now: () => (clock += 1000),
   });
   return {
@@ -60,6 +61,17 @@ const final = (promptEvalCount: number) => ({
 export function ollamaReply(text: string, options: { promptEvalCount?: number; delayMs?: number } = {}): Scripted {
   const words = text.match(/\S+\s*/g) ?? [];
   return { chunks: ndjson(...words.map(line), final(options.promptEvalCount ?? 10)), delayMs: options.delayMs ?? 1 };
+}
+
+/** A reply that asks for tool calls (Ollama sends them whole, arguments as objects). */
+export function ollamaToolCalls(...calls: { name: string; arguments: Record<string, unknown> }[]): Scripted {
+  return {
+    chunks: ndjson(
+      { model: 'llama3.1:8b', message: { role: 'assistant', content: '', tool_calls: calls.map((c) => ({ function: c })) }, done: false },
+      { ...final(10), done_reason: 'stop' },
+    ),
+    delayMs: 1,
+  };
 }
 
 /** A reply that streams `text` and then stays open (for stopping mid-stream). */
