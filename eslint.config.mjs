@@ -56,11 +56,25 @@ export default defineConfig([
   layer(['src/chat/**/*.ts'], ['**/ui/**', '**/main'], 'src/chat may not import the UI layer.'),
   // src/cli is the command line over the core: Node code (files, stdin, process, console output),
   // never the plugin's upper layers.
-  layer(
-    ['src/cli/**/*.ts'],
-    ['obsidian', '**/chat/**', '**/ui/**', '**/providers/**', '**/main'],
-    'src/cli runs in Node over the core: it may not import obsidian, chat, ui or providers.',
-  ),
+  // One exception: the saved-conversation note parser (src/chat/conversation-format.ts, pure, no
+  // obsidian), so the CLI reads exactly what the plugin writes.
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [...baseRestricted, { name: 'obsidian', message: 'src/cli runs in Node over the core.' }],
+          patterns: [
+            {
+              group: ['**/chat/**', '!**/chat/conversation-format', '**/ui/**', '**/providers/**', '**/main'],
+              message: 'src/cli runs in Node over the core: of chat it may import only conversation-format; never ui or providers.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['src/cli/**/*.ts'],
     languageOptions: { globals: { ...globals.node } },

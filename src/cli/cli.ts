@@ -7,7 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { groupUnits } from '../core';
 import { CliError, EXIT_INPUT, EXIT_USAGE, UsageError } from './errors';
-import { type Conversation, FORMATS, UnsupportedFormatError, knownFormatsText } from './formats';
+import { type Conversation, FORMATS, knownFormatsText } from './formats';
 import { type LoadedInput, loadConversations, parseFormatOption, readSource, selectConversations } from './input';
 import {
   type CompactOutput,
@@ -89,8 +89,7 @@ Output:
   --debug                    stack traces for errors
   -h, --help, -V, --version
 
-Exit status: 0 ok (also when there is nothing to compact), 1 unusable input, 2 wrong usage or an
-input format that is not supported yet.
+Exit status: 0 ok (also when there is nothing to compact), 1 unusable input, 2 wrong usage.
 `;
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -205,11 +204,10 @@ function int(value: string | undefined, name: string, fallback: number, min: num
 }
 
 function report(error: unknown, debug: boolean, io: Io): number {
-  const known = error instanceof CliError || error instanceof UnsupportedFormatError;
+  const known = error instanceof CliError;
   const message = error instanceof Error ? error.message : String(error);
   io.stderr.write(`compact-chat: ${known ? '' : 'internal error: '}${message}\n`);
   if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   else if (!known) io.stderr.write('Run with --debug for the stack trace.\n');
-  if (error instanceof UnsupportedFormatError) return EXIT_USAGE;
   return error instanceof CliError ? error.exitCode : EXIT_INPUT;
 }

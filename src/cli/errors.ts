@@ -1,6 +1,6 @@
 // Errors the CLI reports as one clear line on stderr (no stack trace unless --debug).
 
-/** Exit codes: 1 for input the CLI cannot use, 2 for a wrong command line or an unsupported format. */
+/** Exit codes: 1 for input the CLI cannot use, 2 for a wrong command line. */
 export const EXIT_INPUT = 1;
 export const EXIT_USAGE = 2;
 

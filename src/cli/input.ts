@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { CliError, UsageError } from './errors';
 import { MessageFormatError } from '../core';
-import { type Conversation, type FormatId, FORMATS, PLUGIN_NOT_SUPPORTED, UnsupportedFormatError, convert, detectFormat, knownFormatsText } from './formats';
+import { type Conversation, type FormatId, FORMATS, convert, detectFormat, knownFormatsText } from './formats';
 import { JsonSyntaxError, parseJson } from './json';
 
 /** Files above this size get a progress line on stderr. */
@@ -69,15 +69,12 @@ export async function readSource(file: string, io: ReadOptions): Promise<string>
 
 /** Parses and converts the text of a source; `from` forces a format. */
 export function loadConversations(text: string, name: string, from: FormatId | undefined): LoadedInput {
-  if (from === 'plugin') throw new UnsupportedFormatError(`--from plugin: ${PLUGIN_NOT_SUPPORTED}`);
   const trimmed = text.trimStart();
   if (!trimmed) throw new CliError(`${name} is empty: no conversation to read`);
+  // A saved conversation note is Markdown (front matter first); everything else is JSON.
+  if (from === 'plugin' || (!from && /^---\s*\n/.test(trimmed))) return convertOrExplain('plugin', text, name);
   if (!from && !/^[[{]/.test(trimmed)) {
-    // Markdown (front matter or a heading) is what a saved conversation note would look like.
-    if (/^(---\s*\n|#)/.test(trimmed) || /\.md$/i.test(name)) {
-      throw new UnsupportedFormatError(`${name} looks like a Markdown note: saved conversation notes are ${PLUGIN_NOT_SUPPORTED}`);
-    }
-    throw new CliError(`${name}: unknown format (not JSON). Known formats:\n${knownFormatsText()}`);
+    throw new CliError(`${name}: unknown format (neither JSON nor a saved conversation note). Known formats:\n${knownFormatsText()}`);
   }
   let data: unknown;
   try {
@@ -90,15 +87,18 @@ export function loadConversations(text: string, name: string, from: FormatId | u
   if (!format) {
     throw new CliError(`${name}: unknown format (the JSON matches none of the shapes the CLI reads). Known formats:\n${knownFormatsText()}\nChoose one with --from.`);
   }
-  let conversations: Conversation[];
+  return convertOrExplain(format, data, name);
+}
+
+/** Converts parsed input, turning a format error into a message that names the file and format. */
+function convertOrExplain(format: FormatId, data: unknown, name: string): LoadedInput {
   const base = name.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '') || 'conversation';
   try {
-    conversations = convert(format, data, { id: base, title: base });
+    return { format, conversations: convert(format, data, { id: base, title: base }), name };
   } catch (error) {
     if (error instanceof MessageFormatError) throw new CliError(`${name} (read as ${format}): ${error.message}`);
     throw error;
   }
-  return { format, conversations, name };
 }
 
 export function parseFormatOption(value: string | undefined): FormatId | undefined {

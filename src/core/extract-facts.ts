@@ -171,8 +171,8 @@ function idOf(w: string): number {
 
 function idsOf(uniq: readonly string[]): number[] {
   resetIfFull();
-  const ids = new Array<number>(uniq.length);
-  for (let i = 0; i < uniq.length; i++) ids[i] = idOf(uniq[i] as string);
+  const ids: number[] = [];
+  for (let i = 0; i < uniq.length; i++) ids.push(idOf(uniq[i] as string));
   return ids;
 }
 
@@ -189,27 +189,31 @@ function resetIfFull(): void {
 const seenMark: number[] = [];
 let pass = 0;
 
-/** A sentence's distinct words (first-seen order) and their ids, in one lookup per word. */
-function distinctIds(words: readonly string[]): { uniq: string[]; ids: number[] } {
+/** A sentence's distinct words (first-seen order) and their ids, in one lookup per word. Most
+ * sentences repeat no word: their word list is shared, not copied (it is never mutated). */
+function distinctIds(words: readonly string[]): { uniq: readonly string[]; ids: number[] } {
   resetIfFull();
   pass++;
-  const uniq: string[] = [];
   const ids: number[] = [];
+  let uniq: string[] | null = null;
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string;
     const id = idOf(w);
-    if (seenMark[id] === pass) continue;
+    if (seenMark[id] === pass) {
+      uniq ??= words.slice(0, i);
+      continue;
+    }
     seenMark[id] = pass;
-    uniq.push(w);
+    if (uniq) uniq.push(w);
     ids.push(id);
   }
-  return { uniq, ids };
+  return { uniq: uniq ?? words, ids };
 }
 
 /** What ranking needs to know of a sentence's text, whoever said it and wherever it sits. */
 interface Features {
   /** Distinct ranking keys. */
-  uniq: string[];
+  uniq: readonly string[];
   /** Their vocabulary ids, valid while `generation` is current. */
   ids: number[];
   generation: number;

@@ -214,7 +214,7 @@ describe('bad input: one clear line on stderr, non-zero exit, no stack trace', (
     for (const id of ['openai', 'chatgpt', 'anthropic', 'claude', 'plugin']) expect(r.stderr).toMatch(new RegExp(`^ +${id} `, 'm'));
     const text = run(['compact', write('notes.txt', 'just some text')]);
     expect(text.status).toBe(1);
-    expect(text.stderr).toMatch(/unknown format \(not JSON\)/);
+    expect(text.stderr).toMatch(/unknown format \(neither JSON nor a saved conversation note\)/);
   });
 
   it('empty conversation and empty file', () => {
@@ -232,13 +232,20 @@ describe('bad input: one clear line on stderr, non-zero exit, no stack trace', (
     noStack(r.stderr);
   });
 
-  it('--from plugin: not supported yet, exit 2', () => {
-    const r = run(['compact', example('openai-messages.json'), '--from', 'plugin']);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/not supported yet: saved conversation notes arrive with conversation persistence/);
-    const md = run(['compact', write('chat.md', '---\ntitle: A chat\n---\n# A chat\n')]);
-    expect(md.status).toBe(2);
-    expect(md.stderr).toMatch(/not supported yet/);
+  it('reads the plugin\'s saved conversation note, detected from its front matter or with --from plugin', () => {
+    const auto = run(['compact', example('plugin-conversation.md'), '--keep-tokens', '0', '--format', 'json']);
+    expect(auto.status).toBe(0);
+    const result = JSON.parse(auto.stdout) as { record: { removedIds: string[]; filesRead: { path: string }[]; filesModified: { path: string }[] } }[] | { record: { removedIds: string[] } };
+    const first = Array.isArray(result) ? result[0] : result;
+    expect(first?.record.removedIds[0]).toBe('m1');
+    const text = run(['compact', example('plugin-conversation.md'), '--from', 'plugin', '--keep-tokens', '0']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain('<previous_context>');
+    expect(text.stdout).toContain('Projects/Garden redesign.md');
+    const broken = run(['compact', write('chat.md', '---\nid: "x"\ntitle: "T"\n---\n\n### Robot · 2026-11-20 08:30\nhello\n')]);
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toMatch(/\(read as plugin\): line \d+: /);
+    noStack(broken.stderr);
   });
 
   it('wrong usage exits 2', () => {

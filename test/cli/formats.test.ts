@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MessageFormatError, type ChatMessage } from '../../src/core';
-import { detectFormat, convert, fromAnthropic, fromChatGPTExport, fromClaudeExport, fromOpenAI, fromPluginNote, UnsupportedFormatError } from '../../src/cli/formats';
+import { serializeConversation } from '../../src/chat/conversation-format';
+import { detectFormat, convert, fromAnthropic, fromChatGPTExport, fromClaudeExport, fromOpenAI, fromPluginNote } from '../../src/cli/formats';
 
 const only = (conversations: { messages: ChatMessage[] }[]): ChatMessage[] => {
   expect(conversations).toHaveLength(1);
@@ -221,9 +222,29 @@ describe('detection and dispatch', () => {
     expect(detectFormat([{ content: 'no role' }])).toBeNull();
   });
 
-  it('refuses the plugin note format for now', () => {
-    expect(() => fromPluginNote()).toThrow(UnsupportedFormatError);
-    expect(() => fromPluginNote()).toThrow(/not supported yet: saved conversation notes arrive with conversation persistence/);
+  it('reads the plugin\'s saved conversation note: messages exactly, compaction records skipped', () => {
+    const messages: ChatMessage[] = [
+      { id: 'u1', createdAt: 1_795_163_400_000, role: 'user', content: 'Read [[Plan]] and tell me the budget.\n```ts\nconst x = 1;\n```' },
+      { id: 'a1', createdAt: 1_795_163_460_000, role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_note', arguments: '{"path":"Plan.md"}' }] },
+      { id: 't1', createdAt: 1_795_163_470_000, role: 'tool', toolCallId: 'c1', name: 'read_note', content: 'Budget: €900' },
+      { id: 'a2', createdAt: 1_795_163_480_000, role: 'assistant', content: 'The budget is €900.' },
+    ];
+    const note = serializeConversation({
+      id: 'conv-1',
+      title: 'Budget',
+      model: 'llama3.1:8b',
+      created: 1_795_163_400_000,
+      updated: 1_795_163_480_000,
+      items: messages.map((message) => ({ kind: 'message' as const, message })),
+    });
+    expect(fromPluginNote(note)).toEqual([{ id: 'conv-1', title: 'Budget', model: 'llama3.1:8b', messages }]);
+    expect(convert('plugin', note)[0]?.messages).toEqual(messages);
+  });
+
+  it('names the line when a saved note no longer parses', () => {
+    const broken = '---\nid: "x"\ntitle: "T"\n---\n\n### Robot · 2026-11-20 08:30\nhello\n';
+    expect(() => fromPluginNote(broken)).toThrow(MessageFormatError);
+    expect(() => fromPluginNote(broken)).toThrow(/^line \d+: /);
   });
 
   it('makes duplicated message ids unique', () => {

@@ -9,7 +9,6 @@ import { type Conversation, FORMATS, type FormatId, isObject, withUniqueIds } fr
 
 export { FORMATS, type Conversation, type FormatId } from './types';
 export { fromAnthropic, fromChatGPTExport, fromClaudeExport, fromOpenAI, fromPluginNote };
-export { PLUGIN_NOT_SUPPORTED, UnsupportedFormatError } from './plugin';
 
 export function isFormatId(value: string): value is FormatId {
   return FORMATS.some((f) => f.id === value);
@@ -34,7 +33,8 @@ function convertRaw(format: FormatId, data: unknown, options: { id?: string; tit
     case 'claude':
       return fromClaudeExport(data);
     case 'plugin':
-      return fromPluginNote();
+      // The only format that is not JSON: `data` is the note's text.
+      return fromPluginNote(typeof data === 'string' ? data : '');
   }
 }
 

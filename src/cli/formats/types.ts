@@ -16,16 +16,14 @@ export type FormatId = 'openai' | 'chatgpt' | 'anthropic' | 'claude' | 'plugin';
 export interface FormatInfo {
   id: FormatId;
   description: string;
-  /** False for a format the CLI knows of but cannot read yet. */
-  supported: boolean;
 }
 
 export const FORMATS: readonly FormatInfo[] = [
-  { id: 'openai', description: 'OpenAI messages array ([{role, content, tool_calls}, …] or {messages: […]})', supported: true },
-  { id: 'chatgpt', description: 'ChatGPT data export (conversations.json with a mapping tree per conversation)', supported: true },
-  { id: 'anthropic', description: 'Anthropic messages array ([{role, content: string | blocks}, …] or {system, messages: […]})', supported: true },
-  { id: 'claude', description: 'Claude.ai data export (conversations.json with chat_messages)', supported: true },
-  { id: 'plugin', description: "Compact Chat's saved conversation note (not supported yet)", supported: false },
+  { id: 'openai', description: 'OpenAI messages array ([{role, content, tool_calls}, …] or {messages: […]})' },
+  { id: 'chatgpt', description: 'ChatGPT data export (conversations.json with a mapping tree per conversation)' },
+  { id: 'anthropic', description: 'Anthropic messages array ([{role, content: string | blocks}, …] or {system, messages: […]})' },
+  { id: 'claude', description: 'Claude.ai data export (conversations.json with chat_messages)' },
+  { id: 'plugin', description: "Compact Chat's saved conversation note (Markdown with front matter)" },
 ];
 
 export { MessageFormatError };
