@@ -36,7 +36,7 @@ const CONSTRAINT_START = new RegExp(
   'i',
 );
 const CONSTRAINT_ANY = new RegExp(
-  `\\b(?:I(?: would|['’]d)? (?:prefer|rather)|my preference|you (?:must|should|need to|have to)(?: not|n['’]t)? (?:always |never |only )?${WORK_VERB}\\b|(?:always|never) ${WORK_VERB}\\b)|总是|永远|不要|别再|必须|务必|请用|请使用|禁止|只用|始终|いつも|必ず|しないで|ないでください|を使って|常に`,
+  `\\b(?:I(?: would|['’]d)? (?:prefer|rather)|I (?:never|don['’]?t|do not) want\\b|my preference|you (?:must|should|need to|have to)(?: not|n['’]t)? (?:always |never |only )?${WORK_VERB}\\b|(?:always|never) ${WORK_VERB}\\b)|总是|永远|不要|别再|必须|务必|请用|请使用|禁止|只用|始终|いつも|必ず|しないで|ないでください|を使って|常に`,
   'i',
 );
 const DECISION =
@@ -45,7 +45,7 @@ const DONE =
   /^(?:(?:I|we)(?:['’]ve| have)\s+(?:now\s+|successfully\s+|also\s+|just\s+)?(?!been\b|had\b|felt\b|heard\b|seen\b|met\b|meant\b|lost\b|left\b|kept\b|spent\b|got\b|gotten\b|thought\b|learnt\b|learned\b|wanted\b|loved\b|enjoyed\b|noticed\b|realized\b|realised\b|tried\b|started\b)[a-z]+(?:ed|en|t)\b|(?:I|we)\s+(?:now\s+|successfully\s+|also\s+|just\s+)?(?:created|added|updated|fixed|implemented|wrote|written|modified|changed|removed|renamed|moved|refactored|installed|configured|set up|replaced|inserted|saved|deleted|made|completed|finished|resolved|applied)|(?:done|fixed|created|added|updated|implemented|modified|changed|removed|renamed|completed|finished|resolved)\b|(?:the |this )?(?:fix|change|patch|test|tests|issue|bug)\s+(?:is|are|has been|have been|was|were)\s+(?:now\s+)?(?:done|fixed|applied|passing|resolved|working|complete))|已(?:经)?(?:完成|修复|添加|更新|创建)|完了しました|修正しました|追加しました/i;
 const TASK_ASSISTANT = /^(?:next(?: steps?)?[:,]|todo\b|- \[ \]|remaining:|still need to|I (?:still )?need to|we (?:still )?need to)|\b(?:next step|not yet (?:done|implemented))\b|下一步|待办|次に/i;
 const REQUEST =
-  /^(?:(?:can|could|would|will) you|please|pls|help me|I (?:need|want) (?:you )?to|I['’]d like (?:you )?to|let['’]s|how (?:do|can|should) I|write|create|add|make|fix|implement|explain|summari[sz]e|find|show|list|update|change|refactor|rename|remove|delete|draft|translate|review|check|compare|generate|build|set up|organi[sz]e|convert|move|merge|insert|read|search)\b|请|帮我|能不能|可以.*吗|してください|して下さい|お願いします|教えて/i;
+  /^(?:(?:can|could|would|will) you|please|pls|help me|I (?:need|want) (?:you )?to|I['’]d like (?:you )?to|let['’]s|how (?:do|can|should) I|(?:what|which|where|when) (?:should|can|do) (?:I|we)\b|write|create|add|make|fix|implement|explain|summari[sz]e|find|show|list|update|change|refactor|rename|remove|delete|draft|translate|review|check|compare|generate|build|set up|organi[sz]e|convert|move|merge|insert|read|search)\b|请|帮我|能不能|可以.*吗|してください|して下さい|お願いします|教えて/i;
 const TODO_ITEM = /^\s*(?:[-*+]\s+)?\[ \]\s+(.+)/;
 const DONE_ITEM = /^\s*(?:[-*+]\s+)?\[[xX]\]\s+(.+)/;
 

@@ -8,7 +8,7 @@
 // there is).
 import type { CompactionRecord, ErrorLine, FileEntry, Reference, SourcedLine } from './record';
 import { estimateTokens } from './tokens';
-import { dedupeKey, dropLoneSurrogates, squash, truncateAtWord } from './text';
+import { dedupeKey, dropLoneSurrogates, squash, truncateAtWord, wordCount } from './text';
 import { describeDay, resolveRelativeDates } from './dates';
 
 export interface RenderOptions {
@@ -166,7 +166,9 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const built: Built = { lines: new Map(), used: 0 };
   // What a section already shows is not repeated as a key fact, nor the other way round.
   const shown = new Set<string>();
-  const goalText = record.goal?.text ?? '';
+  // The goal as shown: a line the goal holds is not repeated — but only what the block shows of
+  // the goal counts, or a constraint stated after the cut would vanish with the cut.
+  let goalText = '';
   const add = (id: SectionId, line: string, cap: number): boolean => {
     const clean = dropLoneSurrogates(line);
     const bare = line.replace(/^- /, '');
@@ -195,7 +197,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     const limit = Math.floor(target * (FIRST_SHARE.goal ?? 0.2) * (record.goal.score < 1 ? 0.15 : 1));
     let text = squash(record.goal.text);
     text = shrinkToFit(text, (t) => cost(`Goal: ${t}`) + 1 <= limit);
-    if (text) add('goal', `Goal: ${text}`, target);
+    if (text && add('goal', `Goal: ${text}`, target)) goalText = text.replace(/…$/u, '');
   }
   // A key fact the goal holds is not repeated (case aside: a fact may be a capitalised clause).
   const goalLower = goalText.toLowerCase();
@@ -203,6 +205,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     const limit = Math.floor(target * (FIRST_SHARE.leftOff ?? 0.08));
     let text = squash(record.leftOff.text);
     text = shrinkToFit(text, (t) => cost(`Left off: ${t}`) + 1 <= limit);
+    // A stub such as "Then the…" tells the model nothing: a cut line must keep a few words.
+    if (text.endsWith('…') && wordCount(text.slice(0, -1)) < 4) text = '';
     // Keyed without its label too, so no other section (nor a key fact) repeats the line.
     if (text && add('leftOff', `Left off: ${text}`, target)) shown.add(dedupeKey(text));
   }

@@ -272,6 +272,34 @@ function cutFor(messages: readonly ChatMessage[], pick: number): number {
   return positions[Math.floor(pick * positions.length)] ?? 0;
 }
 
+describe('the goal and standing constraints on a small block', () => {
+  const t0 = Date.UTC(2026, 10, 2, 9, 0);
+  const say = (i: number, role: 'user' | 'assistant', content: string): ChatMessage => ({ id: `g${i}`, createdAt: t0 + i * 60_000, role, content });
+  const chat = [
+    say(0, 'user', 'I am planning the garden redesign in [[Projects/Garden redesign]]. The budget is €900 in total and I never want pesticides. What should I do first?'),
+    say(1, 'assistant', 'Start with the fence line: ask the neighbour before anything is dug, because the beds run along it. The note plans four raised beds for €340.'),
+    say(2, 'user', 'The neighbour said the fence is 40 cm further east than the map shows.'),
+    say(3, 'assistant', 'Then the beds can be 1.2 m deep instead of 0.8 m.'),
+    say(4, 'user', 'How often should I water in April?'),
+    say(5, 'assistant', 'Every second day unless it rains.'),
+  ];
+
+  it('keeps a constraint stated in the opening message even when the goal line is cut before it', () => {
+    const result = compact(chat, { budgetTokens: 400, keepExchanges: 1, model: 'gpt-4o', now: t0 });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.block).toContain('Goal: I am planning the garden redesign');
+    expect(result.block).toContain('I never want pesticides');
+  });
+
+  it('never shows a left-off stub of a word or two', () => {
+    const result = compact(chat, { budgetTokens: 400, keepExchanges: 1, model: 'gpt-4o', now: t0 });
+    if (!result.ok) throw new Error(result.message);
+    const leftOff = result.block.split('\n').find((l) => l.startsWith('Left off:'));
+    if (leftOff) expect(leftOff.replace(/^Left off: /, '').split(/\s+/).length).toBeGreaterThanOrEqual(4);
+  });
+});
+
 describe('compact properties', () => {
   it('is deterministic, within budget, free of lone surrogates, and sources exist among removed messages', () => {
     fc.assert(
