@@ -19,6 +19,9 @@ const PATH =
   /(?:^|[\s("'`=:])((?:~|\.{1,2})?\/?(?:[\w.@-]+\/)+[\w.@-]+\.[A-Za-z0-9]{1,8}|[\w@-][\w.@-]*\.(?:md|txt|ts|tsx|js|mjs|cjs|jsx|py|rs|go|java|rb|json|ya?ml|toml|css|scss|html|sh|sql|c|h|cpp|hpp|cs|kt|swift|php|ini|cfg|csv|pdf|png|jpe?g|canvas))(?=$|[\s)"'`,;:!?]|\.(?:\s|$))/gm;
 
 const PATH_DOT = /\.[A-Za-z0-9]/;
+// A quoted path may hold spaces, as Obsidian note names often do: "Projects/Garden plan.md".
+const QUOTED_END = /\.(?:md|canvas|txt|pdf|png|jpe?g|csv|json|ya?ml)["'`]/;
+const QUOTED_PATH = /(["'`])((?:[^"'`\n/]*\/)*[^"'`\n/]*[^\s"'`/]\.(?:md|canvas|txt|pdf|png|jpe?g|csv|json|ya?ml))\1/g;
 
 /** All references in a text, in order of appearance (with repeats). */
 export function findReferences(text: string): FoundReference[] {
@@ -66,11 +69,20 @@ export function findReferences(text: string): FoundReference[] {
     taken.push([m.index, m.index + m[0].length]);
   }
   // Every path has a dot before its extension's first letter or digit.
+  if (QUOTED_END.test(text)) for (const m of text.matchAll(QUOTED_PATH)) {
+    const path = (m[2] ?? '').trim();
+    // Only names with a space need this: the plain pattern below finds the rest.
+    if (!path.includes(' ') || path.length > 200) continue;
+    found.push({ at: m.index + 1, ref: { kind: 'path', text: path, key: `path:${path}` } });
+    taken.push([m.index, m.index + m[0].length]);
+  }
   if (PATH_DOT.test(text)) for (const m of text.matchAll(PATH)) {
     const path = m[1] ?? '';
     const start = m.index + m[0].length - path.length;
     if (!path || overlaps(start, start + path.length)) continue;
     if (/^\d+(?:\.\d+)+$/.test(path)) continue; // version numbers
+    // "Projects/Garden redesign.md" unquoted: the tail after the space is no file of its own.
+    if (!path.includes('/') && /\/[^\s/]*[ \t]$/.test(text.slice(Math.max(0, start - 80), start))) continue;
     found.push({ at: start, ref: { kind: 'path', text: path, key: `path:${path}` } });
   }
   return found.sort((a, b) => a.at - b.at).map((f) => f.ref);

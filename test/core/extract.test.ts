@@ -50,6 +50,14 @@ describe('text', () => {
 });
 
 describe('references', () => {
+  it('reads quoted paths with spaces whole, and never reports the tail of an unquoted one', () => {
+    const refs = (t: string) => findReferences(t).map((r) => r.text);
+    expect(refs('{"path":"Projects/Garden redesign.md"}')).toEqual(['Projects/Garden redesign.md']);
+    expect(refs('edit `My note.md` now')).toEqual(['My note.md']);
+    expect(refs('Appended 82 characters to Projects/Garden redesign.md.')).toEqual([]);
+    expect(refs('see notes/plan.md and README.md')).toEqual(['notes/plan.md', 'README.md']);
+  });
+
   it('finds every wikilink form, markdown links, URLs and paths', () => {
     const text =
       'See [[Project plan]], [[Meetings/2024-05-01#Decisions|the May meeting]], [[Roadmap^q3]], ![[diagram.png]], ' +
