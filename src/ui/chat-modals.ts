@@ -3,23 +3,44 @@
 import { type App, Modal, Setting } from 'obsidian';
 import type { WriteRequest } from '../chat/tools/vault-tools';
 
-/** Shows the exact path and text a write tool would write; resolves true only on "Approve". */
-export class WriteApprovalModal extends Modal {
-  private approved = false;
-  private resolve: ((approved: boolean) => void) | null = null;
+/** A modal that answers a question: `ask()` opens it and resolves with `answer` when it closes,
+ * however it closes (a button, Escape, a click outside), so a caller never waits forever. */
+abstract class AskModal<T> extends Modal {
+  protected answer: T;
+  private resolve: ((answer: T) => void) | null = null;
 
-  constructor(
-    app: App,
-    private readonly request: WriteRequest,
-  ) {
+  protected constructor(app: App, unanswered: T) {
     super(app);
+    this.answer = unanswered;
   }
 
-  ask(): Promise<boolean> {
+  ask(): Promise<T> {
     return new Promise((resolve) => {
       this.resolve = resolve;
       this.open();
     });
+  }
+
+  /** Records the answer and closes. */
+  protected settle(answer: T): void {
+    this.answer = answer;
+    this.close();
+  }
+
+  override onClose(): void {
+    this.contentEl.empty();
+    this.resolve?.(this.answer);
+    this.resolve = null;
+  }
+}
+
+/** Shows the exact path and text a write tool would write; resolves true only on "Approve". */
+export class WriteApprovalModal extends AskModal<boolean> {
+  constructor(
+    app: App,
+    private readonly request: WriteRequest,
+  ) {
+    super(app, false);
   }
 
   override onOpen(): void {
@@ -37,46 +58,25 @@ export class WriteApprovalModal extends Modal {
         b
           .setButtonText(creating ? 'Create note' : 'Append')
           .setCta()
-          .onClick(() => {
-            this.approved = true;
-            this.close();
-          }),
+          .onClick(() => this.settle(true)),
       );
-  }
-
-  override onClose(): void {
-    this.contentEl.empty();
-    this.resolve?.(this.approved);
-    this.resolve = null;
   }
 }
 
 /** Asks for a new title; resolves with it, or null when cancelled. */
-export class RenameModal extends Modal {
-  private result: string | null = null;
-  private resolve: ((title: string | null) => void) | null = null;
-
+export class RenameModal extends AskModal<string | null> {
   constructor(
     app: App,
     private readonly title: string,
   ) {
-    super(app);
-  }
-
-  ask(): Promise<string | null> {
-    return new Promise((resolve) => {
-      this.resolve = resolve;
-      this.open();
-    });
+    super(app, null);
   }
 
   override onOpen(): void {
     this.setTitle('Rename conversation');
     let value = this.title;
     const submit = (): void => {
-      if (!value.trim()) return;
-      this.result = value.trim();
-      this.close();
+      if (value.trim()) this.settle(value.trim());
     };
     new Setting(this.contentEl).setName('Title').addText((text) => {
       text.setValue(this.title).onChange((v) => (value = v));
@@ -92,33 +92,17 @@ export class RenameModal extends Modal {
       .addButton((b) => b.setButtonText('Cancel').onClick(() => this.close()))
       .addButton((b) => b.setButtonText('Rename').setCta().onClick(submit));
   }
-
-  override onClose(): void {
-    this.contentEl.empty();
-    this.resolve?.(this.result);
-    this.resolve = null;
-  }
 }
 
 /** A yes/no question with a destructive action; resolves true on confirm. */
-export class ConfirmModal extends Modal {
-  private confirmed = false;
-  private resolve: ((ok: boolean) => void) | null = null;
-
+export class ConfirmModal extends AskModal<boolean> {
   constructor(
     app: App,
     private readonly heading: string,
     private readonly message: string,
     private readonly action: string,
   ) {
-    super(app);
-  }
-
-  ask(): Promise<boolean> {
-    return new Promise((resolve) => {
-      this.resolve = resolve;
-      this.open();
-    });
+    super(app, false);
   }
 
   override onOpen(): void {
@@ -129,16 +113,7 @@ export class ConfirmModal extends Modal {
       .addButton((b) => {
         // Styled by hand: setWarning is deprecated and setDestructive needs Obsidian 1.13.
         b.buttonEl.addClass('mod-warning');
-        b.setButtonText(this.action).onClick(() => {
-          this.confirmed = true;
-          this.close();
-        });
+        b.setButtonText(this.action).onClick(() => this.settle(true));
       });
-  }
-
-  override onClose(): void {
-    this.contentEl.empty();
-    this.resolve?.(this.confirmed);
-    this.resolve = null;
   }
 }
