@@ -674,16 +674,24 @@ export class ChatSession {
       // The active note is attached on its own when it is included.
       (path) => path !== activePath || !this.parts.activeNote,
     );
-    const restored = await restoreNotes(candidates, this.deps.notes, settings.restoredNotesBudget, model);
-
-    // 4. Apply only if the prompt shrinks (no compaction loops).
-    const nextParts: SystemParts = { ...this.parts, previousContext: result.block, restored: restored.block };
+    // Restored notes only fill the room left below the compaction point: notes that pushed the
+    // prompt straight back over it would make the compaction useless (or refused as no-shrink).
     const removedTokens = result.removed.reduce((sum, m) => sum + (this.tracker.messageTokens(m.id) ?? 0), 0);
-    const promptAfter =
+    const promptWith = (parts: SystemParts): number =>
       this.tracker.estimated() -
       removedTokens -
       estimateSystemPromptTokens(composeSystemPrompt(this.parts), model) +
-      estimateSystemPromptTokens(composeSystemPrompt(nextParts), model);
+      estimateSystemPromptTokens(composeSystemPrompt(parts), model);
+    // Notes mentioned only by removed messages leave the mentioned block (they may come back as
+    // restored notes, within their budget).
+    const mentioned = await this.mentionedBlock(settings, this.parts.activeNote ? this.parts.activeNotePath : null, new Set(result.kept.map((m) => m.id)));
+    const room = compactionPointFor(settings, this.windowOf(settings)) - promptWith({ ...this.parts, previousContext: result.block, mentioned, restored: '' });
+    const restoreBudget = Math.max(0, Math.min(settings.restoredNotesBudget, room));
+    const restored = await restoreNotes(candidates, this.deps.notes, restoreBudget, model);
+
+    // 4. Apply only if the prompt shrinks (no compaction loops).
+    const nextParts: SystemParts = { ...this.parts, previousContext: result.block, mentioned, restored: restored.block };
+    const promptAfter = promptWith(nextParts);
     const estimatedBefore = this.tracker.estimated();
     if (promptAfter >= estimatedBefore) {
       return this.skip(
@@ -744,9 +752,9 @@ export class ChatSession {
 
   /** The notes mentioned by the user messages still sent, newest mention first, re-read now and
    * attached within `mentionBudget` ('' when there are none). */
-  private async mentionedBlock(settings: CompactChatSettings, attachedActive: string | null): Promise<string> {
+  private async mentionedBlock(settings: CompactChatSettings, attachedActive: string | null, sentIds?: ReadonlySet<string>): Promise<string> {
     const model = settings.model.trim() || undefined;
-    const sent = new Set(this.sentOriginals().map((m) => m.id));
+    const sent = sentIds ?? new Set(this.sentOriginals().map((m) => m.id));
     const paths: string[] = [];
     for (const entry of [...this.messageEntries()].reverse()) {
       if (!sent.has(entry.id)) continue;

@@ -172,6 +172,22 @@ describe('compaction in the loop', () => {
     expect(rounds).toEqual(rounds.map((_, i) => i + 1));
   });
 
+  it('restores notes only into the room left below the compaction point', async () => {
+    const bigNote = `# Alpha\n${para('the alpha plan', 60)}`;
+    h = await startHarness({ ...small, restoredNotesBudget: 5000 }, { 'Projects/Alpha.md': bigNote });
+    const topics = ['the [[Alpha]] project', 'the budget', 'the launch date', 'the team', 'the risks', 'the marketing', 'the retro'];
+    for (let i = 0; i < topics.length; i++) h.server.on('POST', '/api/chat', ollamaReply(para(topics[i] ?? '', 3)));
+    for (const topic of topics) await h.session.send(`Let us talk about ${topic}. ${para(topic, 2)}`);
+
+    const state = h.session.compactions[0];
+    expect(state).toBeDefined();
+    // Window 1,200 at 60 %: the compaction point is 720; a 5,000-token budget would have blown it.
+    expect(state?.promptAfter).toBeLessThanOrEqual(720);
+    const restored = state?.restored.notes ?? [];
+    expect(restored.every((n) => n.path !== 'Projects/Alpha.md' || n.truncated)).toBe(true);
+    expect(noticesOf(h).some((n) => /would not shrink/.test(n.text))).toBe(false);
+  });
+
   it('fires the message-count trigger on its own', async () => {
     h = await startHarness({ messageLimit: 4, keepExchanges: 1, keepTokens: 0 });
     for (let i = 0; i < 4; i++) h.server.on('POST', '/api/chat', ollamaReply(`Answer ${i}. ${para(`answer ${i}`, 1)}`));
