@@ -207,7 +207,9 @@ describe('compaction in the loop', () => {
       { 'Big.md': bigNote },
     );
     for (let i = 0; i < 3; i++) h.server.on('POST', '/api/chat', ollamaReply('Ok.'));
-    await h.session.send('See [[Big]]');
+    // A plain Markdown link: not a mention, but a note the removed part worked with, so it is
+    // restored in full — far more than the two short messages it would replace.
+    await h.session.send('See [the big note](Big.md)');
     await h.session.send('And?');
     await h.session.send('More?');
     expect(h.session.compactions).toHaveLength(0);

@@ -147,7 +147,7 @@ describe('the chat view', () => {
 
   it('with a small window compacts a long conversation: the request carries <previous_context> and the restored notes, the view every message', async () => {
     h = await startUi(
-      { contextWindowOverride: 1200, replyReserve: 200, triggerPercent: 60, keepExchanges: 1, keepTokens: 0, contextBudget: 250, restoredNotesBudget: 300 },
+      { contextWindowOverride: 2000, replyReserve: 200, triggerPercent: 60, keepExchanges: 1, keepTokens: 0, contextBudget: 250, restoredNotesBudget: 300 },
       { 'Projects/Alpha.md': '# Alpha\nAlpha plan: ship version two by Friday.' },
     );
     const para = (t: string): string => `We discussed ${t} at length, and we will check the details of ${t} again next week with everyone. `.repeat(3);
