@@ -116,7 +116,7 @@ export function capitaliseFirst(text: string): string {
 
 /** Clauses of a sentence of at least five words each (the shortest run that reads as text), when
  * the sentence has more than one. */
-function clausesOf(text: string): string[] {
+export function clausesOf(text: string): string[] {
   const parts = splitAfter(text, ',;:!?')
     .flatMap((p) => p.split(/\s+[-–—]\s+|\s+(?=\[)/))
     // Coordinated clauses ("I started surfing five years ago and it's been great") stand alone too.
@@ -217,6 +217,8 @@ interface Features {
   /** Their vocabulary ids, valid while `generation` is current. */
   ids: number[];
   generation: number;
+  /** Word count of the text. */
+  wc: number;
   /** Long enough to be a fact (five words, three keys). */
   usable: boolean;
   question: boolean;
@@ -237,38 +239,30 @@ function lastNonSpace(text: string): number {
   return -1;
 }
 
+/** 1 for markup and code punctuation: {}()<>=$|\\ and backtick. */
+const CODE_PUNCT = new Uint8Array(128);
+for (const ch of '{}()<>=$|\\`') CODE_PUNCT[ch.charCodeAt(0)] = 1;
+
 /** How many characters of markup and code punctuation the text holds (one scan, no match array). */
 function codePunct(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
-    switch (text.charCodeAt(i)) {
-      case 123: // {
-      case 125: // }
-      case 40: // (
-      case 41: // )
-      case 60: // <
-      case 62: // >
-      case 61: // =
-      case 36: // $
-      case 124: // |
-      case 92: // backslash
-      case 96: // backtick
-        n++;
-    }
+    const c = text.charCodeAt(i);
+    if (c < 128) n += CODE_PUNCT[c] as number;
   }
   return n;
 }
 
-function features(text: string, words: readonly string[]): Features {
+function features(text: string, words: readonly string[], wc = wordCount(text)): Features {
   const end = lastNonSpace(text);
   const question = end === 63; // ?
-  const wc = wordCount(text);
   const punct = codePunct(text);
   const { uniq, ids } = distinctIds(words);
   return {
     uniq,
     ids,
     generation,
+    wc,
     usable: words.length >= 3 && wc >= 5,
     question,
     shortExclamation: !question && wc < 8 && end === 33, // !
@@ -284,7 +278,7 @@ function features(text: string, words: readonly string[]): Features {
 function featuresOf(s: Sentence): Features {
   let f = s.memo?.facts as Features | undefined;
   if (!f) {
-    f = features(s.text, s.words);
+    f = features(s.text, s.words, s.wc);
     if (s.memo) s.memo.facts = f;
   } else if (f.generation !== generation) {
     f.ids = idsOf(f.uniq);
@@ -300,7 +294,8 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const usable: Sentence[] = [];
   const usableFeatures: Features[] = [];
   for (const s of sentences) {
-    if (s.code || s.role === 'system') continue;
+    // Too short to be a fact (what Features.usable says), known without reading the text again.
+    if (s.code || s.role === 'system' || s.words.length < 3 || s.wc < 5) continue;
     const f = featuresOf(s);
     if (!f.usable) continue;
     usable.push(s);
@@ -457,7 +452,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     const s = usable[pos] as Sentence;
     if (n > PREFILTER_MIN && roughRoom <= 0) break;
     roughRoom -= roughCost[pos] as number;
-    const full = wordCount(s.text) > MAX_WORDS ? squash(bestClauses(s.text, idf)) : s.text;
+    const full = (usableFeatures[pos] as Features).wc > MAX_WORDS ? squash(bestClauses(s.text, idf)) : s.text;
     candidates.push(makeCandidate(s, pos, full, full === s.text ? s.words : contentWords(full)));
   }
   candidates.sort((a, b) => a.pos - b.pos);

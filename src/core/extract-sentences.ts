@@ -2,7 +2,7 @@
 // extractor ranks or classifies. Done once, so compaction stays a few linear passes over the text.
 import type { ChatMessage } from './messages';
 import { leadingStamp } from './dates';
-import { contentWords, splitSentences, squash } from './text';
+import { contentWords, splitSentences, squash, wordCount } from './text';
 
 export interface Sentence {
   text: string;
@@ -19,6 +19,8 @@ export interface Sentence {
   at: number;
   /** Ranking keys (see {@link contentWords}). */
   words: string[];
+  /** {@link wordCount} of `text` (0 for code, which no extractor counts), counted once here. */
+  wc: number;
   /** Text inside a fenced code block, or tool output that reads as code. */
   code: boolean;
   /** What extractors derived from this sentence's text, shared by every compaction of the same
@@ -28,32 +30,17 @@ export interface Sentence {
 
 const FENCE = /^\s*(```|~~~)/;
 
+/** 1 for the characters typical of code rather than prose (brackets, operators, slashes …). */
+const CODE_SYMBOLS = new Uint8Array(128);
+for (const ch of '{}()[];=<>$#|\\_`*/') CODE_SYMBOLS[ch.charCodeAt(0)] = 1;
+
 /** Share of characters typical of code rather than prose. */
 function codeLike(line: string): boolean {
   if (line.length < 4) return false;
   let sym = 0;
   for (let i = 0; i < line.length; i++) {
-    switch (line.charCodeAt(i)) {
-      case 123: // {
-      case 125: // }
-      case 40: // (
-      case 41: // )
-      case 91: // [
-      case 93: // ]
-      case 59: // ;
-      case 61: // =
-      case 60: // <
-      case 62: // >
-      case 36: // $
-      case 35: // #
-      case 124: // |
-      case 92: // backslash
-      case 95: // _
-      case 96: // backtick
-      case 42: // *
-      case 47: // /
-        sym++;
-    }
+    const c = line.charCodeAt(i);
+    if (c < 128) sym += CODE_SYMBOLS[c] as number;
   }
   if (sym / line.length > 0.08) return true;
   // Indented or starting like a statement, listing, or a line-numbered dump.
@@ -68,10 +55,14 @@ interface MessagePieces {
   role: ChatMessage['role'];
   /** Time of a date stamp the text starts with (0 when none). */
   stampAt: number;
-  pieces: { text: string; code: boolean; words: string[]; memo: Record<string, unknown> }[];
+  pieces: Piece[];
   /** The sentences last built from it, and where they sat (reused when that is unchanged). */
   built?: { message: number; at: number; sentences: Sentence[] };
 }
+
+/** One sentence of a message. It is also the memo its sentences share (extractors add their own
+ * keys to it), so the cold pass allocates no separate memo object per sentence. */
+type Piece = { text: string; code: boolean; words: string[]; wc: number } & Record<string, unknown>;
 
 const cache = new WeakMap<ChatMessage, MessagePieces>();
 
@@ -93,14 +84,14 @@ function piecesOf(m: ChatMessage): MessagePieces {
     if (!line.trim()) continue;
     const code = inFence || (!prose && codeLike(line));
     if (code) {
-      pieces.push({ text: squash(line), code: true, words: [], memo: {} });
+      pieces.push({ text: squash(line), code: true, words: [], wc: 0 });
       continue;
     }
     // List markers are markup, not content: the block adds its own bullets.
     const bare = LIST_MARK.test(line) ? line.replace(LIST_MARK, '') : line;
     for (const text of splitSentences(bare)) {
       const c = !prose && codeLike(text);
-      pieces.push({ text, code: c, words: c ? [] : contentWords(text), memo: {} });
+      pieces.push(c ? { text, code: true, words: [], wc: 0 } : { text, code: false, words: contentWords(text), wc: wordCount(text) });
     }
   }
   const out = { content: m.content, role: m.role, stampAt: stamp.at, pieces };
@@ -133,8 +124,8 @@ export function sentencesOf(messages: readonly ChatMessage[]): Sentence[] {
     const from = out.length;
     const of = p.pieces.length;
     for (let index = 0; index < of; index++) {
-      const x = p.pieces[index] as MessagePieces['pieces'][number];
-      out.push({ text: x.text, id: m.id, role: m.role, message, index, of, at, words: x.words, code: x.code, memo: x.memo });
+      const x = p.pieces[index] as Piece;
+      out.push({ text: x.text, id: m.id, role: m.role, message, index, of, at, words: x.words, wc: x.wc, code: x.code, memo: x });
     }
     p.built = { message, at, sentences: out.slice(from) };
   });

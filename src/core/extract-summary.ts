@@ -163,12 +163,12 @@ interface SentenceClass {
   request: boolean;
 }
 
-function classify(s: Sentence): SentenceClass {
+function classify(s: Sentence): Readonly<SentenceClass> {
   const hit = s.memo?.summary as SentenceClass | undefined;
   if (hit) return hit;
   const text = s.text;
   // A line shorter than five words never reads as a run of what was said ("Agreed, Dave!").
-  const wc = s.words.length >= 2 && wordCount(text) >= 5 ? s.words.length : 0;
+  const wc = s.words.length >= 2 && s.wc >= 5 ? s.words.length : 0;
   const question = /\?\s*$/.test(text);
   const c: SentenceClass = { constraint: false, open: null, done: null, decision: false, request: false };
   if (s.role === 'user' || s.role === 'system') c.constraint = wc >= 2 && !question && (CONSTRAINT_START.test(text) || CONSTRAINT_ANY.test(text));
@@ -189,10 +189,14 @@ function classify(s: Sentence): SentenceClass {
   }
   c.decision = s.role !== 'system' && wc >= 2 && !question && DECISION.test(text);
   c.request = c.request && wc >= 2;
+  // Most sentences match nothing: they share one object (never mutated) rather than keep their own.
+  const out = c.constraint || c.decision || c.request || c.open !== null || c.done !== null ? c : NO_CLASS;
   // Memoised with the sentence pass: the same sentence of the same message classifies the same.
-  if (s.memo) s.memo.summary = c;
-  return c;
+  if (s.memo) s.memo.summary = out;
+  return out;
 }
+
+const NO_CLASS: Readonly<SentenceClass> = Object.freeze({ constraint: false, open: null, done: null, decision: false, request: false });
 
 /** All sections but the goal and errors, classified from the sentence pass. */
 export function extractSections(sentences: readonly Sentence[]): Omit<SummarySections, 'goal' | 'errors'> {

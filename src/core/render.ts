@@ -1,15 +1,18 @@
 // Rendering the record as one `<previous_context>` block, filled by priority until the token
 // budget: the goal and where things were left first, then the sections up to a share each (the
 // cue-phrase ones only when the conversation did tool work), the structured ones (instructions,
-// errors, files) past it up to a reserve, then key facts with everything left, then the rest. Key
-// facts share one label per speaker and day; file paths are written whole; error resolutions come
-// last. Lines are never cut mid-word; the block is re-measured whole and trimmed until it fits,
-// with a margin for the estimator's error (the plugin ships no tokenizer, so the estimate is all
-// there is).
+// errors, files) past it up to a reserve, then key facts with everything left, then the rest, then
+// (the block measured whole, which costs less than its lines one by one) the next-ranked facts or
+// one clause of them into what is left. Key facts share one label per speaker and day; file paths
+// are written whole; error resolutions come last. A greeting that opened the chat is shown whole
+// or not at all. Lines are never cut mid-word; the block is re-measured whole and trimmed until it
+// fits, with a margin for the estimator's error (the plugin ships no tokenizer, so the estimate is
+// all there is).
 import type { CompactionRecord, ErrorLine, FileEntry, Reference, SourcedLine } from './record';
 import { estimateTokens } from './tokens';
 import { dedupeKey, dropLoneSurrogates, squash, truncateAtWord, wordCount } from './text';
 import { describeDay, resolveRelativeDates } from './dates';
+import { capitaliseFirst, clausesOf } from './extract-facts';
 
 export interface RenderOptions {
   budgetTokens: number;
@@ -79,6 +82,10 @@ const FIRST_SHARE: Partial<Record<SectionId, number>> = {
  * phrases (decisions, done, open tasks) compete with the ranked facts only after them. */
 const PROSE: ReadonlySet<SectionId> = new Set<SectionId>(['decisions', 'done', 'open']);
 const STRUCTURED: ReadonlySet<SectionId> = new Set<SectionId>(['constraints', 'errors', 'modified', 'read']);
+/** Least room (estimated tokens) worth trying a clause of a fact in. */
+const FILL_MIN_ROOM = 6;
+/** Most facts measured in the block by the final fill (each costs one estimate of the block). */
+const FILL_TRIES = 12;
 /** Share of the budget the sections leave to key facts when they grow past their first share. */
 const FACTS_RESERVE = 0.25;
 
@@ -197,6 +204,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     const limit = Math.floor(target * (FIRST_SHARE.goal ?? 0.2) * (record.goal.score < 1 ? 0.15 : 1));
     let text = squash(record.goal.text);
     text = shrinkToFit(text, (t) => cost(`Goal: ${t}`) + 1 <= limit);
+    // A greeting cut short says nothing the facts need ("Hey Dave! Nice to meet you! How's…").
+    if (record.goal.score < 1 && text.endsWith('…')) text = '';
     if (text && add('goal', `Goal: ${text}`, target)) goalText = text.replace(/…$/u, '');
   }
   // A key fact the goal holds is not repeated (case aside: a fact may be a capitalised clause).
@@ -287,6 +296,19 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const measure = (ls: readonly string[]): number => (ls.length ? factsHeading + ls.reduce((n, l) => n + cost(l) + 1, 0) : 0);
   let factLines: string[] = [];
   let factsCost = 0;
+  // A fact's key and whether the goal holds it, worked out once (the passes below revisit facts).
+  const keys = new Map<SourcedLine, string>();
+  const keyOf = (f: SourcedLine): string => {
+    let k = keys.get(f);
+    if (k === undefined) keys.set(f, (k = dedupeKey(f.text)));
+    return k;
+  };
+  const goalHolds = new Map<SourcedLine, boolean>();
+  const inGoal = (f: SourcedLine): boolean => {
+    let g = goalHolds.get(f);
+    if (g === undefined) goalHolds.set(f, (g = goalLower.includes(f.text.toLowerCase())));
+    return g;
+  };
   // A few passes: shared labels make the measured section cheaper than the per-fact estimates, and
   // the room that frees goes to the next facts in rank order.
   for (let pass = 0; pass < 3; pass++) {
@@ -294,8 +316,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     let added = false;
     for (const f of record.facts) {
       if (pickedFacts.has(f)) continue;
-      const key = dedupeKey(f.text);
-      if (shown.has(key) || goalLower.includes(f.text.toLowerCase())) continue;
+      const key = keyOf(f);
+      if (shown.has(key) || inGoal(f)) continue;
       const c = costOf(f) + (facts.length ? 0 : factsHeading);
       if (used + c > target) continue;
       used += c;
@@ -309,7 +331,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     factsCost = measure(factLines);
     while (facts.length && factsStart + factsCost > target) {
       const dropped = facts.pop() as SourcedLine;
-      shown.delete(dedupeKey(dropped.text));
+      shown.delete(keyOf(dropped));
       factLines = groupFacts(facts, roleOf);
       factsCost = measure(factLines);
     }
@@ -334,6 +356,47 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   }
 
   if (factLines.length) built.lines.set('facts', factLines);
+
+  // Last, the room the per-line estimates left: lines measured one by one cost more than the
+  // block measured whole. The next-ranked facts that did not fit — whole, or one clause of five
+  // words or more (brackets balanced), longest first — take it while the whole block, measured,
+  // stays within the budget less the margin.
+  const limit = Math.floor(options.budgetTokens * (1 - margin));
+  let slack = limit - cost(assemble(built.lines));
+  let tries = 0;
+  for (const f of record.facts) {
+    if (slack < FILL_MIN_ROOM || tries >= FILL_TRIES) break;
+    if (pickedFacts.has(f) || shown.has(keyOf(f)) || inGoal(f)) continue;
+    const parts = [
+      f.text,
+      ...clausesOf(f.text)
+        .map((c) => capitaliseFirst(c.replace(/[\s,;:–—-]+$/u, '')))
+        .sort((a, b) => b.length - a.length),
+    ];
+    for (const text of parts) {
+      const part: SourcedLine = text === f.text ? f : { ...f, text };
+      const key = text === f.text ? keyOf(f) : dedupeKey(text);
+      if (shown.has(key) || (part !== f && goalLower.includes(text.toLowerCase()))) continue;
+      // A fact costs at least its own text: most are ruled out without measuring the block.
+      if (costOf(part) - 2 + (facts.length ? 0 : factsHeading) > slack) continue;
+      tries++;
+      facts.push(part);
+      const lines = groupFacts(facts, roleOf);
+      built.lines.set('facts', lines);
+      const c = cost(assemble(built.lines));
+      if (c > limit) {
+        facts.pop();
+        if (factLines.length) built.lines.set('facts', factLines);
+        else built.lines.delete('facts');
+        continue;
+      }
+      factLines = lines;
+      slack = limit - c;
+      shown.add(key);
+      pickedFacts.add(f);
+      break;
+    }
+  }
 
   return fit(built.lines, options.budgetTokens, margin, cost);
 }
@@ -375,25 +438,27 @@ function orderRefs(refs: readonly Reference[]): string[] {
 
 /** Assembles the block and, if the whole measures over the target, drops lines from the end of
  * the lowest-priority sections until it fits. */
+/** The block of these lines, sections in display order, headings where they take one. */
+function assemble(lines: ReadonlyMap<SectionId, readonly string[]>): string {
+  const body: string[] = [];
+  for (const id of ORDER) {
+    const ls = lines.get(id);
+    if (!ls?.length) continue;
+    if (needsHeading(id)) body.push(HEADINGS[id]);
+    body.push(...ls);
+  }
+  return body.length ? `${OPEN_TAG}\n${body.join('\n')}\n${CLOSE_TAG}` : '';
+}
+
 function fit(lines: Map<SectionId, string[]>, budget: number, margin: number, cost: (s: string) => number): string {
-  const assemble = (): string => {
-    const body: string[] = [];
-    for (const id of ORDER) {
-      const ls = lines.get(id);
-      if (!ls?.length) continue;
-      if (needsHeading(id)) body.push(HEADINGS[id]);
-      body.push(...ls);
-    }
-    return body.length ? `${OPEN_TAG}\n${body.join('\n')}\n${CLOSE_TAG}` : '';
-  };
   const limit = Math.floor(budget * (1 - margin / 2));
   const dropOrder: SectionId[] = ['facts', 'topics', 'references', 'done', 'decisions', 'read', 'open', 'modified', 'errors', 'constraints', 'leftOff', 'goal'];
-  let block = assemble();
+  let block = assemble(lines);
   while (block && cost(block) > limit) {
     const id = dropOrder.find((s) => lines.get(s)?.length);
     if (!id) return '';
     lines.get(id)?.pop();
-    block = assemble();
+    block = assemble(lines);
   }
   return block;
 }

@@ -228,6 +228,10 @@ function intern(lower: string, start: number, end: number, h: number): number {
   return e;
 }
 
+/** 1 for the ASCII characters {@link isWordCode} accepts. */
+const ASCII_WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_WORD[c] = isWordCode(c) ? 1 : 0;
+
 /**
  * Ranking keys of a text: lowercased words (apostrophes dropped), stopwords and one-letter words
  * dropped. A CJK run (no spaces between words) yields its character bigrams, a tokenizer-free
@@ -247,10 +251,24 @@ export function contentWords(text: string): string[] {
       continue;
     }
     const start = i;
+    let h = 0;
+    // Fast path: a run of ASCII letters, digits and underscores (most words), hashed as it goes.
+    while (c < 0x80 && ASCII_WORD[c] === 1) {
+      h = (Math.imul(h, 31) + c) | 0;
+      if (++i >= n) break;
+      c = lower.charCodeAt(i);
+    }
+    if (i >= n || (c < 0x80 && c !== 39)) {
+      // The word ended on a separator: a plain word, interned.
+      if (i - start > 1) {
+        const e = intern(lower, start, i, h);
+        if (!internStop[e]) out.push(internWords[e] as string);
+      }
+      continue;
+    }
     let pieces: string | null = null; // the word so far, when an apostrophe interrupted it
     let from = start;
     let hasCjk = false;
-    let h = 0;
     for (;;) {
       if (c === 39 || c === 0x2019) {
         pieces = (pieces ?? '') + lower.slice(from, i);

@@ -300,6 +300,32 @@ describe('the goal and standing constraints on a small block', () => {
   });
 });
 
+describe('rendering the last room', () => {
+  const fact = (text: string, seq: number): CompactionRecord['facts'][number] => ({ text, sources: ['x0'], at: 0, score: 1, round: 1, seq });
+  const long = 'We booked the cabin at Lake Tahoe for the second week of August, and the owner said the canoe is free for guests who stay five nights or more';
+
+  it('fills room no whole fact fits into with a clause of the next-ranked fact, within budget less the margin', () => {
+    const record = { ...bare(), facts: [fact('The pottery class at the Riverside studio starts on Thursday evenings.', 1), fact(long, 2)] };
+    let clauseOnly = 0;
+    for (let budget = 40; budget <= 160; budget++) {
+      const block = renderBlock(record, { budgetTokens: budget, model: 'gpt-4o' }, () => 'user');
+      if (!block) continue;
+      expect(estimateTokens(block, 'gpt-4o')).toBeLessThanOrEqual(Math.floor(budget * 0.92));
+      if (!block.includes(long) && block.includes('We booked the cabin at Lake Tahoe for the second week of August')) clauseOnly++;
+    }
+    expect(clauseOnly).toBeGreaterThan(0);
+  });
+
+  it('drops an opening greeting it would have to cut, but cuts a request', () => {
+    const greeting = 'Hey Dave! Nice to meet you! How have you been lately, and how is the band doing after the long summer tour across the country?';
+    const facts = [fact('The pottery class at the Riverside studio starts on Thursday evenings.', 1)];
+    const withGoal = (score: number): string =>
+      renderBlock({ ...bare(), facts, goal: { text: greeting, sources: ['x0'], at: 0, score, round: 1 } }, { budgetTokens: 120, model: 'gpt-4o' }, () => 'user');
+    expect(withGoal(0.5)).not.toContain('Goal:');
+    expect(withGoal(1)).toMatch(/Goal: Hey Dave! .*…/);
+  });
+});
+
 describe('compact properties', () => {
   it('is deterministic, within budget, free of lone surrogates, and sources exist among removed messages', () => {
     fc.assert(

@@ -47,6 +47,10 @@ describe('text', () => {
     expect(contentWords('The Project plan was approved')).toEqual(['project', 'plan', 'approved']);
     expect(contentWords('会议记录')).toEqual(['会议', '议记', '记录']);
   });
+
+  it('keys words that leave ASCII midway (apostrophes, accents, CJK) like plain ones', () => {
+    expect(contentWords("Mark's foo_bar, Café x9 2024 abc会议 rock’n’roll")).toEqual(['marks', 'foo_bar', 'café', 'x9', '2024', 'abc', '会议', 'rocknroll']);
+  });
 });
 
 describe('references', () => {
