@@ -79,12 +79,31 @@ function resolve(link: string, notes: NoteSource): string | null {
   return notes.resolveLink(target.replace(/\.md$/i, ''), '') ?? notes.resolveLink(target, '');
 }
 
+/** How a block of attached notes is introduced to the model. */
+export interface NotesBlockKind {
+  tag: string;
+  intro: string;
+}
+
+export const RESTORED_NOTES: NotesBlockKind = {
+  tag: 'restored_notes',
+  intro: 'Notes the conversation was working with before it was compacted, re-read from the vault as they are now:',
+};
+
 /** Reads the candidates fresh and attaches as many as fit in `budgetTokens`, in order. */
-export async function restoreNotes(paths: readonly string[], notes: NoteSource, budgetTokens: number, model?: string): Promise<RestoredNotes> {
+export function restoreNotes(paths: readonly string[], notes: NoteSource, budgetTokens: number, model?: string): Promise<RestoredNotes> {
+  return attachNotes(paths, notes, budgetTokens, RESTORED_NOTES, model);
+}
+
+/**
+ * Reads notes fresh from the vault and wraps as many as fit in `budgetTokens` (in order) in one
+ * `<tag>` block; a note that does not fit whole is cut at a line or word end and marked. Shared by
+ * every kind of attached note (restored after a compaction, mentioned with `[[…]]`).
+ */
+export async function attachNotes(paths: readonly string[], notes: NoteSource, budgetTokens: number, kind: NotesBlockKind, model?: string): Promise<RestoredNotes> {
   if (budgetTokens <= 0 || paths.length === 0) return EMPTY_RESTORED;
-  const header =
-    '<restored_notes>\nNotes the conversation was working with before it was compacted, re-read from the vault as they are now:\n';
-  const footer = '</restored_notes>';
+  const header = `<${kind.tag}>\n${kind.intro}\n`;
+  const footer = `</${kind.tag}>`;
   let left = budgetTokens - estimateTokens(header + footer, model);
   const parts: string[] = [];
   const attached: RestoredNote[] = [];
@@ -112,6 +131,17 @@ export async function restoreNotes(paths: readonly string[], notes: NoteSource, 
   if (!attached.length) return EMPTY_RESTORED;
   const block = header + parts.join('') + footer;
   return { notes: attached, block, tokens: estimateTokens(block, model) };
+}
+
+/** The vault paths a text's `[[links]]` resolve to, first mention first (at most `limit`). */
+export function linkedNotes(text: string, notes: NoteSource, limit = 10): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(WIKILINK)) {
+    const path = notes.resolveLink((match[1] ?? '').trim(), '');
+    if (path && !out.includes(path)) out.push(path);
+    if (out.length >= limit) break;
+  }
+  return out;
 }
 
 /** The longest prefix of `text`, cut at a line or word end (never inside a surrogate pair),

@@ -22,9 +22,11 @@ import type { ChatProvider, ChatRequest, ProviderUsage, StopReason } from '../pr
 import type { SavedCompaction, SavedItem } from './conversation-format';
 import { Emitter } from './emitter';
 import { type MeterFigures, meterFigures } from './meter';
-import { EMPTY_RESTORED, type RestoredNotes, fitText, restoreCandidates, restoreNotes } from './restore';
+import { EMPTY_RESTORED, type NotesBlockKind, type RestoredNotes, attachNotes, fitText, linkedNotes, restoreCandidates, restoreNotes } from './restore';
 import { type CompactChatSettings, compactionPointFor } from './settings';
 import type { NoteSource } from './vault-access';
+
+const MENTIONED_NOTES: NotesBlockKind = { tag: 'mentioned_notes', intro: 'Notes the user mentioned with [[links]], as they are now:' };
 
 export type MessageStatus = 'done' | 'streaming' | 'stopped' | 'error';
 
@@ -760,40 +762,9 @@ export class ChatSession {
       if (!sent.has(entry.id)) continue;
       for (const path of entry.mentions ?? []) if (path !== attachedActive && !paths.includes(path)) paths.push(path);
     }
-    if (!paths.length || settings.mentionBudget <= 0) return '';
-    const header = '<mentioned_notes>\nNotes the user mentioned with [[links]], as they are now:\n';
-    const footer = '</mentioned_notes>';
-    let left = settings.mentionBudget - estimateTokens(header + footer, model);
-    const parts: string[] = [];
-    for (const path of paths) {
-      if (left < 32) break;
-      const text = await this.deps.notes.readNote(path);
-      if (text === null) continue;
-      const open = `<note path="${path.replace(/"/g, '&quot;')}">\n`;
-      const close = '\n</note>\n';
-      const room = left - estimateTokens(open + close, model);
-      const body = fitText(text, room - 8, model);
-      if (!body && text) continue;
-      const part = open + body + (body.length < text.length ? '\n[… truncated]' : '') + close;
-      parts.push(part);
-      left -= estimateTokens(part, model);
-    }
-    return parts.length ? header + parts.join('') + footer : '';
+    return (await attachNotes(paths, this.deps.notes, settings.mentionBudget, MENTIONED_NOTES, model)).block;
   }
 
-  /** The vault notes a message's `[[links]]` resolve to (at most 10). */
-  private mentionsOf(content: string): string[] {
-    const out: string[] = [];
-    for (const match of content.matchAll(/!?\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g)) {
-      const path = this.deps.notes.resolveLink((match[1] ?? '').trim(), '');
-      if (path && !out.includes(path)) out.push(path);
-      if (out.length >= 10) break;
-    }
-    return out;
-  }
-
-  /** Tool definitions for a request with these settings: none when tools are off, when no tools
-   * are wired, or when the model's server refused tools earlier in this session. */
   private toolsFor(settings: CompactChatSettings): ToolDefinition[] {
     if (!settings.vaultTools || !this.deps.tools || this.noToolModels.has(settings.model.trim())) return [];
     return this.deps.tools.definitions();
@@ -819,7 +790,7 @@ export class ChatSession {
 
   private appendUser(content: string): void {
     const message: UserMessage = { id: newMessageId(), createdAt: this.now(), role: 'user', content };
-    const mentions = this.mentionsOf(content);
+    const mentions = linkedNotes(content, this.deps.notes);
     this.entryList.push({ kind: 'message', id: message.id, message, status: 'done', ...(mentions.length ? { mentions } : {}) });
     this.tracker.append(message);
     this.events.emit('entries', this.entryList);
