@@ -3,22 +3,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MarkdownView } from '../obsidian/index';
 import { destroyTestApp, pressKey, setPlatform, typeInto } from '../obsidian/testing';
-import { endlessReply, ollamaError, ollamaReply, systemOf, type OllamaBody } from '../chat/helpers/harness';
-import { sentJson } from '../providers/helpers/server';
-import { button, input, messages, startUi, type UiHarness, until } from './helpers';
+import { endlessReply, ollamaError, ollamaReply, systemOf } from '../chat/helpers/harness';
+import { button, input, messages, startUi, type UiHarness, until, uiActions } from './helpers';
 
 let h: UiHarness;
+const { send, idle, bodies } = uiActions(() => h);
 afterEach(async () => {
   await destroyTestApp(h.app);
   await h.server.close();
 });
 
-const send = (text: string): void => {
-  typeInto(input(h), text);
-  pressKey('Enter', { target: input(h) });
-};
-const idle = (): Promise<void> => until(() => !h.plugin.session.busy && h.view().find('.compact-chat-send')?.getText() === 'Send');
-const bodies = (): OllamaBody[] => h.server.to('/api/chat').map((r) => sentJson(r) as unknown as OllamaBody);
 
 describe('the chat view', () => {
   it('opens in the right sidebar and says why it cannot send without a model', async () => {

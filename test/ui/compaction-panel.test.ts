@@ -5,12 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VIEW_TYPE_CHAT } from '../../src/ui/chat-view';
 import { VIEW_TYPE_COMPACTIONS } from '../../src/ui/compaction-panel';
 import type { CompactChatSettings } from '../../src/chat/settings';
-import { ollamaReply, systemOf, type OllamaBody } from '../chat/helpers/harness';
-import { sentJson } from '../providers/helpers/server';
+import { ollamaReply, systemOf } from '../chat/helpers/harness';
 import { destroyTestApp, liveListenerCount, pressKey, runCommand, shownNotices, typeInto, unloadPlugin } from '../obsidian/testing';
-import { input, messages, startUi, type UiHarness, until } from './helpers';
+import { input, messages, startUi, type UiHarness, until, uiActions } from './helpers';
 
 let h: UiHarness;
+const { bodies, idle } = uiActions(() => h);
 afterEach(async () => {
   await destroyTestApp(h.app);
   await h.server.close();
@@ -19,8 +19,6 @@ afterEach(async () => {
 const manual: Partial<CompactChatSettings> = { keepExchanges: 1, keepTokens: 0, messageLimit: 0 };
 const para = (topic: string, n: number): string =>
   Array.from({ length: n }, (_, i) => `Point ${i + 1} about ${topic}: we keep the details of ${topic} in mind and check them again later.`).join(' ');
-const bodies = (): OllamaBody[] => h.server.to('/api/chat').map((r) => sentJson(r) as unknown as OllamaBody);
-const idle = (): Promise<void> => until(() => !h.plugin.session.busy && h.view().find('.compact-chat-send')?.getText() === 'Send');
 
 async function say(text: string, reply: string): Promise<void> {
   h.server.on('POST', '/api/chat', ollamaReply(reply));

@@ -5,23 +5,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import CompactChatPlugin from '../../src/main';
 import { parseConversation } from '../../src/chat/conversation-format';
-import { ollamaReply, ollamaToolCalls, systemOf, type OllamaBody } from '../chat/helpers/harness';
-import { sentJson } from '../providers/helpers/server';
+import { ollamaReply, ollamaToolCalls, systemOf } from '../chat/helpers/harness';
 import { destroyTestApp, loadPlugin, pluginDataJson, pressKey, settle, typeInto, unloadPlugin } from '../obsidian/testing';
-import { button, input, messages, startUi, type UiHarness, until } from './helpers';
+import { button, input, messages, startUi, type UiHarness, until, uiActions } from './helpers';
 
 let h: UiHarness;
+const { send, idle, bodies } = uiActions(() => h);
 afterEach(async () => {
   await destroyTestApp(h.app);
   await h.server.close();
 });
 
-const send = (text: string): void => {
-  typeInto(input(h), text);
-  pressKey('Enter', { target: input(h) });
-};
-const idle = (): Promise<void> => until(() => !h.plugin.session.busy && h.view().find('.compact-chat-send')?.getText() === 'Send');
-const bodies = (): OllamaBody[] => h.server.to('/api/chat').map((r) => sentJson(r) as unknown as OllamaBody);
 const notes = (): string[] => h.app.vault.getMarkdownFiles().map((f) => f.path).filter((p) => p.startsWith('Compact Chat/')).sort();
 const noteText = (path: string): string => h.app.vault.adapter.peek(path) ?? '';
 

@@ -3,8 +3,9 @@
 import CompactChatPlugin from '../../src/main';
 import { VIEW_TYPE_CHAT } from '../../src/ui/chat-view';
 import type { App } from '../obsidian/index';
-import { createTestApp, loadPlugin, runCommand } from '../obsidian/testing';
-import { ScriptedServer } from '../providers/helpers/server';
+import { createTestApp, loadPlugin, pressKey, runCommand, typeInto } from '../obsidian/testing';
+import { ScriptedServer, sentJson } from '../providers/helpers/server';
+import type { OllamaBody } from '../chat/helpers/harness';
 import type { CompactChatSettings } from '../../src/chat/settings';
 
 export interface UiHarness {
@@ -52,4 +53,23 @@ export function button(el: HTMLElement | undefined, label: string): HTMLElement 
   const found = el?.find(`[aria-label="${label}"]`) ?? null;
   if (!found) throw new Error(`no "${label}" button`);
   return found;
+}
+
+/** The steps every view test repeats, bound to the test's current harness. */
+export function uiActions(current: () => UiHarness): {
+  send: (text: string) => void;
+  idle: () => Promise<void>;
+  bodies: () => OllamaBody[];
+} {
+  return {
+    /** Types into the input box and presses Enter, as a user would. */
+    send: (text) => {
+      typeInto(input(current()), text);
+      pressKey('Enter', { target: input(current()) });
+    },
+    /** Waits until no request is running and the Send button is back. */
+    idle: () => until(() => !current().plugin.session.busy && current().view().find('.compact-chat-send')?.getText() === 'Send'),
+    /** Every /api/chat request body the server received, in order. */
+    bodies: () => current().server.to('/api/chat').map((r) => sentJson(r) as unknown as OllamaBody),
+  };
 }
