@@ -22,11 +22,10 @@ import type { ChatProvider, ChatRequest, ProviderUsage, StopReason } from '../pr
 import type { SavedCompaction, SavedItem } from './conversation-format';
 import { Emitter } from './emitter';
 import { type MeterFigures, meterFigures } from './meter';
-import { EMPTY_RESTORED, type NotesBlockKind, type RestoredNotes, attachNotes, fitText, linkedNotes, restoreCandidates, restoreNotes } from './restore';
-import { type CompactChatSettings, compactionPointFor } from './settings';
+import { EMPTY_RESTORED, type RestoredNotes, attachNotes, linkedNotes, restoreCandidates, restoreNotes } from './restore';
+import { EMPTY_PARTS, MENTIONED_NOTES, type SystemParts, activeNoteBlock, composeSystemPrompt, mentionedPaths } from './system-prompt';
+import { type CompactChatSettings, compactionPointFor, modelOf } from './settings';
 import type { NoteSource } from './vault-access';
-
-const MENTIONED_NOTES: NotesBlockKind = { tag: 'mentioned_notes', intro: 'Notes the user mentioned with [[links]], as they are now:' };
 
 export type MessageStatus = 'done' | 'streaming' | 'stopped' | 'error';
 
@@ -123,16 +122,6 @@ export interface ToolRunner {
 /** Tool rounds (reply → tool results → reply) one send may take before the session stops asking. */
 export const MAX_TOOL_ROUNDS = 8;
 
-interface SystemParts {
-  base: string;
-  previousContext: string;
-  restored: string;
-  activeNote: string;
-  activeNotePath: string | null;
-  /** The notes mentioned by the user messages still sent, re-read on every send. */
-  mentioned: string;
-}
-
 export class ChatSession {
   readonly events = new Emitter<SessionEvents>();
   private entryList: ChatEntry[] = [];
@@ -141,7 +130,7 @@ export class ChatSession {
   private readonly cleared = new Map<string, string>();
   private tracker = new TokenTracker();
   private trackerModel: string | undefined;
-  private parts: SystemParts = { base: '', previousContext: '', restored: '', activeNote: '', activeNotePath: null, mentioned: '' };
+  private parts: SystemParts = EMPTY_PARTS;
   private restored: RestoredNotes = EMPTY_RESTORED;
   private controller: AbortController | null = null;
   private lastUsage: ProviderUsage | null = null;
@@ -220,7 +209,7 @@ export class ChatSession {
   disabledReason(): string | null {
     if (this.readOnlyReason) return this.readOnlyReason;
     const settings = this.deps.settings();
-    if (!settings.model.trim()) return 'Choose a model in the plugin settings to start chatting.';
+    if (!modelOf(settings)) return 'Choose a model in the plugin settings to start chatting.';
     return null;
   }
 
@@ -437,7 +426,7 @@ export class ChatSession {
     this.events.emit('busy', true);
     try {
       const settings = this.deps.settings();
-      if (!settings.model.trim()) {
+      if (!modelOf(settings)) {
         this.pushFailure({ kind: 'no-model', message: 'No model is set. Choose one in the plugin settings, then retry.' });
         return;
       }
@@ -622,7 +611,7 @@ export class ChatSession {
     causes: CompactionCause[],
     options: { force: boolean; focus?: string | undefined },
   ): Promise<CompactOutcome> {
-    const model = settings.model.trim() || undefined;
+    const model = modelOf(settings);
     const promptBefore = this.tracker.total();
 
     // 1. Micro-compaction: old bulky tool results become placeholders in what is sent.
@@ -735,18 +724,8 @@ export class ChatSession {
   /** Reads what the system prompt is made of now (settings, the active note) into the tracker. */
   private async refreshParts(settings: CompactChatSettings): Promise<void> {
     const notes = this.deps.notes;
-    let activeNote = '';
-    let activeNotePath: string | null = null;
-    if (settings.includeActiveNote) {
-      activeNotePath = notes.activeNotePath();
-      const text = activeNotePath ? await notes.readNote(activeNotePath) : null;
-      if (activeNotePath && text !== null) {
-        // Within its own budget: a huge note must not overflow the window by itself.
-        const body = fitText(text, settings.activeNoteBudget, settings.model.trim() || undefined);
-        const cut = body.length < text.length ? '\n[… truncated]' : '';
-        activeNote = `<active_note path="${activeNotePath.replace(/"/g, '&quot;')}">\n${body}${cut}\n</active_note>`;
-      }
-    }
+    const activeNotePath = settings.includeActiveNote ? notes.activeNotePath() : null;
+    const activeNote = activeNotePath ? await activeNoteBlock(notes, activeNotePath, settings.activeNoteBudget, modelOf(settings)) : '';
     const mentioned = await this.mentionedBlock(settings, activeNote ? activeNotePath : null);
     this.parts = { ...this.parts, base: settings.systemPrompt.trim(), activeNote, activeNotePath, mentioned };
     this.syncTracker(settings);
@@ -755,14 +734,9 @@ export class ChatSession {
   /** The notes mentioned by the user messages still sent, newest mention first, re-read now and
    * attached within `mentionBudget` ('' when there are none). */
   private async mentionedBlock(settings: CompactChatSettings, attachedActive: string | null, sentIds?: ReadonlySet<string>): Promise<string> {
-    const model = settings.model.trim() || undefined;
     const sent = sentIds ?? new Set(this.sentOriginals().map((m) => m.id));
-    const paths: string[] = [];
-    for (const entry of [...this.messageEntries()].reverse()) {
-      if (!sent.has(entry.id)) continue;
-      for (const path of entry.mentions ?? []) if (path !== attachedActive && !paths.includes(path)) paths.push(path);
-    }
-    return (await attachNotes(paths, this.deps.notes, settings.mentionBudget, MENTIONED_NOTES, model)).block;
+    const paths = mentionedPaths(this.messageEntries(), sent, attachedActive);
+    return (await attachNotes(paths, this.deps.notes, settings.mentionBudget, MENTIONED_NOTES, modelOf(settings))).block;
   }
 
   private toolsFor(settings: CompactChatSettings): ToolDefinition[] {
@@ -771,7 +745,7 @@ export class ChatSession {
   }
 
   private syncTracker(settings: CompactChatSettings): void {
-    const model = settings.model.trim() || undefined;
+    const model = modelOf(settings);
     this.parts = { ...this.parts, base: settings.systemPrompt.trim() };
     if (model !== this.trackerModel) {
       this.trackerModel = model;
@@ -785,7 +759,7 @@ export class ChatSession {
   }
 
   private windowOf(settings: CompactChatSettings): number {
-    return contextWindowFor(settings.model.trim() || undefined, settings.contextWindowOverride);
+    return contextWindowFor(modelOf(settings), settings.contextWindowOverride);
   }
 
   private appendUser(content: string): void {
@@ -833,7 +807,7 @@ export class ChatSession {
 
   /** The cut options of a full compaction (shared by the compaction and "Compact now"'s check). */
   private cutOptions(settings: CompactChatSettings): CutOptions & { tokensOf: (m: ChatMessage) => number } {
-    const model = settings.model.trim() || undefined;
+    const model = modelOf(settings);
     const point = compactionPointFor(settings, this.windowOf(settings));
     return {
       keepExchanges: settings.keepExchanges,
@@ -900,10 +874,6 @@ function isSendable(entry: MessageEntry): boolean {
   if (entry.status === 'error' || entry.status === 'streaming') return false;
   const m = entry.message;
   return m.role !== 'assistant' || m.content.trim() !== '' || (m.toolCalls?.length ?? 0) > 0;
-}
-
-function composeSystemPrompt(parts: SystemParts): string {
-  return [parts.base, parts.previousContext, parts.restored, parts.activeNote, parts.mentioned].filter((p) => p !== '').join('\n\n');
 }
 
 function compactionNoticeText(state: CompactionState, removed: number): string {

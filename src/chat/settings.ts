@@ -141,6 +141,11 @@ export function mergeSettings(loaded: unknown): CompactChatSettings {
 
 /** Where compaction starts in a window of `window` tokens: a percentage of it, or a token count;
  * either way never past the point where the reply reserve would no longer fit. */
+/** The model id as typed, trimmed; undefined when none is chosen (the estimator's default family). */
+export function modelOf(settings: Pick<CompactChatSettings, 'model'>): string | undefined {
+  return settings.model.trim() || undefined;
+}
+
 export function compactionPointFor(settings: CompactChatSettings, window: number): number {
   if (settings.triggerMode === 'tokens') {
     const ceiling = window - Math.max(0, settings.replyReserve);
