@@ -82,15 +82,6 @@ export function meterFigures(input: MeterInput): MeterFigures {
   };
 }
 
-/** "850", "1.2k", "12k", "1.05M", "10M": short enough for the meter line at phone width. */
-export function formatTokens(n: number): string {
-  if (n < 1000) return String(Math.round(n));
-  if (n < 10_000) return `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k`;
-  if (n < 999_500) return `${Math.round(n / 1000)}k`;
-  if (n < 9_995_000) return `${(n / 1_000_000).toFixed(2).replace(/\.?0+$/, '')}M`;
-  return `${Math.round(n / 1_000_000)}M`;
-}
-
 /** The meter's tooltip: one line per part, then estimated vs reported. */
 export function describeMeter(f: MeterFigures): string {
   const n = (x: number): string => x.toLocaleString('en-US');

@@ -21,6 +21,7 @@ import type { ProviderError, ProviderErrorKind } from '../providers/errors';
 import type { ChatProvider, ChatRequest, ProviderUsage, StopReason } from '../providers/types';
 import type { SavedCompaction, SavedItem } from './conversation-format';
 import { Emitter } from './emitter';
+import { plural } from './format';
 import { type MeterFigures, meterFigures } from './meter';
 import { EMPTY_RESTORED, type RestoredNotes, attachNotes, linkedNotes, restoreCandidates, restoreNotes } from './restore';
 import { EMPTY_PARTS, MENTIONED_NOTES, type SystemParts, activeNoteBlock, composeSystemPrompt, mentionedPaths } from './system-prompt';
@@ -879,10 +880,6 @@ function isSendable(entry: MessageEntry): boolean {
 function compactionNoticeText(state: CompactionState, removed: number): string {
   const notes = state.restored.notes.length ? `; re-attached ${plural(state.restored.notes.length, 'note')}` : '';
   return `Compacted ${plural(removed, 'message')} (round ${state.record.round}, ${describeCauses(state.causes)}): about ${state.promptBefore.toLocaleString('en-US')} → ${state.promptAfter.toLocaleString('en-US')} tokens${notes}. Every message is still in the conversation.`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function isCause(value: string): value is CompactionCause {

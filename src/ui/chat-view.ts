@@ -8,7 +8,8 @@
 import { Component, ItemView, Keymap, MarkdownRenderer, MarkdownView, Menu, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
 import type { HistoryItem } from '../chat/conversation-store';
 import type { Conversations } from '../chat/conversations';
-import { describeMeter, formatTokens, type MeterFigures } from '../chat/meter';
+import { formatTokens } from '../chat/format';
+import { describeMeter, type MeterFigures } from '../chat/meter';
 import type { ChatEntry, ChatSession, CompactionState, MessageEntry, NoticeEntry } from '../chat/session';
 import { ConfirmModal, RenameModal } from './chat-modals';
 import { CompactNowModal } from './compact-modal';

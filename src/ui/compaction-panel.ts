@@ -9,7 +9,7 @@
 // (there are few); the original messages of a round are rendered only while shown, each round's
 // with its own child Component, so collapsing or re-rendering releases them.
 import { Component, ItemView, Keymap, MarkdownRenderer, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
-import { formatTokens } from '../chat/meter';
+import { formatTokens, plural } from '../chat/format';
 import type { ChatSession, CompactionCause, CompactionState } from '../chat/session';
 import type { ChatMessage } from '../core/messages';
 import type { CompactionRecord, ErrorLine, SourcedLine } from '../core/record';
@@ -449,10 +449,6 @@ function roleLabel(message: ChatMessage): string {
 
 function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function truncate(text: string, n: number): string {

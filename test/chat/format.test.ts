@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTokens } from '../../src/chat/meter';
+import { formatTokens, plural } from '../../src/chat/format';
 
 describe('formatTokens', () => {
   it.each([
@@ -16,5 +16,13 @@ describe('formatTokens', () => {
     [10_000_000, '10M'],
   ])('%d → %s', (n, text) => {
     expect(formatTokens(n)).toBe(text);
+  });
+});
+
+describe('plural', () => {
+  it('adds an s except for one', () => {
+    expect(plural(0, 'message')).toBe('0 messages');
+    expect(plural(1, 'message')).toBe('1 message');
+    expect(plural(2, 'unit')).toBe('2 units');
   });
 });
