@@ -5,7 +5,7 @@
 // so re-rendering one message (a streaming reply, at most every STREAM_RENDER_MS) never touches
 // the others, and unloading the view releases every render. Only the latest PAGE entries are in
 // the DOM at first; "Show earlier messages" adds older ones a page at a time.
-import { Component, ItemView, Keymap, MarkdownRenderer, MarkdownView, Menu, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
+import { Component, debounce, ItemView, Keymap, MarkdownRenderer, MarkdownView, Menu, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
 import type { HistoryItem } from '../chat/conversation-store';
 import type { Conversations } from '../chat/conversations';
 import { formatTokens } from '../chat/format';
@@ -679,7 +679,10 @@ export class ChatView extends ItemView {
     this.historySearchEl = row.createEl('input', { cls: 'compact-chat-history-search', attr: { type: 'search', placeholder: 'Search conversations', 'aria-label': 'Search conversations' } });
     const newChat = row.createEl('button', { cls: 'compact-chat-history-new', text: 'New chat' });
     this.registerDomEvent(newChat, 'click', () => void this.host.conversations.newChat());
-    this.registerDomEvent(this.historySearchEl, 'input', () => this.refreshHistory());
+    // Searching reads every conversation note: once the user pauses typing, not per keystroke.
+    const searchSoon = debounce(() => this.refreshHistory(), 200, true);
+    this.register(() => searchSoon.cancel());
+    this.registerDomEvent(this.historySearchEl, 'input', () => searchSoon());
     this.historyListEl = this.historyEl.createDiv('compact-chat-history-list');
     this.registerDomEvent(this.historyListEl, 'click', (evt) => this.onHistoryClick(evt));
   }
