@@ -56,6 +56,20 @@ function bare(): CompactionRecord {
   };
 }
 
+/** A coding-agent session: the task, then per step an assistant message running one shell command
+ * (ids a1/c1/t1, a2/c2/t2 …) and its output, then a follow-up request. */
+function agentSession(task: string, steps: readonly (readonly [text: string, command: string, output: string])[], followUp: string): ChatMessage[] {
+  seq = 0;
+  const chat: ChatMessage[] = [m('user', task)];
+  steps.forEach(([text, command, output], i) => {
+    const n = i + 1;
+    chat.push({ id: `a${n}`, createdAt: 0, role: 'assistant', content: text, toolCalls: [{ id: `c${n}`, name: 'bash', arguments: JSON.stringify({ command }) }] });
+    chat.push({ id: `t${n}`, createdAt: 0, role: 'tool', toolCallId: `c${n}`, content: output });
+  });
+  chat.push(m('user', followUp));
+  return chat;
+}
+
 describe('compact', () => {
   it('renders the goal, constraints, references and dated facts into one block within budget', () => {
     const chat = vaultChat();
@@ -135,18 +149,11 @@ describe('compact', () => {
   });
 
   it('handles an agent session: task, files read and modified, errors', () => {
-    seq = 0;
-    const call = (id: string, command: string) => ({ id, name: 'bash', arguments: JSON.stringify({ command }) });
-    const chat: ChatMessage[] = [
-      m('user', 'Fix the crash in the CSV importer when a row has an empty date.'),
-      { id: 'a1', createdAt: 0, role: 'assistant', content: 'Let me look.', toolCalls: [call('c1', 'cat src/importer/csv.py')] },
-      { id: 't1', createdAt: 0, role: 'tool', toolCallId: 'c1', content: 'def parse(row):\n    return date(row[0])' },
-      { id: 'a2', createdAt: 0, role: 'assistant', content: '', toolCalls: [call('c2', 'python -m pytest tests/test_csv.py')] },
-      { id: 't2', createdAt: 0, role: 'tool', toolCallId: 'c2', content: "E   ValueError: invalid literal for int() with base 10: ''" },
-      { id: 'a3', createdAt: 0, role: 'assistant', content: 'I fixed it by skipping empty dates.', toolCalls: [call('c3', "sed -i 's/x/y/' src/importer/csv.py")] },
-      { id: 't3', createdAt: 0, role: 'tool', toolCallId: 'c3', content: '' },
-      m('user', 'Thanks, now add a test.'),
-    ];
+    const chat = agentSession('Fix the crash in the CSV importer when a row has an empty date.', [
+      ['Let me look.', 'cat src/importer/csv.py', 'def parse(row):\n    return date(row[0])'],
+      ['', 'python -m pytest tests/test_csv.py', "E   ValueError: invalid literal for int() with base 10: ''"],
+      ['I fixed it by skipping empty dates.', "sed -i 's/x/y/' src/importer/csv.py", ''],
+    ], 'Thanks, now add a test.');
     const r = ok(compact(chat, opts({ cut: 7, budgetTokens: 300 })));
     expect(r.block).toContain('Goal: Fix the crash in the CSV importer');
     expect(r.block).toContain('Files modified: src/importer/csv.py');
@@ -155,18 +162,11 @@ describe('compact', () => {
   });
 
   it('writes file paths whole and lists errors before how they were resolved', () => {
-    seq = 0;
-    const call = (id: string, command: string) => ({ id, name: 'bash', arguments: JSON.stringify({ command }) });
-    const chat: ChatMessage[] = [
-      m('user', 'Fix the timezone bug in the scheduler.'),
-      { id: 'a1', createdAt: 0, role: 'assistant', content: '', toolCalls: [call('c1', 'cat app/scheduler/jobs.py app/scheduler/clock.py')] },
-      { id: 't1', createdAt: 0, role: 'tool', toolCallId: 'c1', content: 'def run():\n    pass' },
-      { id: 'a2', createdAt: 0, role: 'assistant', content: '', toolCalls: [call('c2', 'python -m pytest tests/test_jobs.py')] },
-      { id: 't2', createdAt: 0, role: 'tool', toolCallId: 'c2', content: "ModuleNotFoundError: No module named 'zoneinfo_backport'" },
-      { id: 'a3', createdAt: 0, role: 'assistant', content: 'The issue was a missing package, so I installed it with pip and the tests pass now.', toolCalls: [call('c3', 'pip install zoneinfo_backport')] },
-      { id: 't3', createdAt: 0, role: 'tool', toolCallId: 'c3', content: 'ok' },
-      m('user', 'Great, continue.'),
-    ];
+    const chat = agentSession('Fix the timezone bug in the scheduler.', [
+      ['', 'cat app/scheduler/jobs.py app/scheduler/clock.py', 'def run():\n    pass'],
+      ['', 'python -m pytest tests/test_jobs.py', "ModuleNotFoundError: No module named 'zoneinfo_backport'"],
+      ['The issue was a missing package, so I installed it with pip and the tests pass now.', 'pip install zoneinfo_backport', 'ok'],
+    ], 'Great, continue.');
     const roomy = ok(compact(chat, opts({ cut: 7, budgetTokens: 400 })));
     expect(roomy.block).toContain('app/scheduler/jobs.py');
     expect(roomy.block).toContain('app/scheduler/clock.py');
