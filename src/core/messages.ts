@@ -102,13 +102,6 @@ export function parseToolArguments(call: ToolCall): Record<string, unknown> | nu
   }
 }
 
-/** The text a message carries for estimation and extraction, tool calls included. */
-export function messageText(message: ChatMessage): string {
-  if (message.role !== 'assistant' || !message.toolCalls?.length) return message.content;
-  const calls = message.toolCalls.map((c) => `${c.name}(${c.arguments})`).join('\n');
-  return message.content ? `${message.content}\n${calls}` : calls;
-}
-
 const str = (obj: Record<string, unknown>, key: string, path: string, required: boolean): string | undefined => {
   const value = obj[key];
   if (value === undefined || value === null) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MessageFormatError, messageText, newMessageId, parseMessage, parseToolArguments } from '../../src/core/messages';
+import { MessageFormatError, newMessageId, parseMessage, parseToolArguments } from '../../src/core/messages';
 
 describe('parseMessage', () => {
   it('accepts every role and fills in a missing id and timestamp', () => {
@@ -28,9 +28,6 @@ describe('helpers', () => {
     expect(parseToolArguments({ id: 'c', name: 'n', arguments: '{"path":"a.md"}' })).toEqual({ path: 'a.md' });
     expect(parseToolArguments({ id: 'c', name: 'n', arguments: '{"path":' })).toBeNull();
     expect(parseToolArguments({ id: 'c', name: 'n', arguments: '[1]' })).toBeNull();
-  });
-  it('includes tool calls in the message text', () => {
-    expect(messageText({ id: 'a', createdAt: 0, role: 'assistant', content: 'Reading', toolCalls: [{ id: 'c', name: 'read_note', arguments: '{}' }] })).toBe('Reading\nread_note({})');
   });
   it('makes unique ids', () => {
     const ids = new Set(Array.from({ length: 1000 }, newMessageId));
