@@ -6,11 +6,13 @@
 // exclamations, remarks about the other side and markup rank lower. Selection is greedy with
 // novelty, so a second sentence about the same thing counts only for what it adds; facts carried
 // from the previous round (above all those its block showed) keep a seniority. Deterministic: ties
-// break on position. Words are counted as vocabulary ids and per-sentence features are memoised
-// with the sentence pass, so ranking a long conversation stays a few typed-array passes.
+// break on position. Words arrive as vocabulary ids and each sentence's traits are read once by
+// the sentence pass, so ranking a long conversation stays a few typed-array passes.
 import type { Sentence } from './extract-sentences';
 import type { SourcedLine } from './record';
-import { GENERIC_WORDS, contentWords, isSpaceCode, splitAfter, squash, truncateAtWord, wordCount } from './text';
+import { contentWords, splitAfter, squash, truncateAtWord, wordCount, wordIds } from './text';
+import { FIRST_PERSON, MARKUP, MY, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
+import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
 export interface FactOptions {
   /** Focus text ("Compact now" with a focus): sentences sharing its words are boosted. */
@@ -44,13 +46,7 @@ const PERSONAL = 1.4;
 /** Weight of common words (see GENERIC_WORDS) against their rarity in the conversation. */
 const GENERIC_WEIGHT = 0.3;
 
-const NUMBER = /\d/;
-/** The user speaking about themselves, their work or their plans: what a model most needs later. */
-const FIRST_PERSON = /^(?:I|I['’](?:m|ve|d|ll)|my|My)\b|\s(?:I|I['’](?:m|ve|d|ll)|my|me|mine)\b/;
-const MY = /\b(?:my|My|our|Our)\s/;
-const SECOND_PERSON = /\b(?:you|your|you['’](?:re|ve|ll|d))\b/i;
-/** Markup and code punctuation ({}()<>=$|\\`, counted by codePunct): a sentence dense in it is a
- * listing or a template, not a fact. */
+/** camelCase, snake_case, calls and members: the text names code symbols. */
 const CODE_SYMBOL = /[a-z][A-Z]|_|\(\)|\.[a-z]/;
 
 interface Candidate {
@@ -62,8 +58,9 @@ interface Candidate {
   seq: number;
   /** Candidates of one sentence share a group; at most one of them is picked. */
   group: number;
-  /** Distinct ranking keys with their weights. */
-  keys: Map<string, number>;
+  /** Distinct ranking keys (vocabulary ids) and their weights, index for index. */
+  ids: readonly number[];
+  weights: number[];
   /** Round whose block last showed it (carried facts). */
   shown?: number;
   /** Base multiplier (role, question, focus, seniority). */
@@ -82,7 +79,7 @@ function capitalisedWords(text: string): Set<string> {
 }
 
 /** Cuts a long sentence to the contiguous run of clauses with the most rare words. */
-function bestClauses(text: string, idf: (w: string) => number): string {
+function bestClauses(text: string, idf: (id: number) => number): string {
   if (wordCount(text) <= MAX_WORDS) return text;
   const clauses = splitAfter(text, ',;:–—');
   let best = '';
@@ -95,7 +92,7 @@ function bestClauses(text: string, idf: (w: string) => number): string {
       if (wordCount(next) > MAX_WORDS) break;
       run = next;
       score = 0;
-      for (const w of new Set(contentWords(run))) score += idf(w);
+      for (const id of idsOf(run)) score += idf(id);
     }
     if (run && score > bestScore) {
       best = run;
@@ -150,169 +147,23 @@ const PREFILTER_FACTOR = 4;
 
 const cheapCost = (text: string): number => Math.ceil(text.length / 3.6) + 3;
 
-/** Ranking keys as small integers, shared by every conversation ranked in this session, so the
- * counting and scoring loops index typed arrays instead of hashing strings. Reset (and every cached
- * id list with it, by generation) if it ever grows past VOCAB_LIMIT words. */
-const vocab = new Map<string, number>();
-const numeric: boolean[] = [];
-const VOCAB_LIMIT = 1_000_000;
-let generation = 0;
-
-function idOf(w: string): number {
-  let id = vocab.get(w);
-  if (id === undefined) {
-    id = vocab.size;
-    vocab.set(w, id);
-    numeric[id] = NUMBER.test(w);
-    seenMark[id] = 0;
-  }
-  return id;
-}
-
-function idsOf(uniq: readonly string[]): number[] {
-  resetIfFull();
+/** Distinct ranking keys of a text as vocabulary ids, first-seen order. */
+function idsOf(text: string): number[] {
   const ids: number[] = [];
-  for (let i = 0; i < uniq.length; i++) ids.push(idOf(uniq[i] as string));
+  wordIds(text, ids);
   return ids;
-}
-
-function resetIfFull(): void {
-  if (vocab.size > VOCAB_LIMIT) {
-    vocab.clear();
-    numeric.length = 0;
-    seenMark.length = 0;
-    generation++;
-  }
-}
-
-/** Per vocabulary id, the pass that last saw it (de-duplicates a sentence's words without a Set). */
-const seenMark: number[] = [];
-let pass = 0;
-
-/** A sentence's distinct words (first-seen order) and their ids, in one lookup per word. Most
- * sentences repeat no word: their word list is shared, not copied (it is never mutated). */
-function distinctIds(words: readonly string[]): { uniq: readonly string[]; ids: number[] } {
-  resetIfFull();
-  pass++;
-  const ids: number[] = [];
-  let uniq: string[] | null = null;
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i] as string;
-    const id = idOf(w);
-    if (seenMark[id] === pass) {
-      uniq ??= words.slice(0, i);
-      continue;
-    }
-    seenMark[id] = pass;
-    if (uniq) uniq.push(w);
-    ids.push(id);
-  }
-  return { uniq: uniq ?? words, ids };
-}
-
-/** What ranking needs to know of a sentence's text, whoever said it and wherever it sits. */
-interface Features {
-  /** Distinct ranking keys. */
-  uniq: readonly string[];
-  /** Their vocabulary ids, valid while `generation` is current. */
-  ids: number[];
-  generation: number;
-  /** Word count of the text. */
-  wc: number;
-  /** Long enough to be a fact (five words, three keys). */
-  usable: boolean;
-  question: boolean;
-  shortExclamation: boolean;
-  firstPerson: boolean;
-  secondPerson: boolean;
-  my: boolean;
-  /** Dense in markup or code punctuation. */
-  markup: boolean;
-}
-
-/** The last character of `text` that is not whitespace (its char code, -1 for none). */
-function lastNonSpace(text: string): number {
-  for (let i = text.length - 1; i >= 0; i--) {
-    const c = text.charCodeAt(i);
-    if (!isSpaceCode(c)) return c;
-  }
-  return -1;
-}
-
-/** 1 for markup and code punctuation: {}()<>=$|\\ and backtick. */
-const CODE_PUNCT = new Uint8Array(128);
-for (const ch of '{}()<>=$|\\`') CODE_PUNCT[ch.charCodeAt(0)] = 1;
-
-/** How many characters of markup and code punctuation the text holds (one scan, no match array). */
-function codePunct(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 128) n += CODE_PUNCT[c] as number;
-  }
-  return n;
-}
-
-function features(text: string, words: readonly string[], wc = wordCount(text)): Features {
-  const end = lastNonSpace(text);
-  const question = end === 63; // ?
-  const punct = codePunct(text);
-  const { uniq, ids } = distinctIds(words);
-  return {
-    uniq,
-    ids,
-    generation,
-    wc,
-    usable: words.length >= 3 && wc >= 5,
-    question,
-    shortExclamation: !question && wc < 8 && end === 33, // !
-    firstPerson: FIRST_PERSON.test(text),
-    secondPerson: SECOND_PERSON.test(text),
-    my: MY.test(text),
-    markup: punct > 2 && punct / text.length > 0.03,
-  };
-}
-
-/** Features of a sentence, memoised with the sentence pass (so a conversation compacted or
- * previewed again is not re-read). */
-function featuresOf(s: Sentence): Features {
-  let f = s.memo?.facts as Features | undefined;
-  if (!f) {
-    f = features(s.text, s.words, s.wc);
-    if (s.memo) s.memo.facts = f;
-  } else if (f.generation !== generation) {
-    f.ids = idsOf(f.uniq);
-    f.generation = generation;
-  }
-  return f;
 }
 
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */
 export function selectFacts(sentences: readonly Sentence[], options: FactOptions): SourcedLine[] {
-  const focusWords = new Set(options.focus ? contentWords(options.focus) : []);
-  // Document frequency over the candidate sentences and carried facts, by vocabulary id.
+  const focusIds = new Set(options.focus ? idsOf(options.focus) : []);
+  // Long enough to be a fact: five words, three keys. Code and system text are not facts.
   const usable: Sentence[] = [];
-  const usableFeatures: Features[] = [];
-  for (const s of sentences) {
-    // Too short to be a fact (what Features.usable says), known without reading the text again.
-    if (s.code || s.role === 'system' || s.words.length < 3 || s.wc < 5) continue;
-    const f = featuresOf(s);
-    if (!f.usable) continue;
-    usable.push(s);
-    usableFeatures.push(f);
-  }
+  for (const s of sentences) if (!s.code && s.role !== 'system' && s.keyCount >= 3 && s.wc >= 5) usable.push(s);
   const carried = options.carried ?? [];
-  const carriedWords = carried.map((f) => contentWords(f.text));
-  const startGeneration = generation;
-  let carriedIds = carriedWords.map((words) => idsOf([...new Set(words)]));
-  let usableIds = usableFeatures.map((f) => f.ids);
-  if (generation !== startGeneration) {
-    // The vocabulary was reset midway: ids taken before it are stale (the reset leaves room, so a
-    // second pass cannot reset again).
-    carriedIds = carriedWords.map((words) => idsOf([...new Set(words)]));
-    usableIds = usable.map((s) => featuresOf(s).ids);
-  }
-  const df = new Int32Array(vocab.size);
+  const carriedIds = carried.map((f) => idsOf(f.text));
+  // Document frequency over the candidate sentences and carried facts, by vocabulary id.
+  const df = new Int32Array(vocabSize());
   const touched: number[] = [];
   let docs = 0;
   const count = (ids: readonly number[]): void => {
@@ -324,25 +175,19 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       df[id] = n + 1;
     }
   };
-  for (const ids of usableIds) count(ids);
+  for (const s of usable) count(s.ids);
   for (const ids of carriedIds) count(ids);
   // Weights computed once per distinct word: the ranking below looks words up many times.
-  const weights = new Float64Array(vocab.size);
-  for (const id of touched) weights[id] = Math.log(1 + docs / (df[id] as number));
-  for (const w of GENERIC_WORDS) {
-    const id = vocab.get(w);
-    if (id !== undefined && id < weights.length) weights[id] = (weights[id] as number) * GENERIC_WEIGHT;
-  }
+  const weights = new Float64Array(df.length);
+  for (const id of touched) weights[id] = Math.log(1 + docs / (df[id] as number)) * (flagsOf(id) & GENERIC ? GENERIC_WEIGHT : 1);
   const unseen = Math.log(1 + docs);
-  const idf = (w: string): number => {
-    const id = vocab.get(w);
-    return id !== undefined && id < weights.length && (df[id] as number) > 0 ? (weights[id] as number) : unseen * (GENERIC_WORDS.has(w) ? GENERIC_WEIGHT : 1);
-  };
+  // Words first met after the counting (in a clause's or a carried fact's text) were in no sentence.
+  const idf = (id: number): number => (id < weights.length && (df[id] as number) > 0 ? (weights[id] as number) : unseen * (flagsOf(id) & GENERIC ? GENERIC_WEIGHT : 1));
   // Which sides talk about themselves: the user always counts; the other side too when it says
   // "my …" about as often (two people chatting), not when it is an assistant explaining things.
   const mine = { user: 0, other: 0, userN: 1, otherN: 1 };
-  usable.forEach((s, i) => {
-    const my = (usableFeatures[i] as Features).my ? 1 : 0;
+  for (const s of usable) {
+    const my = s.traits & MY ? 1 : 0;
     if (s.role === 'user') {
       mine.user += my;
       mine.userN++;
@@ -350,57 +195,58 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       mine.other += my;
       mine.otherN++;
     }
-  });
+  }
   const personalAssistant = mine.other / mine.otherN >= 0.5 * (mine.user / mine.userN);
   const lastMessage = usable.length ? (usable[usable.length - 1] as Sentence).message : 0;
 
-  const weigh = (text: string, words: readonly string[]): Map<string, number> => {
+  const weigh = (text: string, ids: readonly number[]): number[] => {
     const caps = capitalisedWords(text);
-    const keys = new Map<string, number>();
-    for (const w of words) {
-      if (keys.has(w)) continue;
-      let weight = idf(w);
-      if (NUMBER.test(w) || caps.has(w)) weight *= NAME_WEIGHT;
-      keys.set(w, weight);
+    const codeSymbols = CODE_SYMBOL.test(text);
+    const out = new Array<number>(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      let weight = idf(id);
+      if (flagsOf(id) & NUMERIC || caps.has(wordOf(id))) weight *= NAME_WEIGHT;
+      // Code symbols (camelCase, snake_case, calls) are named in the original case.
+      if (codeSymbols && wordOf(id).includes('_')) weight *= 1.3;
+      out[i] = weight;
     }
-    // Code symbols (camelCase, snake_case, calls) are named in the original case.
-    if (CODE_SYMBOL.test(text)) for (const [w, v] of keys) if (w.includes('_')) keys.set(w, v * 1.3);
-    return keys;
+    return out;
   };
-  const focusBoost = (words: readonly string[]): number => {
-    if (!focusWords.size) return 1;
+  const focusBoost = (ids: readonly number[]): number => {
+    if (!focusIds.size) return 1;
     let hit = 0;
-    for (const w of new Set(words)) if (focusWords.has(w)) hit++;
-    return 1 + (2 * hit) / focusWords.size;
+    for (const id of ids) if (focusIds.has(id)) hit++;
+    return 1 + (2 * hit) / focusIds.size;
   };
 
   const candidates: Candidate[] = [];
   /** What a sentence is worth beyond its words: who said it, about whom, and how. */
   const prior = (s: Sentence, text: string): number => {
-    const f = text === s.text ? featuresOf(s) : features(text, s.words);
+    const t = text === s.text ? s.traits : traitsOf(text, wordCount(text));
     let boost = s.role === 'user' ? (personalAssistant ? 1 : 1.15) : s.role === 'tool' ? 0.35 : 1;
     // What the user says about themselves is what no model can regenerate: with an assistant that
     // explains things, it ranks well above the explanations; between two people, both sides count.
-    if (!f.question && f.firstPerson) {
+    if (!(t & QUESTION) && t & FIRST_PERSON) {
       if (s.role === 'user') boost *= personalAssistant ? PERSONAL : 3;
       else if (personalAssistant && s.role === 'assistant') boost *= PERSONAL;
-    } else if (f.secondPerson) {
+    } else if (t & SECOND_PERSON) {
       // Said to the other side about them ("you'll love it", "keep going, you're doing great"), not
       // about the speaker's own life or work: mostly reactions and advice.
       boost *= 0.7;
     }
-    if (f.markup) boost *= 0.3;
-    if (f.question) boost *= 0.55;
-    else if (f.shortExclamation) boost *= 0.6;
+    if (t & MARKUP) boost *= 0.3;
+    if (t & QUESTION) boost *= 0.55;
+    else if (t & SHORT_EXCLAMATION) boost *= 0.6;
     return boost * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
   };
-  const makeCandidate = (s: Sentence, pos: number, text: string, words: readonly string[]): Candidate => {
-    const boost = prior(s, text) * focusBoost(words);
+  const makeCandidate = (s: Sentence, pos: number, text: string, ids: readonly number[]): Candidate => {
+    const boost = prior(s, text) * focusBoost(ids);
     const seq = options.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
     // A clause cut out of its sentence starts the fact: it reads as a sentence of its own (the
     // block joins one speaker's facts on one line), so its first letter is capitalised.
     const shown = text === s.text ? text : capitaliseFirst(text);
-    return { text: shown, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, keys: weigh(text, words), boost, cost: cheapCost(text) };
+    return { text: shown, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, ids, weights: weigh(text, ids), boost, cost: cheapCost(text) };
   };
   // Prefilter: a cheap value-per-token bound for every sentence (no allocation), and full
   // candidates only for the best of them — a long conversation has far more sentences than any
@@ -412,10 +258,10 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   for (let pos = 0; pos < n; pos++) {
     const s = usable[pos] as Sentence;
     let g = 0;
-    const ids = usableIds[pos] as number[];
+    const ids = s.ids;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as number;
-      g += numeric[id] ? NAME_WEIGHT * (weights[id] as number) : (weights[id] as number);
+      g += flagsOf(id) & NUMERIC ? NAME_WEIGHT * (weights[id] as number) : (weights[id] as number);
     }
     roughCost[pos] = cheapCost(s.text);
     const value = (g * prior(s, s.text)) / ((roughCost[pos] as number) + COST_OFFSET);
@@ -452,8 +298,8 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     const s = usable[pos] as Sentence;
     if (n > PREFILTER_MIN && roughRoom <= 0) break;
     roughRoom -= roughCost[pos] as number;
-    const full = (usableFeatures[pos] as Features).wc > MAX_WORDS ? squash(bestClauses(s.text, idf)) : s.text;
-    candidates.push(makeCandidate(s, pos, full, full === s.text ? s.words : contentWords(full)));
+    const full = s.wc > MAX_WORDS ? squash(bestClauses(s.text, idf)) : s.text;
+    candidates.push(makeCandidate(s, pos, full, full === s.text ? s.ids : idsOf(full)));
   }
   candidates.sort((a, b) => a.pos - b.pos);
   // A sentence also competes as each of its clauses of five words or more: a clause that holds the
@@ -461,7 +307,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   // sentences that could make the pool are split, so a long conversation costs one pass, not two.
   const standalone = (c: Candidate): number => {
     let g = 0;
-    for (const v of c.keys.values()) g += v;
+    for (let i = 0; i < c.weights.length; i++) g += c.weights[i] as number;
     return (g * c.boost) / (c.cost + COST_OFFSET);
   };
   const ranked = candidates.map((c, i) => ({ i, g: standalone(c) })).sort((a, b) => b.g - a.g || a.i - b.i);
@@ -471,11 +317,11 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     const c = candidates[i] as Candidate;
     room -= c.cost;
     const s = usable[c.pos] as Sentence;
-    if (s.words.length < 6) continue;
-    for (const clause of clausesOf(c.text)) candidates.push(makeCandidate(s, c.pos, clause, contentWords(clause)));
+    if (s.keyCount < 6) continue;
+    for (const clause of clausesOf(c.text)) candidates.push(makeCandidate(s, c.pos, clause, idsOf(clause)));
   }
   carried.forEach((f, i) => {
-    const words = carriedWords[i] as string[];
+    const ids = carriedIds[i] as number[];
     // Carried facts sort before the new ones (they are older), keeping the order of the pool.
     candidates.push({
       text: f.text,
@@ -485,17 +331,26 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       group: -1 - i,
       round: f.round,
       seq: f.seq ?? f.round * 1e9,
-      keys: weigh(f.text, words),
-      boost: (options.seniority ?? 1) * (f.shown ? (options.shownSeniority ?? 1) : 1) * focusBoost(words),
+      ids,
+      weights: weigh(f.text, ids),
+      boost: (options.seniority ?? 1) * (f.shown ? (options.shownSeniority ?? 1) : 1) * focusBoost(ids),
       ...(f.shown ? { shown: f.shown } : {}),
       cost: cheapCost(f.text),
     });
   });
 
-  const covered = new Set<string>(options.covered ?? []);
+  // Every candidate's words have ids by now: a covered word the table lacks is in no candidate.
+  const covered = new Uint8Array(vocabSize());
+  for (const w of options.covered ?? []) {
+    const id = lookupWord(w);
+    if (id >= 0) covered[id] = 1;
+  }
   const gainOf = (c: Candidate): number => {
     let g = 0;
-    for (const [w, v] of c.keys) g += covered.has(w) ? v * COVERED_WEIGHT : v;
+    for (let i = 0; i < c.ids.length; i++) {
+      const v = c.weights[i] as number;
+      g += covered[c.ids[i] as number] ? v * COVERED_WEIGHT : v;
+    }
     return (g * c.boost) / (c.cost + COST_OFFSET);
   };
 
@@ -519,7 +374,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     if (seenText.has(key) || usedGroups.has(top.c.group)) continue;
     seenText.add(key);
     usedGroups.add(top.c.group);
-    for (const w of top.c.keys.keys()) covered.add(w);
+    for (const id of top.c.ids) covered[id] = 1;
     spent += top.c.cost;
     picked.push({ text: top.c.text, sources: top.c.sources, at: top.c.at, score: Math.round(fresh * 1000) / 1000, round: top.c.round, seq: top.c.seq, ...(top.c.shown ? { shown: top.c.shown } : {}) });
   }
@@ -543,7 +398,9 @@ class MaxHeap<T> {
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (this.cmp(a[i] as T, a[p] as T) <= 0) break;
-      [a[i], a[p]] = [a[p] as T, a[i] as T];
+      const t = a[i] as T;
+      a[i] = a[p] as T;
+      a[p] = t;
       i = p;
     }
   }
@@ -561,7 +418,9 @@ class MaxHeap<T> {
         if (l < a.length && this.cmp(a[l] as T, a[m] as T) > 0) m = l;
         if (r < a.length && this.cmp(a[r] as T, a[m] as T) > 0) m = r;
         if (m === i) break;
-        [a[i], a[m]] = [a[m] as T, a[i] as T];
+        const t = a[i] as T;
+        a[i] = a[m] as T;
+        a[m] = t;
         i = m;
       }
     }

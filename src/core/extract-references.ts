@@ -1,6 +1,7 @@
 // References in message text: Obsidian wikilinks and embeds (with #heading, ^block and |alias),
 // markdown links, URLs and file paths. De-duplicated by target; ranked by mentions and recency.
 import type { Reference, ReferenceKind } from './record';
+import { isSpaceCode } from './text';
 
 export interface FoundReference {
   kind: ReferenceKind;
@@ -18,7 +19,6 @@ const URL = /\bhttps?:\/\/[^\s<>"'`)\]]+/g;
 const PATH =
   /(?:^|[\s("'`=:])((?:~|\.{1,2})?\/?(?:[\w.@-]+\/)+[\w.@-]+\.[A-Za-z0-9]{1,8}|[\w@-][\w.@-]*\.(?:md|txt|ts|tsx|js|mjs|cjs|jsx|py|rs|go|java|rb|json|ya?ml|toml|css|scss|html|sh|sql|c|h|cpp|hpp|cs|kt|swift|php|ini|cfg|csv|pdf|png|jpe?g|canvas))(?=$|[\s)"'`,;:!?]|\.(?:\s|$))/gm;
 
-const PATH_DOT = /\.[A-Za-z0-9]/;
 // A quoted path may hold spaces, as Obsidian note names often do: "Projects/Garden plan.md".
 const QUOTED_END = /\.(?:md|canvas|txt|pdf|png|jpe?g|csv|json|ya?ml)["'`]/;
 const QUOTED_PATH = /(["'`])((?:[^"'`\n/]*\/)*[^"'`\n/]*[^\s"'`/]\.(?:md|canvas|txt|pdf|png|jpe?g|csv|json|ya?ml))\1/g;
@@ -68,7 +68,7 @@ export function findReferences(text: string): FoundReference[] {
     found.push({ at: m.index, ref: { kind: 'url', text: url, key: `url:${url}` } });
     taken.push([m.index, m.index + m[0].length]);
   }
-  // Every path has a dot before its extension's first letter or digit.
+  // A quoted path ends in a known extension and a quote.
   if (QUOTED_END.test(text)) for (const m of text.matchAll(QUOTED_PATH)) {
     const path = (m[2] ?? '').trim();
     // Only names with a space need this: the plain pattern below finds the rest.
@@ -76,9 +76,9 @@ export function findReferences(text: string): FoundReference[] {
     found.push({ at: m.index + 1, ref: { kind: 'path', text: path, key: `path:${path}` } });
     taken.push([m.index, m.index + m[0].length]);
   }
-  if (PATH_DOT.test(text)) for (const m of text.matchAll(PATH)) {
+  for (const [from, m] of pathMatches(text)) {
     const path = m[1] ?? '';
-    const start = m.index + m[0].length - path.length;
+    const start = from + (m.index ?? 0) + m[0].length - path.length;
     if (!path || overlaps(start, start + path.length)) continue;
     if (/^\d+(?:\.\d+)+$/.test(path)) continue; // version numbers
     // "Projects/Garden redesign.md" unquoted: the tail after the space is no file of its own.
@@ -86,6 +86,37 @@ export function findReferences(text: string): FoundReference[] {
     found.push({ at: start, ref: { kind: 'path', text: path, key: `path:${path}` } });
   }
   return found.sort((a, b) => a.at - b.at).map((f) => f.ref);
+}
+
+/** True for an ASCII letter or digit (what follows the dot of a file extension). */
+function isAlnumCode(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/**
+ * The PATH matches of a text, each with the offset of the piece it was matched in. A path has no
+ * whitespace and a dot before its extension's first letter or digit, so only the words holding
+ * such a dot are matched (with the character before and after each: the pattern's prefix and
+ * lookahead) — running the pattern over all of a long message's prose is what would cost.
+ */
+function* pathMatches(text: string): Generator<[number, RegExpMatchArray]> {
+  const n = text.length;
+  let dot = text.indexOf('.');
+  while (dot >= 0 && dot + 1 < n) {
+    if (!isAlnumCode(text.charCodeAt(dot + 1))) {
+      dot = text.indexOf('.', dot + 1);
+      continue;
+    }
+    let a = dot;
+    while (a > 0 && !isSpaceCode(text.charCodeAt(a - 1))) a--;
+    let b = dot + 1;
+    while (b < n && !isSpaceCode(text.charCodeAt(b))) b++;
+    // The piece starts on the whitespace before the word (or the text's start), so `^` can only
+    // match where it would in the whole text.
+    const from = Math.max(0, a - 1);
+    for (const m of text.slice(from, Math.min(n, b + 1)).matchAll(PATH)) yield [from, m];
+    dot = text.indexOf('.', b);
+  }
 }
 
 /**

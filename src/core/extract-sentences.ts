@@ -2,7 +2,9 @@
 // extractor ranks or classifies. Done once, so compaction stays a few linear passes over the text.
 import type { ChatMessage } from './messages';
 import { leadingStamp } from './dates';
-import { contentWords, splitSentences, squash, wordCount } from './text';
+import { splitSentences, squash, wordIds } from './text';
+import { traitsOf } from './traits';
+import { resetVocabIfFull, vocabGeneration } from './vocab';
 
 export interface Sentence {
   text: string;
@@ -17,10 +19,15 @@ export interface Sentence {
   of: number;
   /** Message time (ms), 0 when unknown. */
   at: number;
-  /** Ranking keys (see {@link contentWords}). */
-  words: string[];
+  /** Distinct ranking keys (see `contentWords`) as vocabulary ids (vocab.ts), first-seen order;
+   * valid for the compaction that built them. */
+  ids: readonly number[];
+  /** Ranking keys with repeats (`contentWords(text).length`). */
+  keyCount: number;
   /** {@link wordCount} of `text` (0 for code, which no extractor counts), counted once here. */
   wc: number;
+  /** Its form (traits.ts bits: question, first person, markup …); 0 for code. */
+  traits: number;
   /** Text inside a fenced code block, or tool output that reads as code. */
   code: boolean;
   /** What extractors derived from this sentence's text, shared by every compaction of the same
@@ -53,6 +60,8 @@ function codeLike(line: string): boolean {
 interface MessagePieces {
   content: string;
   role: ChatMessage['role'];
+  /** The vocabulary generation its word ids belong to. */
+  generation: number;
   /** Time of a date stamp the text starts with (0 when none). */
   stampAt: number;
   pieces: Piece[];
@@ -62,13 +71,23 @@ interface MessagePieces {
 
 /** One sentence of a message. It is also the memo its sentences share (extractors add their own
  * keys to it), so the cold pass allocates no separate memo object per sentence. */
-type Piece = { text: string; code: boolean; words: string[]; wc: number } & Record<string, unknown>;
+type Piece = { text: string; code: boolean; ids: number[]; keyCount: number; wc: number; traits: number } & Record<string, unknown>;
+
+const NO_IDS: number[] = [];
+const codePiece = (text: string): Piece => ({ text, code: true, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0 });
+
+function prosePiece(text: string): Piece {
+  const ids: number[] = [];
+  // One walk over the text gives the word ids, the word count and what the traits need.
+  const scan = wordIds(text, ids);
+  return { text, code: false, ids, keyCount: scan.count, wc: scan.words, traits: traitsOf(text, scan.words, scan.flags, scan.punct) };
+}
 
 const cache = new WeakMap<ChatMessage, MessagePieces>();
 
 function piecesOf(m: ChatMessage): MessagePieces {
   const hit = cache.get(m);
-  if (hit && hit.content === m.content && hit.role === m.role) return hit;
+  if (hit && hit.content === m.content && hit.role === m.role && hit.generation === vocabGeneration()) return hit;
   let content = m.content;
   const stamp = m.role === 'tool' ? { at: 0, length: 0 } : leadingStamp(content);
   if (stamp.at) content = content.slice(stamp.length);
@@ -84,17 +103,17 @@ function piecesOf(m: ChatMessage): MessagePieces {
     if (!line.trim()) continue;
     const code = inFence || (!prose && codeLike(line));
     if (code) {
-      pieces.push({ text: squash(line), code: true, words: [], wc: 0 });
+      pieces.push(codePiece(squash(line)));
       continue;
     }
     // List markers are markup, not content: the block adds its own bullets.
     const bare = LIST_MARK.test(line) ? line.replace(LIST_MARK, '') : line;
     for (const text of splitSentences(bare)) {
       const c = !prose && codeLike(text);
-      pieces.push(c ? { text, code: true, words: [], wc: 0 } : { text, code: false, words: contentWords(text), wc: wordCount(text) });
+      pieces.push(c ? codePiece(text) : prosePiece(text));
     }
   }
-  const out = { content: m.content, role: m.role, stampAt: stamp.at, pieces };
+  const out = { content: m.content, role: m.role, generation: vocabGeneration(), stampAt: stamp.at, pieces };
   cache.set(m, out);
   return out;
 }
@@ -107,6 +126,8 @@ const LIST_MARK = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
  * ranking can skip it.
  */
 export function sentencesOf(messages: readonly ChatMessage[]): Sentence[] {
+  // The one safe point to clear a full word table: no id of this compaction has been taken yet.
+  resetVocabIfFull();
   const out: Sentence[] = [];
   // Messages without a time take the last date stamp written in the conversation (an exported
   // chat's session header), so relative dates in them can still be resolved.
@@ -125,7 +146,7 @@ export function sentencesOf(messages: readonly ChatMessage[]): Sentence[] {
     const of = p.pieces.length;
     for (let index = 0; index < of; index++) {
       const x = p.pieces[index] as Piece;
-      out.push({ text: x.text, id: m.id, role: m.role, message, index, of, at, words: x.words, wc: x.wc, code: x.code, memo: x });
+      out.push({ text: x.text, id: m.id, role: m.role, message, index, of, at, ids: x.ids, keyCount: x.keyCount, wc: x.wc, traits: x.traits, code: x.code, memo: x });
     }
     p.built = { message, at, sentences: out.slice(from) };
   });

@@ -7,6 +7,7 @@ import { leadingStamp } from './dates';
 import type { ChatMessage } from './messages';
 import type { Sentence } from './extract-sentences';
 import type { ErrorLine, SourcedLine } from './record';
+import { QUESTION } from './traits';
 import { contentWords, dedupeKey, overlap, splitSentences, squash, truncateAtWord, wordCount } from './text';
 
 export interface SummarySections {
@@ -145,7 +146,7 @@ function findResolution(sentences: readonly Sentence[], afterMessage: number): s
   for (const s of sentences) {
     if (s.message <= afterMessage || s.role !== 'assistant' || s.code) continue;
     if (s.message > afterMessage + 4) break;
-    if (RESOLVE.test(s.text) && s.words.length >= 3) return truncateAtWord(squash(s.text), 100);
+    if (RESOLVE.test(s.text) && s.keyCount >= 3) return truncateAtWord(squash(s.text), 100);
   }
   return undefined;
 }
@@ -168,8 +169,8 @@ function classify(s: Sentence): Readonly<SentenceClass> {
   if (hit) return hit;
   const text = s.text;
   // A line shorter than five words never reads as a run of what was said ("Agreed, Dave!").
-  const wc = s.words.length >= 2 && s.wc >= 5 ? s.words.length : 0;
-  const question = /\?\s*$/.test(text);
+  const wc = s.keyCount >= 2 && s.wc >= 5 ? s.keyCount : 0;
+  const question = (s.traits & QUESTION) !== 0;
   const c: SentenceClass = { constraint: false, open: null, done: null, decision: false, request: false };
   if (s.role === 'user' || s.role === 'system') c.constraint = wc >= 2 && !question && (CONSTRAINT_START.test(text) || CONSTRAINT_ANY.test(text));
   if (s.role === 'user') {

@@ -1,6 +1,7 @@
 // Text helpers for extraction and rendering: sentence splitting, word keys for ranking, and
 // truncation that never cuts a word or a surrogate pair. Regex-only (no Intl.Segmenter on the hot
 // path): compaction must stay within a few passes over the text, on mobile too.
+import { FIRST, POSSESSIVE, SECOND, STOP, firstSight, flagsOf, hashStep, internRange, internWord, startMarking, wordOf } from './vocab';
 
 /** True for a lone (unpaired) UTF-16 surrogate at index i. */
 function isLoneSurrogate(text: string, i: number): boolean {
@@ -87,45 +88,12 @@ export function splitSentences(text: string): string[] {
   return out;
 }
 
-/** A small English stopword list: words that carry no fact on their own. Written for ranking
- * (not a linguistic reference): function words, auxiliaries and chat filler. */
-export const STOPWORDS = new Set(
-  `a about above after again against all also am an and any are as at be because been before being below between both but by
-can could did do does doing done down during each even ever few for from further get got had has have having he her here hers
-herself him himself his how i if in into is it its itself just let like me more most much my myself no nor not now of off on
-once only or other our ours ourselves out over own really same she should so some such than that the their theirs them themselves
-then there these they this those through to too under until up very was we were what when where which while who whom why will
-with would you your yours yourself yourselves yes yeah oh ok okay hey hi hello wow thanks thank great good nice cool sure well
-im ive id ill youre youve thats its dont doesnt didnt cant wont isnt arent wasnt one thing things lot bit way something anything
-know think going want really still back make made see say said tell told feel feels felt sounds sound glad happy awesome amazing
-yea yep nope ya lol haha hah totally definitely absolutely exactly kinda gonna wanna gotta super pretty stuff guess hope wish
-hear heard appreciate appreciated totally true right love loved fun nope bet cheers congrats congratulations yay omg btw`.split(/\s+/),
-);
-
-/** Common English words that carry a little meaning but rarely the fact itself: feelings, praise,
- * time in general, everyday verbs and nouns. Ranking counts them at a fraction of their weight, so
- * "excited to see what the future holds" does not outrank "the shop opened in Boston". Written for
- * ranking, from general usage (not from any conversation). */
-export const GENERIC_WORDS = new Set(
-  `able actually ago almost already always amazing another anyone anything anyway around ask asked away awesome bad beautiful
-best better big busy came care cause chance change chat check come comes coming course crazy day days deal different does done
-easy else end enjoy enjoyed enjoying especially every everyone everything excited exciting experience experiences face fact fantastic
-far feeling feelings find first forward found friend friends future gave give gives giving glad goal goals goes going gone good
-great grow hard help helped helps hey hold holds home idea ideas important incredible inspiring inspired interesting journey keep
-keeps kind last later least left less life little live long look looking looks lots made makes making many matter maybe mean means
-meaning memories might mind moment moments month months morning much must need needs never new next night often old others part
-passion people person place places plan plans point positive possible probably proud put quite rather ready reason recently remember
-rest right sad saw seems seen sense share shared since small soon sort special start started step story sure surely take takes
-taking talk talked talking thing think thought time times today together tough tried true try trying turn understand us use used
-usually want wanted watch week weeks went whole wonderful work worked working world worth year years yesterday yet`.split(/\s+/),
-);
-
 // Word characters: ASCII letters and digits, and the letter blocks of other scripts (Latin-1 to
 // Greek extended, Cyrillic …, CJK, Hangul, full-width letters); punctuation blocks are separators.
 // Tested by char code in one scan (no regex split, no per-word regex): this runs over every
 // removed sentence.
 function isWordCode(c: number): boolean {
-  if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
+  if (c < 0x80) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || (c >= 65 && c <= 90);
   return (
     (c >= 0xc0 && c <= 0x1fff) ||
     (c >= 0x2c00 && c <= 0x2dff) ||
@@ -142,155 +110,230 @@ function isCjkCode(c: number): boolean {
   return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
 }
 
-/** Pushes one word's keys: a plain word unless a stopword or one letter; a word holding CJK as its
- * CJK runs' character bigrams (a lone character alone) and its other runs as plain words. */
-function pushWord(out: string[], w: string, hasCjk: boolean): void {
-  if (!hasCjk) {
-    if (w.length > 1 && !STOPWORDS.has(w)) out.push(w);
-    return;
+/** True for a character at or above U+00C0 that lowercasing might change: everything but the
+ * caseless blocks chat text is full of (general punctuation, CJK and kana, Hangul). Text holding
+ * one is lowercased whole first; other text has its ASCII capitals lowered as it is read. */
+function mayHaveCase(c: number): boolean {
+  return !(
+    (c >= 0x2000 && c <= 0x206f) || // general punctuation
+    (c >= 0x2190 && c <= 0x23ff) || // arrows, mathematical and technical symbols
+    (c >= 0x2500 && c <= 0x2bff) || // box drawing, shapes, dingbats
+    (c >= 0x3000 && c <= 0x9fff) || // CJK punctuation, kana, ideographs
+    (c >= 0xac00 && c <= 0xd7af) || // Hangul
+    (c >= 0xd83c && c <= 0xd83e) || // emoji (high surrogates)
+    (c >= 0xdc00 && c <= 0xdfff) || // low surrogates: their high surrogate decided
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0xfe00 && c <= 0xfe0f) // variation selectors
+  );
+}
+
+/** 1 for the ASCII characters {@link isWordCode} accepts (capitals included: they are lowered). */
+const ASCII_WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_WORD[c] = isWordCode(c) ? 1 : 0;
+
+const lowerCode = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
+
+// The last scan's output: the ids of its ranking keys in order (repeats included), the flags of
+// every word it read (stopwords included), and what the sentence pass counts in the same walk.
+// Module-private scratch, reused by every scan.
+let scanned = new Int32Array(256);
+let scannedCount = 0;
+let scannedFlags = 0;
+let scannedWords = 0;
+let scannedPunct = 0;
+
+/** 1 for markup and code punctuation: {}()<>=$|\\ and backtick. */
+const CODE_PUNCT = new Uint8Array(128);
+for (const ch of '{}()<>=$|\\`') CODE_PUNCT[ch.charCodeAt(0)] = 1;
+
+/** Markup and code punctuation characters in a text ({}()<>=$|\\ and backtick). */
+export function markupCount(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) n += CODE_PUNCT[c] as number;
   }
-  let i = 0;
-  while (i < w.length) {
-    const cjk = isCjkCode(w.charCodeAt(i));
+  return n;
+}
+
+/** The characters {@link wordCount} counts as a word each. */
+const countsAsWord = (c: number): boolean => c >= 0x3040 && (c <= 0x30ff || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff));
+
+function emit(id: number): void {
+  if (scannedCount === scanned.length) {
+    const next = new Int32Array(scanned.length * 2);
+    next.set(scanned);
+    scanned = next;
+  }
+  scanned[scannedCount++] = id;
+}
+
+/** Emits a word unless it is one letter or a stopword (its flags are noted either way). */
+function emitWord(id: number, length: number): void {
+  const f = flagsOf(id);
+  scannedFlags |= f;
+  if (length > 1 && !(f & STOP)) emit(id);
+}
+
+/** Hash of `src[start, end)` as {@link internRange} files it (ASCII capitals lowered). */
+function hashRange(src: string, start: number, end: number): number {
+  let h = 0;
+  for (let k = start; k < end; k++) h = hashStep(h, lowerCode(src.charCodeAt(k)));
+  return h;
+}
+
+/** Emits `src[start, end)`, a word holding CJK, as its CJK runs' character bigrams (a lone
+ * character alone) and its other runs as plain words, straight from the source (no slices). */
+function emitCjkWord(src: string, start: number, end: number, lowerAscii: boolean): void {
+  let i = start;
+  while (i < end) {
+    const cjk = isCjkCode(src.charCodeAt(i));
     let j = i + 1;
-    while (j < w.length && isCjkCode(w.charCodeAt(j)) === cjk) j++;
+    while (j < end && isCjkCode(src.charCodeAt(j)) === cjk) j++;
     if (cjk) {
-      if (j - i === 1) out.push(w.slice(i, j));
-      for (let k = i; k + 1 < j; k++) out.push(w.slice(k, k + 2));
-    } else if (j - i > 1) {
-      const run = w.slice(i, j);
-      if (!STOPWORDS.has(run)) out.push(run);
-    }
+      if (j - i === 1) emit(internRange(src, i, j, hashRange(src, i, j), false));
+      for (let k = i; k + 1 < j; k++) emit(internRange(src, k, k + 2, hashRange(src, k, k + 2), false));
+    } else if (j - i > 1) emitWord(internRange(src, i, j, hashRange(src, i, j), lowerAscii), j - i);
     i = j;
   }
 }
 
-// Interned words: a plain word (no apostrophe, no CJK) seen before is returned as the same string,
-// found by a hash of its characters. The sentence pass then keeps one string per distinct word
-// rather than one per occurrence (the sentence cache holds them, so each would otherwise survive
-// into the old generation), and the stopword test is a flag read. Module-private; bounded (reset
-// past INTERN_LIMIT words); output never depends on it, only speed and memory do.
-const INTERN_LIMIT = 200_000;
-let internBits = 12;
-let internSlots = new Int32Array(1 << internBits).fill(-1);
-let internWords: string[] = [];
-let internHashes: number[] = [];
-let internStop: boolean[] = [];
-
-function internReset(): void {
-  internBits = 12;
-  internSlots = new Int32Array(1 << internBits).fill(-1);
-  internWords = [];
-  internHashes = [];
-  internStop = [];
-}
-
-function internGrow(): void {
-  internBits++;
-  internSlots = new Int32Array(1 << internBits).fill(-1);
-  const mask = (1 << internBits) - 1;
-  for (let e = 0; e < internWords.length; e++) {
-    let p = (internHashes[e] as number) & mask;
-    while (internSlots[p] !== -1) p = (p + 1) & mask;
-    internSlots[p] = e;
-  }
-}
-
-/** The entry of `lower[start, end)` with hash `h`, added if new. */
-function intern(lower: string, start: number, end: number, h: number): number {
-  const mask = (1 << internBits) - 1;
-  const len = end - start;
-  let p = h & mask;
-  for (;;) {
-    const e = internSlots[p] as number;
-    if (e === -1) break;
-    if (internHashes[e] === h) {
-      const w = internWords[e] as string;
-      if (w.length === len) {
-        let k = 0;
-        while (k < len && w.charCodeAt(k) === lower.charCodeAt(start + k)) k++;
-        if (k === len) return e;
-      }
-    }
-    p = (p + 1) & mask;
-  }
-  if (internWords.length >= INTERN_LIMIT) {
-    internReset();
-    return intern(lower, start, end, h);
-  }
-  const w = lower.slice(start, end);
-  const e = internWords.length;
-  internWords.push(w);
-  internHashes.push(h);
-  internStop.push(STOPWORDS.has(w));
-  internSlots[p] = e;
-  if (internWords.length * 2 > internSlots.length) internGrow();
-  return e;
-}
-
-/** 1 for the ASCII characters {@link isWordCode} accepts. */
-const ASCII_WORD = new Uint8Array(128);
-for (let c = 0; c < 128; c++) ASCII_WORD[c] = isWordCode(c) ? 1 : 0;
-
-/**
- * Ranking keys of a text: lowercased words (apostrophes dropped), stopwords and one-letter words
- * dropped. A CJK run (no spaces between words) yields its character bigrams, a tokenizer-free
- * stand-in for words that is the same on every platform, so ranking stays deterministic. This runs
- * over every removed sentence, so it is one scan of the lowercased text, not a regex walk per word.
- */
-export function contentWords(text: string): string[] {
-  const out: string[] = [];
-  const lower = text.toLowerCase();
-  const n = lower.length;
+/** Scans `src` (see {@link scanWords}); false when it meets a character that needs full
+ * lowercasing while `lowerAscii` is on (the caller lowercases and scans again). */
+function scanSource(src: string, lowerAscii: boolean): boolean {
+  const n = src.length;
+  // wordCount's tally: one word, plus one per space, tab or newline not after a space, plus one
+  // per CJK character (the sentence pass hands in trimmed text).
+  let words = n > 0 ? 1 : 0;
+  let punct = 0;
   let i = 0;
   while (i < n) {
-    let c = lower.charCodeAt(i);
+    let c = src.charCodeAt(i);
     // Apostrophes are dropped, joining what surrounds them ("don't" → "dont").
-    if (c === 39 || c === 0x2019 || !isWordCode(c)) {
-      i++;
-      continue;
+    if (c < 0x80) {
+      if (ASCII_WORD[c] === 0) {
+        if (c === 32 || c === 9 || c === 10) {
+          if (i > 0 && src.charCodeAt(i - 1) !== 32) words++;
+        } else punct += CODE_PUNCT[c] as number;
+        i++;
+        continue;
+      }
+    } else {
+      if (c >= 0xc0 && lowerAscii && mayHaveCase(c)) return false;
+      if (c === 0x2019 || !isWordCode(c)) {
+        i++;
+        continue;
+      }
     }
     const start = i;
     let h = 0;
     // Fast path: a run of ASCII letters, digits and underscores (most words), hashed as it goes.
     while (c < 0x80 && ASCII_WORD[c] === 1) {
-      h = (Math.imul(h, 31) + c) | 0;
+      h = hashStep(h, lowerCode(c));
       if (++i >= n) break;
-      c = lower.charCodeAt(i);
+      c = src.charCodeAt(i);
     }
     if (i >= n || (c < 0x80 && c !== 39)) {
-      // The word ended on a separator: a plain word, interned.
-      if (i - start > 1) {
-        const e = intern(lower, start, i, h);
-        if (!internStop[e]) out.push(internWords[e] as string);
-      }
+      // The word ended on a separator: a plain word.
+      if (i - start > 1) emitWord(internRange(src, start, i, h, lowerAscii), i - start);
+      else if (lowerCode(src.charCodeAt(start)) === 105) scannedFlags |= FIRST; // "I"
       continue;
     }
     let pieces: string | null = null; // the word so far, when an apostrophe interrupted it
     let from = start;
     let hasCjk = false;
+    // ASCII letters beside an apostrophe or a non-ASCII letter ("b'My", "éyou"): a pattern with
+    // ASCII word boundaries may see a pronoun there that this word does not name, so the sentence
+    // is marked as maybe holding one (traits.ts then tries its patterns).
+    let asciiInside = i > start;
     for (;;) {
+      if (c >= 0xc0 && lowerAscii && mayHaveCase(c)) return false;
+      if (c < 0x80 && c !== 39) asciiInside = true;
       if (c === 39 || c === 0x2019) {
-        pieces = (pieces ?? '') + lower.slice(from, i);
+        pieces = (pieces ?? '') + src.slice(from, i);
         from = i + 1;
       } else if (!isWordCode(c)) break;
-      else if (!hasCjk && c >= 0x3040 && isCjkCode(c)) hasCjk = true;
-      h = (Math.imul(h, 31) + c) | 0;
-      if (++i >= n) break;
-      c = lower.charCodeAt(i);
-    }
-    if (pieces === null && !hasCjk) {
-      // A plain word: interned.
-      if (i - start > 1) {
-        const e = intern(lower, start, i, h);
-        if (!internStop[e]) out.push(internWords[e] as string);
+      else if (c >= 0x3040) {
+        if (countsAsWord(c)) words++;
+        if (!hasCjk && isCjkCode(c)) hasCjk = true;
       }
+      h = hashStep(h, lowerCode(c));
+      if (++i >= n) break;
+      c = src.charCodeAt(i);
+    }
+    if (asciiInside) scannedFlags |= FIRST | SECOND | POSSESSIVE;
+    if (pieces === null) {
+      if (hasCjk) emitCjkWord(src, start, i, lowerAscii);
+      // A plain word that left ASCII ("café").
+      else if (i - start > 1) emitWord(internRange(src, start, i, h, lowerAscii), i - start);
       continue;
     }
-    const word = pieces === null ? lower.slice(start, i) : pieces + lower.slice(from, i);
-    if (word) pushWord(out, word, hasCjk);
+    // A word with apostrophes (rare): joined, then lowercased and read as a word of its own.
+    let word = pieces + src.slice(from, i);
+    if (lowerAscii) word = word.toLowerCase();
+    if (hasCjk) emitCjkWord(word, 0, word.length, false);
+    else if (word.length > 1) emitWord(internWord(word), word.length);
+    else if (word === 'i') scannedFlags |= FIRST; // "I’"
   }
+  scannedWords = words;
+  scannedPunct = punct;
+  return true;
+}
+
+/**
+ * Reads the ranking keys of a text into the scan buffer: lowercased words (apostrophes dropped),
+ * stopwords and one-letter words dropped; a CJK run (no spaces between words) yields its character
+ * bigrams, a tokenizer-free stand-in for words that is the same on every platform, so ranking
+ * stays deterministic. One scan of the text, lowercasing ASCII as it reads (the whole text is
+ * lowercased first only when it holds other cased letters). Returns the number of keys.
+ */
+function scanWords(text: string): number {
+  scannedCount = 0;
+  scannedFlags = 0;
+  if (!scanSource(text, true)) {
+    scannedCount = 0;
+    scannedFlags = 0;
+    scanSource(text.toLowerCase(), false);
+  }
+  return scannedCount;
+}
+
+/** Ranking keys of a text, as words (see {@link scanWords}). */
+export function contentWords(text: string): string[] {
+  const n = scanWords(text);
+  const out: string[] = new Array<string>(n);
+  for (let i = 0; i < n; i++) out[i] = wordOf(scanned[i] as number);
   return out;
+}
+
+/** What {@link wordIds} counted besides the ids, in the same walk over the text. */
+export interface WordScan {
+  /** Keys with repeats (what `contentWords(text).length` is). */
+  count: number;
+  /** Flags (vocab.ts) of every word read, stopwords included. */
+  flags: number;
+  /** {@link wordCount} of the text, when it is trimmed. */
+  words: number;
+  /** Markup and code punctuation characters ({}()<>=$|\\ and backtick). */
+  punct: number;
+}
+
+const lastScan: WordScan = { count: 0, flags: 0, words: 0, punct: 0 };
+
+/** Distinct ranking keys of a text as vocabulary ids, first-seen order, appended to `out`. The
+ * returned summary is shared scratch, overwritten by the next call. */
+export function wordIds(text: string, out: number[]): WordScan {
+  const n = scanWords(text);
+  startMarking();
+  for (let i = 0; i < n; i++) {
+    const id = scanned[i] as number;
+    if (firstSight(id)) out.push(id);
+  }
+  lastScan.count = n;
+  lastScan.flags = scannedFlags;
+  lastScan.words = scannedWords;
+  lastScan.punct = scannedPunct;
+  return lastScan;
 }
 
 /** JavaScript's `\s` (what `trim` removes) by char code. */

@@ -1,0 +1,49 @@
+// What a sentence's form says about it, as bits: a question, a short exclamation, the speaker
+// talking about themselves or to the other side, markup. Ranking (extract-facts) and the summary
+// rules (extract-summary) read them; the sentence pass computes them once per sentence.
+import { isSpaceCode, markupCount } from './text';
+import { FIRST, POSSESSIVE, SECOND } from './vocab';
+
+export const QUESTION = 1;
+/** Ends with "!" and has fewer than eight words ("Agreed, Dave!"). */
+export const SHORT_EXCLAMATION = 2;
+/** "I …", "… my …", "… me": the speaker about themselves. */
+export const FIRST_PERSON = 4;
+/** "you", "your", "you're" …: said to or about the other side. */
+export const SECOND_PERSON = 8;
+/** "my …" / "our …". */
+export const MY = 16;
+/** Dense in markup or code punctuation: a listing or a template, not a fact. */
+export const MARKUP = 32;
+
+const FIRST_PERSON_TEXT = /^(?:I|I['’](?:m|ve|d|ll)|my|My)\b|\s(?:I|I['’](?:m|ve|d|ll)|my|me|mine)\b/;
+const MY_TEXT = /\b(?:my|My|our|Our)\s/;
+const SECOND_PERSON_TEXT = /\b(?:you|your|you['’](?:re|ve|ll|d))\b/i;
+
+/** Every word flag: the pronoun patterns are tried whatever words the text holds. */
+const ANY_WORDS = FIRST | SECOND | POSSESSIVE;
+
+/**
+ * The traits of a sentence of `wc` words. The sentence pass hands in what its word scan read:
+ * `wordFlags` (the vocab flags of the text's words) skips the pronoun patterns for text holding no
+ * pronoun at all, which is most text, and `punct` is its count of markup characters. Without them
+ * every pattern is tried and the characters are counted here.
+ */
+export function traitsOf(text: string, wc: number, wordFlags = ANY_WORDS, punct = markupCount(text)): number {
+  let end = -1;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (!isSpaceCode(c)) {
+      end = c;
+      break;
+    }
+  }
+  let t = 0;
+  if (end === 63) t |= QUESTION; // ?
+  else if (end === 33 && wc < 8) t |= SHORT_EXCLAMATION; // !
+  if (wordFlags & FIRST && FIRST_PERSON_TEXT.test(text)) t |= FIRST_PERSON;
+  if (wordFlags & SECOND && SECOND_PERSON_TEXT.test(text)) t |= SECOND_PERSON;
+  if (wordFlags & POSSESSIVE && MY_TEXT.test(text)) t |= MY;
+  if (punct > 2 && punct / text.length > 0.03) t |= MARKUP;
+  return t;
+}
