@@ -269,9 +269,11 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     if (value > maxG) maxG = value;
   }
   // The sentences worth ranking: all of a short conversation; of a long one, the best by the rough
-  // value until PREFILTER_FACTOR × the pool's tokens. A histogram of the values finds the cut-off
-  // in two linear passes (no sort of every sentence); only those above it are sorted.
-  let order: number[];
+  // value until PREFILTER_FACTOR × the pool's tokens. A histogram of the values finds the bucket
+  // where that room runs out: every sentence above it is in, and only that bucket is sorted (by
+  // value, then position) to spend what is left. No sort of every sentence.
+  const chosen = new Uint8Array(n);
+  let roughRoom = options.poolTokens * PREFILTER_FACTOR;
   if (n > PREFILTER_MIN && maxG > 0) {
     const BUCKETS = 512;
     const bucketCost = new Float64Array(BUCKETS);
@@ -280,7 +282,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       const b = bucketOf(roughG[pos] as number);
       bucketCost[b] = (bucketCost[b] as number) + (roughCost[pos] as number);
     }
-    let room = options.poolTokens * PREFILTER_FACTOR;
+    let room = roughRoom;
     let floor = 0;
     for (let b = BUCKETS - 1; b >= 0; b--) {
       room -= bucketCost[b] as number;
@@ -289,19 +291,33 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
         break;
       }
     }
-    order = [];
-    for (let pos = 0; pos < n; pos++) if (bucketOf(roughG[pos] as number) >= floor) order.push(pos);
-    order.sort((x, y) => (roughG[y] as number) - (roughG[x] as number) || x - y);
-  } else order = Array.from({ length: n }, (_, i) => i);
-  let roughRoom = options.poolTokens * PREFILTER_FACTOR;
-  for (const pos of order) {
+    const atFloor: number[] = [];
+    for (let pos = 0; pos < n; pos++) {
+      const b = bucketOf(roughG[pos] as number);
+      if (b > floor) {
+        chosen[pos] = 1;
+        roughRoom -= roughCost[pos] as number;
+      } else if (b === floor) atFloor.push(pos);
+    }
+    atFloor.sort((x, y) => (roughG[y] as number) - (roughG[x] as number) || x - y);
+    for (const pos of atFloor) {
+      if (roughRoom <= 0) break;
+      roughRoom -= roughCost[pos] as number;
+      chosen[pos] = 1;
+    }
+  } else {
+    for (let pos = 0; pos < n; pos++) {
+      if (n > PREFILTER_MIN && roughRoom <= 0) break;
+      roughRoom -= roughCost[pos] as number;
+      chosen[pos] = 1;
+    }
+  }
+  for (let pos = 0; pos < n; pos++) {
+    if (!chosen[pos]) continue;
     const s = usable[pos] as Sentence;
-    if (n > PREFILTER_MIN && roughRoom <= 0) break;
-    roughRoom -= roughCost[pos] as number;
     const full = s.wc > MAX_WORDS ? squash(bestClauses(s.text, idf)) : s.text;
     candidates.push(makeCandidate(s, pos, full, full === s.text ? s.ids : idsOf(full)));
   }
-  candidates.sort((a, b) => a.pos - b.pos);
   // A sentence also competes as each of its clauses of five words or more: a clause that holds the
   // fact reads as well and leaves the filler around it out (one per sentence is picked). Only the
   // sentences that could make the pool are split, so a long conversation costs one pass, not two.

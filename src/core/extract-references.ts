@@ -23,33 +23,63 @@ const PATH =
 const QUOTED_END = /\.(?:md|canvas|txt|pdf|png|jpe?g|csv|json|ya?ml)["'`]/;
 const QUOTED_PATH = /(["'`])((?:[^"'`\n/]*\/)*[^"'`\n/]*[^\s"'`/]\.(?:md|canvas|txt|pdf|png|jpe?g|csv|json|ya?ml))\1/g;
 
+/** Wikilinks already read, by their exact text: a note links the same few notes again and again,
+ * and the reference objects are never changed by their readers (they copy what they keep).
+ * Module-private; cleared when it grows past LINK_CACHE_LIMIT. Output never depends on it. */
+const linkCache = new Map<string, FoundReference | null>();
+const LINK_CACHE_LIMIT = 5000;
+
+function wikilinkOf(m: RegExpExecArray): FoundReference | null {
+  const hit = linkCache.get(m[0]);
+  if (hit !== undefined) return hit;
+  const target = (m[2] ?? '').trim();
+  const heading = m[3] ?? '';
+  const block = m[4] ?? '';
+  let ref: FoundReference | null = null;
+  if (target || heading || block) {
+    const embed = m[1] === '!';
+    const alias = m[5] !== undefined ? `|${m[5].trim()}` : '';
+    const core = `${target}${heading}${block}`;
+    ref = { kind: embed ? 'embed' : 'wikilink', text: `${embed ? '!' : ''}[[${core}${alias}]]`, key: `note:${core.toLowerCase()}` };
+  }
+  if (linkCache.size >= LINK_CACHE_LIMIT) linkCache.clear();
+  linkCache.set(m[0], ref);
+  return ref;
+}
+
 /** All references in a text, in order of appearance (with repeats). */
 export function findReferences(text: string): FoundReference[] {
   // Cheap prefilter: every kind needs a bracket, a slash or a dot.
   if (!/[[\]/.]/.test(text)) return [];
   const found: { at: number; ref: FoundReference }[] = [];
-  const taken: [number, number][] = [];
-  const overlaps = (s: number, e: number): boolean => taken.some(([a, b]) => s < b && e > a);
+  // Characters inside a link already found: a URL or path there is part of that link. A mask
+  // rather than a list of ranges, so a note full of links costs one pass, not links × links.
+  let taken: Uint8Array | null = null;
+  const take = (s: number, e: number): void => {
+    taken ??= new Uint8Array(text.length);
+    taken.fill(1, s, e);
+  };
+  const overlaps = (s: number, e: number): boolean => {
+    if (!taken) return false;
+    for (let i = s; i < e; i++) if (taken[i]) return true;
+    return false;
+  };
 
   // Each kind runs only where its own marker occurs: most chat text holds none.
-  if (text.includes('[[')) for (const m of text.matchAll(WIKILINK)) {
-    const target = (m[2] ?? '').trim();
-    const heading = m[3] ?? '';
-    const block = m[4] ?? '';
-    if (!target && !heading && !block) continue;
-    const embed = m[1] === '!';
-    const alias = m[5] !== undefined ? `|${m[5].trim()}` : '';
-    const core = `${target}${heading}${block}`;
-    found.push({
-      at: m.index,
-      ref: { kind: embed ? 'embed' : 'wikilink', text: `${embed ? '!' : ''}[[${core}${alias}]]`, key: `note:${core.toLowerCase()}` },
-    });
-    taken.push([m.index, m.index + m[0].length]);
+  if (text.includes('[[')) {
+    WIKILINK.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = WIKILINK.exec(text)) !== null) {
+      const ref = wikilinkOf(m);
+      if (!ref) continue;
+      found.push({ at: m.index, ref });
+      take(m.index, m.index + m[0].length);
+    }
   }
   if (text.includes('](')) for (const m of text.matchAll(MD_LINK)) {
     if (overlaps(m.index, m.index + m[0].length)) continue;
     const target = m[3] ?? '';
-    taken.push([m.index, m.index + m[0].length]);
+    take(m.index, m.index + m[0].length);
     if (/^https?:\/\//i.test(target)) {
       found.push({ at: m.index, ref: { kind: 'url', text: target, key: `url:${target}` } });
     } else if (!/^(?:mailto:|#)/i.test(target)) {
@@ -66,7 +96,7 @@ export function findReferences(text: string): FoundReference[] {
     if (overlaps(m.index, m.index + m[0].length)) continue;
     const url = m[0].replace(/[.,;:!?]+$/, '');
     found.push({ at: m.index, ref: { kind: 'url', text: url, key: `url:${url}` } });
-    taken.push([m.index, m.index + m[0].length]);
+    take(m.index, m.index + m[0].length);
   }
   // A quoted path ends in a known extension and a quote.
   if (QUOTED_END.test(text)) for (const m of text.matchAll(QUOTED_PATH)) {
@@ -74,7 +104,7 @@ export function findReferences(text: string): FoundReference[] {
     // Only names with a space need this: the plain pattern below finds the rest.
     if (!path.includes(' ') || path.length > 200) continue;
     found.push({ at: m.index + 1, ref: { kind: 'path', text: path, key: `path:${path}` } });
-    taken.push([m.index, m.index + m[0].length]);
+    take(m.index, m.index + m[0].length);
   }
   for (const [from, m] of pathMatches(text)) {
     const path = m[1] ?? '';
@@ -85,7 +115,11 @@ export function findReferences(text: string): FoundReference[] {
     if (!path.includes('/') && /\/[^\s/]*[ \t]$/.test(text.slice(Math.max(0, start - 80), start))) continue;
     found.push({ at: start, ref: { kind: 'path', text: path, key: `path:${path}` } });
   }
-  return found.sort((a, b) => a.at - b.at).map((f) => f.ref);
+  // In order of appearance; the kinds were found one after another, so sort only when mixed.
+  let sorted = true;
+  for (let i = 1; i < found.length && sorted; i++) if ((found[i] as { at: number }).at < (found[i - 1] as { at: number }).at) sorted = false;
+  if (!sorted) found.sort((a, b) => a.at - b.at);
+  return found.map((f) => f.ref);
 }
 
 /** True for an ASCII letter or digit (what follows the dot of a file extension). */

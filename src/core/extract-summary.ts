@@ -169,29 +169,29 @@ function classify(s: Sentence): Readonly<SentenceClass> {
   if (hit) return hit;
   const text = s.text;
   // A line shorter than five words never reads as a run of what was said ("Agreed, Dave!").
-  const wc = s.keyCount >= 2 && s.wc >= 5 ? s.keyCount : 0;
+  const words = s.keyCount >= 2 && s.wc >= 5;
   const question = (s.traits & QUESTION) !== 0;
-  const c: SentenceClass = { constraint: false, open: null, done: null, decision: false, request: false };
-  if (s.role === 'user' || s.role === 'system') c.constraint = wc >= 2 && !question && (CONSTRAINT_START.test(text) || CONSTRAINT_ANY.test(text));
+  const constraint = (s.role === 'user' || s.role === 'system') && words && !question && (CONSTRAINT_START.test(text) || CONSTRAINT_ANY.test(text));
+  let open: string | null = null;
+  let done: string | null = null;
+  let request = false;
   if (s.role === 'user') {
     const todo = TODO_ITEM.exec(text);
-    if (todo) c.open = todo[1] ?? text;
-    else c.request = REQUEST.test(text);
-  }
-  if (s.role === 'assistant') {
+    if (todo) open = todo[1] ?? text;
+    else request = words && REQUEST.test(text);
+  } else if (s.role === 'assistant') {
     const doneItem = DONE_ITEM.exec(text);
-    if (doneItem) c.done = doneItem[1] ?? text;
-    else if (wc >= 2 && DONE.test(text)) c.done = text;
+    if (doneItem) done = doneItem[1] ?? text;
+    else if (words && DONE.test(text)) done = text;
     else {
       const todo = TODO_ITEM.exec(text);
-      if (todo) c.open = todo[1] ?? text;
-      else if (wc >= 2 && TASK_ASSISTANT.test(text)) c.open = text;
+      if (todo) open = todo[1] ?? text;
+      else if (words && TASK_ASSISTANT.test(text)) open = text;
     }
   }
-  c.decision = s.role !== 'system' && wc >= 2 && !question && DECISION.test(text);
-  c.request = c.request && wc >= 2;
-  // Most sentences match nothing: they share one object (never mutated) rather than keep their own.
-  const out = c.constraint || c.decision || c.request || c.open !== null || c.done !== null ? c : NO_CLASS;
+  const decision = s.role !== 'system' && words && !question && DECISION.test(text);
+  // Most sentences match nothing: they share one object (never mutated) rather than get their own.
+  const out = constraint || decision || request || open !== null || done !== null ? { constraint, open, done, decision, request } : NO_CLASS;
   // Memoised with the sentence pass: the same sentence of the same message classifies the same.
   if (s.memo) s.memo.summary = out;
   return out;
