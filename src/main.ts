@@ -40,7 +40,8 @@ export default class CompactChatPlugin extends Plugin {
     this.register(() => this.session.dispose());
     this.conversations = new Conversations({
       session: this.session,
-      store: new ConversationStore(conversationVault(this.app), {
+      // The plugin owns the vault subscription (the open note's hand edits), so unload removes it.
+      store: new ConversationStore(conversationVault(this.app, this), {
         folder: () => this.settings.conversationFolder,
         warn: (message) => new Notice(message, 15_000),
       }),

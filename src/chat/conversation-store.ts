@@ -33,6 +33,9 @@ export interface ConversationVault {
   removeHidden(path: string): Promise<void>;
   rename(path: string, newPath: string): Promise<void>;
   trash(path: string): Promise<void>;
+  /** Calls `listener` with the path of every note whose text changed, whoever wrote it (this
+   * plugin's own saves included), until the plugin unloads. */
+  onModify(listener: (path: string) => void): void;
 }
 
 export interface HistoryItem {
@@ -119,6 +122,8 @@ export class ConversationStore {
     const tmpText = await this.vault.read(tmp);
     const parsed: ParseResult = parseConversation(text);
     if (parsed.ok) {
+      // A note that did not parse and was fixed since (by hand) is writable again.
+      this.readOnly.delete(path);
       this.remember(parsed.conversation.id, path, text);
       // A leftover from a save that did not finish: the note itself is complete.
       if (tmpText !== null) await this.vault.removeHidden(tmp).catch(() => undefined);
@@ -128,6 +133,7 @@ export class ConversationStore {
       const fromTmp = parseConversation(tmpText);
       if (fromTmp.ok && (await this.vault.replace(path, tmpText, text))) {
         await this.vault.removeHidden(tmp).catch(() => undefined);
+        this.readOnly.delete(path);
         this.remember(fromTmp.conversation.id, path, tmpText);
         return { ok: true, conversation: fromTmp.conversation, path, recovered: true };
       }
@@ -170,6 +176,19 @@ export class ConversationStore {
     } catch (error) {
       return { kind: 'error', path: path ?? '', message: error instanceof Error ? error.message : String(error) };
     }
+  }
+
+  /** Calls `listener` when a note's text changes (any note, any writer: see `changedOnDisk`). */
+  onNoteModified(listener: (path: string) => void): void {
+    this.vault.onModify(listener);
+  }
+
+  /** Whether the note's text differs from what was last read or written here: true for a hand
+   * edit or another device's save, false for this store's own saves (the modify events of its
+   * `replace` and of a watcher seeing the same write again carry the text it wrote). */
+  async changedOnDisk(path: string): Promise<boolean> {
+    const text = await this.vault.read(path);
+    return text !== null && text !== this.known.get(path);
   }
 
   /** Forgets the id's note (a conflict: the conversation continues in a new note). */

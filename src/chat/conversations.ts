@@ -1,9 +1,10 @@
 // The open conversation and its note: saves the session (debounced, and at once when a reply
 // ends), opens, renames and deletes saved conversations, and never writes over a note it could not
-// read or that changed elsewhere (the conversation then continues in a new note). Plain class:
-// main.ts gives it timers and a way to tell the user.
+// read or that changed elsewhere (the conversation then continues in a new note). A hand edit of
+// the open conversation's note is loaded into the chat when nothing local would be lost. Plain
+// class: main.ts gives it timers and a way to tell the user.
 import type { SavedConversation } from './conversation-format';
-import type { ConversationStore, HistoryItem } from './conversation-store';
+import type { ConversationStore, HistoryItem, LoadResult } from './conversation-store';
 import { Emitter } from './emitter';
 import type { ChatSession } from './session';
 import type { CompactChatSettings } from './settings';
@@ -47,6 +48,9 @@ export class Conversations {
   private saving: Promise<void> = Promise.resolve();
   /** What was last saved or loaded (items, title, model), so an unchanged conversation is not rewritten. */
   private lastKey = '';
+  /** The session's items as last saved or loaded: anything else is local work a reload would lose. */
+  private savedItems = '';
+  private disposed = false;
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(private readonly deps: ConversationsDeps) {
@@ -62,6 +66,8 @@ export class Conversations {
         if (!busy) void this.flush();
       }),
     );
+    // The vault subscription lasts until the plugin unloads (the vault's owner unregisters it).
+    deps.store.onNoteModified((path) => this.noteModified(path));
   }
 
   get current(): CurrentConversation {
@@ -107,22 +113,7 @@ export class Conversations {
 
   async openPath(path: string): Promise<boolean> {
     await this.flush();
-    const result = await this.deps.store.load(path);
-    if (result.ok) {
-      const c = result.conversation;
-      this.deps.session.load(c.items);
-      this.lastKey = this.keyOf(c.title, c.model, c.items);
-      this.switchTo({ id: c.id, title: c.title, created: c.created, path, problem: null });
-      if (result.recovered) this.deps.notify(`Recovered "${c.title}" from its last save, which was interrupted.`);
-      return true;
-    }
-    if (result.line === 0) return false;
-    const problem = `"${path}" could not be read (line ${result.line}: ${result.error}). It is shown read-only and will not be overwritten: fix the note, or start a new chat.`;
-    const partial = result.partial;
-    this.deps.session.load(partial?.items ?? [], problem);
-    this.switchTo({ id: partial?.id ?? this.deps.newId(), title: partial?.title ?? path, created: partial?.created ?? this.deps.now(), path, problem });
-    this.deps.notify(problem);
-    return true;
+    return this.show(path, await this.deps.store.load(path));
   }
 
   /** Renames a saved conversation: its title and its note's file name. */
@@ -162,6 +153,7 @@ export class Conversations {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const off of this.unsubscribe) off();
     this.cancelTimer?.();
     this.cancelTimer = null;
@@ -184,6 +176,7 @@ export class Conversations {
     switch (result.kind) {
       case 'saved': {
         this.lastKey = key;
+        this.savedItems = JSON.stringify(items);
         const isNew = this.currentConversation.path !== result.path;
         this.currentConversation = { ...this.currentConversation, title, path: result.path };
         if (isNew) {
@@ -195,10 +188,7 @@ export class Conversations {
       }
       case 'conflict': {
         // Someone else wrote the note (another device, a hand edit): keep theirs, go on in a new note.
-        this.deps.store.detach(current.id);
-        const forked: CurrentConversation = { id: this.deps.newId(), title: `${title} (continued)`, created: current.created, path: null, problem: null };
-        this.switchTo(forked);
-        this.deps.notify(`"${result.path}" was changed elsewhere. It was left as it is; this conversation continues in a new note.`);
+        this.fork(current, title, `"${result.path}" was changed elsewhere. It was left as it is; this conversation continues in a new note.`);
         await this.saveNow();
         break;
       }
@@ -210,8 +200,81 @@ export class Conversations {
     }
   }
 
+  /** The open conversation's note changed on disk. Handled in turn with the saves, so the modify
+   * events of this plugin's own saves are looked at once the save is done, and match what it wrote. */
+  private noteModified(path: string): void {
+    if (this.disposed || path !== this.currentConversation.path) return;
+    this.saving = this.saving.then(() => this.takeExternalChange(path)).catch(() => undefined);
+  }
+
+  /** Loads a hand edit (or another device's save) of the open note when the chat is idle with
+   * everything saved; otherwise leaves the note as it is and goes on in a new note, as a
+   * conflicting save would. */
+  private async takeExternalChange(path: string): Promise<void> {
+    const current = this.currentConversation;
+    const still = (): boolean => !this.disposed && this.currentConversation.id === current.id && this.currentConversation.path === path;
+    if (!still() || !(await this.deps.store.changedOnDisk(path)) || !still()) return;
+    if (!this.hasLocalWork()) {
+      const result = await this.deps.store.load(path);
+      if (!still()) return;
+      // Reading takes a moment: the user may have sent a message meanwhile.
+      if (!this.hasLocalWork()) {
+        this.show(path, result);
+        // The title may have been edited too: an open history list shows it.
+        this.events.emit('history', undefined);
+        return;
+      }
+    }
+    const title = current.title || titleFrom(this.deps.session.toSaved()) || 'Chat';
+    const when = this.deps.session.busy ? 'while a reply was being written' : 'before the chat had saved its latest changes';
+    this.fork(current, title, `"${path}" was changed outside the chat ${when}. Your edit was left as it is; this conversation continues in a new note.`);
+    this.scheduleSave();
+  }
+
+  /** Whether a reload would lose something: a reply being written or changes not saved yet. A
+   * read-only conversation has neither: nothing can be sent or saved in it. */
+  private hasLocalWork(): boolean {
+    const session = this.deps.session;
+    if (session.busy) return true;
+    if (this.currentConversation.problem) return false;
+    return JSON.stringify(session.toSaved()) !== this.savedItems;
+  }
+
+  /** Shows a loaded note (read-only with the reason when it could not be read in full); false when
+   * there is no such note. */
+  private show(path: string, result: LoadResult): boolean {
+    if (result.ok) {
+      const c = result.conversation;
+      this.deps.session.load(c.items);
+      this.lastKey = this.keyOf(c.title, c.model, c.items);
+      // As the session gives them back, so the comparison in `hasLocalWork` is like for like.
+      this.savedItems = JSON.stringify(this.deps.session.toSaved());
+      this.switchTo({ id: c.id, title: c.title, created: c.created, path, problem: null });
+      if (result.recovered) this.deps.notify(`Recovered "${c.title}" from its last save, which was interrupted.`);
+      return true;
+    }
+    if (result.line === 0) return false;
+    const problem = `"${path}" could not be read (line ${result.line}: ${result.error}). It is shown read-only and will not be overwritten: fix the note, or start a new chat.`;
+    const partial = result.partial;
+    this.deps.session.load(partial?.items ?? [], problem);
+    this.switchTo({ id: partial?.id ?? this.deps.newId(), title: partial?.title ?? path, created: partial?.created ?? this.deps.now(), path, problem });
+    this.deps.notify(problem);
+    return true;
+  }
+
+  /** Leaves `current`'s note as it is: the conversation goes on under a new id, in a new note
+   * that the next save creates. */
+  private fork(current: CurrentConversation, title: string, message: string): void {
+    this.deps.store.detach(current.id);
+    this.switchTo({ id: this.deps.newId(), title: `${title} (continued)`, created: current.created, path: null, problem: null });
+    this.deps.notify(message);
+  }
+
   private switchTo(next: CurrentConversation): void {
-    if (next.path === null) this.lastKey = '';
+    if (next.path === null) {
+      this.lastKey = '';
+      this.savedItems = '';
+    }
     this.currentConversation = next;
     this.events.emit('current', next);
     this.deps.openChanged(next.id);

@@ -19,11 +19,13 @@ import { TokenTracker } from '../core/tracker';
 import { type TriggerReason, planCompaction, shouldCompact } from '../core/triggers';
 import type { ProviderError, ProviderErrorKind } from '../providers/errors';
 import type { ChatProvider, ChatRequest, ProviderUsage, StopReason } from '../providers/types';
-import type { SavedCompaction, SavedItem } from './conversation-format';
+import type { SavedItem } from './conversation-format';
 import { Emitter } from './emitter';
+import { compactionNoticeText, isSendable } from './entries';
 import { plural } from './format';
 import { type MeterFigures, meterFigures } from './meter';
 import { EMPTY_RESTORED, type RestoredNotes, attachNotes, linkedNotes, restoreCandidates, restoreNotes } from './restore';
+import { fromSaved, toSaved } from './session-persistence';
 import { EMPTY_PARTS, MENTIONED_NOTES, type SystemParts, activeNoteBlock, composeSystemPrompt, mentionedPaths } from './system-prompt';
 import { type CompactChatSettings, compactionPointFor, modelOf } from './settings';
 import type { NoteSource } from './vault-access';
@@ -342,33 +344,7 @@ export class ChatSession {
   /** The conversation as saved: every message (failed turns aside) and every applied compaction
    * round, in order. A reply still streaming is saved as stopped (what a crash would leave). */
   toSaved(): SavedItem[] {
-    const items: SavedItem[] = [];
-    for (const entry of this.entryList) {
-      if (entry.kind === 'notice') {
-        const state = entry.compaction;
-        if (!state || entry.undone || !this.compactionList.includes(state)) continue;
-        const compaction: SavedCompaction = { ...state };
-        const placeholders: Record<string, string> = {};
-        for (const id of state.microCleared) {
-          const text = this.cleared.get(id);
-          if (text !== undefined) placeholders[id] = text;
-        }
-        if (Object.keys(placeholders).length) compaction.placeholders = placeholders;
-        items.push({ kind: 'compaction', compaction });
-        continue;
-      }
-      if (entry.status === 'error') continue;
-      if (entry.status === 'streaming' && !isSendable({ ...entry, status: 'done' })) continue;
-      items.push({
-        kind: 'message',
-        message: entry.message,
-        ...(entry.mentions ? { mentions: entry.mentions } : {}),
-        ...(entry.model !== undefined ? { model: entry.model } : {}),
-        ...(entry.status === 'stopped' || entry.status === 'streaming' ? { stopped: true } : {}),
-        ...(entry.stopReason !== undefined ? { stopReason: entry.stopReason } : {}),
-      });
-    }
-    return items;
+    return toSaved(this.entryList, this.compactionList, this.cleared);
   }
 
   /**
@@ -378,21 +354,10 @@ export class ChatSession {
    */
   load(items: readonly SavedItem[], readOnly: string | null = null): void {
     this.clear();
-    for (const item of items) {
-      if (item.kind === 'message') {
-        const entry: MessageEntry = { kind: 'message', id: item.message.id, message: item.message, status: item.stopped ? 'stopped' : 'done' };
-        if (item.mentions) entry.mentions = item.mentions;
-        if (item.model !== undefined) entry.model = item.model;
-        if (item.stopReason !== undefined) entry.stopReason = item.stopReason;
-        this.entryList.push(entry);
-        continue;
-      }
-      const { placeholders, ...rest } = item.compaction;
-      const state: CompactionState = { ...rest, causes: rest.causes.filter(isCause) };
-      for (const [id, text] of Object.entries(placeholders ?? {})) this.cleared.set(id, text);
-      this.compactionList.push(state);
-      this.entryList.push({ kind: 'notice', id: newMessageId(), level: 'info', text: compactionNoticeText(state, state.record.removedIds.length), compaction: state });
-    }
+    const saved = fromSaved(items);
+    this.entryList = saved.entries;
+    this.compactionList.push(...saved.compactions);
+    for (const [id, text] of saved.cleared) this.cleared.set(id, text);
     const last = this.compactionList[this.compactionList.length - 1];
     this.restored = last?.restored ?? EMPTY_RESTORED;
     this.parts = { ...this.parts, previousContext: last?.record.block ?? '', restored: this.restored.block };
@@ -868,30 +833,4 @@ export class ChatSession {
 function isToolRefusal(error: ProviderError): boolean {
   if (error.kind === 'aborted' || error.kind === 'context-overflow' || error.kind === 'auth' || error.kind === 'connection' || error.kind === 'timeout') return false;
   return /\btools?\b|tool[_ ]choice|function calling/i.test(`${error.message} ${error.detail ?? ''}`);
-}
-
-/** Whether an entry is part of what is sent: failed turns and empty replies are not. */
-function isSendable(entry: MessageEntry): boolean {
-  if (entry.status === 'error' || entry.status === 'streaming') return false;
-  const m = entry.message;
-  return m.role !== 'assistant' || m.content.trim() !== '' || (m.toolCalls?.length ?? 0) > 0;
-}
-
-function compactionNoticeText(state: CompactionState, removed: number): string {
-  const notes = state.restored.notes.length ? `; re-attached ${plural(state.restored.notes.length, 'note')}` : '';
-  return `Compacted ${plural(removed, 'message')} (round ${state.record.round}, ${describeCauses(state.causes)}): about ${state.promptBefore.toLocaleString('en-US')} → ${state.promptAfter.toLocaleString('en-US')} tokens${notes}. Every message is still in the conversation.`;
-}
-
-function isCause(value: string): value is CompactionCause {
-  return value === 'tokens' || value === 'messages' || value === 'manual' || value === 'overflow';
-}
-
-function describeCauses(causes: CompactionCause[]): string {
-  const words: Record<CompactionCause, string> = {
-    tokens: 'near the context limit',
-    messages: 'message limit reached',
-    manual: 'requested',
-    overflow: 'the server said the prompt was too long',
-  };
-  return causes.map((c) => words[c]).join(', ');
 }

@@ -1,11 +1,12 @@
 // The chat layer's vault interfaces (the conversation store's and the tools') implemented with
 // Obsidian's API. Kept here, beside the other Obsidian-facing code, so src/chat stays free of
 // `obsidian`; main.ts wires them.
-import { type App, TFile, TFolder, normalizePath, prepareSimpleSearch } from 'obsidian';
+import { type App, type Component, TFile, TFolder, normalizePath, prepareSimpleSearch } from 'obsidian';
 import type { ConversationVault } from '../chat/conversation-store';
 import type { ToolVault } from '../chat/tools/vault-tools';
 
-export function conversationVault(app: App): ConversationVault {
+/** `owner` (the plugin) holds the vault event subscriptions, so unloading it removes them. */
+export function conversationVault(app: App, owner: Pick<Component, 'registerEvent'>): ConversationVault {
   const { vault } = app;
   const file = (path: string): TFile => {
     const found = vault.getFileByPath(path);
@@ -44,6 +45,13 @@ export function conversationVault(app: App): ConversationVault {
     },
     rename: (path, newPath) => app.fileManager.renameFile(file(path), newPath),
     trash: (path) => app.fileManager.trashFile(file(path)),
+    onModify: (listener) => {
+      owner.registerEvent(
+        vault.on('modify', (changed) => {
+          if (changed instanceof TFile) listener(changed.path);
+        }),
+      );
+    },
   };
 }
 

@@ -1,12 +1,13 @@
 // @vitest-environment jsdom
 // The conversation store over the in-memory vault (through the same adapter main.ts uses):
-// atomic saves, crash recovery, corrupt notes left alone, conflicts, the 5 MB warning, history.
+// atomic saves, crash recovery, corrupt notes left alone, conflicts, the 5 MB warning, history,
+// and telling its own saves from changes made elsewhere.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SavedConversation, SavedItem } from '../../src/chat/conversation-format';
 import { parseConversation, serializeConversation } from '../../src/chat/conversation-format';
 import { ConversationStore, tmpPath } from '../../src/chat/conversation-store';
 import { conversationVault } from '../../src/ui/obsidian-vault';
-import type { App } from '../obsidian/index';
+import { type App, Component } from '../obsidian/index';
 import { createTestApp, destroyTestApp, failNextWrite, vaultSnapshot } from '../obsidian/testing';
 
 let app: App;
@@ -18,7 +19,7 @@ afterEach(async () => {
 const setup = (files: Record<string, string> = {}): ConversationStore => {
   app = createTestApp({ files });
   warnings = [];
-  return new ConversationStore(conversationVault(app as never), { folder: () => 'Compact Chat', warn: (m) => warnings.push(m) });
+  return new ConversationStore(conversationVault(app as never, new Component()), { folder: () => 'Compact Chat', warn: (m) => warnings.push(m) });
 };
 
 const user = (id: string, content: string): SavedItem => ({ kind: 'message', message: { id, createdAt: 1_700_000_000_000, role: 'user', content } });
@@ -48,7 +49,7 @@ describe('the conversation store', () => {
     expect(await store.save(conv([user('u1', 'Old version'), user('u2', 'New')]))).toMatchObject({ kind: 'error' });
     expect(app.vault.adapter.peek(path)).toBe(old);
     expect(app.vault.adapter.peek(tmpPath(path))).not.toBeNull();
-    const fresh = new ConversationStore(conversationVault(app as never), { folder: () => 'Compact Chat', warn: () => undefined });
+    const fresh = new ConversationStore(conversationVault(app as never, new Component()), { folder: () => 'Compact Chat', warn: () => undefined });
     const loaded = await fresh.load(path);
     expect(loaded.ok && loaded.conversation.items.map((i) => i.kind === 'message' && i.message.content)).toEqual(['Old version']);
     expect(app.vault.adapter.peek(tmpPath(path))).toBeNull();
@@ -62,7 +63,7 @@ describe('the conversation store', () => {
     failNextWrite(app, path, { torn: true });
     await store.save(next);
     expect(parseConversation(app.vault.adapter.peek(path) ?? '').ok).toBe(false);
-    const fresh = new ConversationStore(conversationVault(app as never), { folder: () => 'Compact Chat', warn: () => undefined });
+    const fresh = new ConversationStore(conversationVault(app as never, new Component()), { folder: () => 'Compact Chat', warn: () => undefined });
     const loaded = await fresh.load(path);
     expect(loaded).toMatchObject({ ok: true, recovered: true });
     expect(loaded.ok && loaded.conversation).toEqual(next);
@@ -118,5 +119,43 @@ describe('the conversation store', () => {
     await store.delete('c2');
     expect(app.vault.getFileByPath('Compact Chat/Work.md')).toBeNull();
     expect((await store.list()).map((i) => i.id)).toEqual(['c1']);
+  });
+
+  it('tells its own saves (temporary file, then replace) from a hand edit', async () => {
+    const store = setup();
+    const path = 'Compact Chat/Garden plan.md';
+    await store.save(conv([user('u1', 'Hello')]));
+    const seen: string[] = [];
+    const owner = new Component();
+    owner.load();
+    new ConversationStore(conversationVault(app as never, owner), { folder: () => 'Compact Chat', warn: () => undefined }).onNoteModified((p) => seen.push(p));
+    // The second save goes through the temporary file and vault.process: the note's modify event
+    // fires, and the text on disk is the one this store wrote.
+    await store.save(conv([user('u1', 'Hello'), user('u2', 'Again')]));
+    expect(seen).toEqual([path]);
+    expect(await store.changedOnDisk(path)).toBe(false);
+    const file = app.vault.getFileByPath(path);
+    if (!file) throw new Error('no note');
+    await app.vault.modify(file, (app.vault.adapter.peek(path) ?? '').replace('Again', 'Again, by hand'));
+    expect(seen).toEqual([path, path]);
+    expect(await store.changedOnDisk(path)).toBe(true);
+    // Once read, the edit is what the store knows: a save over it is no conflict.
+    await store.load(path);
+    expect(await store.changedOnDisk(path)).toBe(false);
+    owner.unload();
+    await app.vault.modify(file, 'gone');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('a note that did not parse and was fixed by hand since is writable again', async () => {
+    const good = serializeConversation(conv([user('u1', 'Hello')]));
+    const store = setup({ 'Compact Chat/Garden plan.md': good.replace(/```\n$/, '') });
+    expect(await store.load('Compact Chat/Garden plan.md')).toMatchObject({ ok: false });
+    const file = app.vault.getFileByPath('Compact Chat/Garden plan.md');
+    if (!file) throw new Error('no note');
+    await app.vault.modify(file, good);
+    expect(await store.load('Compact Chat/Garden plan.md')).toMatchObject({ ok: true });
+    expect(store.isReadOnly('Compact Chat/Garden plan.md')).toBe(false);
+    expect(await store.save(conv([user('u1', 'Hello'), user('u2', 'Fixed')]))).toEqual({ kind: 'saved', path: 'Compact Chat/Garden plan.md' });
   });
 });
