@@ -183,11 +183,14 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // A path already listed as a file read or modified need not be repeated as a reference.
   for (const [key, ref] of references) if (ref.kind === 'path' && (read.has(ref.text) || modified.has(ref.text))) references.delete(key);
 
-  const covered = [...(goal ? contentWords(goal.text) : []), ...sections.constraints.flatMap((c) => contentWords(c.text))];
+  // What the goal says is covered only when it is a request: an opening greeting or remark (score
+  // below 1) may not be shown at all, and its sentences then compete as facts like any other.
+  const covered = [...(goal && goal.score >= 1 ? contentWords(goal.text) : []), ...sections.constraints.flatMap((c) => contentWords(c.text))];
   const facts = selectFacts(sentences, {
     focus: options.focus,
     covered,
     carried: previous?.facts ?? [],
+    carriedRole: (id) => previous?.factRoles?.[id],
     seniority: SENIORITY,
     shownSeniority: SHOWN_SENIORITY,
     poolTokens: Math.max(600, Math.floor(options.budgetTokens * POOL_FACTOR)),

@@ -26,6 +26,9 @@ export interface FactOptions {
   seniority?: number;
   /** Further multiplier on carried facts that the previous block showed. */
   shownSeniority?: number;
+  /** Who said a carried fact (by its first source id): carried facts keep the prior of who said
+   * them and how, so what the user said about themselves still outranks explanations later on. */
+  carriedRole?: (id: string) => string | undefined;
   /** Stop after this many estimated tokens of facts (the pool kept for later rounds). */
   poolTokens: number;
   /** Round number given to new facts. */
@@ -100,7 +103,13 @@ function bestClauses(text: string, idf: (id: number) => number): string {
     }
   }
   // One clause longer than the limit: cut at a word boundary.
-  return best || truncateAtWord(text, MAX_WORDS * 7);
+  return best ? trimClause(best) : truncateAtWord(text, MAX_WORDS * 7);
+}
+
+/** A clause as a fact of its own: without the comma or dash it ended on, nor the "and" / "but"
+ * that joined it to the clause before (which is not there). */
+export function trimClause(clause: string): string {
+  return clause.replace(/[\s,;:–—-]+$/u, '');
 }
 
 /** `text` with its first character upper-cased when it is a lowercase letter that has a
@@ -112,18 +121,21 @@ export function capitaliseFirst(text: string): string {
 }
 
 /** Clauses of a sentence of at least five words each (the shortest run that reads as text), when
- * the sentence has more than one. */
+ * the sentence has more than one; each trimmed to stand alone (see {@link trimClause}). */
 export function clausesOf(text: string): string[] {
   const parts = splitAfter(text, ',;:!?')
     .flatMap((p) => p.split(/\s+[-–—]\s+|\s+(?=\[)/))
     // Coordinated clauses ("I started surfing five years ago and it's been great") stand alone too.
     .flatMap((p) => p.split(CONJUNCTION))
-    .map((p) => p.trim());
+    .map((p) => trimClause(p.trim()));
   if (parts.length < 2) return [];
   return parts.filter((p) => wordCount(p) >= 5 && contentWords(p).length >= 2 && balanced(p));
 }
 
-const CONJUNCTION = /,?\s+(?=(?:and|but|so|because|which|while|although|though|since)\s)/;
+// Before "so" only when a comma or a subject says a clause follows ("… ago, so we moved"), not
+// inside a phrase ("it's so heartwarming"); before the other joining words always.
+const CONJUNCTION =
+  /,?\s+(?=(?:and|but|because|which|while|although|though|since)\s)|,\s+(?=so\s)|\s+(?=so\s+(?:I|I['’]\w+|we|you|he|she|it|it['’]s|they|there|that|this|my|our|his|her|their)\s)/;
 
 /** True when every bracket and parenthesis opened in `text` is closed in it, and none closes
  * unopened: a clause cut out of "[shares a photo: …]" must not leave half a bracket. */
@@ -222,14 +234,14 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
 
   const candidates: Candidate[] = [];
   /** What a sentence is worth beyond its words: who said it, about whom, and how. */
-  const prior = (s: Sentence, text: string): number => {
-    const t = text === s.text ? s.traits : traitsOf(text, wordCount(text));
-    let boost = s.role === 'user' ? (personalAssistant ? 1 : 1.15) : s.role === 'tool' ? 0.35 : 1;
+  const prior = (s: Sentence, text: string): number => priorOf(s.role, text === s.text ? s.traits : traitsOf(text, wordCount(text))) * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
+  const priorOf = (role: string | undefined, t: number): number => {
+    let boost = role === 'user' ? (personalAssistant ? 1 : 1.15) : role === 'tool' ? 0.35 : 1;
     // What the user says about themselves is what no model can regenerate: with an assistant that
     // explains things, it ranks well above the explanations; between two people, both sides count.
     if (!(t & QUESTION) && t & FIRST_PERSON) {
-      if (s.role === 'user') boost *= personalAssistant ? PERSONAL : 3;
-      else if (personalAssistant && s.role === 'assistant') boost *= PERSONAL;
+      if (role === 'user') boost *= personalAssistant ? PERSONAL : 3;
+      else if (personalAssistant && role === 'assistant') boost *= PERSONAL;
     } else if (t & SECOND_PERSON) {
       // Said to the other side about them ("you'll love it", "keep going, you're doing great"), not
       // about the speaker's own life or work: mostly reactions and advice.
@@ -238,7 +250,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     if (t & MARKUP) boost *= 0.3;
     if (t & QUESTION) boost *= 0.55;
     else if (t & SHORT_EXCLAMATION) boost *= 0.6;
-    return boost * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
+    return boost;
   };
   const makeCandidate = (s: Sentence, pos: number, text: string, ids: readonly number[]): Candidate => {
     const boost = prior(s, text) * focusBoost(ids);
@@ -349,7 +361,11 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       seq: f.seq ?? f.round * 1e9,
       ids,
       weights: weigh(f.text, ids),
-      boost: (options.seniority ?? 1) * (f.shown ? (options.shownSeniority ?? 1) : 1) * focusBoost(ids),
+      boost:
+        (options.seniority ?? 1) *
+        (f.shown ? (options.shownSeniority ?? 1) : 1) *
+        focusBoost(ids) *
+        (options.carriedRole ? priorOf(options.carriedRole(f.sources[0] ?? ''), traitsOf(f.text, wordCount(f.text))) : 1),
       ...(f.shown ? { shown: f.shown } : {}),
       cost: cheapCost(f.text),
     });

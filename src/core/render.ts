@@ -101,11 +101,20 @@ function fileLine(label: string, paths: readonly string[]): string {
   return `${label}: ${paths.join(', ')}`;
 }
 
-/** A fact's text with its relative dates resolved against the day it was said. */
+/** Ends a sentence: facts share a line, and a clause cut before its full stop must not run into
+ * the next fact ("… last Friday But I'm …"). */
+const SENTENCE_END = /[.!?…。！？"'”’)\]]$/u;
+
+/** A fact's text, ended as a sentence, with its relative dates resolved against the day it was said. */
 function factText(f: SourcedLine): string {
+  const text = SENTENCE_END.test(f.text) ? f.text : `${f.text}.`;
   const resolved = f.at > 0 ? resolveRelativeDates(f.text, f.at) : '';
-  return resolved ? `${f.text} (${resolved})` : f.text;
+  return resolved ? `${text} (${resolved})` : text;
 }
+
+/** Words past which one side's facts of one day continue on a line of their own (labelled with the
+ * side alone): a paragraph-long bullet is hard to read in the panel. */
+const LINE_WORDS = 120;
 
 /** Facts in conversation order, except that within one dated day each speaker's facts are kept
  * together (in order), so a day costs one label per speaker rather than one per turn. */
@@ -141,18 +150,23 @@ function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => strin
     if (group.length) lines.push(dropLoneSurrogates(label ? `- ${label}: ${group.join(' ')}` : `- ${group.join(' ')}`));
     group = [];
   };
+  let words = 0;
   for (const f of byDayThenSpeaker(facts, roleOf)) {
     const role = roleOf(f.sources[0] ?? '') ?? '';
     const day = f.at > 0 ? describeDay(f.at) : '';
     const key = `${role}|${day}`;
-    if (!group.length || key !== groupKey) {
+    const text = factText(f);
+    const n = wordCount(text);
+    if (!group.length || key !== groupKey || words + n > LINE_WORDS) {
       flush();
       groupKey = key;
+      words = 0;
       const parts = [role ? `${role[0]?.toUpperCase() ?? ''}${role.slice(1)}` : '', day && day !== shownDay ? day : ''].filter(Boolean);
       label = parts.join(', ');
       if (day) shownDay = day;
     }
-    group.push(factText(f));
+    group.push(text);
+    words += n;
   }
   flush();
   return lines;
@@ -210,6 +224,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   }
   // A key fact the goal holds is not repeated (case aside: a fact may be a capitalised clause).
   const goalLower = goalText.toLowerCase();
+  // Nor one the "Left off" line holds, or that holds it.
+  let leftOffText = '';
   if (record.leftOff) {
     const limit = Math.floor(target * (FIRST_SHARE.leftOff ?? 0.08));
     let text = squash(record.leftOff.text);
@@ -217,7 +233,10 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // A stub such as "Then the…" tells the model nothing: a cut line must keep a few words.
     if (text.endsWith('…') && wordCount(text.slice(0, -1)) < 4) text = '';
     // Keyed without its label too, so no other section (nor a key fact) repeats the line.
-    if (text && add('leftOff', `Left off: ${text}`, target)) shown.add(dedupeKey(text));
+    if (text && add('leftOff', `Left off: ${text}`, target)) {
+      shown.add(dedupeKey(text));
+      leftOffText = text.replace(/…$/u, '').toLowerCase();
+    }
   }
 
   const listSections: [SectionId, string[]][] = [
@@ -240,7 +259,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const inline: [SectionId, string[], (items: string[]) => string][] = [
     ['modified', orderFiles(record.filesModified), (xs) => fileLine(HEADINGS.modified, xs)],
     ['read', orderFiles(record.filesRead.filter((f) => !record.filesModified.some((m) => m.path === f.path))), (xs) => fileLine(HEADINGS.read, xs)],
-    ['references', orderRefs(record.references), (xs) => `References: ${xs.join(', ')}`],
+    // A link or URL the goal shows is not listed again (paths are: "README.md" may be part of one).
+    ['references', orderRefs(record.references).filter((r) => !(/^(?:!?\[|https?:)/.test(r) && goalText.includes(r))), (xs) => `References: ${xs.join(', ')}`],
   ];
   const fillInline = (id: SectionId, items: string[], format: (xs: string[]) => string, cap: number): void => {
     const current = built.lines.get(id)?.[0];
@@ -303,10 +323,14 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     if (k === undefined) keys.set(f, (k = dedupeKey(f.text)));
     return k;
   };
-  const goalHolds = new Map<SourcedLine, boolean>();
-  const inGoal = (f: SourcedLine): boolean => {
-    let g = goalHolds.get(f);
-    if (g === undefined) goalHolds.set(f, (g = goalLower.includes(f.text.toLowerCase())));
+  /** The goal or the "Left off" line already says it (`lower`: a fact's text, lowercased). */
+  // (A fact holding the whole line is that sentence again, unless the line is a mere "Yes.")
+  const saidAbove = (lower: string): boolean =>
+    goalLower.includes(lower) || (leftOffText !== '' && (leftOffText.includes(lower) || (leftOffText.length >= 20 && lower.includes(leftOffText))));
+  const saidAboveMemo = new Map<SourcedLine, boolean>();
+  const saidAboveFact = (f: SourcedLine): boolean => {
+    let g = saidAboveMemo.get(f);
+    if (g === undefined) saidAboveMemo.set(f, (g = saidAbove(f.text.toLowerCase())));
     return g;
   };
   // A few passes: shared labels make the measured section cheaper than the per-fact estimates, and
@@ -317,7 +341,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     for (const f of record.facts) {
       if (pickedFacts.has(f)) continue;
       const key = keyOf(f);
-      if (shown.has(key) || inGoal(f)) continue;
+      if (shown.has(key) || saidAboveFact(f)) continue;
       const c = costOf(f) + (facts.length ? 0 : factsHeading);
       if (used + c > target) continue;
       used += c;
@@ -366,17 +390,17 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   let tries = 0;
   for (const f of record.facts) {
     if (slack < FILL_MIN_ROOM || tries >= FILL_TRIES) break;
-    if (pickedFacts.has(f) || shown.has(keyOf(f)) || inGoal(f)) continue;
+    if (pickedFacts.has(f) || shown.has(keyOf(f)) || saidAboveFact(f)) continue;
     const parts = [
       f.text,
       ...clausesOf(f.text)
-        .map((c) => capitaliseFirst(c.replace(/[\s,;:–—-]+$/u, '')))
+        .map(capitaliseFirst)
         .sort((a, b) => b.length - a.length),
     ];
     for (const text of parts) {
       const part: SourcedLine = text === f.text ? f : { ...f, text };
       const key = text === f.text ? keyOf(f) : dedupeKey(text);
-      if (shown.has(key) || (part !== f && goalLower.includes(text.toLowerCase()))) continue;
+      if (shown.has(key) || (part !== f && saidAbove(text.toLowerCase()))) continue;
       // A fact costs at least its own text: most are ruled out without measuring the block.
       if (costOf(part) - 2 + (facts.length ? 0 : factsHeading) > slack) continue;
       tries++;

@@ -64,6 +64,8 @@ export function truncateAtWord(text: string, maxChars: number): string {
 // are not followed by whitespace, so they do not split.
 const SENTENCE_END = /([.!?…]+["')\]]*)\s+(?=["'([]?[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
 const ABBREV = /\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|fig|approx|cf)\.$/i;
+/** An initial ("J.K. Rowling", "George R. R. Martin"): a lone capital and a dot end no sentence. */
+const INITIAL = /(?:^|[\s.])\p{Lu}\.$/u;
 
 /** Splits text into sentences: lines first (chat text uses newlines as separators), then sentence
  * punctuation. Empty pieces are dropped; pieces are trimmed. */
@@ -78,7 +80,7 @@ export function splitSentences(text: string): string[] {
     while ((m = SENTENCE_END.exec(line)) !== null) {
       const end = m.index + (m[1] ?? m[2] ?? '').length;
       const piece = line.slice(start, end).trim();
-      if (m[1] && ABBREV.test(piece)) continue;
+      if (m[1] && (ABBREV.test(piece) || INITIAL.test(piece))) continue;
       if (piece) out.push(piece);
       start = m.index + m[0].length;
     }

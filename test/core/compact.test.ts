@@ -197,6 +197,57 @@ describe('compact', () => {
     ]);
   });
 
+  it('ends every joined fact as a sentence and starts a new line before one grows past a paragraph', () => {
+    const fact = (text: string, i: number) => ({ text, sources: [`s${i}`], at: T0, score: 1, round: 1, seq: i });
+    const long = 'The kiln at the studio reaches 1,240 degrees and fires stoneware overnight on Thursdays';
+    const record = {
+      ...bare(),
+      facts: [fact('I went to the castle in Leeds last Friday', 1), fact('Exams start on 3 June', 2), ...[3, 4, 5, 6, 7, 8, 9, 10].map((i) => fact(`${long} (batch ${i})`, i))],
+    };
+    const block = renderBlock(record, { budgetTokens: 600, model: 'gpt-4o' }, () => 'user');
+    expect(block).toContain('I went to the castle in Leeds last Friday. Exams start on 3 June.');
+    const lines = block.split('\n').filter((l) => l.startsWith('- '));
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines[0]).toMatch(/^- User, 4 March 2024: /);
+    // Continuation lines name the speaker again, not the day.
+    for (const l of lines.slice(1)) expect(l).toMatch(/^- User: /);
+    for (const l of lines) expect(l.split(/\s+/).length).toBeLessThanOrEqual(130);
+  });
+
+  it('does not list a link the goal already shows', () => {
+    const record = {
+      ...bare(),
+      goal: { text: 'Tidy up [[Garden/Plan]] before spring.', sources: ['s0'], at: 0, score: 1, round: 1 },
+      references: [
+        { kind: 'wikilink' as const, text: '[[Garden/Plan]]', key: 'note:garden/plan', sources: ['s0'], count: 3, last: 1 },
+        { kind: 'wikilink' as const, text: '[[Garden/Soil test]]', key: 'note:garden/soil test', sources: ['s1'], count: 1, last: 2 },
+      ],
+    };
+    const block = renderBlock(record, { budgetTokens: 400, model: 'gpt-4o' });
+    expect(block).toContain('References: [[Garden/Soil test]]');
+    expect(block.split('[[Garden/Plan]]').length - 1).toBe(1);
+  });
+
+  it('keeps what an opening remark (no request) said as a fact when the block has no room for it as the goal', () => {
+    seq = 0;
+    const chat: ChatMessage[] = [
+      m('user', 'I will run the Utrecht half marathon on 12 October with my sister Lotte.'),
+      m('assistant', 'Interval training twice a week builds speed: alternate 400 metre repeats with easy jogging and finish with strides.'),
+      m('user', 'Thanks.'),
+      m('assistant', 'Tempo runs at threshold pace for 20 minutes improve lactate clearance, and long runs build aerobic base over the weeks.'),
+      m('user', 'Ok.'),
+      m('assistant', 'Carbohydrate loading in the final three days tops up glycogen stores; hydrate with electrolyte drinks during the race.'),
+      m('user', 'Sounds good.'),
+      m('assistant', 'Sure.'),
+    ];
+    const budgetTokens = 60;
+    const r1 = ok(compact(chat.slice(0, 4), opts({ cut: 2, budgetTokens })));
+    const r2 = ok(compact(chat.slice(0, 6), opts({ cut: 4, budgetTokens, previous: r1.record })));
+    const r3 = ok(compact(chat, opts({ cut: 6, budgetTokens, previous: r2.record })));
+    expect(r1.block).toContain('Utrecht half marathon');
+    expect(r3.block).toContain('Utrecht half marathon');
+  });
+
   it('does not repeat the "Left off:" line as a key fact', () => {
     const fact = (text: string, i: number) => ({ text, sources: [`s${i}`], at: 0, score: 1, round: 1, seq: i });
     const last = 'We agreed to meet at the Oudegracht market next Sunday at ten.';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeDay, resolveRelativeDates } from '../../src/core/dates';
-import { capitaliseFirst, selectFacts } from '../../src/core/extract-facts';
+import { capitaliseFirst, clausesOf, selectFacts } from '../../src/core/extract-facts';
 import { fileOpsOfCall, fileOpsOfShell } from '../../src/core/extract-files';
 import { findReferences } from '../../src/core/extract-references';
 import { sentencesOf } from '../../src/core/extract-sentences';
@@ -33,6 +33,20 @@ describe('text', () => {
       'Done? e.g. this stays.',
     ]);
     expect(splitSentences('我们明天开会。请带上笔记！好的')).toEqual(['我们明天开会。', '请带上笔记！', '好的']);
+  });
+
+  it('does not end a sentence at an initial', () => {
+    expect(splitSentences('There is a quote by J.K. Rowling that I like. And George R. R. Martin wrote more.')).toEqual([
+      'There is a quote by J.K. Rowling that I like.',
+      'And George R. R. Martin wrote more.',
+    ]);
+  });
+
+  it('cuts clauses at joining words, not inside a phrase, and without the comma they ended on', () => {
+    const clauses = clausesOf("We love the winter market in Delft, it's so heartwarming and the stalls sell hot stroopwafels all day");
+    expect(clauses).toContain('We love the winter market in Delft');
+    expect(clauses.some((c) => c.endsWith(','))).toBe(false);
+    expect(clauses.some((c) => /so$/.test(c) || c.endsWith("it's"))).toBe(false);
   });
 
   it('truncates at a word boundary and never inside a surrogate pair', () => {
@@ -168,6 +182,18 @@ describe('key facts', () => {
     const facts = selectFacts(sentencesOf(msgs), { poolTokens: 40, round: 1 });
     expect(facts[0]?.text).toContain('Priya moved to Lisbon');
     expect(facts[0]?.sources).toEqual(['u2']);
+  });
+
+  it("ranks a carried fact by who said it too, so the user's own facts outlast explanations", () => {
+    const carried = [
+      { text: 'I will run the Utrecht half marathon with my sister.', sources: ['u1'], at: 0, score: 1, round: 1, seq: 1, shown: 1 },
+      { text: 'Interval training alternates 400 metre repeats with jogging and strides.', sources: ['a1'], at: 0, score: 1, round: 1, seq: 2, shown: 1 },
+    ];
+    const base = { poolTokens: 1, round: 2, carried, seniority: 1.6, shownSeniority: 3 };
+    const roles: Record<string, string> = { u1: 'user', a1: 'assistant' };
+    const news = sentencesOf([assistant('a2', 'Tempo runs at threshold pace improve lactate clearance.')]);
+    expect(selectFacts(news, base)[0]?.sources).toEqual(['a1']);
+    expect(selectFacts(news, { ...base, carriedRole: (id) => roles[id] })[0]?.sources).toEqual(['u1']);
   });
 
   it('boosts what matches the focus', () => {
