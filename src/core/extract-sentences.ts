@@ -28,6 +28,9 @@ export interface Sentence {
   wc: number;
   /** Its form (traits.ts bits: question, first person, markup …); 0 for code. */
   traits: number;
+  /** The vocab flags of its words, OR-ed (with CJK_TEXT when it holds CJK): which pronouns and
+   * cue words it may hold, so a pattern that needs one is not tried on text without. */
+  wordFlags: number;
   /** Text inside a fenced code block, or tool output that reads as code. */
   code: boolean;
   /** What extractors derived from this sentence's text, shared by every compaction of the same
@@ -71,16 +74,16 @@ interface MessagePieces {
 
 /** One sentence of a message. It is also the memo its sentences share (extractors add their own
  * keys to it), so the cold pass allocates no separate memo object per sentence. */
-type Piece = { text: string; code: boolean; ids: number[]; keyCount: number; wc: number; traits: number } & Record<string, unknown>;
+type Piece = { text: string; code: boolean; ids: number[]; keyCount: number; wc: number; traits: number; wordFlags: number } & Record<string, unknown>;
 
 const NO_IDS: number[] = [];
-const codePiece = (text: string): Piece => ({ text, code: true, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0 });
+const codePiece = (text: string): Piece => ({ text, code: true, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0 });
 
 function prosePiece(text: string): Piece {
   const ids: number[] = [];
   // One walk over the text gives the word ids, the word count and what the traits need.
   const scan = wordIds(text, ids);
-  return { text, code: false, ids, keyCount: scan.count, wc: scan.words, traits: traitsOf(text, scan.words, scan.flags, scan.punct) };
+  return { text, code: false, ids, keyCount: scan.count, wc: scan.words, traits: traitsOf(text, scan.words, scan.flags, scan.punct), wordFlags: scan.flags };
 }
 
 const cache = new WeakMap<ChatMessage, MessagePieces>();
@@ -146,7 +149,7 @@ export function sentencesOf(messages: readonly ChatMessage[]): Sentence[] {
     const of = p.pieces.length;
     for (let index = 0; index < of; index++) {
       const x = p.pieces[index] as Piece;
-      out.push({ text: x.text, id: m.id, role: m.role, message, index, of, at, ids: x.ids, keyCount: x.keyCount, wc: x.wc, traits: x.traits, code: x.code, memo: x });
+      out.push({ text: x.text, id: m.id, role: m.role, message, index, of, at, ids: x.ids, keyCount: x.keyCount, wc: x.wc, traits: x.traits, wordFlags: x.wordFlags, code: x.code, memo: x });
     }
     p.built = { message, at, sentences: out.slice(from) };
   });

@@ -8,6 +8,7 @@ import type { ChatMessage } from './messages';
 import type { Sentence } from './extract-sentences';
 import type { ErrorLine, SourcedLine } from './record';
 import { QUESTION } from './traits';
+import { CJK_TEXT, defineCue } from './vocab';
 import { contentWords, dedupeKey, overlap, splitSentences, squash, truncateAtWord, wordCount } from './text';
 
 export interface SummarySections {
@@ -36,17 +37,38 @@ const CONSTRAINT_START = new RegExp(
   `^(?:please\\s+)?(?:always|never|don['’]?t|do not|avoid|only|make sure (?:to|you)|be sure to|remember to|from now on,?|going forward,?)\\s+(?:\\w+\\s+)?${WORK_VERB}\\b`,
   'i',
 );
-const CONSTRAINT_ANY = new RegExp(
-  `\\b(?:I(?: would|['’]d)? (?:prefer|rather)|I (?:never|don['’]?t|do not) want\\b|my preference|you (?:must|should|need to|have to)(?: not|n['’]t)? (?:always |never |only )?${WORK_VERB}\\b|(?:always|never) ${WORK_VERB}\\b)|总是|永远|不要|别再|必须|务必|请用|请使用|禁止|只用|始终|いつも|必ず|しないで|ないでください|を使って|常に`,
+// The patterns below that can match anywhere in a sentence are split in two: the English part,
+// tried only on text holding one of its cue words (vocab.ts: the sentence pass flags them as it
+// reads), and the CJK part, tried only on text holding CJK. Most sentences hold neither, and a
+// pattern run over every sentence is what this pass would otherwise cost.
+const CONSTRAINT_EN = new RegExp(
+  `\\b(?:I(?: would|['’]d)? (?:prefer|rather)|I (?:never|don['’]?t|do not) want\\b|my preference|you (?:must|should|need to|have to)(?: not|n['’]t)? (?:always |never |only )?${WORK_VERB}\\b|(?:always|never) ${WORK_VERB}\\b)`,
   'i',
 );
-const DECISION =
-  /\b(?:decided|decide to|we['’]ll go with|let['’]s go with|let['’]s use|going with|settled on|agreed|I['’]ll go with|chose|we chose|the plan is|we will use|opted|the decision)\b|决定|我们用|決めた|決定/i;
-const DONE =
-  /^(?:(?:I|we)(?:['’]ve| have)\s+(?:now\s+|successfully\s+|also\s+|just\s+)?(?!been\b|had\b|felt\b|heard\b|seen\b|met\b|meant\b|lost\b|left\b|kept\b|spent\b|got\b|gotten\b|thought\b|learnt\b|learned\b|wanted\b|loved\b|enjoyed\b|noticed\b|realized\b|realised\b|tried\b|started\b)[a-z]+(?:ed|en|t)\b|(?:I|we)\s+(?:now\s+|successfully\s+|also\s+|just\s+)?(?:created|added|updated|fixed|implemented|wrote|written|modified|changed|removed|renamed|moved|refactored|installed|configured|set up|replaced|inserted|saved|deleted|made|completed|finished|resolved|applied)|(?:done|fixed|created|added|updated|implemented|modified|changed|removed|renamed|completed|finished|resolved)\b|(?:the |this )?(?:fix|change|patch|test|tests|issue|bug)\s+(?:is|are|has been|have been|was|were)\s+(?:now\s+)?(?:done|fixed|applied|passing|resolved|working|complete))|已(?:经)?(?:完成|修复|添加|更新|创建)|完了しました|修正しました|追加しました/i;
-const TASK_ASSISTANT = /^(?:next(?: steps?)?[:,]|todo\b|- \[ \]|remaining:|still need to|I (?:still )?need to|we (?:still )?need to)|\b(?:next step|not yet (?:done|implemented))\b|下一步|待办|次に/i;
-const REQUEST =
-  /^(?:(?:can|could|would|will) you|please|pls|help me|I (?:need|want) (?:you )?to|I['’]d like (?:you )?to|let['’]s|how (?:do|can|should) I|(?:what|which|where|when) (?:should|can|do) (?:I|we)\b|write|create|add|make|fix|implement|explain|summari[sz]e|find|show|list|update|change|refactor|rename|remove|delete|draft|translate|review|check|compare|generate|build|set up|organi[sz]e|convert|move|merge|insert|read|search)\b|请|帮我|能不能|可以.*吗|してください|して下さい|お願いします|教えて/i;
+const CONSTRAINT_CUE = defineCue(['prefer', 'rather', 'want', 'preference', 'must', 'should', 'need', 'have', 'always', 'never']);
+const CONSTRAINT_CJK = /总是|永远|不要|别再|必须|务必|请用|请使用|禁止|只用|始终|いつも|必ず|しないで|ないでください|を使って|常に/;
+const DECISION_EN = /\b(?:decided|decide to|we['’]ll go with|let['’]s go with|let['’]s use|going with|settled on|agreed|I['’]ll go with|chose|we chose|the plan is|we will use|opted|the decision)\b/i;
+const DECISION_CUE = defineCue(['decided', 'decide', 'go', 'going', 'settled', 'agreed', 'chose', 'plan', 'use', 'opted', 'decision']);
+const DECISION_CJK = /决定|我们用|決めた|決定/;
+const DONE_EN =
+  /^(?:(?:I|we)(?:['’]ve| have)\s+(?:now\s+|successfully\s+|also\s+|just\s+)?(?!been\b|had\b|felt\b|heard\b|seen\b|met\b|meant\b|lost\b|left\b|kept\b|spent\b|got\b|gotten\b|thought\b|learnt\b|learned\b|wanted\b|loved\b|enjoyed\b|noticed\b|realized\b|realised\b|tried\b|started\b)[a-z]+(?:ed|en|t)\b|(?:I|we)\s+(?:now\s+|successfully\s+|also\s+|just\s+)?(?:created|added|updated|fixed|implemented|wrote|written|modified|changed|removed|renamed|moved|refactored|installed|configured|set up|replaced|inserted|saved|deleted|made|completed|finished|resolved|applied)|(?:done|fixed|created|added|updated|implemented|modified|changed|removed|renamed|completed|finished|resolved)\b|(?:the |this )?(?:fix|change|patch|test|tests|issue|bug)\s+(?:is|are|has been|have been|was|were)\s+(?:now\s+)?(?:done|fixed|applied|passing|resolved|working|complete))/i;
+const DONE_CJK = /已(?:经)?(?:完成|修复|添加|更新|创建)|完了しました|修正しました|追加しました/;
+const TASK_START = /^(?:next(?: steps?)?[:,]|todo\b|- \[ \]|remaining:|still need to|I (?:still )?need to|we (?:still )?need to)/i;
+const TASK_EN = /\b(?:next step|not yet (?:done|implemented))\b/i;
+const TASK_CUE = defineCue(['next', 'yet']);
+const TASK_CJK = /下一步|待办|次に/;
+const REQUEST_EN =
+  /^(?:(?:can|could|would|will) you|please|pls|help me|I (?:need|want) (?:you )?to|I['’]d like (?:you )?to|let['’]s|how (?:do|can|should) I|(?:what|which|where|when) (?:should|can|do) (?:I|we)\b|write|create|add|make|fix|implement|explain|summari[sz]e|find|show|list|update|change|refactor|rename|remove|delete|draft|translate|review|check|compare|generate|build|set up|organi[sz]e|convert|move|merge|insert|read|search)\b/i;
+const REQUEST_CJK = /请|帮我|能不能|可以.*吗|してください|して下さい|お願いします|教えて/;
+
+/** A pattern split as above, tried on a sentence: its English part where the cue words are, its
+ * CJK part where CJK is (a cue of 0: the English part is anchored, and cheap to try anywhere). */
+function saysSo(s: Sentence, en: RegExp, cue: number, cjk: RegExp): boolean {
+  return ((cue === 0 || (s.wordFlags & cue) !== 0) && en.test(s.text)) || ((s.wordFlags & CJK_TEXT) !== 0 && cjk.test(s.text));
+}
+
+/** A request, in any text (the goal's opening lines). */
+const isRequestText = (text: string): boolean => REQUEST_EN.test(text) || REQUEST_CJK.test(text);
 const TODO_ITEM = /^\s*(?:[-*+]\s+)?\[ \]\s+(.+)/;
 const DONE_ITEM = /^\s*(?:[-*+]\s+)?\[[xX]\]\s+(.+)/;
 
@@ -87,7 +109,7 @@ export function extractGoal(messages: readonly ChatMessage[]): SourcedLine | nul
   if (!text) return null;
   // A request (or a long task description) is the goal proper; an opening greeting is just where the
   // chat started, and the block gives it less room (score 0.5).
-  const request = lines.length > 3 || wordCount(text) > 40 || splitSentences(text).slice(0, 3).some((x) => REQUEST.test(x) || CONSTRAINT_START.test(x));
+  const request = lines.length > 3 || wordCount(text) > 40 || splitSentences(text).slice(0, 3).some((x) => isRequestText(x) || CONSTRAINT_START.test(x));
   return { text, sources: [first.id], at: Number.isFinite(first.createdAt) && first.createdAt > 0 ? first.createdAt : stamp.at, score: request ? 1 : 0.5, round: 0 };
 }
 
@@ -171,25 +193,25 @@ function classify(s: Sentence): Readonly<SentenceClass> {
   // A line shorter than five words never reads as a run of what was said ("Agreed, Dave!").
   const words = s.keyCount >= 2 && s.wc >= 5;
   const question = (s.traits & QUESTION) !== 0;
-  const constraint = (s.role === 'user' || s.role === 'system') && words && !question && (CONSTRAINT_START.test(text) || CONSTRAINT_ANY.test(text));
+  const constraint = (s.role === 'user' || s.role === 'system') && words && !question && (CONSTRAINT_START.test(text) || saysSo(s, CONSTRAINT_EN, CONSTRAINT_CUE, CONSTRAINT_CJK));
   let open: string | null = null;
   let done: string | null = null;
   let request = false;
   if (s.role === 'user') {
     const todo = TODO_ITEM.exec(text);
     if (todo) open = todo[1] ?? text;
-    else request = words && REQUEST.test(text);
+    else request = words && saysSo(s, REQUEST_EN, 0, REQUEST_CJK);
   } else if (s.role === 'assistant') {
     const doneItem = DONE_ITEM.exec(text);
     if (doneItem) done = doneItem[1] ?? text;
-    else if (words && DONE.test(text)) done = text;
+    else if (words && saysSo(s, DONE_EN, 0, DONE_CJK)) done = text;
     else {
       const todo = TODO_ITEM.exec(text);
       if (todo) open = todo[1] ?? text;
-      else if (words && TASK_ASSISTANT.test(text)) open = text;
+      else if (words && (TASK_START.test(text) || saysSo(s, TASK_EN, TASK_CUE, TASK_CJK))) open = text;
     }
   }
-  const decision = s.role !== 'system' && words && !question && DECISION.test(text);
+  const decision = s.role !== 'system' && words && !question && saysSo(s, DECISION_EN, DECISION_CUE, DECISION_CJK);
   // Most sentences match nothing: they share one object (never mutated) rather than get their own.
   const out = constraint || decision || request || open !== null || done !== null ? { constraint, open, done, decision, request } : NO_CLASS;
   // Memoised with the sentence pass: the same sentence of the same message classifies the same.
@@ -250,7 +272,7 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
   // The last request, when nothing answered it as done, is an open task.
   const lu = lastUser as Sentence | null;
   const la = lastAssistant as Sentence | null;
-  if (lu && REQUEST.test(lu.text) && !open.some((o) => o.text.toLowerCase() === squash(lu.text).toLowerCase())) open.push(line(lu, lu.text, 1));
+  if (lu && saysSo(lu, REQUEST_EN, 0, REQUEST_CJK) && !open.some((o) => o.text.toLowerCase() === squash(lu.text).toLowerCase())) open.push(line(lu, lu.text, 1));
 
   const leftOffFrom = la && (!lu || la.message > lu.message) ? la : lu;
   const leftOff = leftOffFrom ? line(leftOffFrom, leftOffFrom.text, 1) : null;

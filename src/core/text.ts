@@ -1,7 +1,7 @@
 // Text helpers for extraction and rendering: sentence splitting, word keys for ranking, and
 // truncation that never cuts a word or a surrogate pair. Regex-only (no Intl.Segmenter on the hot
 // path): compaction must stay within a few passes over the text, on mobile too.
-import { FIRST, POSSESSIVE, SECOND, STOP, firstSight, flagsOf, hashStep, internRange, internWord, startMarking, wordOf } from './vocab';
+import { CJK_TEXT, FIRST, STOP, firstSight, hideableFlags, flagsOf, hashStep, internRange, internWord, startMarking, wordOf } from './vocab';
 
 /** True for a lone (unpaired) UTF-16 surrogate at index i. */
 function isLoneSurrogate(text: string, i: number): boolean {
@@ -245,8 +245,8 @@ function scanSource(src: string, lowerAscii: boolean): boolean {
     let from = start;
     let hasCjk = false;
     // ASCII letters beside an apostrophe or a non-ASCII letter ("b'My", "éyou"): a pattern with
-    // ASCII word boundaries may see a pronoun there that this word does not name, so the sentence
-    // is marked as maybe holding one (traits.ts then tries its patterns).
+    // ASCII word boundaries may see a pronoun or cue word there that this word does not name, so
+    // the sentence is marked as maybe holding any (its patterns are then tried).
     let asciiInside = i > start;
     for (;;) {
       if (c >= 0xc0 && lowerAscii && mayHaveCase(c)) return false;
@@ -263,7 +263,8 @@ function scanSource(src: string, lowerAscii: boolean): boolean {
       if (++i >= n) break;
       c = src.charCodeAt(i);
     }
-    if (asciiInside) scannedFlags |= FIRST | SECOND | POSSESSIVE;
+    if (asciiInside) scannedFlags |= hideableFlags();
+    if (hasCjk) scannedFlags |= CJK_TEXT;
     if (pieces === null) {
       if (hasCjk) emitCjkWord(src, start, i, lowerAscii);
       // A plain word that left ASCII ("café").

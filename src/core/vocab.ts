@@ -22,6 +22,8 @@ export const FIRST = 8;
 export const SECOND = 16;
 /** "my" or "our". */
 export const POSSESSIVE = 32;
+/** Set by the scanner (on no word) when the text holds CJK or kana. */
+export const CJK_TEXT = 64;
 
 const FIRST_WORDS = ['i', 'im', 'ive', 'id', 'ill', 'my', 'me', 'mine'];
 const SECOND_WORDS = ['you', 'your', 'youre', 'youve', 'youll', 'youd'];
@@ -34,7 +36,7 @@ let bits = 12;
 let slots = new Int32Array(1 << bits).fill(-1);
 let words: string[] = [];
 let hashes = new Int32Array(1 << (bits - 1));
-let flags = new Uint8Array(1 << (bits - 1));
+let flags = new Uint32Array(1 << (bits - 1));
 let generation = 0;
 
 /** The hash the table files a word under (the scanner in text.ts computes the same as it reads). */
@@ -48,8 +50,37 @@ function hashOf(w: string): number {
   return h;
 }
 
+// Cue words: a pattern over sentence text (the summary rules) may name words that must occur for
+// it to match; each such set gets a bit, and the pattern is tried only on text holding one.
+const cueBits = new Map<string, number>();
+let nextCue = 128;
+/** The bits a word glued to other letters may hide from the scanner ("b'My", "éyou"). */
+let hideable = FIRST | SECOND | POSSESSIVE;
+
+/**
+ * A new flag set on each of `words` (lowercase, whole words): text whose scan lacks it holds none
+ * of them. For patterns that cannot match without one of these words (with ASCII word boundaries).
+ */
+export function defineCue(words: readonly string[]): number {
+  if (nextCue > 2 ** 30) throw new Error('too many cue word sets');
+  const bit = nextCue;
+  nextCue *= 2;
+  hideable |= bit;
+  for (const w of words) {
+    cueBits.set(w, (cueBits.get(w) ?? 0) | bit);
+    const id = lookupWord(w);
+    if (id >= 0) flags[id] = (flags[id] as number) | bit;
+  }
+  return bit;
+}
+
+/** Flags a word may hide when the scanner reads it glued to other letters: pronouns and cues. */
+export function hideableFlags(): number {
+  return hideable;
+}
+
 function flagsFor(w: string): number {
-  let f = 0;
+  let f = cueBits.get(w) ?? 0;
   if (STOPWORDS.has(w)) f |= STOP;
   if (GENERIC_WORDS.has(w)) f |= GENERIC;
   if (FIRST_WORDS.includes(w)) f |= FIRST;
@@ -77,7 +108,7 @@ function grow(): void {
   const h = new Int32Array(1 << (bits - 1));
   h.set(hashes.subarray(0, words.length));
   hashes = h;
-  const f = new Uint8Array(1 << (bits - 1));
+  const f = new Uint32Array(1 << (bits - 1));
   f.set(flags.subarray(0, words.length));
   flags = f;
 }
@@ -160,7 +191,7 @@ export function resetVocabIfFull(): void {
   slots = new Int32Array(1 << bits).fill(-1);
   words = [];
   hashes = new Int32Array(1 << (bits - 1));
-  flags = new Uint8Array(1 << (bits - 1));
+  flags = new Uint32Array(1 << (bits - 1));
   generation++;
   marks = new Int32Array(0);
 }
