@@ -171,7 +171,12 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const focusIds = new Set(options.focus ? idsOf(options.focus) : []);
   // Long enough to be a fact: five words, three keys. Code and system text are not facts.
   const usable: Sentence[] = [];
-  for (const s of sentences) if (!s.code && s.role !== 'system' && s.keyCount >= 3 && s.wc >= 5) usable.push(s);
+  // (Indexed loops over the sentences: this function is big, and a for-of here was seen to
+  // allocate an iterator result per sentence.)
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i] as Sentence;
+    if (!s.code && s.role !== 'system' && s.keyCount >= 3 && s.wc >= 5) usable.push(s);
+  }
   const carried = options.carried ?? [];
   const carriedIds = carried.map((f) => idsOf(f.text));
   // Document frequency over the candidate sentences and carried facts, by vocabulary id.
@@ -187,7 +192,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       df[id] = n + 1;
     }
   };
-  for (const s of usable) count(s.ids);
+  for (let i = 0; i < usable.length; i++) count((usable[i] as Sentence).ids);
   for (const ids of carriedIds) count(ids);
   // Weights computed once per distinct word: the ranking below looks words up many times.
   const weights = new Float64Array(df.length);
@@ -198,7 +203,8 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   // Which sides talk about themselves: the user always counts; the other side too when it says
   // "my …" about as often (two people chatting), not when it is an assistant explaining things.
   const mine = { user: 0, other: 0, userN: 1, otherN: 1 };
-  for (const s of usable) {
+  for (let i = 0; i < usable.length; i++) {
+    const s = usable[i] as Sentence;
     const my = s.traits & MY ? 1 : 0;
     if (s.role === 'user') {
       mine.user += my;

@@ -33,9 +33,9 @@ export interface Sentence {
   wordFlags: number;
   /** Text inside a fenced code block, or tool output that reads as code. */
   code: boolean;
-  /** What extractors derived from this sentence's text, shared by every compaction of the same
-   * message (the sentence pass is cached per message): keyed by extractor. */
-  memo?: Record<string, unknown>;
+  /** How the summary rules classify it (extract-summary), worked out once: a sentence is the same
+   * object in every compaction of its message. */
+  summary?: unknown;
 }
 
 const FENCE = /^\s*(```|~~~)/;
@@ -57,9 +57,8 @@ function codeLike(line: string): boolean {
   return /^\s{2,}\S|^\s*(?:\d+\s*[|:]?\s|def |class |import |from \S+ import|return\b|if .*:$|for .*:$|@@|[+-]{1,3}\s|at \S+\()/.test(line);
 }
 
-/** What one message yields, independent of where it sits in a conversation: cached per message
- * object (messages are immutable), so a message is split and keyed once however often it is
- * compacted or previewed. */
+/** What one message yields: cached per message object (messages are immutable), so a message is
+ * split and keyed once however often it is compacted or previewed. */
 interface MessagePieces {
   content: string;
   role: ChatMessage['role'];
@@ -67,23 +66,28 @@ interface MessagePieces {
   generation: number;
   /** Time of a date stamp the text starts with (0 when none). */
   stampAt: number;
-  pieces: Piece[];
-  /** The sentences last built from it, and where they sat (reused when that is unchanged). */
-  built?: { message: number; at: number; sentences: Sentence[] };
+  /** Its sentences. Where the message sits (`message`, `at`) is set by each {@link sentencesOf}. */
+  sentences: Sentence[];
 }
 
-/** One sentence of a message. It is also the memo its sentences share (extractors add their own
- * keys to it), so the cold pass allocates no separate memo object per sentence. */
-type Piece = { text: string; code: boolean; ids: number[]; keyCount: number; wc: number; traits: number; wordFlags: number } & Record<string, unknown>;
-
 const NO_IDS: number[] = [];
-const codePiece = (text: string): Piece => ({ text, code: true, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0 });
 
-function prosePiece(text: string): Piece {
+function sentence(m: ChatMessage, text: string, index: number): Sentence {
+  return { text, id: m.id, role: m.role, message: -1, index, of: 0, at: 0, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0, code: true };
+}
+
+function proseSentence(m: ChatMessage, text: string, index: number): Sentence {
+  const s = sentence(m, text, index);
   const ids: number[] = [];
   // One walk over the text gives the word ids, the word count and what the traits need.
   const scan = wordIds(text, ids);
-  return { text, code: false, ids, keyCount: scan.count, wc: scan.words, traits: traitsOf(text, scan.words, scan.flags, scan.punct), wordFlags: scan.flags };
+  s.code = false;
+  s.ids = ids;
+  s.keyCount = scan.count;
+  s.wc = scan.words;
+  s.traits = traitsOf(text, scan.words, scan.flags, scan.punct);
+  s.wordFlags = scan.flags;
+  return s;
 }
 
 const cache = new WeakMap<ChatMessage, MessagePieces>();
@@ -94,7 +98,7 @@ function piecesOf(m: ChatMessage): MessagePieces {
   let content = m.content;
   const stamp = m.role === 'tool' ? { at: 0, length: 0 } : leadingStamp(content);
   if (stamp.at) content = content.slice(stamp.length);
-  const pieces: MessagePieces['pieces'] = [];
+  const sentences: Sentence[] = [];
   let inFence = false;
   const prose = m.role !== 'tool' && m.role !== 'system';
   for (const line of content.split('\n')) {
@@ -106,17 +110,18 @@ function piecesOf(m: ChatMessage): MessagePieces {
     if (!line.trim()) continue;
     const code = inFence || (!prose && codeLike(line));
     if (code) {
-      pieces.push(codePiece(squash(line)));
+      sentences.push(sentence(m, squash(line), sentences.length));
       continue;
     }
     // List markers are markup, not content: the block adds its own bullets.
     const bare = LIST_MARK.test(line) ? line.replace(LIST_MARK, '') : line;
     for (const text of splitSentences(bare)) {
       const c = !prose && codeLike(text);
-      pieces.push(c ? codePiece(text) : prosePiece(text));
+      sentences.push(c ? sentence(m, text, sentences.length) : proseSentence(m, text, sentences.length));
     }
   }
-  const out = { content: m.content, role: m.role, generation: vocabGeneration(), stampAt: stamp.at, pieces };
+  for (const x of sentences) x.of = sentences.length;
+  const out = { content: m.content, role: m.role, generation: vocabGeneration(), stampAt: stamp.at, sentences };
   cache.set(m, out);
   return out;
 }
@@ -126,7 +131,8 @@ const LIST_MARK = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
 /**
  * Splits messages into sentences. Tool results keep only their prose-like lines (a note's text,
  * an error) — listings and code dumps are not facts; fenced code in chat messages is marked so the
- * ranking can skip it.
+ * ranking can skip it. The sentences are the cached objects themselves, placed in this
+ * conversation (`message`, `at`) by this call: use one call's array before the next call.
  */
 export function sentencesOf(messages: readonly ChatMessage[]): Sentence[] {
   // The one safe point to clear a full word table: no id of this compaction has been taken yet.
@@ -135,23 +141,17 @@ export function sentencesOf(messages: readonly ChatMessage[]): Sentence[] {
   // Messages without a time take the last date stamp written in the conversation (an exported
   // chat's session header), so relative dates in them can still be resolved.
   let stampAt = 0;
-  messages.forEach((m, message) => {
+  for (let message = 0; message < messages.length; message++) {
+    const m = messages[message] as ChatMessage;
     const p = piecesOf(m);
     if (p.stampAt) stampAt = p.stampAt;
     const own = Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0;
     const at = own || stampAt;
-    // The same message at the same place as last time: its sentences are the same objects.
-    if (p.built && p.built.message === message && p.built.at === at) {
-      for (const s of p.built.sentences) out.push(s);
-      return;
+    for (const s of p.sentences) {
+      s.message = message;
+      s.at = at;
+      out.push(s);
     }
-    const from = out.length;
-    const of = p.pieces.length;
-    for (let index = 0; index < of; index++) {
-      const x = p.pieces[index] as Piece;
-      out.push({ text: x.text, id: m.id, role: m.role, message, index, of, at, ids: x.ids, keyCount: x.keyCount, wc: x.wc, traits: x.traits, wordFlags: x.wordFlags, code: x.code, memo: x });
-    }
-    p.built = { message, at, sentences: out.slice(from) };
-  });
+  }
   return out;
 }

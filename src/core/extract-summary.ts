@@ -187,7 +187,7 @@ interface SentenceClass {
 }
 
 function classify(s: Sentence): Readonly<SentenceClass> {
-  const hit = s.memo?.summary as SentenceClass | undefined;
+  const hit = s.summary as SentenceClass | undefined;
   if (hit) return hit;
   const text = s.text;
   // A line shorter than five words never reads as a run of what was said ("Agreed, Dave!").
@@ -214,8 +214,8 @@ function classify(s: Sentence): Readonly<SentenceClass> {
   const decision = s.role !== 'system' && words && !question && saysSo(s, DECISION_EN, DECISION_CUE, DECISION_CJK);
   // Most sentences match nothing: they share one object (never mutated) rather than get their own.
   const out = constraint || decision || request || open !== null || done !== null ? { constraint, open, done, decision, request } : NO_CLASS;
-  // Memoised with the sentence pass: the same sentence of the same message classifies the same.
-  if (s.memo) s.memo.summary = out;
+  // Kept with the sentence: the same sentence of the same message classifies the same.
+  s.summary = out;
   return out;
 }
 

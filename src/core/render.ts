@@ -140,7 +140,7 @@ function byDayThenSpeaker(facts: readonly SourcedLine[], roleOf: (id: string) =>
 
 /** Fact lines in conversation order: consecutive facts of one side on one day share a line, labelled
  * with who said them and the day (when it changes). */
-function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined): string[] {
+function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined, textOf: (f: SourcedLine) => string = factText): string[] {
   const lines: string[] = [];
   let shownDay = '';
   let group: string[] = [];
@@ -155,7 +155,7 @@ function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => strin
     const role = roleOf(f.sources[0] ?? '') ?? '';
     const day = f.at > 0 ? describeDay(f.at) : '';
     const key = `${role}|${day}`;
-    const text = factText(f);
+    const text = textOf(f);
     const n = wordCount(text);
     if (!group.length || key !== groupKey || words + n > LINE_WORDS) {
       flush();
@@ -306,9 +306,16 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const facts: SourcedLine[] = [];
   const pickedFacts = new Set<SourcedLine>();
   const factCost = new Map<SourcedLine, number>();
+  // A fact's shown text, worked out once: the fact lines are regrouped on every try below.
+  const factTexts = new Map<SourcedLine, string>();
+  const textOfFact = (f: SourcedLine): string => {
+    let t = factTexts.get(f);
+    if (t === undefined) factTexts.set(f, (t = factText(f)));
+    return t;
+  };
   const costOf = (f: SourcedLine): number => {
     let c = factCost.get(f);
-    if (c === undefined) factCost.set(f, (c = cost(factText(f)) + 2));
+    if (c === undefined) factCost.set(f, (c = cost(textOfFact(f)) + 2));
     return c;
   };
   const factsHeading = cost(HEADINGS.facts) + 1;
@@ -351,12 +358,12 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
       added = true;
     }
     if (!added) break;
-    factLines = groupFacts(facts, roleOf);
+    factLines = groupFacts(facts, roleOf, textOfFact);
     factsCost = measure(factLines);
     while (facts.length && factsStart + factsCost > target) {
       const dropped = facts.pop() as SourcedLine;
       shown.delete(keyOf(dropped));
-      factLines = groupFacts(facts, roleOf);
+      factLines = groupFacts(facts, roleOf, textOfFact);
       factsCost = measure(factLines);
     }
   }
@@ -405,7 +412,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
       if (costOf(part) - 2 + (facts.length ? 0 : factsHeading) > slack) continue;
       tries++;
       facts.push(part);
-      const lines = groupFacts(facts, roleOf);
+      const lines = groupFacts(facts, roleOf, textOfFact);
       built.lines.set('facts', lines);
       const c = cost(assemble(built.lines));
       if (c > limit) {
