@@ -7,7 +7,7 @@
 // Nothing is ever deleted by compaction: `entries` keeps every message; what compaction changes is
 // only what is *sent* (the messages after the latest boundary, old tool results replaced by their
 // placeholders, the system prompt with the block and the notes).
-import { compact } from '../core/compact';
+import { compact, prepareMessage } from '../core/compact';
 import { estimateMessageTokens, estimateSystemPromptTokens } from '../core/message-tokens';
 import { type AssistantMessage, type ChatMessage, type ToolCall, type ToolDefinition, type ToolResultMessage, type UserMessage, newMessageId } from '../core/messages';
 import { microCompact } from '../core/micro-compact';
@@ -539,6 +539,9 @@ export class ChatSession {
     if (failure && tools.length && isToolRefusal(failure)) return { kind: 'no-tools', entry };
     this.events.emit('entry', entry);
     this.emitMeter();
+    // Read for compaction now, as the tracker counted it: the compaction before a later request
+    // then ranks and renders without reading every message again.
+    if (isSendable(entry)) prepareMessage(reply);
     if (failure?.kind === 'context-overflow') return { kind: 'overflow', entry };
     if (!failure && tools.length && reply.toolCalls?.length) return { kind: 'tools', entry };
     return { kind: failure && failure.kind !== 'aborted' ? 'failed' : 'done' };
@@ -557,6 +560,7 @@ export class ChatSession {
       this.entryList.push({ kind: 'message', id: message.id, message, status: 'done' });
       this.tracker.append(message);
       this.events.emit('entries', this.entryList);
+      prepareMessage(message);
     }
     this.emitMeter();
   }
@@ -735,6 +739,7 @@ export class ChatSession {
     this.tracker.append(message);
     this.events.emit('entries', this.entryList);
     this.emitMeter();
+    prepareMessage(message);
   }
 
   private pushFailure(error: ChatError): void {

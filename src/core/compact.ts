@@ -7,8 +7,8 @@ import { selectCut } from './cut';
 import { selectFacts } from './extract-facts';
 import { fileOpsOfCall } from './extract-files';
 import { addReferences, findReferences, type FoundReference } from './extract-references';
-import { sentencesOf } from './extract-sentences';
-import { extractErrors, extractGoal, extractSections } from './extract-summary';
+import { prepareSentences, sentencesOf } from './extract-sentences';
+import { extractErrors, extractGoal, extractSections, prepareErrorLines } from './extract-summary';
 import { estimateMessageTokens } from './message-tokens';
 import type { ChatMessage } from './messages';
 import { type CompactionRecord, type CompactionTrigger, type FileEntry, type Reference, RECORD_VERSION, isCompactionRecord } from './record';
@@ -121,6 +121,19 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
   for (const f of record.facts) if (record.block.includes(f.text)) f.shown = round;
   record.tokensAfter = record.blockTokens + tokensOf(kept);
   return { ok: true, record, block: record.block, kept, removed, unchanged: false };
+}
+
+/**
+ * Reads a message ahead of compaction: its sentences, references, file operations and error lines
+ * go into the per-message caches, so the compaction that later removes it reads it no more. O(that
+ * message): the chat session calls it as each message is completed, as the token tracker counts
+ * it then, so a compaction before a request costs what ranking and rendering cost. Output never
+ * depends on it.
+ */
+export function prepareMessage(message: ChatMessage): void {
+  prepareSentences(message);
+  prepareErrorLines(message);
+  refsOf(message);
 }
 
 /** Who said each fact (by source id), kept in the record so later rounds can still label them. */

@@ -126,6 +126,11 @@ function piecesOf(m: ChatMessage): MessagePieces {
   return out;
 }
 
+/** Reads a message's sentences ahead of compaction (see `prepareMessage`). */
+export function prepareSentences(m: ChatMessage): void {
+  piecesOf(m);
+}
+
 const LIST_MARK = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
 
 /**

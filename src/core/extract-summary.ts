@@ -138,12 +138,19 @@ function errorLinesOf(m: ChatMessage): string[] {
 }
 
 /** Errors and, when a later assistant message says what fixed it, the resolution. */
+/** Whether a message is read for error lines: users' only when they paste one, system never. */
+const mayShowErrors = (m: ChatMessage): boolean => m.role !== 'system' && (m.role !== 'user' || /Traceback|Error|error:/.test(m.content));
+
+/** Reads a message's error lines ahead of compaction (see `prepareMessage`). */
+export function prepareErrorLines(m: ChatMessage): void {
+  if (mayShowErrors(m)) errorLinesOf(m);
+}
+
 export function extractErrors(messages: readonly ChatMessage[], sentences: readonly Sentence[]): ErrorLine[] {
   const errors: ErrorLine[] = [];
   const seen = new Map<string, ErrorLine>();
   messages.forEach((m, mi) => {
-    if (m.role === 'user' && !/Traceback|Error|error:/.test(m.content)) return;
-    if (m.role === 'system') return;
+    if (!mayShowErrors(m)) return;
     const at = Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0;
     const keep = errorLinesOf(m);
     for (const text of keep) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compact, type CompactOptions } from '../../src/core/compact';
+import { compact, prepareMessage, type CompactOptions } from '../../src/core/compact';
 import type { ChatMessage } from '../../src/core/messages';
 import { recordSourceIds, type CompactionRecord } from '../../src/core/record';
 import { CLOSE_TAG, MIN_BUDGET_TOKENS, OPEN_TAG, renderBlock } from '../../src/core/render';
@@ -391,6 +391,20 @@ describe('compact properties', () => {
         const removed = new Set(messages.slice(0, cut).map((x) => x.id));
         for (const id of recordSourceIds(a.record)) expect(removed.has(id)).toBe(true);
         expect(JSON.parse(JSON.stringify(a.record))).toEqual(a.record);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('reading messages ahead (prepareMessage) changes nothing in the result', () => {
+    fc.assert(
+      fc.property(conversation, fc.integer({ min: 60, max: 900 }), (messages, budgetTokens) => {
+        const fresh = (): ChatMessage[] => messages.map((x) => ({ ...x }));
+        const cold = compact(fresh(), { budgetTokens, model: 'gpt-4o', now: 1 });
+        const read = fresh();
+        for (const x of read) prepareMessage(x);
+        const warm = compact(read, { budgetTokens, model: 'gpt-4o', now: 1 });
+        expect(JSON.stringify(warm)).toBe(JSON.stringify(cold));
       }),
       { numRuns: 150 },
     );
