@@ -59,32 +59,13 @@ export function truncateAtWord(text: string, maxChars: number): string {
   return head ? `${head}…` : '';
 }
 
-// Sentence ends: terminal punctuation (and closing quotes or brackets) followed by whitespace and
-// something sentence-like (a capital, a digit or a CJK letter, maybe after an opening quote), or
-// CJK terminal punctuation (no space needed). Abbreviations and dotted names (e.g. `os.path`,
-// `v1.2`) are not followed by whitespace, so they do not split. Read by char code: this runs over
-// every removed line, and a regex here allocated a match per sentence.
+// Sentence ends: terminal punctuation followed by whitespace and something sentence-like, or CJK
+// terminal punctuation (no space needed). Abbreviations and dotted names (e.g. `os.path`, `v1.2`)
+// are not followed by whitespace, so they do not split.
+const SENTENCE_END = /([.!?…]+["')\]]*)\s+(?=["'([]?[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
 const ABBREV = /\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|fig|approx|cf)\.$/i;
 /** An initial ("J.K. Rowling", "George R. R. Martin"): a lone capital and a dot end no sentence. */
 const INITIAL = /(?:^|[\s.])\p{Lu}\.$/u;
-/** A capital, a digit or an "other letter" (CJK, kana …) at lastIndex, astral ones included. */
-const SENTENCE_START = /[\p{Lu}\p{N}\p{Lo}]/uy;
-
-const isTerminal = (c: number): boolean => c === 46 || c === 33 || c === 63 || c === 0x2026; // . ! ? …
-const isCloser = (c: number): boolean => c === 34 || c === 39 || c === 41 || c === 93; // " ' ) ]
-const isOpener = (c: number): boolean => c === 34 || c === 39 || c === 40 || c === 91; // " ' ( [
-const isCjkTerminal = (c: number): boolean => c === 0x3002 || c === 0xff01 || c === 0xff1f; // 。！？
-
-function startsSentence(line: string, at: number): boolean {
-  const c = line.charCodeAt(at);
-  if (c < 0x80) {
-    if ((c >= 65 && c <= 90) || (c >= 48 && c <= 57)) return true;
-    if (!isOpener(c)) return false;
-    return startsSentence(line, at + 1) && !isOpener(line.charCodeAt(at + 1));
-  }
-  SENTENCE_START.lastIndex = at;
-  return SENTENCE_START.test(line);
-}
 
 /** Splits text into sentences: lines first (chat text uses newlines as separators), then sentence
  * punctuation. Empty pieces are dropped; pieces are trimmed. */
@@ -93,35 +74,15 @@ export function splitSentences(text: string): string[] {
   for (const rawLine of text.includes('\n') ? text.split(/\n+/) : [text]) {
     const line = rawLine.trim();
     if (!line) continue;
-    const n = line.length;
     let start = 0;
-    let i = 0;
-    while (i < n) {
-      const c = line.charCodeAt(i);
-      if (isTerminal(c)) {
-        let q = i + 1;
-        while (q < n && isTerminal(line.charCodeAt(q))) q++;
-        let r = q;
-        while (r < n && isCloser(line.charCodeAt(r))) r++;
-        let s = r;
-        while (s < n && isSpaceCode(line.charCodeAt(s))) s++;
-        if (s === r || s >= n || !startsSentence(line, s)) {
-          i = q;
-          continue;
-        }
-        const piece = line.slice(start, r).trim();
-        i = s;
-        if (ABBREV.test(piece) || INITIAL.test(piece)) continue;
-        if (piece) out.push(piece);
-        start = s;
-      } else if (isCjkTerminal(c)) {
-        let q = i + 1;
-        while (q < n && isCjkTerminal(line.charCodeAt(q))) q++;
-        const piece = line.slice(start, q).trim();
-        if (piece) out.push(piece);
-        start = q;
-        i = q;
-      } else i++;
+    SENTENCE_END.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = SENTENCE_END.exec(line)) !== null) {
+      const end = m.index + (m[1] ?? m[2] ?? '').length;
+      const piece = line.slice(start, end).trim();
+      if (m[1] && (ABBREV.test(piece) || INITIAL.test(piece))) continue;
+      if (piece) out.push(piece);
+      start = m.index + m[0].length;
     }
     const rest = line.slice(start).trim();
     if (rest) out.push(rest);
