@@ -36,6 +36,10 @@ export default class CompactChatPlugin extends Plugin {
       apiKey: (settings) => this.apiKey(settings),
       notes: this.noteSource(),
       tools: new VaultTools(toolVault(this.app), (request) => new WriteApprovalModal(this.app, request).ask()),
+      later: (task) => {
+        const handle = window.setTimeout(task, 20);
+        this.register(() => window.clearTimeout(handle));
+      },
     });
     this.register(() => this.session.dispose());
     this.conversations = new Conversations({

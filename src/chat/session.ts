@@ -113,7 +113,14 @@ export interface SessionDeps {
   /** Tools the model may call (the vault tools); none when absent. */
   tools?: ToolRunner;
   now?(): number;
+  /** Runs a task soon, without holding up the UI (main.ts: a timer the plugin registers). Used to
+   * read a loaded conversation's messages for compaction in chunks; without it they are read by
+   * their first compaction. */
+  later?(task: () => void): void;
 }
+
+/** Messages of a loaded conversation read for compaction per `later` task. */
+const PREPARE_CHUNK = 100;
 
 /** The tools the session offers the model and runs for it. */
 export interface ToolRunner {
@@ -129,6 +136,8 @@ export class ChatSession {
   readonly events = new Emitter<SessionEvents>();
   private entryList: ChatEntry[] = [];
   private readonly compactionList: CompactionState[] = [];
+  /** Counts loads and clears, so reading a loaded conversation ahead stops when it is replaced. */
+  private loads = 0;
   /** Sent content of micro-compacted tool results, by message id. */
   private readonly cleared = new Map<string, string>();
   private tracker = new TokenTracker();
@@ -324,6 +333,7 @@ export class ChatSession {
   /** Starts over: the conversation, its compactions and the tracker are cleared. */
   clear(): void {
     this.stop();
+    this.loads++;
     this.entryList = [];
     this.compactionList.length = 0;
     this.cleared.clear();
@@ -366,6 +376,24 @@ export class ChatSession {
     this.events.emit('entries', this.entryList);
     this.events.emit('compactions', this.compactionList);
     this.emitMeter();
+    this.prepareLoaded();
+  }
+
+  /** Reads the loaded messages for compaction a chunk at a time, as new messages are read when
+   * they arrive; a later load or clear stops it. */
+  private prepareLoaded(): void {
+    const later = this.deps.later;
+    if (!later) return;
+    const load = this.loads;
+    const messages = this.messageEntries().map((e) => e.message);
+    let next = 0;
+    const step = (): void => {
+      if (load !== this.loads) return;
+      const end = Math.min(messages.length, next + PREPARE_CHUNK);
+      for (; next < end; next++) prepareMessage(messages[next] as ChatMessage);
+      if (next < messages.length) later(step);
+    };
+    if (messages.length) later(step);
   }
 
   /** Why this conversation is read-only, or null. */
