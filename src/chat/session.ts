@@ -116,7 +116,7 @@ export interface SessionDeps {
   /** Runs a task soon, without holding up the UI (main.ts: a timer the plugin registers). Used to
    * read a loaded conversation's messages for compaction in chunks; without it they are read by
    * their first compaction. */
-  later?(task: () => void): void;
+  later?: (task: () => void) => void;
 }
 
 /** Messages of a loaded conversation read for compaction per `later` task. */
