@@ -8,14 +8,12 @@ import { destroyTestApp, settle, shownNotices } from '../obsidian/testing';
 import { input, messages, startUi, type UiHarness, until, uiActions } from './helpers';
 
 let h: UiHarness;
-const { send, idle, bodies } = uiActions(() => h);
+const { send, idle, bodies, notes, noteText } = uiActions(() => h);
 afterEach(async () => {
   await destroyTestApp(h.app);
   await h.server.close();
 });
 
-const notes = (): string[] => h.app.vault.getMarkdownFiles().map((f) => f.path).filter((p) => p.startsWith('Compact Chat/')).sort();
-const noteText = (path: string): string => h.app.vault.adapter.peek(path) ?? '';
 const texts = (): string[] => messages(h).map((m) => m.getText());
 
 /** Edits the note as the user would in Obsidian's editor (not through the plugin). */

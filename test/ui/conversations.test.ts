@@ -10,14 +10,12 @@ import { destroyTestApp, loadPlugin, pluginDataJson, pressKey, settle, typeInto,
 import { button, input, messages, startUi, type UiHarness, until, uiActions } from './helpers';
 
 let h: UiHarness;
-const { send, idle, bodies } = uiActions(() => h);
+const { send, idle, bodies, notes, noteText } = uiActions(() => h);
 afterEach(async () => {
   await destroyTestApp(h.app);
   await h.server.close();
 });
 
-const notes = (): string[] => h.app.vault.getMarkdownFiles().map((f) => f.path).filter((p) => p.startsWith('Compact Chat/')).sort();
-const noteText = (path: string): string => h.app.vault.adapter.peek(path) ?? '';
 
 describe('saved conversations', () => {
   it('saves the conversation as a note titled by the first message, and restores it with its compaction state on restart', async () => {

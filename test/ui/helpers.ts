@@ -60,6 +60,8 @@ export function uiActions(current: () => UiHarness): {
   send: (text: string) => void;
   idle: () => Promise<void>;
   bodies: () => OllamaBody[];
+  notes: () => string[];
+  noteText: (path: string) => string;
 } {
   return {
     /** Types into the input box and presses Enter, as a user would. */
@@ -71,5 +73,14 @@ export function uiActions(current: () => UiHarness): {
     idle: () => until(() => !current().plugin.session.busy && current().view().find('.compact-chat-send')?.getText() === 'Send'),
     /** Every /api/chat request body the server received, in order. */
     bodies: () => current().server.to('/api/chat').map((r) => sentJson(r) as unknown as OllamaBody),
+    /** The saved conversation notes, sorted. */
+    notes: () =>
+      current()
+        .app.vault.getMarkdownFiles()
+        .map((f) => f.path)
+        .filter((p) => p.startsWith('Compact Chat/'))
+        .sort(),
+    /** A note's text as stored. */
+    noteText: (path) => current().app.vault.adapter.peek(path) ?? '',
   };
 }
