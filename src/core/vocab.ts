@@ -3,11 +3,11 @@
 // sentence's words as ids, so ranking counts and weighs them in typed arrays instead of hashing
 // strings, and a word that occurs a thousand times is one string, not a thousand.
 //
-// Module-private state, owned here. It only grows while a compaction runs (every caller of
-// `internWord` is inside one) and is reset between compactions once past VOCAB_LIMIT words
-// (`resetVocabIfFull`, called by the sentence pass before it starts): an id stays valid for the
-// whole compaction that took it. Ids cached across compactions carry the generation they were
-// taken in. Output never depends on the table, only speed and memory do.
+// Module-private state, owned here. It grows while messages are read (a compaction, or
+// `prepareMessage` as they arrive) and is cleared only when a compaction starts with it past
+// VOCAB_LIMIT words (`resetVocabIfFull`, called by the sentence pass before it reads anything): an
+// id stays valid for the whole compaction that took it. Ids cached with a message carry the
+// generation they were taken in. Output never depends on the table, only speed and memory do.
 import { GENERIC_WORDS, STOPWORDS } from './words';
 
 /** Flags of a word (bit set). */
