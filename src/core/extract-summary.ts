@@ -123,7 +123,8 @@ function errorLinesOf(m: ChatMessage): string[] {
   const found: string[] = [];
   for (const raw of lines) {
     if (raw.length < 6) continue;
-    const l = raw.replace(/<\/?\w+>/g, '').trim();
+    // Tags (<output>, </error>) are dropped; a line without any is not copied to find none.
+    const l = (raw.includes('<') ? raw.replace(/<\/?\w+>/g, '') : raw).trim();
     if (l.length < 6 || l.length > 400 || /^Traceback\b/.test(l)) continue;
     if (ERROR_LINE.test(l)) found.push(l);
   }
