@@ -138,8 +138,9 @@ function byDayThenSpeaker(facts: readonly SourcedLine[], roleOf: (id: string) =>
   return out;
 }
 
-/** Fact lines in conversation order: consecutive facts of one side on one day share a line, labelled
- * with who said them and the day (when it changes). */
+/** Fact lines in conversation order: consecutive facts of one side on one day share a line (up to
+ * LINE_WORDS words, then a new line labelled with the side alone), labelled with who said them and
+ * the day (when it changes). */
 function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined, textOf: (f: SourcedLine) => string = factText): string[] {
   const lines: string[] = [];
   let shownDay = '';
