@@ -6,21 +6,13 @@
 import { leadingStamp } from './dates';
 import type { ChatMessage } from './messages';
 import type { Sentence } from './extract-sentences';
-import type { ErrorLine, SourcedLine } from './record';
+import type { CompactionRecord, ErrorLine, SourcedLine } from './record';
 import { QUESTION } from './traits';
 import { CJK_TEXT, defineCue } from './vocab';
 import { contentWords, dedupeKey, overlap, splitSentences, squash, truncateAtWord, wordCount } from './text';
 
-export interface SummarySections {
-  goal: SourcedLine | null;
-  constraints: SourcedLine[];
-  decisions: SourcedLine[];
-  done: SourcedLine[];
-  openTasks: SourcedLine[];
-  errors: ErrorLine[];
-  topics: SourcedLine[];
-  leftOff: SourcedLine | null;
-}
+/** The summary sections as the record holds them. */
+export type SummarySections = Pick<CompactionRecord, 'goal' | 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'topics' | 'leftOff'>;
 
 /** Most lines one round keeps per section. */
 const SECTION_LIMIT = 40;
