@@ -3,21 +3,18 @@
 // message_delta (stop reason, output usage), message_stop; `ping` keep-alives; `error` mid-stream.
 import { classifyStreamError, parseServerError, ProviderError, shorten, type ProviderLabel } from './errors';
 import { anthropicBody } from './anthropic-format';
-import type { RetryPolicy } from './retry';
-import { requestJson, runStream, type DecodedEvent } from './run';
+import { HttpChatProvider, type HttpProviderOptions } from './http-provider';
+import type { DecodedEvent } from './run';
 import { sseEvents } from './sse';
-import { Transport } from './transport';
-import type { CallOptions, ChatProvider, ChatRequest, ProviderEvent, ProviderUsage, StopReason } from './types';
+import type { ChatRequest, ProviderUsage, StopReason } from './types';
 import { count, isRecord } from './json';
 
 export const ANTHROPIC_DEFAULT_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_VERSION = '2023-06-01';
 
-export interface AnthropicProviderOptions {
+export interface AnthropicProviderOptions extends HttpProviderOptions {
   /** Without the `/v1` segment. */
   baseUrl?: string;
-  transport?: Transport;
-  retry?: RetryPolicy;
 }
 
 
@@ -146,25 +143,21 @@ export async function* decodeAnthropic(chunks: AsyncIterable<string>, label: Pro
   }
 }
 
-export class AnthropicProvider implements ChatProvider {
+export class AnthropicProvider extends HttpChatProvider {
   readonly id = 'anthropic' as const;
-  readonly baseUrl: string;
-  private readonly transport: Transport;
-  private readonly retry: RetryPolicy | undefined;
+  protected readonly modelsPath = '/v1/models?limit=1000';
 
   constructor(options: AnthropicProviderOptions = {}) {
-    this.baseUrl = (options.baseUrl?.trim() || ANTHROPIC_DEFAULT_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
-    this.transport = options.transport ?? new Transport();
-    this.retry = options.retry;
+    super((options.baseUrl?.trim() || ANTHROPIC_DEFAULT_URL).replace(/\/+$/, '').replace(/\/v1$/, ''), options);
   }
 
-  private label(): ProviderLabel {
+  protected label(): ProviderLabel {
     return this.baseUrl === ANTHROPIC_DEFAULT_URL
       ? { name: 'Anthropic', connectionHint: 'Check your internet connection.', usesKey: true }
       : { name: `the Anthropic-compatible server at ${this.baseUrl}`, connectionHint: 'Is the server running, and is the base URL in the plugin settings right?', usesKey: true };
   }
 
-  private headers(apiKey: string | undefined, json: boolean): Record<string, string> {
+  protected headers(apiKey: string | undefined, json: boolean): Record<string, string> {
     const headers: Record<string, string> = {
       'anthropic-version': ANTHROPIC_VERSION,
       // Required for requests from a browser context (Obsidian is one); without it the API
@@ -176,32 +169,15 @@ export class AnthropicProvider implements ChatProvider {
     return headers;
   }
 
-  stream(request: ChatRequest, options: CallOptions = {}): AsyncIterable<ProviderEvent> {
-    const label = this.label();
-    const apiKey = options.apiKey;
-    return runStream(
-      this.transport,
-      {
-        label,
-        model: request.model,
-        apiKey,
-        request: { url: `${this.baseUrl}/v1/messages`, method: 'POST', headers: this.headers(apiKey, true), body: JSON.stringify(anthropicBody(request)) },
-        decode: (chunks) => decodeAnthropic(chunks, label, request.model, apiKey),
-        listModels: (signal) => this.listModels(signal ? { signal, apiKey } : { apiKey }),
-      },
-      options.signal,
-      this.retry,
-    );
+  protected chat(request: ChatRequest): { path: string; body: unknown } {
+    return { path: '/v1/messages', body: anthropicBody(request) };
   }
 
-  async listModels(options: CallOptions = {}): Promise<string[]> {
-    const json = await requestJson(
-      this.transport,
-      { url: `${this.baseUrl}/v1/models?limit=1000`, method: 'GET', headers: this.headers(options.apiKey, false) },
-      this.label(),
-      options.apiKey,
-      options.signal,
-    );
+  protected decode(chunks: AsyncIterable<string>, label: ProviderLabel, model: string, apiKey: string | undefined): AsyncIterable<DecodedEvent> {
+    return decodeAnthropic(chunks, label, model, apiKey);
+  }
+
+  protected modelNames(json: unknown): string[] {
     const data = isRecord(json) && Array.isArray(json.data) ? json.data : [];
     return data.flatMap((m) => (isRecord(m) && typeof m.id === 'string' ? [m.id] : []));
   }

@@ -3,20 +3,15 @@
 import { classifyStreamError, ProviderError, shorten, type ProviderLabel } from './errors';
 import { ndjsonLines } from './ndjson';
 import { ollamaBody } from './ollama-format';
-import type { RetryPolicy } from './retry';
-import { requestJson, runStream, type DecodedEvent } from './run';
+import { HttpChatProvider, type HttpProviderOptions } from './http-provider';
+import type { DecodedEvent } from './run';
 import { argumentsText } from './tool-format';
-import { Transport } from './transport';
-import type { CallOptions, ChatProvider, ChatRequest, ProviderEvent, ProviderUsage, StopReason } from './types';
+import type { ChatRequest, ProviderUsage, StopReason } from './types';
 import { count, isRecord, type Json } from './json';
 
 export const OLLAMA_DEFAULT_URL = 'http://localhost:11434';
 
-export interface OllamaProviderOptions {
-  baseUrl?: string;
-  transport?: Transport;
-  retry?: RetryPolicy;
-}
+export type OllamaProviderOptions = HttpProviderOptions;
 
 
 function stopReason(raw: unknown, sawToolCalls: boolean): StopReason {
@@ -81,19 +76,15 @@ export async function* decodeOllama(chunks: AsyncIterable<string>, label: Provid
   }
 }
 
-export class OllamaProvider implements ChatProvider {
+export class OllamaProvider extends HttpChatProvider {
   readonly id = 'ollama' as const;
-  readonly baseUrl: string;
-  private readonly transport: Transport;
-  private readonly retry: RetryPolicy | undefined;
+  protected readonly modelsPath = '/api/tags';
 
   constructor(options: OllamaProviderOptions = {}) {
-    this.baseUrl = (options.baseUrl?.trim() || OLLAMA_DEFAULT_URL).replace(/\/+$/, '');
-    this.transport = options.transport ?? new Transport();
-    this.retry = options.retry;
+    super((options.baseUrl?.trim() || OLLAMA_DEFAULT_URL).replace(/\/+$/, ''), options);
   }
 
-  private label(apiKey: string | undefined): ProviderLabel {
+  protected label(apiKey: string | undefined): ProviderLabel {
     const local = this.baseUrl === OLLAMA_DEFAULT_URL;
     return {
       name: local ? 'Ollama' : `Ollama at ${this.baseUrl}`,
@@ -103,34 +94,22 @@ export class OllamaProvider implements ChatProvider {
     };
   }
 
-  private headers(apiKey: string | undefined): Record<string, string> {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  protected headers(apiKey: string | undefined, json: boolean): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (json) headers['Content-Type'] = 'application/json';
     if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
     return headers;
   }
 
-  stream(request: ChatRequest, options: CallOptions = {}): AsyncIterable<ProviderEvent> {
-    const label = this.label(options.apiKey);
-    const apiKey = options.apiKey;
-    return runStream(
-      this.transport,
-      {
-        label,
-        model: request.model,
-        apiKey,
-        request: { url: `${this.baseUrl}/api/chat`, method: 'POST', headers: this.headers(apiKey), body: JSON.stringify(ollamaBody(request)) },
-        decode: (chunks) => decodeOllama(chunks, label, request.model, apiKey),
-        listModels: (signal) => this.listModels(signal ? { signal, apiKey } : { apiKey }),
-      },
-      options.signal,
-      this.retry,
-    );
+  protected chat(request: ChatRequest): { path: string; body: unknown } {
+    return { path: '/api/chat', body: ollamaBody(request) };
   }
 
-  async listModels(options: CallOptions = {}): Promise<string[]> {
-    const headers = this.headers(options.apiKey);
-    delete headers['Content-Type'];
-    const json = await requestJson(this.transport, { url: `${this.baseUrl}/api/tags`, method: 'GET', headers }, this.label(options.apiKey), options.apiKey, options.signal);
+  protected decode(chunks: AsyncIterable<string>, label: ProviderLabel, model: string, apiKey: string | undefined): AsyncIterable<DecodedEvent> {
+    return decodeOllama(chunks, label, model, apiKey);
+  }
+
+  protected modelNames(json: unknown): string[] {
     const models = isRecord(json) && Array.isArray(json.models) ? json.models : [];
     return models.flatMap((m) => (isRecord(m) && typeof m.name === 'string' ? [m.name] : isRecord(m) && typeof m.model === 'string' ? [m.model] : []));
   }

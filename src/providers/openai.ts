@@ -4,21 +4,18 @@
 import { classifyStreamError, parseServerError, ProviderError, shorten, type ProviderLabel } from './errors';
 import { openaiBody } from './openai-format';
 import { ToolCallAssembler } from './openai-tool-calls';
-import type { RetryPolicy } from './retry';
-import { requestJson, runStream, type DecodedEvent } from './run';
+import { HttpChatProvider, type HttpProviderOptions } from './http-provider';
+import type { DecodedEvent } from './run';
 import { sseEvents } from './sse';
-import { Transport } from './transport';
-import type { CallOptions, ChatProvider, ChatRequest, ProviderEvent, ProviderUsage, StopReason } from './types';
+import type { ChatRequest, ProviderUsage, StopReason } from './types';
 import { count, isRecord } from './json';
 
 export const OPENAI_DEFAULT_URL = 'https://api.openai.com/v1';
 
-export interface OpenAIProviderOptions {
+export interface OpenAIProviderOptions extends HttpProviderOptions {
   /** Up to and including the version segment, e.g. `http://localhost:1234/v1`. A bare origin gets
    * `/v1`; a pasted `…/chat/completions` is trimmed. */
   baseUrl?: string;
-  transport?: Transport;
-  retry?: RetryPolicy;
   /** Some older compatible servers reject `stream_options`; they can turn it off. */
   includeUsage?: boolean;
 }
@@ -114,17 +111,14 @@ export async function* decodeOpenAI(chunks: AsyncIterable<string>, label: Provid
   if (finish !== undefined) yield* end();
 }
 
-export class OpenAIProvider implements ChatProvider {
+export class OpenAIProvider extends HttpChatProvider {
   readonly id = 'openai' as const;
-  readonly baseUrl: string;
-  private readonly transport: Transport;
-  private readonly retry: RetryPolicy | undefined;
+  /** `/models` where the server offers it; servers without one reject with kind 'not-found'. */
+  protected readonly modelsPath = '/models';
   private readonly includeUsage: boolean;
 
   constructor(options: OpenAIProviderOptions = {}) {
-    this.baseUrl = normaliseOpenAIBase(options.baseUrl);
-    this.transport = options.transport ?? new Transport();
-    this.retry = options.retry;
+    super(normaliseOpenAIBase(options.baseUrl), options);
     this.includeUsage = options.includeUsage ?? true;
   }
 
@@ -132,7 +126,7 @@ export class OpenAIProvider implements ChatProvider {
     return /^https:\/\/api\.openai\.com(\/|$)/.test(this.baseUrl);
   }
 
-  private label(): ProviderLabel {
+  protected label(): ProviderLabel {
     return this.isOpenAI
       ? { name: 'OpenAI', connectionHint: 'Check your internet connection.', usesKey: true }
       : {
@@ -142,7 +136,7 @@ export class OpenAIProvider implements ChatProvider {
         };
   }
 
-  private headers(apiKey: string | undefined, json: boolean): Record<string, string> {
+  protected headers(apiKey: string | undefined, json: boolean): Record<string, string> {
     const headers: Record<string, string> = {};
     if (json) headers['Content-Type'] = 'application/json';
     // Local servers need no key, and some reject an empty bearer token.
@@ -150,34 +144,15 @@ export class OpenAIProvider implements ChatProvider {
     return headers;
   }
 
-  stream(request: ChatRequest, options: CallOptions = {}): AsyncIterable<ProviderEvent> {
-    const label = this.label();
-    const apiKey = options.apiKey;
-    const body = openaiBody(request, { maxTokensField: this.isOpenAI ? 'max_completion_tokens' : 'max_tokens', includeUsage: this.includeUsage });
-    return runStream(
-      this.transport,
-      {
-        label,
-        model: request.model,
-        apiKey,
-        request: { url: `${this.baseUrl}/chat/completions`, method: 'POST', headers: this.headers(apiKey, true), body: JSON.stringify(body) },
-        decode: (chunks) => decodeOpenAI(chunks, label, request.model, apiKey),
-        listModels: (signal) => this.listModels(signal ? { signal, apiKey } : { apiKey }),
-      },
-      options.signal,
-      this.retry,
-    );
+  protected chat(request: ChatRequest): { path: string; body: unknown } {
+    return { path: '/chat/completions', body: openaiBody(request, { maxTokensField: this.isOpenAI ? 'max_completion_tokens' : 'max_tokens', includeUsage: this.includeUsage }) };
   }
 
-  /** `/models` where the server offers it; servers without one reject with kind 'not-found'. */
-  async listModels(options: CallOptions = {}): Promise<string[]> {
-    const json = await requestJson(
-      this.transport,
-      { url: `${this.baseUrl}/models`, method: 'GET', headers: this.headers(options.apiKey, false) },
-      this.label(),
-      options.apiKey,
-      options.signal,
-    );
+  protected decode(chunks: AsyncIterable<string>, label: ProviderLabel, model: string, apiKey: string | undefined): AsyncIterable<DecodedEvent> {
+    return decodeOpenAI(chunks, label, model, apiKey);
+  }
+
+  protected modelNames(json: unknown): string[] {
     const data = isRecord(json) && Array.isArray(json.data) ? json.data : [];
     return data.flatMap((m) => (isRecord(m) && typeof m.id === 'string' ? [m.id] : []));
   }
