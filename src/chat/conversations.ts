@@ -167,7 +167,9 @@ export class Conversations {
     if (!items.some((i) => i.kind === 'message')) return;
     const title = current.title || titleFrom(items) || 'Chat';
     const model = this.deps.settings().model.trim();
-    const key = this.keyOf(title, model, items);
+    // The items' JSON is worked out once: it is both the save's key and what `hasLocalWork` compares.
+    const itemsJson = JSON.stringify(items);
+    const key = this.keyOf(title, model, itemsJson);
     if (key === this.lastKey && current.path) return;
     const conversation: SavedConversation = { id: current.id, title, model, created: current.created, updated: this.deps.now(), items };
     const result = await this.deps.store.save(conversation);
@@ -176,7 +178,7 @@ export class Conversations {
     switch (result.kind) {
       case 'saved': {
         this.lastKey = key;
-        this.savedItems = JSON.stringify(items);
+        this.savedItems = itemsJson;
         const isNew = this.currentConversation.path !== result.path;
         this.currentConversation = { ...this.currentConversation, title, path: result.path };
         if (isNew) {
@@ -246,7 +248,7 @@ export class Conversations {
     if (result.ok) {
       const c = result.conversation;
       this.deps.session.load(c.items);
-      this.lastKey = this.keyOf(c.title, c.model, c.items);
+      this.lastKey = this.keyOf(c.title, c.model, JSON.stringify(c.items));
       // As the session gives them back, so the comparison in `hasLocalWork` is like for like.
       this.savedItems = JSON.stringify(this.deps.session.toSaved());
       this.switchTo({ id: c.id, title: c.title, created: c.created, path, problem: null });
@@ -284,8 +286,9 @@ export class Conversations {
     return { id: this.deps.newId(), title: '', created: this.deps.now(), path: null, problem: null };
   }
 
-  private keyOf(title: string, model: string, items: unknown): string {
-    return JSON.stringify([title, model, items]);
+  /** What a save writes, as one string: an unchanged conversation is not written again. */
+  private keyOf(title: string, model: string, itemsJson: string): string {
+    return `${JSON.stringify([title, model])}${itemsJson}`;
   }
 }
 
