@@ -8,9 +8,11 @@
 // from the previous round (above all those its block showed) keep a seniority. Deterministic: ties
 // break on position. Words arrive as vocabulary ids and each sentence's traits are read once by
 // the sentence pass, so ranking a long conversation stays a few typed-array passes.
+import { capitaliseFirst, clausesOf, trimClause } from './clauses';
 import type { Sentence } from './extract-sentences';
+import { MaxHeap } from './max-heap';
 import type { SourcedLine } from './record';
-import { contentWords, splitAfter, squash, truncateAtWord, wordCount, wordIds } from './text';
+import { splitAfter, squash, truncateAtWord, wordCount, wordIds } from './text';
 import { FIRST_PERSON, MARKUP, MY, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -104,52 +106,6 @@ function bestClauses(text: string, idf: (id: number) => number): string {
   }
   // One clause longer than the limit: cut at a word boundary.
   return best ? trimClause(best) : truncateAtWord(text, MAX_WORDS * 7);
-}
-
-/** A clause as a fact of its own: without the comma or dash it ended on, nor the "and" / "but"
- * that joined it to the clause before (which is not there). */
-export function trimClause(clause: string): string {
-  return clause.replace(/[\s,;:–—-]+$/u, '');
-}
-
-/** `text` with its first character upper-cased when it is a lowercase letter that has a
- * one-character capital (so the length, and every offset, stays the same). */
-export function capitaliseFirst(text: string): string {
-  const first = text.charAt(0);
-  const upper = first.toUpperCase();
-  return upper !== first && upper.length === 1 && first.toLowerCase() === first ? upper + text.slice(1) : text;
-}
-
-/** Clauses of a sentence of at least five words each (the shortest run that reads as text), when
- * the sentence has more than one; each trimmed to stand alone (see {@link trimClause}). */
-export function clausesOf(text: string): string[] {
-  const parts = splitAfter(text, ',;:!?')
-    .flatMap((p) => p.split(/\s+[-–—]\s+|\s+(?=\[)/))
-    // Coordinated clauses ("I started surfing five years ago and it's been great") stand alone too.
-    .flatMap((p) => p.split(CONJUNCTION))
-    .map((p) => trimClause(p.trim()));
-  if (parts.length < 2) return [];
-  return parts.filter((p) => wordCount(p) >= 5 && contentWords(p).length >= 2 && balanced(p));
-}
-
-// Before "so" only when a comma or a subject says a clause follows ("… ago, so we moved"), not
-// inside a phrase ("it's so heartwarming"); before the other joining words always.
-const CONJUNCTION =
-  /,?\s+(?=(?:and|but|because|which|while|although|though|since)\s)|,\s+(?=so\s)|\s+(?=so\s+(?:I|I['’]\w+|we|you|he|she|it|it['’]s|they|there|that|this|my|our|his|her|their)\s)/;
-
-/** True when every bracket and parenthesis opened in `text` is closed in it, and none closes
- * unopened: a clause cut out of "[shares a photo: …]" must not leave half a bracket. */
-function balanced(text: string): boolean {
-  let square = 0;
-  let round = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 91) square++;
-    else if (c === 93 && --square < 0) return false;
-    else if (c === 40) round++;
-    else if (c === 41 && --round < 0) return false;
-  }
-  return square === 0 && round === 0;
 }
 
 /** Conversations with fewer usable sentences than this are ranked in full. */
@@ -417,51 +373,4 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     picked.push({ text: top.c.text, sources: top.c.sources, at: top.c.at, score: Math.round(fresh * 1000) / 1000, round: top.c.round, seq: top.c.seq, ...(top.c.shown ? { shown: top.c.shown } : {}) });
   }
   return picked;
-}
-
-/** A binary max-heap; `cmp(a, b) > 0` means a ranks above b. */
-class MaxHeap<T> {
-  private items: T[] = [];
-  constructor(private readonly cmp: (a: T, b: T) => number) {}
-  get size(): number {
-    return this.items.length;
-  }
-  peek(): T | undefined {
-    return this.items[0];
-  }
-  push(item: T): void {
-    const a = this.items;
-    a.push(item);
-    let i = a.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (this.cmp(a[i] as T, a[p] as T) <= 0) break;
-      const t = a[i] as T;
-      a[i] = a[p] as T;
-      a[p] = t;
-      i = p;
-    }
-  }
-  pop(): T | undefined {
-    const a = this.items;
-    const top = a[0];
-    const last = a.pop();
-    if (a.length && last !== undefined) {
-      a[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && this.cmp(a[l] as T, a[m] as T) > 0) m = l;
-        if (r < a.length && this.cmp(a[r] as T, a[m] as T) > 0) m = r;
-        if (m === i) break;
-        const t = a[i] as T;
-        a[i] = a[m] as T;
-        a[m] = t;
-        i = m;
-      }
-    }
-    return top;
-  }
 }

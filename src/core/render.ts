@@ -12,7 +12,7 @@ import type { CompactionRecord, ErrorLine, FileEntry, Reference, SourcedLine } f
 import { estimateTokens } from './tokens';
 import { dedupeKey, dropLoneSurrogates, squash, truncateAtWord, wordCount } from './text';
 import { describeDay, resolveRelativeDates } from './dates';
-import { capitaliseFirst, clausesOf } from './extract-facts';
+import { capitaliseFirst, clausesOf } from './clauses';
 
 export interface RenderOptions {
   budgetTokens: number;

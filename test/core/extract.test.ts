@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeDay, resolveRelativeDates } from '../../src/core/dates';
-import { capitaliseFirst, clausesOf, selectFacts } from '../../src/core/extract-facts';
+import { capitaliseFirst, clausesOf } from '../../src/core/clauses';
+import { selectFacts } from '../../src/core/extract-facts';
 import { fileOpsOfCall, fileOpsOfShell } from '../../src/core/extract-files';
 import { findReferences } from '../../src/core/extract-references';
 import { sentencesOf } from '../../src/core/extract-sentences';
