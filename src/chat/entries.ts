@@ -1,8 +1,65 @@
-// What the session and its persistence (session-persistence.ts) both need to know about entries:
-// which messages are sent, and the text of a compaction round's notice (written when the round is
-// applied, and again when a saved conversation is loaded).
+// The conversation's entries as the session holds them (messages with their status, notices,
+// applied compaction rounds), and what the session, its persistence (session-persistence.ts) and
+// the views all need to know about them: which messages are sent, and the text of a compaction
+// round's notice (written when the round is applied, and again when a saved conversation is loaded).
+import type { ChatMessage } from '../core/messages';
+import type { CompactionRecord } from '../core/record';
+import type { TriggerReason } from '../core/triggers';
+import type { ProviderErrorKind } from '../providers/errors';
+import type { StopReason } from '../providers/types';
 import { plural } from './format';
-import type { CompactionCause, CompactionState, MessageEntry } from './session';
+import type { RestoredNotes } from './restore';
+
+export type MessageStatus = 'done' | 'streaming' | 'stopped' | 'error';
+
+/** An error shown in the conversation, with what the user can do about it. */
+export interface ChatError {
+  kind: ProviderErrorKind | 'no-model' | 'unexpected';
+  message: string;
+  /** Models the server offers, for a model it does not know. */
+  availableModels?: string[];
+}
+
+export interface MessageEntry {
+  kind: 'message';
+  id: string;
+  message: ChatMessage;
+  status: MessageStatus;
+  error?: ChatError;
+  stopReason?: StopReason;
+  /** The model that wrote an assistant reply. */
+  model?: string;
+  /** Vault paths of the notes a user message mentions (`[[…]]`): sent as context with it. */
+  mentions?: string[];
+}
+
+export interface NoticeEntry {
+  kind: 'notice';
+  id: string;
+  level: 'info' | 'warning';
+  text: string;
+  /** Set for the notice of an applied compaction. */
+  compaction?: CompactionState;
+  /** Set on that notice once the round was undone (the notice stays: it happened). */
+  undone?: boolean;
+}
+
+export type ChatEntry = MessageEntry | NoticeEntry;
+
+export type CompactionCause = TriggerReason | 'overflow';
+
+/** One applied compaction round: the core's record (boundary = `record.removedThrough`, the block
+ * sent, the round) plus what the session did around it. */
+export interface CompactionState {
+  record: CompactionRecord;
+  causes: CompactionCause[];
+  /** Tool results replaced by placeholders just before this round (micro-compaction). */
+  microCleared: string[];
+  restored: RestoredNotes;
+  /** Estimated prompt tokens just before and just after (system prompt included). */
+  promptBefore: number;
+  promptAfter: number;
+}
 
 /** Whether an entry is part of what is sent: failed turns and empty replies are not. */
 export function isSendable(entry: MessageEntry): boolean {

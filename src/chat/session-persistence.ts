@@ -5,7 +5,7 @@
 import { newMessageId } from '../core/messages';
 import type { SavedCompaction, SavedItem } from './conversation-format';
 import { compactionNoticeText, isSendable } from './entries';
-import type { ChatEntry, CompactionCause, CompactionState, MessageEntry } from './session';
+import type { ChatEntry, CompactionCause, CompactionState, MessageEntry } from './entries';
 
 /** The part of a session's state that is saved. */
 export interface PersistedState {

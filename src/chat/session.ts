@@ -12,16 +12,15 @@ import { estimateMessageTokens, estimateSystemPromptTokens } from '../core/messa
 import { type AssistantMessage, type ChatMessage, type ToolCall, type ToolDefinition, type ToolResultMessage, type UserMessage, newMessageId } from '../core/messages';
 import { microCompact } from '../core/micro-compact';
 import { contextWindowFor } from '../core/models';
-import type { CompactionRecord } from '../core/record';
 import { type CutOptions, selectCut } from '../core/cut';
 import { estimateTokens } from '../core/tokens';
 import { TokenTracker } from '../core/tracker';
 import { type TriggerReason, planCompaction, shouldCompact } from '../core/triggers';
-import type { ProviderError, ProviderErrorKind } from '../providers/errors';
-import type { ChatProvider, ChatRequest, ProviderUsage, StopReason } from '../providers/types';
+import type { ProviderError } from '../providers/errors';
+import type { ChatProvider, ChatRequest, ProviderUsage } from '../providers/types';
 import type { SavedItem } from './conversation-format';
 import { Emitter } from './emitter';
-import { compactionNoticeText, isSendable } from './entries';
+import { type ChatEntry, type ChatError, type CompactionCause, type CompactionState, type MessageEntry, type NoticeEntry, compactionNoticeText, isSendable } from './entries';
 import { plural } from './format';
 import { type MeterFigures, meterFigures } from './meter';
 import { EMPTY_RESTORED, type RestoredNotes, attachNotes, linkedNotes, restoreCandidates, restoreNotes } from './restore';
@@ -29,57 +28,6 @@ import { fromSaved, toSaved } from './session-persistence';
 import { EMPTY_PARTS, MENTIONED_NOTES, type SystemParts, activeNoteBlock, composeSystemPrompt, mentionedPaths } from './system-prompt';
 import { type CompactChatSettings, compactionPointFor, modelOf } from './settings';
 import type { NoteSource } from './vault-access';
-
-export type MessageStatus = 'done' | 'streaming' | 'stopped' | 'error';
-
-/** An error shown in the conversation, with what the user can do about it. */
-export interface ChatError {
-  kind: ProviderErrorKind | 'no-model' | 'unexpected';
-  message: string;
-  /** Models the server offers, for a model it does not know. */
-  availableModels?: string[];
-}
-
-export interface MessageEntry {
-  kind: 'message';
-  id: string;
-  message: ChatMessage;
-  status: MessageStatus;
-  error?: ChatError;
-  stopReason?: StopReason;
-  /** The model that wrote an assistant reply. */
-  model?: string;
-  /** Vault paths of the notes a user message mentions (`[[…]]`): sent as context with it. */
-  mentions?: string[];
-}
-
-export interface NoticeEntry {
-  kind: 'notice';
-  id: string;
-  level: 'info' | 'warning';
-  text: string;
-  /** Set for the notice of an applied compaction. */
-  compaction?: CompactionState;
-  /** Set on that notice once the round was undone (the notice stays: it happened). */
-  undone?: boolean;
-}
-
-export type ChatEntry = MessageEntry | NoticeEntry;
-
-export type CompactionCause = TriggerReason | 'overflow';
-
-/** One applied compaction round: the core's record (boundary = `record.removedThrough`, the block
- * sent, the round) plus what the session did around it. */
-export interface CompactionState {
-  record: CompactionRecord;
-  causes: CompactionCause[];
-  /** Tool results replaced by placeholders just before this round (micro-compaction). */
-  microCleared: string[];
-  restored: RestoredNotes;
-  /** Estimated prompt tokens just before and just after (system prompt included). */
-  promptBefore: number;
-  promptAfter: number;
-}
 
 export type CompactOutcome =
   | { kind: 'compacted'; state: CompactionState }

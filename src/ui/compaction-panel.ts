@@ -10,7 +10,8 @@
 // with its own child Component, so collapsing or re-rendering releases them.
 import { Component, ItemView, Keymap, MarkdownRenderer, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
 import { formatTokens, plural } from '../chat/format';
-import type { ChatSession, CompactionCause, CompactionState } from '../chat/session';
+import type { CompactionCause, CompactionState } from '../chat/entries';
+import type { ChatSession } from '../chat/session';
 import type { ChatMessage } from '../core/messages';
 import type { CompactionRecord, ErrorLine, SourcedLine } from '../core/record';
 import { groupUnits } from '../core/units';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SavedItem } from '../../src/chat/conversation-format';
 import { EMPTY_RESTORED } from '../../src/chat/restore';
-import type { ChatEntry } from '../../src/chat/session';
+import type { ChatEntry } from '../../src/chat/entries';
 import { fromSaved, toSaved } from '../../src/chat/session-persistence';
 import { compact } from '../../src/core/compact';
 import type { ChatMessage } from '../../src/core/messages';

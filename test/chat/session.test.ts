@@ -1,7 +1,7 @@
 // The send → compact → request → stream loop, against a real loopback server speaking Ollama's
 // protocol: what is sent, what is kept, and what the user sees.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MessageEntry, NoticeEntry } from '../../src/chat/session';
+import type { MessageEntry, NoticeEntry } from '../../src/chat/entries';
 import { endlessReply, type Harness, ollamaError, ollamaReply, startHarness, systemOf, until } from './helpers/harness';
 
 let h: Harness;
