@@ -9,8 +9,8 @@ export interface FoundReference {
   key: string;
 }
 
-// [[target#heading^block|alias]] and ![[…]]; a target never holds ] | # ^.
-const WIKILINK = /(!?)\[\[([^\]|#^\n]*)(#[^\]|^\n]*)?(\^[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]/g;
+// [[target#heading^block|alias]] and ![[…]]: found by `nextWikilink` below, a scan that reads
+// as this pattern would (a target never holds ] | # ^; no part holds ] or a line break).
 // [text](target) — not images' URLs only: note links like (Notes/Plan.md) or (Plan%20B.md).
 const MD_LINK = /(!?)\[([^\]\n]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
 const URL = /\bhttps?:\/\/[^\s<>"'`)\]]+/g;
@@ -29,21 +29,56 @@ const QUOTED_PATH = /(["'`])((?:[^"'`\n/]*\/)*[^"'`\n/]*[^\s"'`/]\.(?:md|canvas|
 const linkCache = new Map<string, FoundReference | null>();
 const LINK_CACHE_LIMIT = 5000;
 
-function wikilinkOf(m: RegExpExecArray): FoundReference | null {
-  const hit = linkCache.get(m[0]);
+/** The next wikilink or embed at or after `from`: [start, end) of the whole link, or null. What
+ * the pattern `(!?)\[\[([^\]|#^\n]*)(#[^\]|^\n]*)?(\^[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]` finds,
+ * without a match array and its six strings per link: between the brackets any text without ] or a
+ * line break parses (target, then #heading, ^block, |alias, each optional). */
+function nextWikilink(text: string, from: number): [number, number] | null {
+  let open = text.indexOf('[[', from);
+  while (open >= 0) {
+    const close = text.indexOf(']', open + 2);
+    if (close < 0) return null;
+    if (text.charCodeAt(close + 1) === 93 && !text.slice(open + 2, close).includes('\n')) {
+      const start = open > from && text.charCodeAt(open - 1) === 33 ? open - 1 : open; // "!": an embed
+      return [start, close + 2];
+    }
+    open = text.indexOf('[[', open + 1);
+  }
+  return null;
+}
+
+/** The reference a wikilink names (`link` is its whole text, from `nextWikilink`), or null for
+ * an empty one. */
+function wikilinkOf(link: string): FoundReference | null {
+  const hit = linkCache.get(link);
   if (hit !== undefined) return hit;
-  const target = (m[2] ?? '').trim();
-  const heading = m[3] ?? '';
-  const block = m[4] ?? '';
+  const embed = link.charCodeAt(0) === 33;
+  const inner = link.slice(embed ? 3 : 2, -2);
+  // Target up to the first | # ^; a heading up to | or ^; a block up to |; the alias is the rest.
+  let i = 0;
+  while (i < inner.length && !'|#^'.includes(inner[i] as string)) i++;
+  const target = inner.slice(0, i).trim();
+  let heading = '';
+  if (inner[i] === '#') {
+    const h = i;
+    i++;
+    while (i < inner.length && inner[i] !== '|' && inner[i] !== '^') i++;
+    heading = inner.slice(h, i);
+  }
+  let block = '';
+  if (inner[i] === '^') {
+    const b = i;
+    while (i < inner.length && inner[i] !== '|') i++;
+    block = inner.slice(b, i);
+  }
+  const alias = inner[i] === '|' ? `|${inner.slice(i + 1).trim()}` : '';
   let ref: FoundReference | null = null;
   if (target || heading || block) {
-    const embed = m[1] === '!';
-    const alias = m[5] !== undefined ? `|${m[5].trim()}` : '';
     const core = `${target}${heading}${block}`;
     ref = { kind: embed ? 'embed' : 'wikilink', text: `${embed ? '!' : ''}[[${core}${alias}]]`, key: `note:${core.toLowerCase()}` };
   }
   if (linkCache.size >= LINK_CACHE_LIMIT) linkCache.clear();
-  linkCache.set(m[0], ref);
+  linkCache.set(link, ref);
   return ref;
 }
 
@@ -53,28 +88,30 @@ export function findReferences(text: string): FoundReference[] {
   if (!/[[\]/.]/.test(text)) return [];
   const found: { at: number; ref: FoundReference }[] = [];
   // Characters inside a link already found: a URL or path there is part of that link. A mask
-  // rather than a list of ranges, so a note full of links costs one pass, not links × links.
+  // rather than a list of ranges, so a note full of links costs one pass, not links × links; built
+  // only when a later kind asks (most text with links holds wikilinks alone).
   let taken: Uint8Array | null = null;
+  const spans: number[] = [];
   const take = (s: number, e: number): void => {
-    taken ??= new Uint8Array(text.length);
-    taken.fill(1, s, e);
+    if (taken) taken.fill(1, s, e);
+    else spans.push(s, e);
   };
   const overlaps = (s: number, e: number): boolean => {
-    if (!taken) return false;
+    if (!taken) {
+      if (!spans.length) return false;
+      taken = new Uint8Array(text.length);
+      for (let i = 0; i < spans.length; i += 2) taken.fill(1, spans[i], spans[i + 1]);
+    }
     for (let i = s; i < e; i++) if (taken[i]) return true;
     return false;
   };
 
   // Each kind runs only where its own marker occurs: most chat text holds none.
-  if (text.includes('[[')) {
-    WIKILINK.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = WIKILINK.exec(text)) !== null) {
-      const ref = wikilinkOf(m);
-      if (!ref) continue;
-      found.push({ at: m.index, ref });
-      take(m.index, m.index + m[0].length);
-    }
+  for (let link = nextWikilink(text, 0); link; link = nextWikilink(text, link[1])) {
+    const ref = wikilinkOf(text.slice(link[0], link[1]));
+    if (!ref) continue;
+    found.push({ at: link[0], ref });
+    take(link[0], link[1]);
   }
   if (text.includes('](')) for (const m of text.matchAll(MD_LINK)) {
     if (overlaps(m.index, m.index + m[0].length)) continue;

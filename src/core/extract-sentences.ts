@@ -73,16 +73,17 @@ interface MessagePieces {
 const NO_IDS: number[] = [];
 
 function sentence(m: ChatMessage, text: string, index: number): Sentence {
-  return { text, id: m.id, role: m.role, message: -1, index, of: 0, at: 0, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0, code: true };
+  // Every field, `summary` too, from the start: one object shape for all sentences (a field added
+  // later would move each sentence to a new shape, and the loops over them would slow down).
+  return { text, id: m.id, role: m.role, message: -1, index, of: 0, at: 0, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0, code: true, summary: undefined };
 }
 
 function proseSentence(m: ChatMessage, text: string, index: number): Sentence {
   const s = sentence(m, text, index);
-  const ids: number[] = [];
   // One walk over the text gives the word ids, the word count and what the traits need.
-  const scan = wordIds(text, ids);
+  const scan = wordIds(text);
   s.code = false;
-  s.ids = ids;
+  s.ids = scan.ids;
   s.keyCount = scan.count;
   s.wc = scan.words;
   s.traits = traitsOf(text, scan.words, scan.flags, scan.punct);

@@ -76,13 +76,18 @@ export function splitSentences(text: string): string[] {
     if (!line) continue;
     let start = 0;
     SENTENCE_END.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = SENTENCE_END.exec(line)) !== null) {
-      const end = m.index + (m[1] ?? m[2] ?? '').length;
+    // `test` rather than `exec`: no match array per sentence end (this runs over every removed
+    // line). The match is read back from where it ended: punctuation then whitespace (the first
+    // form; the whitespace run is all taken, as a non-space must follow it) or CJK punctuation.
+    while (SENTENCE_END.test(line)) {
+      const after = SENTENCE_END.lastIndex;
+      let end = after;
+      while (end > start && isSpaceCode(line.charCodeAt(end - 1))) end--;
+      const spaced = end < after;
       const piece = line.slice(start, end).trim();
-      if (m[1] && (ABBREV.test(piece) || INITIAL.test(piece))) continue;
+      if (spaced && (ABBREV.test(piece) || INITIAL.test(piece))) continue;
       if (piece) out.push(piece);
-      start = m.index + m[0].length;
+      start = after;
     }
     const rest = line.slice(start).trim();
     if (rest) out.push(rest);
@@ -311,6 +316,8 @@ export function contentWords(text: string): string[] {
 
 /** What {@link wordIds} counted besides the ids, in the same walk over the text. */
 export interface WordScan {
+  /** Distinct ranking keys as vocabulary ids, first-seen order (an array of exactly that length). */
+  ids: number[];
   /** Keys with repeats (what `contentWords(text).length` is). */
   count: number;
   /** Flags (vocab.ts) of every word read, stopwords included. */
@@ -321,17 +328,22 @@ export interface WordScan {
   punct: number;
 }
 
-const lastScan: WordScan = { count: 0, flags: 0, words: 0, punct: 0 };
+/** Distinct ranking keys of a text as vocabulary ids, with what the same walk counted. The ids
+ * array is allocated at its final length (no growth while pushing: this runs once per removed
+ * sentence); the returned object is shared scratch, overwritten by the next call. */
+const lastScan: WordScan = { ids: [], count: 0, flags: 0, words: 0, punct: 0 };
 
-/** Distinct ranking keys of a text as vocabulary ids, first-seen order, appended to `out`. The
- * returned summary is shared scratch, overwritten by the next call. */
-export function wordIds(text: string, out: number[]): WordScan {
+export function wordIds(text: string): WordScan {
   const n = scanWords(text);
   startMarking();
+  let distinct = 0;
   for (let i = 0; i < n; i++) {
     const id = scanned[i] as number;
-    if (firstSight(id)) out.push(id);
+    if (firstSight(id)) scanned[distinct++] = id;
   }
+  const ids = new Array<number>(distinct);
+  for (let i = 0; i < distinct; i++) ids[i] = scanned[i] as number;
+  lastScan.ids = ids;
   lastScan.count = n;
   lastScan.flags = scannedFlags;
   lastScan.words = scannedWords;

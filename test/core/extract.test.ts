@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeDay, resolveRelativeDates } from '../../src/core/dates';
 import { capitaliseFirst, clausesOf } from '../../src/core/clauses';
@@ -41,6 +42,39 @@ describe('text', () => {
       'There is a quote by J.K. Rowling that I like.',
       'And George R. R. Martin wrote more.',
     ]);
+  });
+
+  it('splits as the match-array version did, on any mix of punctuation, spaces and scripts', () => {
+    // The splitter reads each match back from where it ended (no match array); this is the form it
+    // replaced, kept as the reference.
+    const END = /([.!?…]+["')\]]*)\s+(?=["'([]?[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
+    const reference = (text: string): string[] => {
+      const out: string[] = [];
+      for (const rawLine of text.split(/\n+/)) {
+        const line = rawLine.trim();
+        if (!line) continue;
+        let start = 0;
+        END.lastIndex = 0;
+        let m: RegExpExecArray | null;
+        while ((m = END.exec(line)) !== null) {
+          const piece = line.slice(start, m.index + (m[1] ?? m[2] ?? '').length).trim();
+          if (m[1] && (/\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|fig|approx|cf)\.$/i.test(piece) || /(?:^|[\s.])\p{Lu}\.$/u.test(piece))) continue;
+          if (piece) out.push(piece);
+          start = m.index + m[0].length;
+        }
+        const rest = line.slice(start).trim();
+        if (rest) out.push(rest);
+      }
+      return out;
+    };
+    const piece = fc.constantFrom('.', '!', '?', '…', '。', '！', ' ', '  ', '\u00a0', '\u3000', '\n', '"', ')', '(', 'a', 'Bob', '7', '会', 'e.g', 'Dr', 'J', 'etc');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (parts) => {
+        const text = parts.join('');
+        expect(splitSentences(text)).toEqual(reference(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('cuts clauses at joining words, not inside a phrase, and without the comma they ended on', () => {
@@ -95,6 +129,34 @@ describe('references', () => {
 
   it('does not take version numbers or prose slashes for paths', () => {
     expect(findReferences('Upgrade to 1.2.3 and/or later').map((r) => r.text)).toEqual([]);
+  });
+
+  it('reads wikilinks as the wikilink pattern does, brackets, line breaks and all', () => {
+    // The scanner replaced this pattern (it allocated a match and six strings per link); any text
+    // built from the characters that matter must give the same links.
+    const PATTERN = /(!?)\[\[([^\]|#^\n]*)(#[^\]|^\n]*)?(\^[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]/g;
+    const expected = (text: string): string[] => {
+      const out: string[] = [];
+      for (const m of text.matchAll(PATTERN)) {
+        const target = (m[2] ?? '').trim();
+        const heading = m[3] ?? '';
+        const block = m[4] ?? '';
+        if (!target && !heading && !block) continue;
+        const alias = m[5] !== undefined ? `|${m[5].trim()}` : '';
+        out.push(`${m[1] === '!' ? '!' : ''}[[${target}${heading}${block}${alias}]]`);
+      }
+      return out;
+    };
+    const piece = fc.constantFrom('[', ']', '[[', ']]', '!', '|', '#', '^', '\n', ' ', 'a', 'Note', 'b c', '/', '.md');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+        const text = parts.join('');
+        const links = findReferences(text).filter((r) => r.kind === 'wikilink' || r.kind === 'embed');
+        expect(links.map((r) => r.text)).toEqual(expected(text));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(findReferences('![[a]] x [[b#h^c|d]] [[[e]]] [[f\n]] ![[#g]]').map((r) => r.text)).toEqual(['![[a]]', '[[b#h^c|d]]', '[[[e]]', '![[#g]]']);
   });
 });
 
