@@ -29,22 +29,29 @@ const QUOTED_PATH = /(["'`])((?:[^"'`\n/]*\/)*[^"'`\n/]*[^\s"'`/]\.(?:md|canvas|
 const linkCache = new Map<string, FoundReference | null>();
 const LINK_CACHE_LIMIT = 5000;
 
-/** The next wikilink or embed at or after `from`: [start, end) of the whole link, or null. What
- * the pattern `(!?)\[\[([^\]|#^\n]*)(#[^\]|^\n]*)?(\^[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]` finds,
- * without a match array and its six strings per link: between the brackets any text without ] or a
- * line break parses (target, then #heading, ^block, |alias, each optional). */
-function nextWikilink(text: string, from: number): [number, number] | null {
+/** Where the last `nextWikilink` found link ends. */
+let linkEnd = 0;
+
+/** Start of the next wikilink or embed at or after `from` (its end in `linkEnd`), or -1. What the
+ * pattern `(!?)\[\[([^\]|#^\n]*)(#[^\]|^\n]*)?(\^[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]` finds, without
+ * a match array and its six strings per link: between the brackets any text without ] or a line
+ * break parses (target, then #heading, ^block, |alias, each optional). */
+function nextWikilink(text: string, from: number): number {
   let open = text.indexOf('[[', from);
   while (open >= 0) {
     const close = text.indexOf(']', open + 2);
-    if (close < 0) return null;
-    if (text.charCodeAt(close + 1) === 93 && !text.slice(open + 2, close).includes('\n')) {
-      const start = open > from && text.charCodeAt(open - 1) === 33 ? open - 1 : open; // "!": an embed
-      return [start, close + 2];
+    if (close < 0) return -1;
+    if (text.charCodeAt(close + 1) === 93) {
+      let i = open + 2;
+      while (i < close && text.charCodeAt(i) !== 10) i++;
+      if (i === close) {
+        linkEnd = close + 2;
+        return open > from && text.charCodeAt(open - 1) === 33 ? open - 1 : open; // "!": an embed
+      }
     }
     open = text.indexOf('[[', open + 1);
   }
-  return null;
+  return -1;
 }
 
 /** The reference a wikilink names (`link` is its whole text, from `nextWikilink`), or null for
@@ -107,11 +114,12 @@ export function findReferences(text: string): FoundReference[] {
   };
 
   // Each kind runs only where its own marker occurs: most chat text holds none.
-  for (let link = nextWikilink(text, 0); link; link = nextWikilink(text, link[1])) {
-    const ref = wikilinkOf(text.slice(link[0], link[1]));
+  for (let start = nextWikilink(text, 0); start >= 0; start = nextWikilink(text, linkEnd)) {
+    const end = linkEnd;
+    const ref = wikilinkOf(text.slice(start, end));
     if (!ref) continue;
-    found.push({ at: link[0], ref });
-    take(link[0], link[1]);
+    found.push({ at: start, ref });
+    take(start, end);
   }
   if (text.includes('](')) for (const m of text.matchAll(MD_LINK)) {
     if (overlaps(m.index, m.index + m[0].length)) continue;

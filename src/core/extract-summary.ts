@@ -165,8 +165,18 @@ export function extractErrors(messages: readonly ChatMessage[], sentences: reado
 }
 
 function findResolution(sentences: readonly Sentence[], afterMessage: number): string | undefined {
-  for (const s of sentences) {
-    if (s.message <= afterMessage || s.role !== 'assistant' || s.code) continue;
+  // Sentences are in message order: start at the first one after the error's message (a binary
+  // search, so a trajectory with many distinct errors is not errors × sentences).
+  let lo = 0;
+  let hi = sentences.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sentences[mid] as Sentence).message <= afterMessage) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < sentences.length; i++) {
+    const s = sentences[i] as Sentence;
+    if (s.role !== 'assistant' || s.code) continue;
     if (s.message > afterMessage + 4) break;
     if (RESOLVE.test(s.text) && s.keyCount >= 3) return truncateAtWord(squash(s.text), 100);
   }

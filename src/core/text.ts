@@ -378,7 +378,14 @@ export function wordCount(text: string): number {
 
 /** A normalised key for de-duplication: lowercased letters and digits only. */
 export function dedupeKey(text: string): string {
+  // ASCII text (most of it) takes the ASCII pattern, which is the same there and cheaper.
+  if (isAscii(text)) return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
+  return true;
 }
 
 /** Share of `a`'s distinct content words that also occur in `b`'s (0 when a has none). */
