@@ -269,14 +269,39 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     let n = taken.get(id) ?? 0;
     let best = current ?? '';
     let bestCost = before;
-    while (n < items.length) {
-      const line = dropLoneSurrogates(format(items.slice(0, n + 1)));
+    // The line with m items, measured, if it fits (else null).
+    const tryItems = (m: number): { line: string; c: number } | null => {
+      const line = dropLoneSurrogates(format(items.slice(0, m)));
       const c = cost(line) + 1;
-      if (built.used - before + c > cap) break;
-      best = line;
-      bestCost = c;
-      n++;
+      return built.used - before + c > cap ? null : { line, c };
+    };
+    // The most items that fit. A line with one more item is the same line with ", item" appended,
+    // and appending never lowers the estimate (a property the token tests check), so the counts
+    // that fit are a prefix: found by galloping then halving, in a few measurements rather than one
+    // per item (a long file list would cost items × line length).
+    let lo = n;
+    let hi = items.length + 1;
+    for (let step = 1; lo + step <= items.length; step *= 2) {
+      const fit = tryItems(lo + step);
+      if (!fit) {
+        hi = lo + step;
+        break;
+      }
+      lo += step;
+      best = fit.line;
+      bestCost = fit.c;
     }
+    hi = Math.min(hi, items.length + 1);
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      const fit = tryItems(mid);
+      if (fit) {
+        lo = mid;
+        best = fit.line;
+        bestCost = fit.c;
+      } else hi = mid;
+    }
+    n = lo;
     if (best && best !== current) {
       built.used += bestCost - before;
       built.lines.set(id, [best]);
