@@ -14,6 +14,15 @@ export interface HttpProviderOptions {
   retry?: RetryPolicy;
 }
 
+/** Headers of the protocols that take a key as a bearer token (OpenAI-compatible, Ollama). No
+ * header without a key: local servers need none, and some reject an empty bearer token. */
+export function bearerHeaders(apiKey: string | undefined, json: boolean): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (json) headers['Content-Type'] = 'application/json';
+  if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
+  return headers;
+}
+
 export abstract class HttpChatProvider implements ChatProvider {
   abstract readonly id: ProviderId;
   readonly baseUrl: string;

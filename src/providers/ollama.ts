@@ -3,7 +3,7 @@
 import { classifyStreamError, ProviderError, shorten, type ProviderLabel } from './errors';
 import { ndjsonLines } from './ndjson';
 import { ollamaBody } from './ollama-format';
-import { HttpChatProvider, type HttpProviderOptions } from './http-provider';
+import { bearerHeaders, HttpChatProvider, type HttpProviderOptions } from './http-provider';
 import type { DecodedEvent } from './run';
 import { argumentsText } from './tool-format';
 import type { ChatRequest, ProviderUsage, StopReason } from './types';
@@ -95,10 +95,7 @@ export class OllamaProvider extends HttpChatProvider {
   }
 
   protected headers(apiKey: string | undefined, json: boolean): Record<string, string> {
-    const headers: Record<string, string> = {};
-    if (json) headers['Content-Type'] = 'application/json';
-    if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
-    return headers;
+    return bearerHeaders(apiKey, json);
   }
 
   protected chat(request: ChatRequest): { path: string; body: unknown } {

@@ -4,7 +4,7 @@
 import { classifyStreamError, parseServerError, ProviderError, shorten, type ProviderLabel } from './errors';
 import { openaiBody } from './openai-format';
 import { ToolCallAssembler } from './openai-tool-calls';
-import { HttpChatProvider, type HttpProviderOptions } from './http-provider';
+import { bearerHeaders, HttpChatProvider, type HttpProviderOptions } from './http-provider';
 import type { DecodedEvent } from './run';
 import { sseEvents } from './sse';
 import type { ChatRequest, ProviderUsage, StopReason } from './types';
@@ -137,11 +137,7 @@ export class OpenAIProvider extends HttpChatProvider {
   }
 
   protected headers(apiKey: string | undefined, json: boolean): Record<string, string> {
-    const headers: Record<string, string> = {};
-    if (json) headers['Content-Type'] = 'application/json';
-    // Local servers need no key, and some reject an empty bearer token.
-    if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
-    return headers;
+    return bearerHeaders(apiKey, json);
   }
 
   protected chat(request: ChatRequest): { path: string; body: unknown } {
