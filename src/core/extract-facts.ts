@@ -8,11 +8,12 @@
 // from the previous round (above all those its block showed) keep a seniority. Deterministic: ties
 // break on position. Words arrive as vocabulary ids and each sentence's traits are read once by
 // the sentence pass, so ranking a long conversation stays a few typed-array passes.
+import { isCapitalised, markCapitalised } from './capitalised';
 import { capitaliseFirst, clausesOf, trimClause } from './clauses';
 import type { Sentence } from './extract-sentences';
 import { MaxHeap } from './max-heap';
 import type { SourcedLine } from './record';
-import { isSpaceCode, splitAfter, squash, truncateAtWord, wordCount, wordIds } from './text';
+import { splitAfter, squash, truncateAtWord, wordCount, wordIds } from './text';
 import { FIRST_PERSON, MARKUP, MY, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -71,60 +72,6 @@ interface Candidate {
   /** Base multiplier (role, question, focus, seniority). */
   boost: number;
   cost: number;
-}
-
-const UPPER = /\p{Lu}/u;
-const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
-
-/** Length of the character at `i` (2 for a surrogate pair). */
-const charLength = (text: string, i: number): number => {
-  const c = text.charCodeAt(i);
-  return c >= 0xd800 && c < 0xdc00 && i + 1 < text.length ? 2 : 1;
-};
-
-// Marks of the capitalised words of the text being weighed, by vocabulary id: `capitalMark[id] ===
-// capitalPass` (a typed array and a pass number rather than a Set of strings per candidate).
-let capitalMark = new Int32Array(0);
-let capitalPass = 0;
-
-/**
- * Marks the proper nouns of a text: capitalised words that do not start it, i.e. a capital letter
- * after whitespace and the letters, digits, `_` and `-` after it (a word after a sentence end inside
- * the text is counted too: rare, and a slight over-weight at worst). Only words the vocabulary holds
- * can be asked about, so a word it lacks is not marked.
- */
-function markCapitalised(text: string): void {
-  if (capitalMark.length < vocabSize()) capitalMark = new Int32Array(vocabSize() * 2);
-  if (++capitalPass === 0x3fffffff) {
-    capitalMark.fill(0);
-    capitalPass = 1;
-  }
-  const n = text.length;
-  for (let i = 1; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (!isSpaceCode(text.charCodeAt(i - 1))) continue;
-    if (c < 0x80 ? c < 65 || c > 90 : !UPPER.test(text.slice(i, i + charLength(text, i)))) continue;
-    let j = i + 1;
-    let hyphen = false;
-    while (j < n) {
-      const d = text.charCodeAt(j);
-      if (d < 0x80) {
-        if (!((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95 || d === 45)) break;
-        if (d === 45) hyphen = true;
-        j++;
-      } else {
-        const len = charLength(text, j);
-        if (!LETTER_OR_NUMBER.test(text.slice(j, j + len))) break;
-        j += len;
-      }
-    }
-    // A word with a hyphen is no vocabulary word (the scanner splits at hyphens).
-    if (!hyphen) {
-      const id = lookupWord(text.slice(i, j).toLowerCase());
-      if (id >= 0 && id < capitalMark.length) capitalMark[id] = capitalPass;
-    }
-    i = j - 1;
-  }
 }
 
 /** Cuts a long sentence to the contiguous run of clauses with the most rare words. */
@@ -222,7 +169,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as number;
       let weight = idf(id);
-      if (flagsOf(id) & NUMERIC || capitalMark[id] === capitalPass) weight *= NAME_WEIGHT;
+      if (flagsOf(id) & NUMERIC || isCapitalised(id)) weight *= NAME_WEIGHT;
       // Code symbols (camelCase, snake_case, calls) are named in the original case.
       if (codeSymbols && wordOf(id).includes('_')) weight *= 1.3;
       out[i] = weight;

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { isCapitalised, markCapitalised } from '../../src/core/capitalised';
+import { internWord } from '../../src/core/vocab';
+
+describe('capitalised words', () => {
+  it('marks the words written with a capital after a space, not the opening word nor hyphenated ones', () => {
+    const [we, delft, zurich, jean, market] = ['we', 'delft', 'zürich', 'jean', 'market'].map((w) => internWord(w));
+    markCapitalised('We went to Delft and Zürich, met Jean-Luc at the market');
+    expect(isCapitalised(delft as number)).toBe(true);
+    expect(isCapitalised(zurich as number)).toBe(true);
+    expect(isCapitalised(we as number)).toBe(false);
+    expect(isCapitalised(jean as number)).toBe(false);
+    expect(isCapitalised(market as number)).toBe(false);
+    // Marks belong to the last text marked.
+    markCapitalised('the market in delft');
+    expect(isCapitalised(delft as number)).toBe(false);
+  });
+});
