@@ -1,7 +1,8 @@
 // Chaining: merging the previous round's record with what this round extracted. The original goal
 // and standing constraints survive every round; open tasks that are now done move to done;
 // nothing is duplicated; lists are bounded so the record (and the block) cannot grow without end.
-import { closeTasks } from './extract-summary';
+import { mergeSamePaths, samePath } from './extract-files';
+import { closeTasks, errorKey } from './extract-summary';
 import type { CompactionRecord, ErrorLine, FileEntry, Reference, SourcedLine } from './record';
 import { dedupeKey } from './text';
 
@@ -9,11 +10,11 @@ import { dedupeKey } from './text';
 const LIMITS = { constraints: 40, decisions: 40, done: 60, open: 40, errors: 60, topics: 40, references: 200, files: 300 };
 
 /** Union by normalised text, earlier entries first; a repeat adds its sources to the first. */
-export function mergeLines<T extends SourcedLine>(earlier: readonly T[], later: readonly T[], limit: number, keep: 'first' | 'last'): T[] {
+export function mergeLines<T extends SourcedLine>(earlier: readonly T[], later: readonly T[], limit: number, keep: 'first' | 'last', keyOf: (text: string) => string = dedupeKey): T[] {
   const out: T[] = [];
   const byKey = new Map<string, T>();
   for (const item of [...earlier, ...later]) {
-    const key = dedupeKey(item.text);
+    const key = keyOf(item.text);
     const existing = byKey.get(key);
     if (existing) {
       for (const id of item.sources) if (!existing.sources.includes(id)) existing.sources.push(id);
@@ -27,11 +28,11 @@ export function mergeLines<T extends SourcedLine>(earlier: readonly T[], later: 
 }
 
 function mergeErrors(earlier: readonly ErrorLine[], later: readonly ErrorLine[]): ErrorLine[] {
-  const merged = mergeLines(earlier, later, Number.MAX_SAFE_INTEGER, 'first');
+  const merged = mergeLines(earlier, later, Number.MAX_SAFE_INTEGER, 'first', errorKey);
   // A resolution seen later completes an earlier error.
   for (const e of merged) {
     if (e.resolution) continue;
-    const again = later.find((l) => dedupeKey(l.text) === dedupeKey(e.text) && l.resolution);
+    const again = later.find((l) => errorKey(l.text) === errorKey(e.text) && l.resolution);
     if (again?.resolution) e.resolution = again.resolution;
   }
   return merged.slice(Math.max(0, merged.length - LIMITS.errors));
@@ -51,7 +52,9 @@ function mergeFiles(earlier: readonly FileEntry[], later: readonly FileEntry[], 
       for (const id of f.sources) if (!existing.sources.includes(id)) existing.sources.push(id);
     } else byPath.set(f.path, { ...f, sources: [...f.sources], last });
   }
-  return [...byPath.values()].sort((a, b) => b.last - a.last || (a.path < b.path ? -1 : 1)).slice(0, LIMITS.files);
+  return mergeSamePaths([...byPath.values()])
+    .sort((a, b) => b.last - a.last || (a.path < b.path ? -1 : 1))
+    .slice(0, LIMITS.files);
 }
 
 function mergeReferences(earlier: readonly Reference[], later: readonly Reference[], round: number): Reference[] {
@@ -72,7 +75,7 @@ function mergeReferences(earlier: readonly Reference[], later: readonly Referenc
 
 export type ExtractedContent = Pick<
   CompactionRecord,
-  'goal' | 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'leftOff' | 'facts' | 'topics' | 'references' | 'filesRead' | 'filesModified'
+  'goal' | 'request' | 'nextStep' | 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'leftOff' | 'facts' | 'topics' | 'references' | 'filesRead' | 'filesModified'
 >;
 
 /**
@@ -87,9 +90,13 @@ export function mergeContent(previous: CompactionRecord | null, fresh: Extracted
   // Tasks closed by later work move to done, where the panel shows them as finished.
   const closed = allOpen.filter((t) => !stillOpen.includes(t));
   const doneWithClosed = mergeLines(closed, done, Number.MAX_SAFE_INTEGER, 'first');
+  const modified = mergeFiles(previous.filesModified, fresh.filesModified, round);
   return {
     // The original goal is the first round's, always.
     goal: previous.goal ?? fresh.goal,
+    // The latest request and where things stand are the newest round's, when it has them.
+    request: fresh.request ?? previous.request ?? null,
+    nextStep: fresh.leftOff ? (fresh.nextStep ?? null) : (previous.nextStep ?? null),
     constraints: mergeLines(previous.constraints, fresh.constraints, LIMITS.constraints, 'first'),
     decisions: mergeLines(previous.decisions, fresh.decisions, LIMITS.decisions, 'last'),
     done: doneWithClosed.slice(Math.max(0, doneWithClosed.length - LIMITS.done)),
@@ -99,7 +106,7 @@ export function mergeContent(previous: CompactionRecord | null, fresh: Extracted
     facts: fresh.facts,
     topics: mergeLines(previous.topics, fresh.topics, LIMITS.topics, 'last'),
     references: mergeReferences(previous.references, fresh.references, round),
-    filesRead: mergeFiles(previous.filesRead, fresh.filesRead, round),
-    filesModified: mergeFiles(previous.filesModified, fresh.filesModified, round),
+    filesRead: mergeFiles(previous.filesRead, fresh.filesRead, round).filter((f) => !modified.some((x) => samePath(x.path, f.path))),
+    filesModified: modified,
   };
 }

@@ -5,10 +5,11 @@
 import { mergeContent, type ExtractedContent } from './chain';
 import { selectCut } from './cut';
 import { selectFacts } from './extract-facts';
-import { fileOpsOfCall } from './extract-files';
+import { fileOpsOfCall, mergeSamePaths, samePath } from './extract-files';
 import { addReferences, findReferences, type FoundReference } from './extract-references';
-import { prepareSentences, sentencesOf } from './extract-sentences';
-import { extractErrors, extractGoal, extractSections, prepareErrorLines } from './extract-summary';
+import { prepareSentences, sentencesOf, templateSection } from './extract-sentences';
+import { extractTaskLines } from './extract-goal';
+import { extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { estimateMessageTokens } from './message-tokens';
 import type { ChatMessage } from './messages';
 import { type CompactionRecord, type CompactionTrigger, type FileEntry, type Reference, RECORD_VERSION, isCompactionRecord } from './record';
@@ -158,18 +159,37 @@ interface MessageRefs {
 }
 const refCache = new WeakMap<ChatMessage, MessageRefs>();
 
+/** A message's text without its instruction-template sections (see `templateSection`): what a
+ * harness's template names (README.md, patch.txt) is the same in every run, not this one's work. */
+function withoutTemplate(m: ChatMessage): string {
+  if ((m.role !== 'user' && m.role !== 'system') || !m.content.includes('<')) return m.content;
+  const section = templateSection();
+  return m.content
+    .split('\n')
+    .filter((line) => section(line) === false)
+    .join('\n');
+}
+
+/** Placeholders (`path/to/file`, `/path/to/x`, `foo/bar.py`) and command lines are no references. */
+const PLACEHOLDER = /(?:^|\/)(?:path\/to|your[-_]?\w*|foo\/bar|some\/path)(?:\/|$)|\bexample\.(?:com|org)\b/i;
+const isRealReference = (r: FoundReference): boolean => !PLACEHOLDER.test(r.text) && (r.kind === 'wikilink' || r.kind === 'embed' || r.kind === 'markdown-link' || !/\s/.test(r.text));
+
 function refsOf(m: ChatMessage): MessageRefs {
   const hit = refCache.get(m);
   if (hit && hit.content === m.content) return hit;
   const calls = m.role === 'assistant' ? (m.toolCalls ?? []).map((call) => ({ refs: findReferences(call.arguments.length < 2000 ? call.arguments : ''), ops: fileOpsOfCall(call) })) : [];
-  const out = { content: m.content, refs: findReferences(m.content), calls };
+  const out = { content: m.content, refs: m.role === 'tool' ? [] : findReferences(withoutTemplate(m)).filter(isRealReference), calls };
   refCache.set(m, out);
   return out;
 }
 
 function extract(removed: readonly ChatMessage[], previous: CompactionRecord | null, options: CompactOptions, round: number): ExtractedContent {
   const sentences = sentencesOf(removed);
-  const goal = previous?.goal ? null : extractGoal(removed);
+  const task = extractTaskLines(removed, sentences);
+  // The goal is the first request of the conversation: once a round has one, later rounds keep it
+  // and what they find is the latest request instead.
+  const goal = previous?.goal ? null : task.goal;
+  const request = previous?.goal ? (task.request ?? task.goal) : task.request;
   const sections = extractSections(sentences);
   const errors = extractErrors(removed, sentences);
 
@@ -185,20 +205,23 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   };
   removed.forEach((m, i) => {
     const found = refsOf(m);
-    // Tool output is bulky and mostly listings: its links count for little against what was said.
-    addReferences(references, found.refs, m.id, i, m.role === 'tool' ? 0.25 : m.role === 'user' ? 2 : 1);
+    // Tool output is evidence of files and errors, not of what the conversation referred to (a
+    // listing names every file in a folder): its paths are not references.
+    addReferences(references, found.refs, m.id, i, m.role === 'user' ? 2 : 1);
     for (const { refs, ops } of found.calls) {
       for (const p of ops.read) note(read, p, m.id, i);
       for (const p of ops.modified) note(modified, p, m.id, i);
-      addReferences(references, refs, m.id, i, 0.5);
+      addReferences(references, refs.filter(isRealReference), m.id, i, 0.5);
     }
   });
-  // A path already listed as a file read or modified need not be repeated as a reference.
-  for (const [key, ref] of references) if (ref.kind === 'path' && (read.has(ref.text) || modified.has(ref.text))) references.delete(key);
+  // One canonical path per file; a file modified is not listed again as read, nor as a reference.
+  const filesModified = mergeSamePaths([...modified.values()]);
+  const filesRead = mergeSamePaths([...read.values()]).filter((f) => !filesModified.some((x) => samePath(x.path, f.path)));
+  const files = [...filesModified, ...filesRead];
+  for (const [key, ref] of references) if (ref.kind === 'path' && files.some((f) => samePath(f.path, ref.text.replace(/^\.\//, '')))) references.delete(key);
 
-  // What the goal says is covered only when it is a request: an opening greeting or remark (score
-  // below 1) may not be shown at all, and its sentences then compete as facts like any other.
-  const covered = [...(goal && goal.score >= 1 ? contentWords(goal.text) : []), ...sections.constraints.flatMap((c) => contentWords(c.text))];
+  // What the task lines and constraints say need not be said again by a key fact.
+  const covered = [goal, request, task.leftOff].flatMap((l) => (l ? contentWords(l.text) : [])).concat(sections.constraints.flatMap((c) => contentWords(c.text)));
   const facts = selectFacts(sentences, {
     focus: options.focus,
     covered,
@@ -216,15 +239,18 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     done: stamp(sections.done),
     openTasks: stamp(sections.openTasks),
     topics: stamp(sections.topics),
-    leftOff: sections.leftOff ? { ...sections.leftOff, round } : null,
   };
+  const stampOne = <T extends { round: number }>(x: T | null): T | null => (x ? { ...x, round } : null);
   return {
-    goal: goal ? { ...goal, round } : null,
+    goal: stampOne(goal),
+    request: stampOne(request),
+    nextStep: stampOne(task.nextStep),
+    leftOff: stampOne(task.leftOff),
     ...sectionsStamped,
     errors: stamp(errors),
     facts,
     references: [...references.values()],
-    filesRead: [...read.values()],
-    filesModified: [...modified.values()],
+    filesRead,
+    filesModified,
   };
 }

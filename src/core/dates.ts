@@ -17,41 +17,83 @@ function describeMonth(at: number): string {
   return `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }
 
-const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, few: 3, couple: 2 };
+const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/** A date the text states itself ("May 15th", "15 May", "2023-05-15", "5/15"): a relative
+ * expression beside it needs no note, and a note could only contradict it. */
+const EXPLICIT_DATE =
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b|\bthe \d{1,2}(?:st|nd|rd|th)\b/i;
+
+/** "13–19 March 2023", "27 February – 5 March 2023": a span of days. */
+function describeSpan(from: number, to: number): string {
+  const a = new Date(from);
+  const b = new Date(to);
+  if (a.getUTCFullYear() !== b.getUTCFullYear()) return `${describeDay(from)} – ${describeDay(to)}`;
+  if (a.getUTCMonth() !== b.getUTCMonth()) return `${a.getUTCDate()} ${MONTHS[a.getUTCMonth()]} – ${describeDay(to)}`;
+  return `${a.getUTCDate()}–${describeDay(to)}`;
+}
+
+/** Midnight (UTC) of the day of `at`. */
+const dayStart = (at: number): number => Math.floor(at / DAY_MS) * DAY_MS;
+/** Day of the week of `at`, Monday = 0. */
+const mondayBased = (at: number): number => (new Date(at).getUTCDay() + 6) % 7;
 
 /**
- * The first relative date expression in `text`, resolved against `at`, as "yesterday = 20 May
- * 2023"; '' when there is none or the time is unknown.
+ * The first relative date expression in `text` that a date makes more exact, resolved against
+ * `at` (when it was said), as "yesterday = 20 May 2023"; '' when there is none, the time is
+ * unknown, or the note would add nothing: "today" is the day the line is labelled with, a
+ * sentence that states its own date needs none, and vague spans stay vague ("a few days ago =
+ * shortly before 14 December 2023").
  */
 export function resolveRelativeDates(text: string, at: number): string {
   if (!Number.isFinite(at) || at <= 0) return '';
   const t = text.toLowerCase();
+  if (EXPLICIT_DATE.test(t)) return '';
+  const day = dayStart(at);
   let m: RegExpExecArray | null;
-  if (/\byesterday\b/.test(t)) return `yesterday = ${describeDay(at - DAY_MS)}`;
-  if (/\b(?:today|tonight|this morning|this afternoon|this evening)\b/.test(t)) return `${/\btoday\b/.test(t) ? 'today' : 'that day'} = ${describeDay(at)}`;
-  if (/\btomorrow\b/.test(t)) return `tomorrow = ${describeDay(at + DAY_MS)}`;
-  if ((m = /\b(\d+|a|an|one|two|three|four|five|six|seven|few|couple(?: of)?) (day|week|month|year)s? ago\b/.exec(t))) {
-    const nWord = (m[1] ?? '1').replace(' of', '');
-    const n = /^\d+$/.test(nWord) ? Number(nWord) : (NUMBER_WORDS[nWord] ?? 1);
+  if (/\bthe day before yesterday\b/.test(t)) return `the day before yesterday = ${describeDay(day - 2 * DAY_MS)}`;
+  if ((m = /\b(?:yesterday|last night)\b/.exec(t))) return `${m[0]} = ${describeDay(day - DAY_MS)}`;
+  if (/\btomorrow\b/.test(t)) return `tomorrow = ${describeDay(day + DAY_MS)}`;
+  if ((m = /\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?few|(?:a )?couple(?: of)?|several) (day|week|month|year)s? ago\b/.exec(t))) {
+    const nWord = m[1] ?? 'a';
     const unit = m[2];
-    if (unit === 'day') return `${m[0]} = ${describeDay(at - n * DAY_MS)}`;
-    if (unit === 'week') return `${m[0]} = around ${describeDay(at - n * 7 * DAY_MS)}`;
-    if (unit === 'month') {
-      const d = new Date(at);
-      return `${m[0]} = ${describeMonth(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - n, 1))}`;
+    const n = /^\d+$/.test(nWord) ? Number(nWord) : NUMBER_WORDS[nWord];
+    const d = new Date(at);
+    if (n === undefined) {
+      // "A few days ago": not a day, only a time before the day it was said.
+      const before = unit === 'day' || unit === 'week' ? describeDay(at) : unit === 'month' ? describeMonth(at) : String(d.getUTCFullYear());
+      return `${m[0]} = some time before ${before}`;
     }
-    return `${m[0]} = ${new Date(at).getUTCFullYear() - n}`;
+    if (unit === 'day') return `${m[0]} = ${describeDay(day - n * DAY_MS)}`;
+    if (unit === 'week') return `${m[0]} = around ${describeDay(day - n * 7 * DAY_MS)}`;
+    if (unit === 'month') return `${m[0]} = ${describeMonth(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - n, 1))}`;
+    return `${m[0]} = ${d.getUTCFullYear() - n}`;
   }
-  if (/\blast week\b/.test(t)) return `last week = the week before ${describeDay(at)}`;
-  if (/\blast weekend\b/.test(t)) return `last weekend = the weekend before ${describeDay(at)}`;
-  if (/\blast month\b/.test(t)) {
-    const d = new Date(at);
-    return `last month = ${describeMonth(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1))}`;
+  if ((m = /\b(last|next|this) (mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b/.exec(t))) {
+    const target = WEEKDAYS.indexOf((m[2] ?? '').slice(0, 3));
+    const today = new Date(at).getUTCDay();
+    // "Last Friday": the latest Friday before the day; "next/this Friday": the first one after.
+    const back = (today - target + 7) % 7 || 7;
+    const ahead = (target - today + 7) % 7 || 7;
+    return `${m[0]} = ${describeDay(m[1] === 'last' ? day - back * DAY_MS : day + ahead * DAY_MS)}`;
   }
-  if (/\blast year\b/.test(t)) return `last year = ${new Date(at).getUTCFullYear() - 1}`;
-  if (/\bnext month\b/.test(t)) {
+  const monday = day - mondayBased(at) * DAY_MS;
+  if ((m = /\b(last|next) week\b/.exec(t))) {
+    const from = monday + (m[1] === 'last' ? -7 : 7) * DAY_MS;
+    return `${m[0]} = ${describeSpan(from, from + 6 * DAY_MS)}`;
+  }
+  if ((m = /\b(last|this|next) weekend\b/.exec(t))) {
+    // The weekend of the week before, of this week, or of the week after (a Saturday or Sunday
+    // belongs to its own week's weekend).
+    const offset = m[1] === 'last' ? -7 : m[1] === 'next' ? 7 : 0;
+    const saturday = monday + (5 + offset) * DAY_MS;
+    return `${m[0]} = ${describeSpan(saturday, saturday + DAY_MS)}`;
+  }
+  if ((m = /\b(last|next) (month|year)\b/.exec(t))) {
     const d = new Date(at);
-    return `next month = ${describeMonth(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1))}`;
+    const step = m[1] === 'last' ? -1 : 1;
+    return m[2] === 'month' ? `${m[0]} = ${describeMonth(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + step, 1))}` : `${m[0]} = ${d.getUTCFullYear() + step}`;
   }
   return '';
 }

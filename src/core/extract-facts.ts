@@ -9,11 +9,10 @@
 // break on position. Words arrive as vocabulary ids and each sentence's traits are read once by
 // the sentence pass, so ranking a long conversation stays a few typed-array passes.
 import { isCapitalised, markCapitalised } from './capitalised';
-import { capitaliseFirst, clausesOf, trimClause } from './clauses';
 import type { Sentence } from './extract-sentences';
 import { MaxHeap } from './max-heap';
 import type { SourcedLine } from './record';
-import { splitAfter, squash, truncateAtWord, wordCount, wordIds } from './text';
+import { balancedMarkup, isLeadIn, wordCount, wordIds } from './text';
 import { FIRST_PERSON, MARKUP, MY, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -38,8 +37,9 @@ export interface FactOptions {
   round: number;
 }
 
-/** Longest fact in words; longer sentences are cut to their most informative clauses. */
-const MAX_WORDS = 48;
+/** Longest fact in words. A fact is a whole sentence, never a cut one: a longer sentence is left
+ * out (its value per token is low, and a cut sentence reads as a fragment). */
+const MAX_WORDS = 80;
 /** Covered words still count for this share: a repeat with a new detail beside it is not worthless. */
 const COVERED_WEIGHT = 0.2;
 /** Fixed cost added to each sentence's tokens when ranking by value per token: a line has a
@@ -74,31 +74,6 @@ interface Candidate {
   cost: number;
 }
 
-/** Cuts a long sentence to the contiguous run of clauses with the most rare words. */
-function bestClauses(text: string, idf: (id: number) => number): string {
-  if (wordCount(text) <= MAX_WORDS) return text;
-  const clauses = splitAfter(text, ',;:–—');
-  let best = '';
-  let bestScore = -1;
-  for (let i = 0; i < clauses.length; i++) {
-    let run = '';
-    let score = 0;
-    for (let j = i; j < clauses.length; j++) {
-      const next = run ? `${run} ${clauses[j]}` : (clauses[j] as string);
-      if (wordCount(next) > MAX_WORDS) break;
-      run = next;
-      score = 0;
-      for (const id of idsOf(run)) score += idf(id);
-    }
-    if (run && score > bestScore) {
-      best = run;
-      bestScore = score;
-    }
-  }
-  // One clause longer than the limit: cut at a word boundary.
-  return best ? trimClause(best) : truncateAtWord(text, MAX_WORDS * 7);
-}
-
 /** Conversations with fewer usable sentences than this are ranked in full. */
 const PREFILTER_MIN = 600;
 /** The prefilter keeps sentences worth this many times the pool's tokens. */
@@ -111,16 +86,26 @@ function idsOf(text: string): number[] {
   return wordIds(text).ids;
 }
 
+/**
+ * Whether a sentence may be a key fact: a whole sentence of prose said by the user or the
+ * assistant (tool output is evidence for files and errors, not a source of facts; system text is
+ * standing instructions, not conversation), five words or more, that reads on its own line — not
+ * a lead-in whose announced content is elsewhere, not a table row, markup balanced.
+ */
+function isFactSentence(s: Sentence): boolean {
+  if (s.code || s.template || (s.role !== 'user' && s.role !== 'assistant') || s.keyCount < 3 || s.wc < 5 || s.wc > MAX_WORDS) return false;
+  return !isLeadIn(s.text) && !s.text.includes(' | ') && balancedMarkup(s.text);
+}
+
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */
 export function selectFacts(sentences: readonly Sentence[], options: FactOptions): SourcedLine[] {
   const focusIds = new Set(options.focus ? idsOf(options.focus) : []);
-  // Long enough to be a fact: five words, three keys. Code and system text are not facts.
-  const usable: Sentence[] = [];
   // (Indexed loops over the sentences: this function is big, and a for-of here was seen to
   // allocate an iterator result per sentence.)
+  const usable: Sentence[] = [];
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
-    if (!s.code && s.role !== 'system' && s.keyCount >= 3 && s.wc >= 5) usable.push(s);
+    if (isFactSentence(s)) usable.push(s);
   }
   const carried = options.carried ?? [];
   const carriedIds = carried.map((f) => idsOf(f.text));
@@ -206,10 +191,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const makeCandidate = (s: Sentence, pos: number, text: string, ids: readonly number[]): Candidate => {
     const boost = prior(s, text) * focusBoost(ids);
     const seq = options.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
-    // A clause cut out of its sentence starts the fact: it reads as a sentence of its own (the
-    // block joins one speaker's facts on one line), so its first letter is capitalised.
-    const shown = text === s.text ? text : capitaliseFirst(text);
-    return { text: shown, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, ids, weights: weigh(text, ids), boost, cost: cheapCost(text) };
+    return { text, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, ids, weights: weigh(text, ids), boost, cost: cheapCost(text) };
   };
   // Prefilter: a cheap value-per-token bound for every sentence (no allocation), and full
   // candidates only for the best of them — a long conversation has far more sentences than any
@@ -278,26 +260,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   for (let pos = 0; pos < n; pos++) {
     if (!chosen[pos]) continue;
     const s = usable[pos] as Sentence;
-    const full = s.wc > MAX_WORDS ? squash(bestClauses(s.text, idf)) : s.text;
-    candidates.push(makeCandidate(s, pos, full, full === s.text ? s.ids : idsOf(full)));
-  }
-  // A sentence also competes as each of its clauses of five words or more: a clause that holds the
-  // fact reads as well and leaves the filler around it out (one per sentence is picked). Only the
-  // sentences that could make the pool are split, so a long conversation costs one pass, not two.
-  const standalone = (c: Candidate): number => {
-    let g = 0;
-    for (let i = 0; i < c.weights.length; i++) g += c.weights[i] as number;
-    return (g * c.boost) / (c.cost + COST_OFFSET);
-  };
-  const ranked = candidates.map((c, i) => ({ i, g: standalone(c) })).sort((a, b) => b.g - a.g || a.i - b.i);
-  let room = options.poolTokens * 2;
-  for (const { i } of ranked) {
-    if (room <= 0) break;
-    const c = candidates[i] as Candidate;
-    room -= c.cost;
-    const s = usable[c.pos] as Sentence;
-    if (s.keyCount < 6) continue;
-    for (const clause of clausesOf(c.text)) candidates.push(makeCandidate(s, c.pos, clause, idsOf(clause)));
+    candidates.push(makeCandidate(s, pos, s.text, s.ids));
   }
   carried.forEach((f, i) => {
     const ids = carriedIds[i] as number[];

@@ -146,10 +146,20 @@ const looksLikePath = (w: string): boolean =>
   !/^\.+\/?$/.test(w) &&
   !/^https?:/.test(w);
 
+// Writes made by a script the command runs inline (`python -c`, a heredoc fed to python):
+// `open('x', 'w')`, `Path('x').write_text(…)`, `fs.writeFileSync('x', …)`.
+const SCRIPT_WRITE = /\bopen\(\s*r?['"]([^'"\n]+)['"]\s*,\s*['"][^'"]*[wax+][^'"]*['"]|\bPath\(\s*r?['"]([^'"\n]+)['"]\s*\)\.write_(?:text|bytes)\(|\bwrite(?:File)?(?:Sync)?\(\s*['"]([^'"\n]+)['"]\s*,/g;
+
 /** Paths read and modified by a shell command. */
 export function fileOpsOfShell(command: string): FileOps {
   const ops: FileOps = { read: [], modified: [] };
   const { segments, redirects } = lexShell(command);
+  if (command.includes('(')) {
+    for (const m of command.matchAll(SCRIPT_WRITE)) {
+      const path = m[1] ?? m[2] ?? m[3] ?? '';
+      if (looksLikePath(path)) ops.modified.push(path);
+    }
+  }
   for (const r of redirects) if (looksLikePath(r.path)) (r.input ? ops.read : ops.modified).push(r.path);
   for (const seg of segments) {
     let i = 0;
@@ -218,4 +228,29 @@ function positional(args: readonly string[], valueOpts: ReadonlySet<string>, fir
 function unique(xs: string[]): string[] {
   // `./a.py` and `a.py` are the same file.
   return [...new Set(xs.map((x) => x.replace(/^(?:\.\/)+(?=.)/, '')))];
+}
+
+/** True when two paths name the same file as far as a conversation can tell: equal, or one is the
+ * other with a leading directory (`/testbed/django/db/models.py` and `django/db/models.py`). A
+ * bare file name is not matched this way: `__init__.py` names many files. */
+export function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  return !short.startsWith('/') && short.includes('/') && long.endsWith(`/${short}`);
+}
+
+/** The entries with one canonical path each: entries naming the same file (see {@link samePath})
+ * merge into the one with the longest path, which says most about where the file is. */
+export function mergeSamePaths<T extends { path: string; sources: string[]; last: number }>(entries: readonly T[]): T[] {
+  const out: T[] = [];
+  for (const e of [...entries].sort((x, y) => y.path.length - x.path.length)) {
+    const into = out.find((o) => samePath(o.path, e.path));
+    if (!into) {
+      out.push({ ...e, sources: [...e.sources] });
+      continue;
+    }
+    into.last = Math.max(into.last, e.last);
+    for (const id of e.sources) if (!into.sources.includes(id)) into.sources.push(id);
+  }
+  return out;
 }

@@ -33,12 +33,39 @@ export interface Sentence {
   wordFlags: number;
   /** Text inside a fenced code block, or tool output that reads as code. */
   code: boolean;
+  /** Text of an instruction template: a tagged section such as `<instructions>` or
+   * `<format_example>` that an agent harness writes into every run's first message. Not a fact,
+   * not the goal (see {@link templateSection}). */
+  template: boolean;
   /** How the summary rules classify it (extract-summary), worked out once: a sentence is the same
    * object in every compaction of its message. */
   summary?: unknown;
 }
 
 const FENCE = /^\s*(```|~~~)/;
+
+/** A line that is only an opening or closing tag (`<instructions>`, `</pr_description>`). */
+const TAG_LINE = /^\s*<(\/?)([A-Za-z][\w-]*)>\s*$/;
+/** Tag names of instruction-template sections: how to behave, in what format, with examples. What
+ * such a section says is the harness speaking, the same in every run, not the user's task. */
+const TEMPLATE_TAG = /^(?:instructions?|rules|guidelines|system(?:_prompt)?|(?:output_|response_)?format(?:_\w+)?|examples?(?:_\w+)?|important|requirements|tips|notes|submission|environment)$/i;
+
+/** Tracks tagged sections line by line: true while inside an instruction-template section. */
+export function templateSection(): (line: string) => boolean | null {
+  const open: string[] = [];
+  return (line) => {
+    const m = TAG_LINE.exec(line);
+    if (m) {
+      const name = (m[2] ?? '').toLowerCase();
+      if (m[1]) {
+        const at = open.lastIndexOf(name);
+        if (at >= 0) open.length = at;
+      } else open.push(name);
+      return null; // the tag line itself carries nothing
+    }
+    return open.some((t) => TEMPLATE_TAG.test(t));
+  };
+}
 
 /** 1 for the characters typical of code rather than prose (brackets, operators, slashes …). */
 const CODE_SYMBOLS = new Uint8Array(128);
@@ -75,7 +102,7 @@ const NO_IDS: number[] = [];
 function sentence(m: ChatMessage, text: string, index: number): Sentence {
   // Every field, `summary` too, from the start: one object shape for all sentences (a field added
   // later would move each sentence to a new shape, and the loops over them would slow down).
-  return { text, id: m.id, role: m.role, message: -1, index, of: 0, at: 0, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0, code: true, summary: undefined };
+  return { text, id: m.id, role: m.role, message: -1, index, of: 0, at: 0, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0, code: true, template: false, summary: undefined };
 }
 
 function proseSentence(m: ChatMessage, text: string, index: number): Sentence {
@@ -102,8 +129,11 @@ function piecesOf(m: ChatMessage): MessagePieces {
   const sentences: Sentence[] = [];
   let inFence = false;
   const prose = m.role !== 'tool' && m.role !== 'system';
+  const section = m.role === 'user' || m.role === 'system' ? templateSection() : null;
   for (const line of content.split('\n')) {
     if (line.length < 2 && !line.trim()) continue;
+    const template = section ? section(line) : false;
+    if (template === null) continue;
     if (FENCE.test(line)) {
       inFence = !inFence;
       continue;
@@ -118,7 +148,9 @@ function piecesOf(m: ChatMessage): MessagePieces {
     const bare = LIST_MARK.test(line) ? line.replace(LIST_MARK, '') : line;
     for (const text of splitSentences(bare)) {
       const c = !prose && codeLike(text);
-      sentences.push(c ? sentence(m, text, sentences.length) : proseSentence(m, text, sentences.length));
+      const x = c ? sentence(m, text, sentences.length) : proseSentence(m, text, sentences.length);
+      x.template = template;
+      sentences.push(x);
     }
   }
   for (const x of sentences) x.of = sentences.length;

@@ -4,15 +4,15 @@
 // role that said it. Lines are verbatim sentences (or their first clause), never paraphrase, so
 // the block reads as what was said and the panel can link every line to its message.
 import { leadingStamp } from './dates';
-import type { ChatMessage } from './messages';
+import { parseToolArguments, type ChatMessage } from './messages';
 import type { Sentence } from './extract-sentences';
 import type { CompactionRecord, ErrorLine, SourcedLine } from './record';
 import { QUESTION } from './traits';
 import { CJK_TEXT, defineCue } from './vocab';
-import { contentWords, dedupeKey, overlap, splitSentences, squash, truncateAtWord, wordCount } from './text';
+import { balancedMarkup, contentWords, dedupeKey, isLeadIn, overlap, squash, truncateAtWord } from './text';
 
 /** The summary sections as the record holds them. */
-export type SummarySections = Pick<CompactionRecord, 'goal' | 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'topics' | 'leftOff'>;
+export type SummarySections = Pick<CompactionRecord, 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'topics'>;
 
 /** Most lines one round keeps per section. */
 const SECTION_LIMIT = 40;
@@ -86,25 +86,6 @@ function pushUnique(into: SourcedLine[], seen: Set<string>, item: SourcedLine): 
   into.push(item);
 }
 
-/** The goal: the first user message (falling back to the first system or assistant message with
- * text), its lines that carry words, with markup-only lines (`<tag>`, rules) dropped. */
-export function extractGoal(messages: readonly ChatMessage[]): SourcedLine | null {
-  const first = messages.find((m) => m.role === 'user' && m.content.trim()) ?? null;
-  if (!first) return null;
-  const stamp = leadingStamp(first.content);
-  const lines = first.content
-    .slice(stamp.length)
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !/^<\/?[\w-]+>$/.test(l) && !/^[-=*_#`~]{3,}$/.test(l));
-  const text = truncateAtWord(squash(lines.join('\n')), MAX_GOAL);
-  if (!text) return null;
-  // A request (or a long task description) is the goal proper; an opening greeting is just where the
-  // chat started, and the block gives it less room (score 0.5).
-  const request = lines.length > 3 || wordCount(text) > 40 || splitSentences(text).slice(0, 3).some((x) => isRequestText(x) || CONSTRAINT_START.test(x));
-  return { text, sources: [first.id], at: Number.isFinite(first.createdAt) && first.createdAt > 0 ? first.createdAt : stamp.at, score: request ? 1 : 0.5, round: 0 };
-}
-
 /** The error lines one message shows, cached per message object (messages are immutable). */
 const errorCache = new WeakMap<ChatMessage, { content: string; lines: string[] }>();
 
@@ -147,7 +128,7 @@ export function extractErrors(messages: readonly ChatMessage[], sentences: reado
     const at = Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0;
     const keep = errorLinesOf(m);
     for (const text of keep) {
-      const key = dedupeKey(text);
+      const key = errorKey(text);
       const existing = seen.get(key);
       if (existing) {
         existing.score += 1;
@@ -155,7 +136,7 @@ export function extractErrors(messages: readonly ChatMessage[], sentences: reado
         continue;
       }
       const err: ErrorLine = { text: truncateAtWord(squash(text), MAX_LINE), sources: [m.id], at, score: 1, round: 0 };
-      const resolution = findResolution(sentences, mi);
+      const resolution = findResolution(messages, sentences, mi);
       if (resolution) err.resolution = resolution;
       seen.set(key, err);
       errors.push(err);
@@ -164,7 +145,18 @@ export function extractErrors(messages: readonly ChatMessage[], sentences: reado
   return errors;
 }
 
-function findResolution(sentences: readonly Sentence[], afterMessage: number): string | undefined {
+/** One form of an error: without pytest's "E   " margin or the module path of its class, so
+ * `E   django.core.exceptions.ImproperlyConfigured: x` and `ImproperlyConfigured: x` are one error. */
+export function errorKey(text: string): string {
+  return dedupeKey(text.replace(/^E\s+/, '').replace(/^(?:[a-z_][\w]*\.)+(?=[A-Z]\w*:)/, ''));
+}
+
+/** A command that fixes an environment: installing or upgrading what was missing. */
+const FIX_COMMAND = /^(?:sudo\s+)?(?:pip3?|python[\d.]*\s+-m\s+pip|npm|pnpm|yarn|apt(?:-get)?|brew|conda|cargo|go)\s+(?:install|add|get|upgrade)\b/;
+
+/** What resolved an error: the first sentence of a later assistant message (within four messages)
+ * that says what fixed it — whole, never a lead-in — or else the install command run after it. */
+function findResolution(messages: readonly ChatMessage[], sentences: readonly Sentence[], afterMessage: number): string | undefined {
   // Sentences are in message order: start at the first one after the error's message (a binary
   // search, so a trajectory with many distinct errors is not errors × sentences).
   let lo = 0;
@@ -178,7 +170,15 @@ function findResolution(sentences: readonly Sentence[], afterMessage: number): s
     const s = sentences[i] as Sentence;
     if (s.role !== 'assistant' || s.code) continue;
     if (s.message > afterMessage + 4) break;
-    if (RESOLVE.test(s.text) && s.keyCount >= 3) return truncateAtWord(squash(s.text), 100);
+    if (RESOLVE.test(s.text) && s.keyCount >= 3 && s.wc <= 40 && !isLeadIn(s.text) && balancedMarkup(s.text)) return squash(s.text);
+  }
+  for (let i = afterMessage + 1; i < Math.min(messages.length, afterMessage + 5); i++) {
+    const m = messages[i];
+    for (const call of m?.role === 'assistant' ? (m.toolCalls ?? []) : []) {
+      const args = parseToolArguments(call);
+      const command = typeof args?.command === 'string' ? (args.command.split('\n')[0] ?? '').trim() : '';
+      if (FIX_COMMAND.test(command) && command.length <= 120) return command;
+    }
   }
   return undefined;
 }
@@ -232,7 +232,7 @@ function classify(s: Sentence): Readonly<SentenceClass> {
 const NO_CLASS: Readonly<SentenceClass> = Object.freeze({ constraint: false, open: null, done: null, decision: false, request: false });
 
 /** All sections but the goal and errors, classified from the sentence pass. */
-export function extractSections(sentences: readonly Sentence[]): Omit<SummarySections, 'goal' | 'errors'> {
+export function extractSections(sentences: readonly Sentence[]): Omit<SummarySections, 'errors'> {
   // Matches are collected as positions first; lines are built only for the ones a section keeps.
   const hits = { c: [] as number[], d: [] as number[], w: [] as number[], o: [] as number[], t: [] as number[] };
   const texts = new Map<number, string>();
@@ -242,7 +242,8 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
   sentences.forEach((s, i) => {
     if (s.code || s.role === 'tool') return;
     const c = classify(s);
-    if (c.constraint) hits.c.push(i);
+    // A lead-in ("You MUST use this EXACT command to submit:") announces what is not carried.
+    if (c.constraint && !isLeadIn(s.text) && balancedMarkup(s.text)) hits.c.push(i);
     if (s.role === 'user') {
       lastUser = s;
       if (c.open !== null) {
@@ -284,8 +285,6 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
   const la = lastAssistant as Sentence | null;
   if (lu && saysSo(lu, REQUEST_EN, 0, REQUEST_CJK) && !open.some((o) => o.text.toLowerCase() === squash(lu.text).toLowerCase())) open.push(line(lu, lu.text, 1));
 
-  const leftOffFrom = la && (!lu || la.message > lu.message) ? la : lu;
-  const leftOff = leftOffFrom ? line(leftOffFrom, leftOffFrom.text, 1) : null;
   // Bounded: a section is a summary, and a long session must not make every later step slower.
   const last = <T>(xs: T[], n: number): T[] => xs.slice(Math.max(0, xs.length - n));
   return {
@@ -294,7 +293,6 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
     done: last(done, SECTION_LIMIT),
     openTasks: last(closeTasks(open, done), SECTION_LIMIT),
     topics,
-    leftOff,
   };
 }
 

@@ -25,6 +25,12 @@ export interface SourcedLine {
   shown?: number;
 }
 
+/** Where the work was left off, with the first line of the command the assistant ran then (agent
+ * runs), when it ran one. */
+export interface LeftOffLine extends SourcedLine {
+  command?: string;
+}
+
 /** An error met in the removed part, with how it was resolved when that could be seen. */
 export interface ErrorLine extends SourcedLine {
   resolution?: string;
@@ -74,13 +80,18 @@ export interface CompactionRecord {
   /** Estimated tokens sent after: the block plus the kept messages. */
   tokensAfter: number;
 
+  /** The user's first substantive request (kept from the first round that had one). */
   goal: SourcedLine | null;
+  /** The latest substantive request, when it is another message than the goal's. */
+  request?: SourcedLine | null;
+  /** The next step the assistant announced last. */
+  nextStep?: SourcedLine | null;
   constraints: SourcedLine[];
   decisions: SourcedLine[];
   done: SourcedLine[];
   openTasks: SourcedLine[];
   errors: ErrorLine[];
-  leftOff: SourcedLine | null;
+  leftOff: LeftOffLine | null;
   /** Key facts: the pool the block draws from (a bounded superset of what was rendered). */
   facts: SourcedLine[];
   topics: SourcedLine[];
@@ -104,6 +115,8 @@ export function recordSourceIds(record: CompactionRecord): Set<string> {
   };
   if (record.goal) add([record.goal]);
   if (record.leftOff) add([record.leftOff]);
+  if (record.request) add([record.request]);
+  if (record.nextStep) add([record.nextStep]);
   add(record.constraints);
   add(record.decisions);
   add(record.done);

@@ -8,11 +8,10 @@
 // or not at all. Lines are never cut mid-word; the block is re-measured whole and trimmed until it
 // fits, with a margin for the estimator's error (the plugin ships no tokenizer, so the estimate is
 // all there is).
-import type { CompactionRecord, ErrorLine, FileEntry, Reference, SourcedLine } from './record';
+import type { CompactionRecord, FileEntry, Reference, SourcedLine } from './record';
 import { estimateTokens } from './tokens';
-import { dedupeKey, dropLoneSurrogates, squash, truncateAtWord, wordCount } from './text';
+import { balancedMarkup, dedupeKey, dropLoneSurrogates, splitSentences, squash, truncateAtWord, wordCount } from './text';
 import { describeDay, resolveRelativeDates } from './dates';
-import { capitaliseFirst, clausesOf } from './clauses';
 
 export interface RenderOptions {
   budgetTokens: number;
@@ -42,10 +41,12 @@ type SectionId =
   | 'references'
   | 'topics'
   | 'facts'
-  | 'leftOff';
+  | 'leftOff'
+  | 'request'
+  | 'nextStep';
 
 /** Display order of the sections (stable format). */
-const ORDER: SectionId[] = ['goal', 'constraints', 'decisions', 'done', 'open', 'errors', 'modified', 'read', 'references', 'topics', 'facts', 'leftOff'];
+const ORDER: SectionId[] = ['goal', 'request', 'constraints', 'decisions', 'done', 'open', 'errors', 'modified', 'read', 'references', 'topics', 'facts', 'leftOff', 'nextStep'];
 
 const HEADINGS: Record<SectionId, string> = {
   goal: 'Goal:',
@@ -60,12 +61,16 @@ const HEADINGS: Record<SectionId, string> = {
   topics: 'Requests:',
   facts: 'Key facts:',
   leftOff: 'Left off:',
+  request: 'Latest request:',
+  nextStep: 'Next step:',
 };
 
 /** Largest share of the budget each section takes before key facts have had theirs. */
 const FIRST_SHARE: Partial<Record<SectionId, number>> = {
   goal: 0.2,
-  leftOff: 0.06,
+  leftOff: 0.1,
+  request: 0.1,
+  nextStep: 0.05,
   constraints: 0.12,
   errors: 0.2,
   modified: 0.1,
@@ -101,9 +106,9 @@ function fileLine(label: string, paths: readonly string[]): string {
   return `${label}: ${paths.join(', ')}`;
 }
 
-/** Ends a sentence: facts share a line, and a clause cut before its full stop must not run into
- * the next fact ("… last Friday But I'm …"). */
-const SENTENCE_END = /[.!?…。！？"'”’)\]]$/u;
+/** Ends a sentence: a turn's facts share a line, and a sentence that ended on a closing quote or
+ * bracket without a stop must not run into the next one (`… called it "magic" Then …`). */
+const SENTENCE_END = /[.!?…。！？]["'”’)\]*_`]*$/u;
 
 /** A fact's text, ended as a sentence, with its relative dates resolved against the day it was said. */
 function factText(f: SourcedLine): string {
@@ -112,35 +117,13 @@ function factText(f: SourcedLine): string {
   return resolved ? `${text} (${resolved})` : text;
 }
 
-/** Words past which one side's facts of one day continue on a line of their own (labelled with the
- * side alone): a paragraph-long bullet is hard to read in the panel. */
+/** Words past which one turn's facts continue on a line of their own (labelled again): a
+ * paragraph-long bullet is hard to read in the panel. */
 const LINE_WORDS = 120;
 
-/** Facts in conversation order, except that within one dated day each speaker's facts are kept
- * together (in order), so a day costs one label per speaker rather than one per turn. */
-function byDayThenSpeaker(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined): SourcedLine[] {
-  const ordered = [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
-  const out: SourcedLine[] = [];
-  let i = 0;
-  while (i < ordered.length) {
-    const day = (ordered[i] as SourcedLine).at > 0 ? describeDay((ordered[i] as SourcedLine).at) : '';
-    let j = i + 1;
-    while (j < ordered.length && day && describeDay((ordered[j] as SourcedLine).at) === day) j++;
-    const run = ordered.slice(i, j);
-    const speakers: string[] = [];
-    for (const f of run) {
-      const role = roleOf(f.sources[0] ?? '') ?? '';
-      if (!speakers.includes(role)) speakers.push(role);
-    }
-    for (const who of speakers) for (const f of run) if ((roleOf(f.sources[0] ?? '') ?? '') === who) out.push(f);
-    i = j;
-  }
-  return out;
-}
-
-/** Fact lines in conversation order: consecutive facts of one side on one day share a line (up to
- * LINE_WORDS words, then a new line labelled with the side alone), labelled with who said them and
- * the day (when it changes). */
+/** Fact lines in conversation order, one turn per line: the facts of one message share a line (up
+ * to LINE_WORDS words), labelled with who said them and the day (when it changes). A line never
+ * joins two turns, so every line reads as what one side said at one point. */
 function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined, textOf: (f: SourcedLine) => string = factText): string[] {
   const lines: string[] = [];
   let shownDay = '';
@@ -152,15 +135,15 @@ function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => strin
     group = [];
   };
   let words = 0;
-  for (const f of byDayThenSpeaker(facts, roleOf)) {
-    const role = roleOf(f.sources[0] ?? '') ?? '';
+  for (const f of [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
+    const id = f.sources[0] ?? '';
+    const role = roleOf(id) ?? '';
     const day = f.at > 0 ? describeDay(f.at) : '';
-    const key = `${role}|${day}`;
     const text = textOf(f);
     const n = wordCount(text);
-    if (!group.length || key !== groupKey || words + n > LINE_WORDS) {
+    if (!group.length || id !== groupKey || words + n > LINE_WORDS) {
       flush();
-      groupKey = key;
+      groupKey = id;
       words = 0;
       const parts = [role ? `${role[0]?.toUpperCase() ?? ''}${role.slice(1)}` : '', day && day !== shownDay ? day : ''].filter(Boolean);
       label = parts.join(', ');
@@ -186,16 +169,17 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   if (options.budgetTokens < MIN_BUDGET_TOKENS || target <= 4) return '';
 
   const built: Built = { lines: new Map(), used: 0 };
+  // The goal as shown: a line it holds is not repeated by another section.
+  let goalText = '';
   // What a section already shows is not repeated as a key fact, nor the other way round.
   const shown = new Set<string>();
   // The goal as shown: a line the goal holds is not repeated — but only what the block shows of
   // the goal counts, or a constraint stated after the cut would vanish with the cut.
-  let goalText = '';
   const add = (id: SectionId, line: string, cap: number): boolean => {
     const clean = dropLoneSurrogates(line);
     const bare = line.replace(/^- /, '');
     const key = dedupeKey(bare);
-    if (id !== 'goal' && id !== 'leftOff' && (shown.has(key) || goalText.includes(bare))) return true;
+    if (id !== 'goal' && id !== 'leftOff' && (shown.has(key) || (goalText !== '' && goalText.includes(bare)))) return true;
     const list = built.lines.get(id);
     const heading = !list && needsHeading(id) ? cost(HEADINGS[id]) + 1 : 0;
     const c = cost(clean) + 1 + heading;
@@ -208,37 +192,41 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   };
   // A conversation with no tool work (no files, no errors) is talk: its cue-phrase sections (done,
   // decisions, open tasks) are mostly misfires there, and the ranked facts get their room first.
-  const work = record.filesRead.length + record.filesModified.length + record.errors.length > 0;
   const firstShare = (id: SectionId): number => (!work && PROSE.has(id) ? 0 : (FIRST_SHARE[id] ?? 1));
   const share = (id: SectionId): number => built.used + Math.floor(target * firstShare(id));
   const sectionCaps = new Map<SectionId, number>();
 
-  // Goal: cut at a word to its share rather than dropped — it is the one line that must survive.
-  if (record.goal) {
-    // A greeting that opened a chat (score < 1) is no task: it gets a sixth of the room.
-    const limit = Math.floor(target * (FIRST_SHARE.goal ?? 0.2) * (record.goal.score < 1 ? 0.15 : 1));
-    let text = squash(record.goal.text);
-    text = shrinkToFit(text, (t) => cost(`Goal: ${t}`) + 1 <= limit);
-    // A greeting cut short says nothing the facts need ("Hey Dave! Nice to meet you! How's…").
-    if (record.goal.score < 1 && text.endsWith('…')) text = '';
-    if (text && add('goal', `Goal: ${text}`, target)) goalText = text.replace(/…$/u, '');
-  }
-  // A key fact the goal holds is not repeated (case aside: a fact may be a capitalised clause).
-  const goalLower = goalText.toLowerCase();
-  // Nor one the "Left off" line holds, or that holds it.
-  let leftOffText = '';
-  if (record.leftOff) {
-    const limit = Math.floor(target * (FIRST_SHARE.leftOff ?? 0.08));
-    let text = squash(record.leftOff.text);
-    text = shrinkToFit(text, (t) => cost(`Left off: ${t}`) + 1 <= limit);
-    // A stub such as "Then the…" tells the model nothing: a cut line must keep a few words.
-    if (text.endsWith('…') && wordCount(text.slice(0, -1)) < 4) text = '';
-    // Keyed without its label too, so no other section (nor a key fact) repeats the line.
-    if (text && add('leftOff', `Left off: ${text}`, target)) {
-      shown.add(dedupeKey(text));
-      leftOffText = text.replace(/…$/u, '').toLowerCase();
+  // The task lines: whole sentences only, the trailing ones dropped to fit the line's share (a
+  // goal cut mid-sentence reads as a fragment); the first sentence may take up to twice the share.
+  const taskLine = (id: SectionId, line: SourcedLine | null | undefined, label: string): string => {
+    if (!line) return '';
+    const limit = Math.floor(target * (FIRST_SHARE[id] ?? 0.1));
+    const sentences = splitSentences(squash(line.text));
+    let text = '';
+    for (const sentence of sentences) {
+      const next = text ? `${text} ${sentence}` : sentence;
+      if (cost(`${label} ${next}`) + 1 > (text ? limit : 2 * limit)) break;
+      text = next;
     }
+    return text && add(id, `${label} ${text}`, target) ? text : '';
+  };
+  goalText = taskLine('goal', record.goal, 'Goal:');
+  // The latest request: first in a conversation doing work (it is the task at hand); in talk, where
+  // the kept messages carry the current topic, only with the room the key facts leave.
+  const work = record.filesRead.length + record.filesModified.length + record.errors.length > 0;
+  const requestText = work ? taskLine('request', record.request, 'Latest request:') : '';
+  // A key fact the task lines hold is not repeated.
+  const goalLower = `${goalText}\n${requestText}`.toLowerCase();
+  // Nor one the "Left off" line holds, or that holds it.
+  const leftOffText = taskLine('leftOff', record.leftOff, 'Left off:').toLowerCase();
+  if (leftOffText) {
+    shown.add(dedupeKey(leftOffText));
+    // The command it ran then, verbatim, as a list item under the line (what "Let me run the
+    // tests:" announced).
+    const command = record.leftOff?.command;
+    if (command && balancedMarkup(command)) add('leftOff', `- Ran: ${command}`, target);
   }
+  taskLine('nextStep', record.nextStep, 'Next step:');
 
   const listSections: [SectionId, string[]][] = [
     ['constraints', record.constraints.map((l) => `- ${l.text}`)],
@@ -394,22 +382,24 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     }
   }
   built.used = factsStart + factsCost;
+  if (!work) taskLine('request', record.request, 'Latest request:');
   // Then the sections past their first share, in priority order, with what is left.
   for (const [id, items] of listSections) fillList(id, items, () => target);
   for (const [id, items, format] of inline) fillInline(id, items, format, target);
   // Then how the errors shown were resolved, while room is left.
   const errorLines = built.lines.get('errors');
   if (errorLines) {
+    // On a line of its own under the error, so both stay whole sentences (or lines) of the source.
     const byLine = new Map(record.errors.map((e) => [dropLoneSurrogates(`- ${e.text}`), e]));
-    errorLines.forEach((l, i) => {
-      const e = byLine.get(l);
-      if (!e?.resolution) return;
-      const full = dropLoneSurrogates(errorLine(e));
-      const extra = cost(full) - cost(l);
-      if (built.used + extra > target) return;
+    for (let i = 0; i < errorLines.length; i++) {
+      const e = byLine.get(errorLines[i] as string);
+      if (!e?.resolution) continue;
+      const line = dropLoneSurrogates(`  - Then: ${e.resolution}`);
+      const extra = cost(line) + 1;
+      if (built.used + extra > target) continue;
       built.used += extra;
-      errorLines[i] = full;
-    });
+      errorLines.splice(++i, 0, line);
+    }
   }
 
   if (factLines.length) built.lines.set('facts', factLines);
@@ -424,12 +414,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   for (const f of record.facts) {
     if (slack < FILL_MIN_ROOM || tries >= FILL_TRIES) break;
     if (pickedFacts.has(f) || shown.has(keyOf(f)) || saidAboveFact(f)) continue;
-    const parts = [
-      f.text,
-      ...clausesOf(f.text)
-        .map(capitaliseFirst)
-        .sort((a, b) => b.length - a.length),
-    ];
+    const parts = [f.text];
     for (const text of parts) {
       const part: SourcedLine = text === f.text ? f : { ...f, text };
       const key = text === f.text ? keyOf(f) : dedupeKey(text);
@@ -477,11 +462,7 @@ function shrinkToFit(text: string, fits: (t: string) => boolean): string {
 }
 
 function needsHeading(id: SectionId): boolean {
-  return !['goal', 'leftOff', 'modified', 'read', 'references'].includes(id);
-}
-
-function errorLine(e: ErrorLine): string {
-  return e.resolution ? `- ${e.text} — then: ${e.resolution}` : `- ${e.text}`;
+  return !['goal', 'request', 'leftOff', 'nextStep', 'modified', 'read', 'references'].includes(id);
 }
 
 function orderFiles(files: readonly FileEntry[]): string[] {
@@ -509,7 +490,7 @@ function assemble(lines: ReadonlyMap<SectionId, readonly string[]>): string {
 
 function fit(lines: Map<SectionId, string[]>, budget: number, margin: number, cost: (s: string) => number): string {
   const limit = Math.floor(budget * (1 - margin / 2));
-  const dropOrder: SectionId[] = ['facts', 'topics', 'references', 'done', 'decisions', 'read', 'open', 'modified', 'errors', 'constraints', 'leftOff', 'goal'];
+  const dropOrder: SectionId[] = ['facts', 'topics', 'references', 'done', 'decisions', 'read', 'open', 'modified', 'errors', 'constraints', 'nextStep', 'request', 'leftOff', 'goal'];
   let block = assemble(lines);
   while (block && cost(block) > limit) {
     const id = dropOrder.find((s) => lines.get(s)?.length);

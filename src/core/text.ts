@@ -59,22 +59,61 @@ export function truncateAtWord(text: string, maxChars: number): string {
   return head ? `${head}…` : '';
 }
 
-// Sentence ends: terminal punctuation followed by whitespace and something sentence-like, or CJK
-// terminal punctuation (no space needed). Abbreviations and dotted names (e.g. `os.path`, `v1.2`)
-// are not followed by whitespace, so they do not split.
-const SENTENCE_END = /([.!?…]+["')\]]*)\s+(?=["'([]?[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
-const ABBREV = /\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|fig|approx|cf)\.$/i;
+// Sentence ends: terminal punctuation (with the quotes, brackets and emphasis marks that close
+// around it) followed by whitespace and something sentence-like, or CJK terminal punctuation (no
+// space needed). Dotted names (`os.path`, `v1.2`, `notes.md`, URLs) have no whitespace after the
+// dot, so they never split; abbreviations and initials are checked below; links and code spans
+// are never split inside.
+const SENTENCE_END = /([.!?…]+["'”’)\]*_`]*)\s+(?=["'“‘(\[*_`]{0,3}[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
+/** Abbreviations that a full stop does not end a sentence after ("e.g. Paris", "et al. 2020",
+ * "Dr. Smith"): lowercased, without their final dot. */
+const ABBREVIATIONS = new Set('e.g i.e vs mr mrs ms dr prof st fig figs approx cf al u.s u.k a.k.a ph.d'.split(' '));
+/** Abbreviations that end no sentence when a number follows ("No. 5", "Jan. 12", "pp. 4"), but
+ * may end one otherwise ("I said no. Then …"). */
+const BEFORE_NUMBER = new Set('no nos vol pp p ch sec jan feb mar apr jun jul aug sep sept oct nov dec'.split(' '));
+/** The word before a full stop that ends a piece ("… see e.g." → "e.g"). */
+const LAST_WORD = /(?:^|[\s(["'“‘])([\p{L}.]+)\.$/u;
 /** An initial ("J.K. Rowling", "George R. R. Martin"): a lone capital and a dot end no sentence. */
 const INITIAL = /(?:^|[\s.])\p{Lu}\.$/u;
 
+/** True when `piece` ends with an abbreviation or an initial rather than a sentence; `next` is the
+ * character after the space that follows it. */
+function endsWithAbbreviation(piece: string, next: number): boolean {
+  if (piece.charCodeAt(piece.length - 1) !== 46) return false;
+  if (INITIAL.test(piece)) return true;
+  const m = LAST_WORD.exec(piece);
+  if (!m) return false;
+  const word = (m[1] ?? '').toLowerCase();
+  return ABBREVIATIONS.has(word) || (next >= 48 && next <= 57 && BEFORE_NUMBER.has(word));
+}
+
+/** Ranges of a line that a sentence end never falls inside: `[[wikilinks]]`, `[text](target)`
+ * links and `` `code` `` spans. Empty for the many lines with no bracket or backtick. */
+function protectedRanges(line: string): number[] {
+  if (!line.includes('[') && !line.includes('`')) return NO_RANGES;
+  const out: number[] = [];
+  const re = /\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\)|(`+)[^`\n]*?\1/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(line))) out.push(m.index, m.index + m[0].length);
+  return out;
+}
+const NO_RANGES: number[] = [];
+
+function inRanges(ranges: readonly number[], at: number): boolean {
+  for (let i = 0; i < ranges.length; i += 2) if (at > (ranges[i] as number) && at < (ranges[i + 1] as number)) return true;
+  return false;
+}
+
 /** Splits text into sentences: lines first (chat text uses newlines as separators), then sentence
- * punctuation. Empty pieces are dropped; pieces are trimmed. */
+ * punctuation. Empty pieces are dropped; pieces are trimmed. A piece starts where the text, a line
+ * or a sentence starts and ends where its sentence ends, so every piece is a whole sentence. */
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
   for (const rawLine of text.includes('\n') ? text.split(/\n+/) : [text]) {
     const line = rawLine.trim();
     if (!line) continue;
     let start = 0;
+    let ranges: number[] | null = null;
     SENTENCE_END.lastIndex = 0;
     // `test` rather than `exec`: no match array per sentence end (this runs over every removed
     // line). The match is read back from where it ended: punctuation then whitespace (the first
@@ -85,7 +124,9 @@ export function splitSentences(text: string): string[] {
       while (end > start && isSpaceCode(line.charCodeAt(end - 1))) end--;
       const spaced = end < after;
       const piece = line.slice(start, end).trim();
-      if (spaced && (ABBREV.test(piece) || INITIAL.test(piece))) continue;
+      if (spaced && endsWithAbbreviation(piece, line.charCodeAt(after))) continue;
+      ranges ??= protectedRanges(line);
+      if (ranges.length && inRanges(ranges, end)) continue;
       if (piece) out.push(piece);
       start = after;
     }
@@ -413,4 +454,32 @@ export function splitAfter(text: string, marks: string): string[] {
   }
   out.push(text.slice(start));
   return out.filter((p) => p.length > 0);
+}
+
+/** True when a text's markup is balanced, so it can stand on a line of its own: an even number of
+ * `**` and of backticks, as many `[[` as `]]`, `[` as `]` and `(` as `)`. A sentence cut out of a
+ * bold run or a link ("A Brief History of Humankind** by …") fails. */
+export function balancedMarkup(text: string): boolean {
+  let bold = 0;
+  let ticks = 0;
+  let square = 0;
+  let round = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 42 && text.charCodeAt(i + 1) === 42) {
+      bold++;
+      i++;
+    } else if (c === 96) ticks++;
+    else if (c === 91) square++;
+    else if (c === 93) square--;
+    else if (c === 40) round++;
+    else if (c === 41) round--;
+  }
+  return bold % 2 === 0 && ticks % 2 === 0 && square === 0 && round === 0;
+}
+
+/** A lead-in: a line that announces what follows it ("Let me test this:", "Two things to try:"),
+ * which says nothing once what it announced is gone. */
+export function isLeadIn(text: string): boolean {
+  return /[:：]["'”’)\]*_`]*\s*$/u.test(text);
 }

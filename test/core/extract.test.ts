@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeDay, resolveRelativeDates } from '../../src/core/dates';
-import { capitaliseFirst, clausesOf } from '../../src/core/clauses';
 import { selectFacts } from '../../src/core/extract-facts';
 import { fileOpsOfCall, fileOpsOfShell } from '../../src/core/extract-files';
 import { findReferences } from '../../src/core/extract-references';
 import { sentencesOf } from '../../src/core/extract-sentences';
-import { extractErrors, extractGoal, extractSections } from '../../src/core/extract-summary';
+import { extractTaskLines } from '../../src/core/extract-goal';
+import { extractErrors, extractSections } from '../../src/core/extract-summary';
 import type { ChatMessage } from '../../src/core/messages';
 import { contentWords, splitSentences, truncateAtWord } from '../../src/core/text';
 
@@ -44,44 +44,34 @@ describe('text', () => {
     ]);
   });
 
-  it('splits as the match-array version did, on any mix of punctuation, spaces and scripts', () => {
-    // The splitter reads each match back from where it ended (no match array); this is the form it
-    // replaced, kept as the reference.
-    const END = /([.!?…]+["')\]]*)\s+(?=["'([]?[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
-    const reference = (text: string): string[] => {
-      const out: string[] = [];
-      for (const rawLine of text.split(/\n+/)) {
-        const line = rawLine.trim();
-        if (!line) continue;
-        let start = 0;
-        END.lastIndex = 0;
-        let m: RegExpExecArray | null;
-        while ((m = END.exec(line)) !== null) {
-          const piece = line.slice(start, m.index + (m[1] ?? m[2] ?? '').length).trim();
-          if (m[1] && (/\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|fig|approx|cf)\.$/i.test(piece) || /(?:^|[\s.])\p{Lu}\.$/u.test(piece))) continue;
-          if (piece) out.push(piece);
-          start = m.index + m[0].length;
-        }
-        const rest = line.slice(start).trim();
-        if (rest) out.push(rest);
-      }
-      return out;
-    };
-    const piece = fc.constantFrom('.', '!', '?', '…', '。', '！', ' ', '  ', '\u00a0', '\u3000', '\n', '"', ')', '(', 'a', 'Bob', '7', '会', 'e.g', 'Dr', 'J', 'etc');
+  it('knows abbreviations, versions, file names and decimals', () => {
+    expect(splitSentences('Smith et al. 2020 showed it. See e.g. Paris or Dr. Who for more.')).toEqual(['Smith et al. 2020 showed it.', 'See e.g. Paris or Dr. Who for more.']);
+    expect(splitSentences('Upgrade to v1.2.3 and open notes.md first. It costs 3.50 now.')).toEqual(['Upgrade to v1.2.3 and open notes.md first.', 'It costs 3.50 now.']);
+    expect(splitSentences('I said no. Then she left. Read No. 5 twice.')).toEqual(['I said no.', 'Then she left.', 'Read No. 5 twice.']);
+  });
+
+  it('never breaks inside a wikilink, a markdown link or inline code', () => {
+    expect(splitSentences('We used the layout in [[Projects/Garden. Redesign]] instead of a table. It works.')).toEqual([
+      'We used the layout in [[Projects/Garden. Redesign]] instead of a table.',
+      'It works.',
+    ]);
+    expect(splitSentences('Run `make test. Then deploy` before you push. Done.')).toEqual(['Run `make test. Then deploy` before you push.', 'Done.']);
+    expect(splitSentences('See [the guide. Part 2](https://x.org/a) now. Thanks.')).toEqual(['See [the guide. Part 2](https://x.org/a) now.', 'Thanks.']);
+  });
+
+  it('cuts a line into whole pieces that put it back together, on any mix of punctuation, spaces and scripts', () => {
+    const piece = fc.constantFrom('.', '!', '?', '…', '。', '！', ' ', '  ', '\u00a0', '\u3000', '\n', '"', ')', '(', '[[', ']]', '`', '**', 'a', 'Bob', '7', '会', 'e.g', 'Dr', 'J', 'etc', 'No');
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 24 }), (parts) => {
         const text = parts.join('');
-        expect(splitSentences(text)).toEqual(reference(text));
+        const pieces = splitSentences(text);
+        // Nothing is lost or reordered: the pieces, spaces aside, are the text, spaces aside.
+        const bare = (t: string): string => t.replace(/\s+/g, '');
+        expect(bare(pieces.join(''))).toBe(bare(text));
+        for (const p of pieces) expect(p).toBe(p.trim());
       }),
       { numRuns: 3000 },
     );
-  });
-
-  it('cuts clauses at joining words, not inside a phrase, and without the comma they ended on', () => {
-    const clauses = clausesOf("We love the winter market in Delft, it's so heartwarming and the stalls sell hot stroopwafels all day");
-    expect(clauses).toContain('We love the winter market in Delft');
-    expect(clauses.some((c) => c.endsWith(','))).toBe(false);
-    expect(clauses.some((c) => /so$/.test(c) || c.endsWith("it's"))).toBe(false);
   });
 
   it('truncates at a word boundary and never inside a surrogate pair', () => {
@@ -199,9 +189,12 @@ describe('summary sections', () => {
   ];
   const sentences = sentencesOf(conversation);
 
-  it('takes the goal from the first request, without markup-only lines', () => {
-    expect(extractGoal(conversation)?.text).toBe('Rename the tag #inbox to #todo across the vault.');
-    expect(extractGoal(conversation)?.sources).toEqual(['u1']);
+  it('takes the goal from the first request, without markup-only lines, and the latest request', () => {
+    const task = extractTaskLines(conversation, sentences);
+    expect(task.goal?.text).toBe('Rename the tag #inbox to #todo across the vault.');
+    expect(task.goal?.sources).toEqual(['u1']);
+    expect(task.request?.text).toBe('Can you also fix the broken links in [[Index]]?');
+    expect(task.leftOff?.sources).toEqual(['a3']);
   });
 
   it('classifies constraints, decisions, work done, open tasks and where it left off', () => {
@@ -210,7 +203,6 @@ describe('summary sections', () => {
     expect(s.decisions.map((l) => l.text)).toEqual(['We decided to keep the old tag as an alias.']);
     expect(s.done.map((l) => l.text)).toEqual(["I've updated 14 notes in Daily/."]);
     expect(s.openTasks.map((l) => l.text)).toEqual(['Next step: check the templates folder.', 'Can you also fix the broken links in [[Index]]?']);
-    expect(s.leftOff?.sources).toEqual(['a3']);
     for (const l of [...s.constraints, ...s.decisions, ...s.done, ...s.openTasks]) expect(l.sources.length).toBeGreaterThan(0);
   });
 
@@ -270,24 +262,22 @@ describe('key facts', () => {
     expect(unfocused.length).toBe(1);
   });
 
-  it('cuts a very long sentence to a contiguous run of its clauses', () => {
-    const long = `${'we talked about many things, '.repeat(12)}and the invoice number is INV-20931, due on 3 June.`;
-    const [fact] = selectFacts(sentencesOf([user('u1', long)]), { poolTokens: 500, round: 1 });
-    // Verbatim but for the capital a fact starts with.
-    expect(long.toLowerCase()).toContain(fact?.text.toLowerCase() ?? 'missing');
-    expect(fact?.text).toContain('INV-20931');
+  it('leaves out a sentence too long to be a fact rather than cutting it', () => {
+    const long = `${'we talked about many things, '.repeat(30)}and the invoice number is INV-20931, due on 3 June.`;
+    const facts = selectFacts(sentencesOf([user('u1', long), user('u2', 'The invoice INV-20931 is due on 3 June at the latest.')]), { poolTokens: 500, round: 1 });
+    expect(facts.map((f) => f.sources[0])).toEqual(['u2']);
   });
 
-  it('capitalises a clause cut out of its sentence, since it starts the fact', () => {
+  it('takes whole sentences only, never a clause cut out of one', () => {
     const msgs: ChatMessage[] = [
       user('u1', 'It was honestly a really long and tiring week for all of us: the Hortus greenhouse kit arrives in Utrecht on 12 April.'),
       user('u2', 'Thanks so much, that is really kind of you to say.'),
+      assistant('a1', 'Let me check the delivery schedule:'),
     ];
-    const [fact] = selectFacts(sentencesOf(msgs), { poolTokens: 30, round: 1 });
-    expect(fact?.text).toBe('The Hortus greenhouse kit arrives in Utrecht on 12 April.');
-    expect(capitaliseFirst('draw the bed layout')).toBe('Draw the bed layout');
-    expect(capitaliseFirst('ßtraße')).toBe('ßtraße'); // no one-character capital: left as it is
-    expect(capitaliseFirst('42 beds')).toBe('42 beds');
+    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 300, round: 1 });
+    expect(facts[0]?.text).toBe('It was honestly a really long and tiring week for all of us: the Hortus greenhouse kit arrives in Utrecht on 12 April.');
+    // A lead-in whose announced content is gone is no fact.
+    expect(facts.some((f) => f.sources[0] === 'a1')).toBe(false);
   });
 });
 
@@ -312,14 +302,15 @@ describe('key facts: what the ranking favours', () => {
     expect(facts[0]?.sources).toEqual(['u2']);
   });
 
-  it('offers a coordinated clause alone, and never a clause with half a bracket', () => {
-    const text = 'I started pottery classes at the Delft studio in 2019 and it has become my favourite way to unwind after work. [shares a photo: a vase with a blue glaze]';
-    const facts = selectFacts(sentencesOf([user('u1', text)]), { poolTokens: 12, round: 1 });
-    for (const f of facts) {
-      expect(text).toContain(f.text);
-      expect((f.text.match(/\[/g) ?? []).length).toBe((f.text.match(/\]/g) ?? []).length);
-    }
-    expect(facts[0]?.text).toBe('I started pottery classes at the Delft studio in 2019');
+  it('never offers a sentence with unbalanced markup or a tool output line', () => {
+    const msgs: ChatMessage[] = [
+      user('u1', 'My favourite book is **Sapiens. A Brief History of Humankind** by Yuval Noah Harari.'),
+      assistant('a1', '', [{ id: 'c1', name: 'read_note', arguments: '{"path":"Books.md"}' }]),
+      tool('t1', 'c1', 'The library in Delft keeps a signed copy of every Booker winner since 1990.'),
+      user('u2', 'I started pottery classes at the Delft studio in 2019 and it has become my favourite way to unwind.'),
+    ];
+    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 500, round: 1 });
+    expect(facts.map((f) => f.sources[0])).toEqual(['u2']);
   });
 
   it('keeps what the previous block showed ahead of equally good new sentences', () => {
@@ -352,9 +343,17 @@ describe('sentence pass', () => {
 });
 
 describe('goal', () => {
-  it('scores a request as the goal proper and an opening greeting lower', () => {
-    expect(extractGoal([user('u1', 'Please translate my CV into German before Friday.')])?.score).toBe(1);
-    expect(extractGoal([user('u1', 'Hey Sam! Long time no see, how have you been lately?')])?.score).toBeLessThan(1);
+  const goalOf = (ms: ChatMessage[]): string | undefined => extractTaskLines(ms, sentencesOf(ms)).goal?.text;
+  it('is a request, never a greeting or small talk', () => {
+    expect(goalOf([user('u1', 'Please translate my CV into German before Friday.')])).toBe('Please translate my CV into German before Friday.');
+    expect(goalOf([user('u1', 'Hey Sam! Long time no see, how have you been lately?')])).toBeUndefined();
+    expect(goalOf([user('u1', 'Hey Mel! Good to see you! How are things going with the new team?')])).toBeUndefined();
+    // The greeting before the request is left out; the request is whole sentences.
+    expect(goalOf([user('u1', 'Hi! Can you help me plan a garden bed for shade? It is about 2 m by 1 m.')])).toBe('Can you help me plan a garden bed for shade? It is about 2 m by 1 m.');
+  });
+  it("takes an agent harness's task, not its instruction template", () => {
+    const task = '<pr_description>\nConsider the following PR description:\nWrong totals in the invoice export\nDescription\nHi.\nThe export sums net and gross amounts twice.\n</pr_description>\n<instructions>\nYou MUST run the tests before you submit.\n</instructions>';
+    expect(goalOf([user('u1', task)])).toBe('Wrong totals in the invoice export. The export sums net and gross amounts twice.');
   });
 });
 
@@ -367,8 +366,18 @@ describe('dates', () => {
   });
   it('resolves relative expressions against the message date', () => {
     expect(resolveRelativeDates('I went to the group yesterday.', at)).toBe('yesterday = 7 May 2023');
-    expect(resolveRelativeDates('We met last week', at)).toBe('last week = the week before 8 May 2023');
+    // 8 May 2023 is a Monday.
+    expect(resolveRelativeDates('We met last week', at)).toBe('last week = 1–7 May 2023');
+    expect(resolveRelativeDates('We went hiking last weekend', at)).toBe('last weekend = 6–7 May 2023');
+    expect(resolveRelativeDates('I saw her last Fri at the market', at)).toBe('last fri = 5 May 2023');
+    expect(resolveRelativeDates('The party is next Tuesday', at)).toBe('next tuesday = 9 May 2023');
+    expect(resolveRelativeDates('I moved here a few days ago', at)).toBe('a few days ago = some time before 8 May 2023');
     expect(resolveRelativeDates('It opened 3 days ago', at)).toBe('3 days ago = 5 May 2023');
     expect(resolveRelativeDates('Last year was hard', at)).toBe('last year = 2022');
+  });
+  it('adds nothing where a note would only restate or contradict', () => {
+    expect(resolveRelativeDates('I am going there today', at)).toBe('');
+    expect(resolveRelativeDates('We got engaged last month on May 15th', at)).toBe('');
+    expect(resolveRelativeDates('Last week, on 3 May, the shop closed', at)).toBe('');
   });
 });

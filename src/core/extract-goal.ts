@@ -1,0 +1,156 @@
+// The task lines of a summary: the Goal (the user's first substantive request, or the task of an
+// agent harness's first message), the latest request when it differs, where the work was left
+// off and the next step the assistant announced. Each is made of whole sentences of one message,
+// read from the sentence pass, so a line never starts or ends mid-sentence, never holds a
+// greeting, template text or a lead-in whose announced content is gone.
+import type { Sentence } from './extract-sentences';
+import type { ChatMessage } from './messages';
+import { parseToolArguments } from './messages';
+import type { SourcedLine } from './record';
+import { QUESTION } from './traits';
+import { balancedMarkup, isLeadIn } from './text';
+
+/** Most words a goal or request line carries (whole sentences: the first is kept even if longer,
+ * up to {@link MAX_FIRST}). */
+const GOAL_WORDS = 60;
+const MAX_FIRST = 110;
+/** Most words of the "left off" and "next step" lines. */
+const LEFT_OFF_WORDS = 45;
+
+// A request: asks for something to be done or explained (English, Chinese, Japanese).
+const REQUEST_EN =
+  /^(?:(?:hey|hi|ok(?:ay)?|so|now|also|and|but|then)[,!]?\s+)?(?:(?:can|could|would|will) you|please|pls|help me|I (?:need|want|would like) (?:you )?to|I['’]d like (?:you )?to|I['’]m (?:trying|looking) to|let['’]s|how (?:do|can|should|would) (?:I|we)|(?:what|which|where|when) (?:should|can|could) (?:I|we)|(?:what|which) (?:are|is) (?:some|the best|a good|good)|any (?:tips|ideas|suggestions|advice)|(?:write|create|add|make|fix|implement|explain|summari[sz]e|find|show|list|update|change|refactor|rename|remove|delete|draft|translate|review|check|compare|generate|build|set up|organi[sz]e|convert|move|merge|insert|read|search|suggest|recommend|tell me|give me|plan|outline|describe)\b)/i;
+/** A question that asks for help anywhere in it ("Do you have any tips for …?"). */
+const ASKS_FOR_HELP = /\b(?:recommend|suggest|suggestions|tips|ideas|advice|best way|help me|how to)\b/i;
+const REQUEST_CJK = /请|帮我|能不能|可以.*吗|してください|して下さい|お願いします|教えて/;
+/** Greetings, thanks and pleasantries: where a message starts, not what it asks. */
+const OPENER = /^(?:hi|hey|hello|hiya|howdy|greetings|good (?:morning|afternoon|evening|day)|(?:good|great|nice) to (?:see|hear|meet)|long time no see|how (?:are|r) (?:you|u)|how have you been|how's it going|what's up|thanks|thank you|welcome|dear|sorry)\b/i;
+/** Closing pleasantries of an answer: "Let me know if …", "Hope this helps!". */
+const CLOSER = /^(?:let me know|hope (?:this|that) helps|feel free|happy to help|good luck|enjoy|have (?:a|fun)|I hope|if you have any|cheers)\b/i;
+/** An announced next step: "Next, I'll …", "Let me …", "Now we need to …". */
+const NEXT_STEP = /^(?:(?:next|now|then|finally),?\s+)?(?:I['’]ll|I will|let me|let['’]s|we (?:need|still need|should|will)|the next step|next step)\b/i;
+
+/** True for a request sentence (see REQUEST_EN), or a question asking for help ("Do you have any
+ * tips for …?"), not one about the other side ("How have you been?"). */
+export function isRequest(s: Sentence): boolean {
+  if (s.code || s.template || s.wc < 4) return false;
+  if (REQUEST_EN.test(s.text) || REQUEST_CJK.test(s.text)) return true;
+  return (s.traits & QUESTION) !== 0 && s.wc >= 6 && ASKS_FOR_HELP.test(s.text);
+}
+
+/** A sentence that can stand in a task line: prose, whole, balanced, not a greeting nor a lead-in. */
+function usable(s: Sentence): boolean {
+  return !s.code && !s.template && s.wc >= 1 && !isLeadIn(s.text) && balancedMarkup(s.text) && !(OPENER.test(s.text) && s.wc <= 6);
+}
+
+/** A sentence as it reads in a line of several: ended with a full stop when its source line ended
+ * without one (a title, a list item), so two sentences never run together. */
+function ended(text: string): string {
+  return /[.!?…。！？]["'”’)\]*_`]*$/u.test(text) ? text : `${text}.`;
+}
+
+/** Whole sentences from `from` on (same message), up to `maxWords`; the first is kept up to
+ * MAX_FIRST words. */
+function sentencesFrom(group: readonly Sentence[], from: number, maxWords: number): Sentence[] {
+  const out: Sentence[] = [];
+  let words = 0;
+  for (let i = from; i < group.length; i++) {
+    const s = group[i] as Sentence;
+    if (!usable(s) || s.wc < 3) {
+      if (out.length && (s.code || isLeadIn(s.text))) break; // the request's text ended
+      continue;
+    }
+    if (out.length ? words + s.wc > maxWords : s.wc > MAX_FIRST) break;
+    out.push(s);
+    words += s.wc;
+  }
+  return out;
+}
+
+function lineOf(picked: readonly Sentence[], score: number): SourcedLine | null {
+  const first = picked[0];
+  if (!first) return null;
+  return { text: picked.map((s) => ended(s.text)).join(' '), sources: [first.id], at: first.at, score, round: 0 };
+}
+
+/** The removed messages' sentences grouped by message, in order. */
+function byMessage(sentences: readonly Sentence[]): Sentence[][] {
+  const out: Sentence[][] = [];
+  let last = -1;
+  for (const s of sentences) {
+    if (s.message !== last) {
+      out.push([]);
+      last = s.message;
+    }
+    (out[out.length - 1] as Sentence[]).push(s);
+  }
+  return out;
+}
+
+/** The request a user message makes: from its first request sentence on; or, in a message that an
+ * agent harness wrote (it holds template sections), its task text from the start. */
+function requestOf(group: readonly Sentence[], harness: boolean): Sentence[] {
+  if (harness) return sentencesFrom(group, 0, GOAL_WORDS);
+  const at = group.findIndex(isRequest);
+  return at < 0 ? [] : sentencesFrom(group, at, GOAL_WORDS);
+}
+
+export interface TaskLines {
+  /** The first substantive request of the removed part. */
+  goal: SourcedLine | null;
+  /** The last substantive request, when it is another message than the goal's. */
+  request: SourcedLine | null;
+  /** Where the answer stood: the last assistant message's first substantive sentences (or the
+   * last request, when the user spoke last), with the command it ran. */
+  leftOff: (SourcedLine & { command?: string }) | null;
+  /** The next step the assistant announced last, when it did. */
+  nextStep: SourcedLine | null;
+}
+
+/** The task lines of the removed part (see {@link TaskLines}). */
+export function extractTaskLines(messages: readonly ChatMessage[], sentences: readonly Sentence[]): TaskLines {
+  const groups = byMessage(sentences.filter((s) => s.role === 'user' || s.role === 'assistant'));
+  let goal: SourcedLine | null = null;
+  let request: SourcedLine | null = null;
+  for (const group of groups) {
+    if ((group[0] as Sentence).role !== 'user') continue;
+    const harness = group.some((s) => s.template);
+    const line = lineOf(requestOf(group, harness), 1);
+    if (!line) continue;
+    if (!goal) goal = line;
+    else request = line;
+  }
+
+  let leftOff: TaskLines['leftOff'] = null;
+  let nextStep: SourcedLine | null = null;
+  const last = groups[groups.length - 1];
+  if (last && (last[0] as Sentence).role === 'user') {
+    // The user spoke last: their request is where things stand (unless it is the goal again).
+    const line = lineOf(requestOf(last, false), 1) ?? lineOf(sentencesFrom(last, 0, LEFT_OFF_WORDS), 1);
+    if (line && line.text !== goal?.text && line.text !== request?.text) leftOff = line;
+  }
+  for (let g = groups.length - 1; g >= 0 && !leftOff; g--) {
+    const group = groups[g] as Sentence[];
+    if ((group[0] as Sentence).role !== 'assistant') continue;
+    const from = group.findIndex((s) => usable(s) && s.wc >= 4 && !CLOSER.test(s.text));
+    const picked = from < 0 ? [] : sentencesFrom(group, from, LEFT_OFF_WORDS).filter((s) => !CLOSER.test(s.text));
+    const line = lineOf(picked, 1);
+    if (!line) continue;
+    const message = messages[(group[0] as Sentence).message];
+    const command = message ? lastCommand(message) : '';
+    leftOff = command ? { ...line, command } : line;
+    const announced = [...group].reverse().find((s) => usable(s) && NEXT_STEP.test(s.text) && s.wc >= 4 && s.wc <= LEFT_OFF_WORDS);
+    if (announced && !line.text.includes(announced.text)) nextStep = lineOf([announced], 1);
+  }
+  return { goal, request, leftOff, nextStep };
+}
+
+/** The first line of the last shell command a message ran (agent runs), at most 160 characters. */
+function lastCommand(m: ChatMessage): string {
+  if (m.role !== 'assistant' || !m.toolCalls?.length) return '';
+  const call = m.toolCalls[m.toolCalls.length - 1];
+  const args = call ? parseToolArguments(call) : null;
+  const command = args && typeof args.command === 'string' ? args.command : '';
+  const first = command.split('\n')[0]?.trim() ?? '';
+  return first.length <= 160 ? first : '';
+}
