@@ -84,6 +84,23 @@ function codeLike(line: string): boolean {
   return /^\s{2,}\S|^\s*(?:\d+\s*[|:]?\s|def |class |import |from \S+ import|return\b|if .*:$|for .*:$|@@|[+-]{1,3}\s|at \S+\()/.test(line);
 }
 
+/** A line that ends on a word a sentence cannot end on, with no punctuation after it. */
+const DANGLING = /\b(?:by|to|of|the|a|an|and|or|but|with|for|in|on|at|that|as|from|into|is|are|was|were|be|like|than|because|if|when|which|who)\s*$/i;
+
+/** Code in a chat message outside a fence: an indented block (a tab or four spaces), a statement
+ * (`x = f(y)`, `return …`, `def …`, `import …`), or a line dense in code punctuation. */
+function proseCodeLike(line: string): boolean {
+  if (/^(?:\t|\s{4,})\S/.test(line)) return true;
+  if (/^\s*(?:[\w.[\]'"]+\s*[-+*/]?=\s*\S|return\b|def |class \w|import |from \S+ import|@\w|#include|(?:const|let|var|function) )/.test(line) && !/[.!?]\s*$/.test(line)) return true;
+  if (line.length < 8) return false;
+  let sym = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c < 128) sym += CODE_SYMBOLS[c] as number;
+  }
+  return sym / line.length > 0.15;
+}
+
 /** What one message yields: cached per message object (messages are immutable), so a message is
  * split and keyed once however often it is compacted or previewed. */
 interface MessagePieces {
@@ -130,7 +147,12 @@ function piecesOf(m: ChatMessage): MessagePieces {
   let inFence = false;
   const prose = m.role !== 'tool' && m.role !== 'system';
   const section = m.role === 'user' || m.role === 'system' ? templateSection() : null;
-  for (const line of content.split('\n')) {
+  // A prose line that stops mid-sentence ("The issue can be addressed by") goes on the next line:
+  // it is read with it, so no sentence is cut at the line break.
+  let carry = '';
+  const lines = content.split('\n');
+  for (let li = 0; li < lines.length; li++) {
+    const line = lines[li] as string;
     if (line.length < 2 && !line.trim()) continue;
     const template = section ? section(line) : false;
     if (template === null) continue;
@@ -139,13 +161,22 @@ function piecesOf(m: ChatMessage): MessagePieces {
       continue;
     }
     if (!line.trim()) continue;
-    const code = inFence || (!prose && codeLike(line));
+    const code = inFence || (prose ? proseCodeLike(line) : codeLike(line));
     if (code) {
       sentences.push(sentence(m, squash(line), sentences.length));
       continue;
     }
     // List markers are markup, not content: the block adds its own bullets.
-    const bare = LIST_MARK.test(line) ? line.replace(LIST_MARK, '') : line;
+    let bare = LIST_MARK.test(line) ? line.replace(LIST_MARK, '') : line;
+    if (carry) {
+      bare = `${carry} ${bare.trim()}`;
+      carry = '';
+    }
+    const next = lines[li + 1] ?? '';
+    if (DANGLING.test(bare) && /^\s*[A-Za-z]/.test(next) && !LIST_MARK.test(next) && !proseCodeLike(next)) {
+      carry = bare.trim();
+      continue;
+    }
     for (const text of splitSentences(bare)) {
       const c = !prose && codeLike(text);
       const x = c ? sentence(m, text, sentences.length) : proseSentence(m, text, sentences.length);

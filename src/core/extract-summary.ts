@@ -243,7 +243,9 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
     if (s.code || s.role === 'tool') return;
     const c = classify(s);
     // A lead-in ("You MUST use this EXACT command to submit:") announces what is not carried.
-    if (c.constraint && !isLeadIn(s.text) && balancedMarkup(s.text)) hits.c.push(i);
+    // Nor is a harness's instruction template the user's standing instruction: it is the same in
+    // every run (and an agent's system prompt, never compacted, is where it belongs).
+    if (c.constraint && !s.template && !isLeadIn(s.text) && balancedMarkup(s.text)) hits.c.push(i);
     if (s.role === 'user') {
       lastUser = s;
       if (c.open !== null) {

@@ -82,6 +82,8 @@ const FIRST_SHARE: Partial<Record<SectionId, number>> = {
   // Requests repeat what the goal and the facts carry; they get room only after the facts.
   topics: 0,
 };
+/** Share of a task line's room it gets in a conversation without tool work. */
+const TALK_TASK_SHARE = 0.6;
 /** Sections that may grow past their first share before the facts have had theirs: the structured
  * ones (instructions, errors, files), denser than any sentence. Prose sections picked by cue
  * phrases (decisions, done, open tasks) compete with the ranked facts only after them. */
@@ -198,9 +200,11 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
 
   // The task lines: whole sentences only, the trailing ones dropped to fit the line's share (a
   // goal cut mid-sentence reads as a fragment); the first sentence may take up to twice the share.
+  const work = record.filesRead.length + record.filesModified.length + record.errors.length > 0;
   const taskLine = (id: SectionId, line: SourcedLine | null | undefined, label: string): string => {
     if (!line) return '';
-    const limit = Math.floor(target * (FIRST_SHARE[id] ?? 0.1));
+    // In talk the facts carry the conversation: the task lines get less room than in work.
+    const limit = Math.floor(target * (FIRST_SHARE[id] ?? 0.1) * (work ? 1 : TALK_TASK_SHARE));
     const sentences = splitSentences(squash(line.text));
     let text = '';
     for (const sentence of sentences) {
@@ -213,7 +217,6 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   goalText = taskLine('goal', record.goal, 'Goal:');
   // The latest request: first in a conversation doing work (it is the task at hand); in talk, where
   // the kept messages carry the current topic, only with the room the key facts leave.
-  const work = record.filesRead.length + record.filesModified.length + record.errors.length > 0;
   const requestText = work ? taskLine('request', record.request, 'Latest request:') : '';
   // A key fact the task lines hold is not repeated.
   const goalLower = `${goalText}\n${requestText}`.toLowerCase();
