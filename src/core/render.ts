@@ -82,6 +82,8 @@ const FIRST_SHARE: Partial<Record<SectionId, number>> = {
   // Requests repeat what the goal and the facts carry; they get room only after the facts.
   topics: 0,
 };
+/** Share of the key facts' room that a later round's newly removed messages get first. */
+const FRESH_SHARE = 0.15;
 /** Share of a task line's room it gets in a conversation without tool work. */
 const TALK_TASK_SHARE = 0.6;
 /** Sections that may grow past their first share before the facts have had theirs: the structured
@@ -359,11 +361,18 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   };
   // A few passes: shared labels make the measured section cheaper than the per-fact estimates, and
   // the room that frees goes to the next facts in rank order.
+  // In a later round, what this round removed gets its share of the facts first (in rank order),
+  // so the block stays fresh while what earlier blocks showed keeps the rest: without it, carried
+  // facts with their seniority would fill a block round after round.
+  const freshRoom = record.round > 1 ? Math.floor((target - factsStart) * FRESH_SHARE) : 0;
+  const fresh = freshRoom > 0 ? record.facts.filter((f) => f.round === record.round) : [];
   for (let pass = 0; pass < 3; pass++) {
     let used = factsStart + factsCost;
     let added = false;
-    for (const f of record.facts) {
+    const order = pass === 0 && fresh.length ? [...fresh, ...record.facts] : record.facts;
+    for (const f of order) {
       if (pickedFacts.has(f)) continue;
+      if (pass === 0 && fresh.length && f.round === record.round && used - factsStart > freshRoom) continue;
       const key = keyOf(f);
       if (shown.has(key) || saidAboveFact(f)) continue;
       const c = costOf(f) + (facts.length ? 0 : factsHeading);
