@@ -92,7 +92,11 @@ function byMessage(sentences: readonly Sentence[]): Sentence[][] {
 function requestOf(group: readonly Sentence[], harness: boolean): Sentence[] {
   if (harness) return sentencesFrom(group, 0, GOAL_WORDS);
   const at = group.findIndex(isRequest);
-  return at < 0 ? [] : sentencesFrom(group, at, GOAL_WORDS);
+  if (at < 0) return [];
+  // A request among a message's first sentences reads with what comes before it ("I am planning
+  // the garden redesign. … What should I do first?"): the line starts with the message.
+  const picked = at < 3 ? sentencesFrom(group, 0, GOAL_WORDS) : [];
+  return picked.some((s) => s.index === (group[at] as Sentence).index) ? picked : sentencesFrom(group, at, GOAL_WORDS);
 }
 
 export interface TaskLines {

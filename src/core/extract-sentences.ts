@@ -92,13 +92,15 @@ const DANGLING = /\b(?:by|to|of|the|a|an|and|or|but|with|for|in|on|at|that|as|fr
 function proseCodeLike(line: string): boolean {
   if (/^(?:\t|\s{4,})\S/.test(line)) return true;
   if (/^\s*(?:[\w.[\]'"]+\s*[-+*/]?=\s*\S|return\b|def |class \w|import |from \S+ import|@\w|#include|(?:const|let|var|function) )/.test(line) && !/[.!?]\s*$/.test(line)) return true;
-  if (line.length < 8) return false;
+  // Links are prose markup, not code punctuation.
+  const text = line.includes('[') ? line.replace(/!?\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\)/g, 'link') : line;
+  if (text.length < 8) return false;
   let sym = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
     if (c < 128) sym += CODE_SYMBOLS[c] as number;
   }
-  return sym / line.length > 0.15;
+  return sym / text.length > 0.15;
 }
 
 /** What one message yields: cached per message object (messages are immutable), so a message is

@@ -97,7 +97,8 @@ function errorLinesOf(m: ChatMessage): string[] {
   for (const raw of lines) {
     if (raw.length < 6) continue;
     // Tags (<output>, </error>) are dropped; a line without any is not copied to find none.
-    const l = (raw.includes('<') ? raw.replace(/<\/?\w+>/g, '') : raw).trim();
+    // So is pytest's "E   " margin: the error is the line after it.
+    const l = (raw.includes('<') ? raw.replace(/<\/?\w+>/g, '') : raw).trim().replace(/^E\s{2,}(?=\S)/, '');
     if (l.length < 6 || l.length > 400 || /^Traceback\b/.test(l)) continue;
     if (ERROR_LINE.test(l)) found.push(l);
   }

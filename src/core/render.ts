@@ -372,10 +372,10 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     const order = pass === 0 && fresh.length ? [...fresh, ...record.facts] : record.facts;
     for (const f of order) {
       if (pickedFacts.has(f)) continue;
-      if (pass === 0 && fresh.length && f.round === record.round && used - factsStart > freshRoom) continue;
       const key = keyOf(f);
       if (shown.has(key) || saidAboveFact(f)) continue;
       const c = costOf(f) + (facts.length ? 0 : factsHeading);
+      if (pass === 0 && fresh.length && f.round === record.round && used + c - factsStart > freshRoom) continue;
       if (used + c > target) continue;
       used += c;
       pickedFacts.add(f);
