@@ -70,12 +70,12 @@ const num = (x, d = 2) => (typeof x === 'number' ? x.toFixed(d) : '–');
 
 const single = [];
 for (const b of budgets) {
-  single.push({ who: 'compact', budget: b, run: () => score(OURS, b) });
+  single.push({ who: 'compact', budget: b, run: () => score(OURS, b, ['--quality']) });
   if (withBaselines) for (const name of BASELINES) single.push({ who: name, budget: b, run: () => score(join(KIT, 'adapters', `${name}.mjs`), b) });
 }
 const chained = [];
 for (const b of chainBudgets) {
-  chained.push({ who: 'compact', budget: b, run: () => score(OURS, b, ['--chain', '5']) });
+  chained.push({ who: 'compact', budget: b, run: () => score(OURS, b, ['--chain', '5', '--quality']) });
   if (withBaselines) chained.push({ who: 'truncate-head', budget: b, run: () => score(join(KIT, 'adapters', 'truncate-head.mjs'), b, ['--chain', '5']) });
 }
 const width = Math.max(1, Math.min(4, availableParallelism()));
@@ -119,9 +119,24 @@ for (const ds of datasets) {
   }
 }
 
+// Summary quality (the kit's --quality metrics; its README defines each): targets coherence and
+// sentenceIntegrity ≥ 0.95, glue3 ≤ 0.02, leadInRate ≤ 0.01, markupImbalance ≤ 0.02, nearDupLines ≤
+// 0.01, goalValid ≥ 0.9, dateAnnotationsBad ≤ 5 % of dateAnnotations, boilerplate ≤ 0.05.
+const Q = ['coherence', 'sentenceIntegrity', 'glue3', 'leadInRate', 'markupImbalance', 'nearDupLines', 'goalValid', 'goalMissing', 'boilerplate'];
+console.log('\n## Summary quality (ours)\n');
+console.log(`| dataset | budget | ${Q.join(' | ')} | date notes bad / all | facts per block |`);
+console.log(`|---|---:|${Q.map(() => '---:').join('|')}|---:|---:|`);
+for (const ds of datasets) {
+  for (const b of budgets) {
+    const q = rows.get(`${ds}|compact|${b}`)?.quality;
+    if (!q) continue;
+    console.log(`| ${ds} | ${b} | ${Q.map((k) => num(q[k], 3)).join(' | ')} | ${q.dateAnnotationsBad ?? '–'} / ${q.dateAnnotations ?? '–'} | ${num(q.factsMean, 1)} |`);
+  }
+}
+
 console.log('\n## Chain mode (5 rounds, window 4,000)\n');
-console.log('| dataset | adapter | budget | recall % round 1 / 2 / 3 / 4 / 5 | decay | exact % r1 → r5 | readability r1 → r5 | over budget |');
-console.log('|---|---|---:|---|---:|---|---|---:|');
+console.log('| dataset | adapter | budget | recall % round 1 / 2 / 3 / 4 / 5 | decay | exact % r1 → r5 | readability r1 → r5 | freshness | over budget |');
+console.log('|---|---|---:|---|---:|---|---|---:|---:|');
 chained.forEach((j, i) => {
   for (const l of chainOut[i]) {
     const r = l.chain?.rounds ?? [];
@@ -129,7 +144,7 @@ chained.forEach((j, i) => {
     const first = r[0];
     const last = r[r.length - 1];
     console.log(
-      `| ${l.dataset} | ${j.who} | ${j.budget} | ${r.map((x) => pct(x.recall)).join(' / ')} | ${num(l.chain.decay)} | ${pct(first.exact)} → ${pct(last.exact)} | ${num(first.readability)} → ${num(last.readability)} | ${r.reduce((s, x) => s + (x.overBudget ?? 0), 0)} |`,
+      `| ${l.dataset} | ${j.who} | ${j.budget} | ${r.map((x) => pct(x.recall)).join(' / ')} | ${num(l.chain.decay)} | ${pct(first.exact)} → ${pct(last.exact)} | ${num(first.readability)} → ${num(last.readability)} | ${num(l.chain.freshness)} | ${r.reduce((s, x) => s + (x.overBudget ?? 0), 0)} |`,
     );
   }
 });

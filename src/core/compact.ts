@@ -171,7 +171,7 @@ function withoutTemplate(m: ChatMessage): string {
 }
 
 /** Placeholders (`path/to/file`, `/path/to/x`, `foo/bar.py`) and command lines are no references. */
-const PLACEHOLDER = /(?:^|\/)(?:path\/to|your[-_]?\w*|foo\/bar|some\/path)(?:\/|$)|\bexample\.(?:com|org)\b/i;
+const PLACEHOLDER = /(?:^|\/)(?:path\/to|your[-_]?\w*|foo\/bar|some\/path)(?:\/|$)/i;
 const isRealReference = (r: FoundReference): boolean => !PLACEHOLDER.test(r.text) && (r.kind === 'wikilink' || r.kind === 'embed' || r.kind === 'markdown-link' || !/\s/.test(r.text));
 
 function refsOf(m: ChatMessage): MessageRefs {

@@ -146,3 +146,13 @@ export function isCompactionRecord(value: unknown): value is CompactionRecord {
     Array.isArray(r.references)
   );
 }
+
+/** Whether a record's line was sent in its block: its text is there whole, or (a goal or request
+ * shortened to its first sentences to fit) its first sentence is. The panel shows, section by
+ * section, exactly what the model was sent, and labels the rest as not sent. */
+export function sentInBlock(block: string, text: string): boolean {
+  if (!block || !text) return false;
+  if (block.includes(text)) return true;
+  const first = /^.+?[.!?。！？](?=\s|$)/u.exec(text)?.[0];
+  return first !== undefined && first.length >= 12 && first !== text && block.includes(first);
+}

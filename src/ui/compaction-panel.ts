@@ -13,7 +13,7 @@ import { formatTokens, plural } from '../chat/format';
 import type { CompactionCause, CompactionState } from '../chat/entries';
 import type { ChatSession } from '../chat/session';
 import type { ChatMessage } from '../core/messages';
-import type { CompactionRecord, ErrorLine, SourcedLine } from '../core/record';
+import { sentInBlock, type CompactionRecord, type ErrorLine, type SourcedLine } from '../core/record';
 import { groupUnits } from '../core/units';
 import { pathLink, referenceLink, renderLink } from './compaction-links';
 
@@ -244,25 +244,38 @@ export class CompactionPanelView extends ItemView {
       });
     }
 
-    // Summary sections.
+    // Summary sections, as the block sent them: what the record holds beyond that is listed under
+    // each section as not sent (it stays in the record for later rounds).
     const sections: Section[] = [
       { title: 'Goal', lines: r.goal ? [r.goal] : [] },
+      { title: 'Latest request', lines: r.request ? [r.request] : [] },
       { title: 'Constraints and preferences', lines: r.constraints },
       { title: 'Decisions', lines: r.decisions },
       { title: 'Done', lines: r.done },
       { title: 'Open tasks', lines: r.openTasks },
       { title: 'Errors', lines: r.errors },
-      { title: 'Where it left off', lines: r.leftOff ? [r.leftOff] : [] },
       { title: 'Key facts (ranked)', lines: [...r.facts].sort((a, b) => b.score - a.score) },
+      { title: 'Where it left off', lines: r.leftOff ? [r.leftOff] : [] },
+      { title: 'Next step', lines: r.nextStep ? [r.nextStep] : [] },
     ];
     const sum = this.section(body, 'Summary', 'compact-chat-round-sections');
     let any = false;
     for (const section of sections) {
       if (!section.lines.length) continue;
       any = true;
+      const sent = section.lines.filter((l) => sentInBlock(r.block, l.text));
+      const notSent = section.lines.filter((l) => !sent.includes(l));
       sum.createEl('h5', { text: section.title });
-      const list = sum.createEl('ul', { cls: 'compact-chat-lines' });
-      for (const line of section.lines) this.renderLine(list, line);
+      if (sent.length) {
+        const list = sum.createEl('ul', { cls: 'compact-chat-lines' });
+        for (const line of sent) this.renderLine(list, line);
+      }
+      if (notSent.length) {
+        const details = sum.createEl('details', { cls: 'compact-chat-not-sent' });
+        details.createEl('summary', { text: `Not sent: ${plural(notSent.length, 'line')} kept for later rounds` });
+        const list = details.createEl('ul', { cls: 'compact-chat-lines' });
+        for (const line of notSent) this.renderLine(list, line);
+      }
     }
     if (!any) sum.createDiv({ cls: 'compact-chat-muted', text: 'Nothing was extracted.' });
 

@@ -2,6 +2,7 @@
 // The compaction summary panel, the boundary dividers, "Compact now" with a focus (the panel, the
 // modal, `/compact <focus>`) and undo — with the real plugin against a loopback Ollama server.
 import { afterEach, describe, expect, it } from 'vitest';
+import { sentInBlock } from '../../src/core/record';
 import { VIEW_TYPE_CHAT } from '../../src/ui/chat-view';
 import { VIEW_TYPE_COMPACTIONS } from '../../src/ui/compaction-panel';
 import type { CompactChatSettings } from '../../src/chat/settings';
@@ -90,6 +91,17 @@ describe('the compaction panel', () => {
     // The focus steers the ranking: most of the top key facts are about the budget.
     const top = (keyFacts?.nextElementSibling?.findAll('.compact-chat-line-text') ?? []).slice(0, 5).map((el) => el.getText());
     expect(top.filter((t) => /budget/.test(t)).length).toBeGreaterThanOrEqual(3);
+    // The summary shows exactly what was sent: every line outside "Not sent" is in the block, and
+    // every line under it is not.
+    for (const [i, el] of [first, second].entries()) {
+      const block = states[i]?.record.block ?? '';
+      const lines = el?.findAll('.compact-chat-round-sections .compact-chat-line') ?? [];
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) {
+        const text = line.find('.compact-chat-line-text')?.getText() ?? '';
+        expect(sentInBlock(block, text)).toBe(!line.closest('.compact-chat-not-sent'));
+      }
+    }
     // The block that was sent is the one the panel shows.
     expect(systemOf(bodies()[4])).toContain(states[0]?.record.block ?? 'missing');
 
