@@ -136,7 +136,8 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
   for (let g = groups.length - 1; g >= 0 && !leftOff; g--) {
     const group = groups[g] as Sentence[];
     if ((group[0] as Sentence).role !== 'assistant') continue;
-    const from = group.findIndex((s) => usable(s) && s.wc >= 4 && !CLOSER.test(s.text));
+    // Not a closing pleasantry nor an exclamation ("I'm so sorry to hear that!"): what the answer said.
+    const from = group.findIndex((s) => usable(s) && s.wc >= 4 && !CLOSER.test(s.text) && !/!["'”’)\]*_`]*$/u.test(s.text));
     const picked = from < 0 ? [] : sentencesFrom(group, from, LEFT_OFF_WORDS).filter((s) => !CLOSER.test(s.text));
     const line = lineOf(picked, 1);
     if (!line) continue;

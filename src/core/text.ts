@@ -80,7 +80,8 @@ const INITIAL = /(?:^|[\s.])\p{Lu}\.$/u;
  * character after the space that follows it. */
 function endsWithAbbreviation(piece: string, next: number): boolean {
   if (piece.charCodeAt(piece.length - 1) !== 46) return false;
-  if (INITIAL.test(piece)) return true;
+  // A list number inside emphasis ("**1. The Cookbook** by …") starts an item, not a sentence.
+  if (INITIAL.test(piece) || /^[*_]*\d{1,3}\.$/.test(piece)) return true;
   const m = LAST_WORD.exec(piece);
   if (!m) return false;
   const word = (m[1] ?? '').toLowerCase();
