@@ -137,14 +137,17 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
     const group = groups[g] as Sentence[];
     if ((group[0] as Sentence).role !== 'assistant') continue;
     // Not a closing pleasantry nor an exclamation ("I'm so sorry to hear that!"): what the answer said.
-    const from = group.findIndex((s) => usable(s) && s.wc >= 4 && !CLOSER.test(s.text) && !/!["'”’)\]*_`]*$/u.test(s.text));
-    const picked = from < 0 ? [] : sentencesFrom(group, from, LEFT_OFF_WORDS).filter((s) => !CLOSER.test(s.text));
-    const line = lineOf(picked, 1);
+    // The next step it announced has a line of its own; where it stood is what it said before.
+    const announced = [...group].reverse().find((s) => usable(s) && NEXT_STEP.test(s.text) && s.wc >= 4 && s.wc <= LEFT_OFF_WORDS);
+    const before = announced ? group.filter((s) => s.index < announced.index) : group;
+    // Not a closing pleasantry nor an exclamation ("I'm so sorry to hear that!"): what the answer said.
+    const from = before.findIndex((s) => usable(s) && s.wc >= 4 && !CLOSER.test(s.text) && !/!["'”’)\]*_`]*$/u.test(s.text));
+    const picked = from < 0 ? [] : sentencesFrom(before, from, LEFT_OFF_WORDS).filter((s) => !CLOSER.test(s.text));
+    const line = lineOf(picked, 1) ?? (announced ? lineOf([announced], 1) : null);
     if (!line) continue;
     const message = messages[(group[0] as Sentence).message];
     const command = message ? lastCommand(message) : '';
     leftOff = command ? { ...line, command } : line;
-    const announced = [...group].reverse().find((s) => usable(s) && NEXT_STEP.test(s.text) && s.wc >= 4 && s.wc <= LEFT_OFF_WORDS);
     if (announced && !line.text.includes(announced.text)) nextStep = lineOf([announced], 1);
   }
   return { goal, request, leftOff, nextStep };

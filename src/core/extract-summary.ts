@@ -243,10 +243,10 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
   sentences.forEach((s, i) => {
     if (s.code || s.role === 'tool') return;
     const c = classify(s);
-    // A lead-in ("You MUST use this EXACT command to submit:") announces what is not carried.
-    // Nor is a harness's instruction template the user's standing instruction: it is the same in
-    // every run (and an agent's system prompt, never compacted, is where it belongs).
-    if (c.constraint && !s.template && !isLeadIn(s.text) && balancedMarkup(s.text)) hits.c.push(i);
+    // (A harness's instruction template is not the user's standing instruction: it is the same in
+    // every run, and an agent's system prompt, never compacted, is where it belongs. `build` drops
+    // it, and lead-ins such as "You MUST use this EXACT command to submit:".)
+    if (c.constraint) hits.c.push(i);
     if (s.role === 'user') {
       lastUser = s;
       if (c.open !== null) {
@@ -273,7 +273,10 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
     for (const i of order) {
       if (out.length >= limit) break;
       const s = sentences[i] as Sentence;
-      pushUnique(out, seen, line(s, texts.get(i) ?? s.text, score(s)));
+      const text = texts.get(i) ?? s.text;
+      // Every section line stands alone: balanced markup, and no lead-in whose content is gone.
+      if (s.template || isLeadIn(text) || !balancedMarkup(text)) continue;
+      pushUnique(out, seen, line(s, text, score(s)));
     }
     return fromEnd ? out.reverse() : out;
   };

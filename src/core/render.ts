@@ -351,8 +351,11 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   };
   /** The goal or the "Left off" line already says it (`lower`: a fact's text, lowercased). */
   // (A fact holding the whole line is that sentence again, unless the line is a mere "Yes.")
+  // The errors' resolutions (added after the facts, on lines of their own) are said above too.
+  const resolutions = record.errors.map((e) => e.resolution?.toLowerCase() ?? '').filter(Boolean);
   const saidAbove = (lower: string): boolean =>
-    goalLower.includes(lower) || (leftOffText !== '' && (leftOffText.includes(lower) || (leftOffText.length >= 20 && lower.includes(leftOffText))));
+    goalLower.includes(lower) ||
+    resolutions.includes(lower) || (leftOffText !== '' && (leftOffText.includes(lower) || (leftOffText.length >= 20 && lower.includes(leftOffText))));
   const saidAboveMemo = new Map<SourcedLine, boolean>();
   const saidAboveFact = (f: SourcedLine): boolean => {
     let g = saidAboveMemo.get(f);
