@@ -221,7 +221,12 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   for (const [key, ref] of references) if (ref.kind === 'path' && files.some((f) => samePath(f.path, ref.text.replace(/^\.\//, '')))) references.delete(key);
 
   // What the task lines and constraints say need not be said again by a key fact.
-  const covered = [goal, request, task.leftOff].flatMap((l) => (l ? contentWords(l.text) : [])).concat(sections.constraints.flatMap((c) => contentWords(c.text)));
+  // (A focus asks for its words: what the task lines say of them does not count as said.)
+  const focusWords = new Set(options.focus ? contentWords(options.focus) : []);
+  const covered = [goal, request, task.leftOff]
+    .flatMap((l) => (l ? contentWords(l.text) : []))
+    .concat(sections.constraints.flatMap((c) => contentWords(c.text)))
+    .filter((w) => !focusWords.has(w));
   const facts = selectFacts(sentences, {
     focus: options.focus,
     covered,

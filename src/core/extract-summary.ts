@@ -3,7 +3,6 @@
 // Each is a rule over the sentence pass: cue phrases in English, Chinese and Japanese, and the
 // role that said it. Lines are verbatim sentences (or their first clause), never paraphrase, so
 // the block reads as what was said and the panel can link every line to its message.
-import { leadingStamp } from './dates';
 import { parseToolArguments, type ChatMessage } from './messages';
 import type { Sentence } from './extract-sentences';
 import type { CompactionRecord, ErrorLine, SourcedLine } from './record';
@@ -18,8 +17,6 @@ export type SummarySections = Pick<CompactionRecord, 'constraints' | 'decisions'
 const SECTION_LIMIT = 40;
 /** Longest stored line; rendering may shorten further. */
 const MAX_LINE = 320;
-/** The goal keeps more: an issue title or a request often needs its first lines of context. */
-const MAX_GOAL = 900;
 
 // Verbs of work an assistant does, so "don't give up on your dreams" is not a standing instruction
 // while "don't touch the templates" is.
@@ -59,8 +56,6 @@ function saysSo(s: Sentence, en: RegExp, cue: number, cjk: RegExp): boolean {
   return ((cue === 0 || (s.wordFlags & cue) !== 0) && en.test(s.text)) || ((s.wordFlags & CJK_TEXT) !== 0 && cjk.test(s.text));
 }
 
-/** A request, in any text (the goal's opening lines). */
-const isRequestText = (text: string): boolean => REQUEST_EN.test(text) || REQUEST_CJK.test(text);
 const TODO_ITEM = /^\s*(?:[-*+]\s+)?\[ \]\s+(.+)/;
 const DONE_ITEM = /^\s*(?:[-*+]\s+)?\[[xX]\]\s+(.+)/;
 
@@ -238,7 +233,6 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
   const hits = { c: [] as number[], d: [] as number[], w: [] as number[], o: [] as number[], t: [] as number[] };
   const texts = new Map<number, string>();
   let lastUser: Sentence | null = null;
-  let lastAssistant: Sentence | null = null;
 
   sentences.forEach((s, i) => {
     if (s.code || s.role === 'tool') return;
@@ -255,7 +249,6 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
       } else if (s.index < 2 && c.request) hits.t.push(i);
     }
     if (s.role === 'assistant') {
-      lastAssistant = s;
       if (c.done !== null) {
         hits.w.push(i);
         texts.set(i, c.done);
@@ -288,7 +281,6 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
   const topics = build(hits.t, SECTION_LIMIT, true, one);
   // The last request, when nothing answered it as done, is an open task.
   const lu = lastUser as Sentence | null;
-  const la = lastAssistant as Sentence | null;
   if (lu && saysSo(lu, REQUEST_EN, 0, REQUEST_CJK) && !open.some((o) => o.text.toLowerCase() === squash(lu.text).toLowerCase())) open.push(line(lu, lu.text, 1));
 
   // Bounded: a section is a summary, and a long session must not make every later step slower.

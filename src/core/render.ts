@@ -10,7 +10,7 @@
 // all there is).
 import type { CompactionRecord, FileEntry, Reference, SourcedLine } from './record';
 import { estimateTokens } from './tokens';
-import { balancedMarkup, dedupeKey, dropLoneSurrogates, splitSentences, squash, truncateAtWord, wordCount } from './text';
+import { balancedMarkup, dedupeKey, dropLoneSurrogates, splitSentences, squash, wordCount } from './text';
 import { describeDay, resolveRelativeDates } from './dates';
 
 export interface RenderOptions {
@@ -456,24 +456,6 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   }
 
   return fit(built.lines, options.budgetTokens, margin, cost);
-}
-
-/** The longest word-boundary prefix of `text` that `fits` accepts ('' if none): binary search on
- * the length, so a long goal costs a few estimates, not one per word. */
-function shrinkToFit(text: string, fits: (t: string) => boolean): string {
-  if (fits(text)) return text;
-  let lo = 0;
-  let hi = text.length - 1;
-  let best = '';
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const t = truncateAtWord(text, mid);
-    if (t && fits(t)) {
-      best = t;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return best;
 }
 
 function needsHeading(id: SectionId): boolean {

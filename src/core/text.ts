@@ -64,7 +64,7 @@ export function truncateAtWord(text: string, maxChars: number): string {
 // space needed). Dotted names (`os.path`, `v1.2`, `notes.md`, URLs) have no whitespace after the
 // dot, so they never split; abbreviations and initials are checked below; links and code spans
 // are never split inside.
-const SENTENCE_END = /([.!?…]+["'”’)\]*_`]*)\s+(?=["'“‘(\[*_`]{0,3}[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
+const SENTENCE_END = /([.!?…]+["'”’)\]*_`]*)\s+(?=["'“‘([*_`]{0,3}[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
 /** Abbreviations that a full stop does not end a sentence after ("e.g. Paris", "et al. 2020",
  * "Dr. Smith"): lowercased, without their final dot. */
 const ABBREVIATIONS = new Set('e.g i.e vs mr mrs ms dr prof st fig figs approx cf al u.s u.k a.k.a ph.d'.split(' '));
