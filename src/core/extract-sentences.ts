@@ -90,7 +90,8 @@ const DANGLING = /\b(?:by|to|of|the|a|an|and|or|but|with|for|in|on|at|that|as|fr
 /** Code in a chat message outside a fence: an indented block (a tab or four spaces), a statement
  * (`x = f(y)`, `return …`, `def …`, `import …`), or a line dense in code punctuation. */
 function proseCodeLike(line: string): boolean {
-  if (/^(?:\t|\s{4,})\S/.test(line)) return true;
+  // Indented code, a table row, template syntax (Templater's <% %>, Handlebars' {{ }}).
+  if (/^(?:\t|\s{4,})\S|^\s*\||<%|%>|\{\{|\}\}/.test(line)) return true;
   if (/^\s*(?:[\w.[\]'"]+\s*[-+*/]?=\s*\S|return\b|def |class \w|import |from \S+ import|@\w|#include|(?:const|let|var|function) )/.test(line) && !/[.!?]\s*$/.test(line)) return true;
   // Links are prose markup, not code punctuation.
   const text = line.includes('[') ? line.replace(/!?\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\)/g, 'link') : line;
@@ -158,7 +159,9 @@ function piecesOf(m: ChatMessage): MessagePieces {
     if (line.length < 2 && !line.trim()) continue;
     const template = section ? section(line) : false;
     if (template === null) continue;
-    if (FENCE.test(line)) {
+    // A fence opens with or without an info string (```dataview) but closes only bare, as in
+    // CommonMark: "```dataview" inside a ```markdown block is content, not the end of the block.
+    if (FENCE.test(line) && (!inFence || /^\s*(?:```|~~~)\s*$/.test(line))) {
       inFence = !inFence;
       continue;
     }

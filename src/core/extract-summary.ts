@@ -23,7 +23,7 @@ const MAX_LINE = 320;
 const WORK_VERB =
   '(?:use|write|add|include|change|touch|modify|mention|call|edit|delete|remove|rename|move|format|translate|reply|answer|respond|suggest|recommend|create|make|put|say|output|print|commit|push|run|install|import|list|link|cite|quote|keep|explain|summari[sz]e|ask|send|post|share|show|start|end|open|read|save|sort|spell|capitali[sz]e|abbreviate|exceed|go over|test|refactor|break|overwrite)';
 const CONSTRAINT_START = new RegExp(
-  `^(?:please\\s+)?(?:always|never|don['’]?t|do not|avoid|only|make sure (?:to|you)|be sure to|remember to|from now on,?|going forward,?)\\s+(?:\\w+\\s+)?${WORK_VERB}\\b`,
+  `^(?:please\\s+)?(?:(?:always|never|don['’]?t|do not|avoid|only|make sure (?:to|you)|be sure to|remember to|from now on,?|going forward,?)\\s+(?:\\w+\\s+)?${WORK_VERB}\\b|(?:keep|bear) in mind\\b)`,
   'i',
 );
 // The patterns below that can match anywhere in a sentence are split in two: the English part,
@@ -95,7 +95,8 @@ function errorLinesOf(m: ChatMessage): string[] {
     // So is pytest's "E   " margin: the error is the line after it.
     const l = (raw.includes('<') ? raw.replace(/<\/?\w+>/g, '') : raw).trim().replace(/^E\s{2,}(?=\S)/, '');
     if (l.length < 6 || l.length > 400 || /^Traceback\b/.test(l)) continue;
-    if (ERROR_LINE.test(l)) found.push(l);
+    // A line that announces more ("ERROR: Exception:") or breaks off mid-call says nothing whole.
+    if (ERROR_LINE.test(l) && !isLeadIn(l) && !/[([{,]$/.test(l) && balancedMarkup(l)) found.push(l);
   }
   if (m.role === 'tool' && m.isError && !found.length) {
     const firstLine = lines.map((l) => l.trim()).find(Boolean);
@@ -144,7 +145,14 @@ export function extractErrors(messages: readonly ChatMessage[], sentences: reado
 /** One form of an error: without pytest's "E   " margin or the module path of its class, so
  * `E   django.core.exceptions.ImproperlyConfigured: x` and `ImproperlyConfigured: x` are one error. */
 export function errorKey(text: string): string {
-  return dedupeKey(text.replace(/^E\s+/, '').replace(/^(?:[a-z_][\w]*\.)+(?=[A-Z]\w*:)/, ''));
+  // Also one error: the same message with other numbers ("'max_length' is 5 but … 14" and "… 6"),
+  // or under another class prefix ("Error: 'NoneType' object …" and "AttributeError: 'NoneType' …").
+  return dedupeKey(
+    text
+      .replace(/^E\s+/, '')
+      .replace(/^(?:[\w.]*(?:Error|Exception|Warning|ERROR|FATAL|Fatal|error|fatal)(?:\[[^\]]*\])?:\s*)/, '')
+      .replace(/\d+/g, '0'),
+  );
 }
 
 /** A command that fixes an environment: installing or upgrading what was missing. */

@@ -229,9 +229,10 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // The command it ran then, verbatim, as a list item under the line (what "Let me run the
     // tests:" announced).
     const command = record.leftOff?.command;
-    if (command && balancedMarkup(command)) add('leftOff', `- Ran: ${command}`, target);
+    // (Not a pipeline: its " | " would read as separate items.)
+    if (command && balancedMarkup(command) && !command.includes(' | ')) add('leftOff', `- Ran: ${command}`, target);
   }
-  taskLine('nextStep', record.nextStep, 'Next step:');
+  const nextStepText = taskLine('nextStep', record.nextStep, 'Next step:').toLowerCase();
 
   const listSections: [SectionId, string[]][] = [
     ['constraints', record.constraints.map((l) => `- ${l.text}`)],
@@ -355,7 +356,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const resolutions = record.errors.map((e) => e.resolution?.toLowerCase() ?? '').filter(Boolean);
   const saidAbove = (lower: string): boolean =>
     goalLower.includes(lower) ||
-    resolutions.includes(lower) || (leftOffText !== '' && (leftOffText.includes(lower) || (leftOffText.length >= 20 && lower.includes(leftOffText))));
+    resolutions.includes(lower) ||
+    (nextStepText !== '' && nextStepText.includes(lower)) || (leftOffText !== '' && (leftOffText.includes(lower) || (leftOffText.length >= 20 && lower.includes(leftOffText))));
   const saidAboveMemo = new Map<SourcedLine, boolean>();
   const saidAboveFact = (f: SourcedLine): boolean => {
     let g = saidAboveMemo.get(f);
@@ -405,10 +407,13 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const errorLines = built.lines.get('errors');
   if (errorLines) {
     // On a line of its own under the error, so both stay whole sentences (or lines) of the source.
+    // A fix is said once (the first error it fixed), and not when "Left off" already says it.
     const byLine = new Map(record.errors.map((e) => [dropLoneSurrogates(`- ${e.text}`), e]));
+    const said = new Set<string>([leftOffText]);
     for (let i = 0; i < errorLines.length; i++) {
       const e = byLine.get(errorLines[i] as string);
-      if (!e?.resolution) continue;
+      if (!e?.resolution || said.has(e.resolution.toLowerCase())) continue;
+      said.add(e.resolution.toLowerCase());
       const line = dropLoneSurrogates(`  - Then: ${e.resolution}`);
       const extra = cost(line) + 1;
       if (built.used + extra > target) continue;
