@@ -171,8 +171,9 @@ describe('compact', () => {
     expect(roomy.block).toContain('app/scheduler/jobs.py');
     expect(roomy.block).toContain('app/scheduler/clock.py');
     expect(roomy.block).not.toContain('under app');
-    // The fix on a line of its own under the error: both stay whole lines of what was said.
-    expect(roomy.block).toContain("- ModuleNotFoundError: No module named 'zoneinfo_backport'\n  - Then: The issue was a missing package, so I installed it with pip and the tests pass now.");
+    // The fix is said once: here it is where the work was left off, so it is not repeated under the error.
+    expect(roomy.block).toContain("- ModuleNotFoundError: No module named 'zoneinfo_backport'\n");
+    expect(roomy.block.split('The issue was a missing package, so I installed it with pip and the tests pass now.').length - 1).toBe(1);
     const tight = ok(compact(chat, opts({ cut: 7, budgetTokens: 70 })));
     expect(tight.block).toContain("ModuleNotFoundError: No module named 'zoneinfo_backport'");
   });
