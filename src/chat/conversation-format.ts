@@ -37,6 +37,16 @@ export interface SavedMessage {
   /** A reply the user stopped (or that was cut off by a crash while streaming). */
   stopped?: boolean;
   stopReason?: StopReason;
+  /** A reply that failed after some text arrived: how it ended, and the error as the user saw it. */
+  failure?: SavedFailure;
+}
+
+export interface SavedFailure {
+  /** 'interrupted': the connection broke, stalled or sent what could not be read; 'error': any other. */
+  ended: 'interrupted' | 'error';
+  /** The provider's error kind (kept as text: a note may come from a newer version). */
+  kind: string;
+  message: string;
 }
 
 export interface SavedCompactionItem {
@@ -94,7 +104,8 @@ export function serializeConversation(c: SavedConversation): string {
       continue;
     }
     const m = item.message;
-    out.push(`### ${ROLE_LABEL[m.role]}${m.role === 'tool' && m.name ? ` · ${oneLine(m.name)}` : ''} · ${humanTime(m.createdAt)}`);
+    const ending = item.failure ? ` · ${item.failure.ended}` : item.stopped ? ' · stopped' : '';
+    out.push(`### ${ROLE_LABEL[m.role]}${m.role === 'tool' && m.name ? ` · ${oneLine(m.name)}` : ''} · ${humanTime(m.createdAt)}${ending}`);
     out.push(META_OPEN + metaJson(messageMeta(item)) + META_CLOSE);
     if (item.mentions?.length) out.push(`Mentioned: ${item.mentions.map((p) => `[[${oneLine(p)}]]`).join(', ')}`);
     out.push(...block(m.content, m.role === 'tool' ? 'text' : 'markdown'));
@@ -122,6 +133,7 @@ function messageMeta(item: SavedMessage): Record<string, unknown> {
   if (item.model !== undefined) meta.model = item.model;
   if (item.stopped) meta.stopped = true;
   if (item.stopReason !== undefined) meta.stopReason = item.stopReason;
+  if (item.failure) meta.failure = item.failure;
   return meta;
 }
 
@@ -430,7 +442,16 @@ function buildMessage(role: ChatMessage['role'], meta: Record<string, unknown>, 
   if (meta.stopped === true) item.stopped = true;
   const stopReason = str('stopReason', false);
   if (stopReason !== undefined) item.stopReason = stopReason as StopReason;
+  if (meta.failure !== undefined) item.failure = parseFailure(meta.failure, fail);
   return item;
+}
+
+function parseFailure(raw: unknown, fail: (detail: string) => never): SavedFailure {
+  const f = raw as Partial<SavedFailure> | null;
+  if (!f || typeof f !== 'object' || (f.ended !== 'interrupted' && f.ended !== 'error') || typeof f.kind !== 'string' || typeof f.message !== 'string') {
+    return fail('"failure" needs "ended" (interrupted or error), "kind" and "message"');
+  }
+  return { ended: f.ended, kind: f.kind, message: f.message };
 }
 
 function parseCompaction(text: string, line: number): SavedCompaction {
