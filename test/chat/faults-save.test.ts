@@ -119,7 +119,7 @@ describe('fault suite: creating notes', () => {
     expect(a?.kind).toBe('saved');
     expect(b?.kind).toBe('saved');
     expect(a?.path).not.toBe(b?.path);
-    const texts = [app.vault.adapter.peek(a!.path), app.vault.adapter.peek(b!.path)];
+    const texts = [app.vault.adapter.peek(a.path), app.vault.adapter.peek(b.path)];
     expect(texts[0]).toContain('From A');
     expect(texts[1]).toContain('From B');
   });
