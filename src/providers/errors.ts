@@ -102,7 +102,7 @@ export function redact(text: string, secret: string | undefined): string {
     if (!grams.has(chars.slice(i, i + MIN_KEY_FRAGMENT).join(''))) continue;
     found = true;
     // The whole stretch of the original text, splitters inside it included.
-    hidden.fill(1, at[i] as number, (at[i + MIN_KEY_FRAGMENT - 1] as number) + 1);
+    hidden.fill(1, at[i], (at[i + MIN_KEY_FRAGMENT - 1] as number) + 1);
   }
   if (!found) return out;
   let result = '';
