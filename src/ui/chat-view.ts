@@ -5,7 +5,8 @@
 // so re-rendering one message (a streaming reply, at most every STREAM_RENDER_MS) never touches
 // the others, and unloading the view releases every render. Only the latest PAGE entries are in
 // the DOM at first; "Show earlier messages" adds older ones a page at a time.
-import { Component, debounce, ItemView, Keymap, MarkdownRenderer, MarkdownView, Menu, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
+import { Component, debounce, ItemView, Keymap, MarkdownView, Menu, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
+import { renderSafeMarkdown } from './safe-markdown';
 import type { HistoryItem } from '../chat/conversation-store';
 import type { Conversations } from '../chat/conversations';
 import { formatTokens } from '../chat/format';
@@ -471,7 +472,8 @@ export class ChatView extends ItemView {
     const version = ++item.version;
     const component = this.addChild(new Component());
     const target = createDiv('compact-chat-markdown');
-    await MarkdownRenderer.render(this.app, markdown, target, '', component);
+    // Model output and quoted note text: rendered by our own safe rule (safe-markdown.ts).
+    await renderSafeMarkdown(this.app, markdown, target, '', component);
     if (version !== item.version || !item.bodyEl || !this.rendered.has(item.entry.id)) {
       this.removeChild(component);
       return;
