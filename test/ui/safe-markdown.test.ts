@@ -73,7 +73,7 @@ describe('fault suite: hostile model output', () => {
       const component = new Component();
       component.load();
       const el = createDiv();
-      await renderSafeMarkdown(app, markdown, el, '', component);
+      await renderSafeMarkdown(app as never, markdown, el, '', component as never);
       assertInert(el);
       expect((window as unknown as { pwned?: number }).pwned).toBeUndefined();
       component.unload();
@@ -99,7 +99,7 @@ describe('fault suite: hostile model output', () => {
     root.createEl('a', { text: 'Data link', attr: { href: 'data:text/html,<script>alert(1)</script>' } });
     root.createEl('p', { text: 'Styled', attr: { style: `background:url(https://${HOST}/s)`, onmouseover: 'x()' } });
     root.createEl('a', { text: 'Fine link', attr: { href: 'https://ok.example/page' } });
-    sanitiseRendered(root, component);
+    sanitiseRendered(root, component as never);
     assertInert(root);
     expect(root.find('a[href="https://ok.example/page"]')).not.toBeNull();
     const button = root.find('button.compact-chat-remote-image');
