@@ -194,6 +194,7 @@ export default class CompactChatPlugin extends Plugin {
   }
 
   private providerFor(settings: CompactChatSettings): ChatProvider {
+    this.transport.setTimeouts({ connectTimeoutMs: settings.connectTimeoutSeconds * 1000, idleTimeoutMs: settings.idleTimeoutSeconds * 1000 });
     const key = `${settings.provider} ${settings.baseUrl}`;
     if (this.provider?.key !== key) {
       this.provider = { key, provider: createProvider({ id: settings.provider, baseUrl: settings.baseUrl, transport: this.transport }) };

@@ -150,8 +150,8 @@ export const defaultSleep: Sleep = (ms, signal) =>
 export class Transport {
   private readonly fetchImpl: FetchLike | null;
   private readonly fallback: FallbackRequest | null;
-  private readonly connectTimeoutMs: number;
-  private readonly idleTimeoutMs: number;
+  private connectTimeoutMs: number;
+  private idleTimeoutMs: number;
   private readonly bufferedTimeoutMs: number;
   private readonly allowKeyedFallback: boolean;
   private readonly fallbackMemoryMs: number;
@@ -172,6 +172,13 @@ export class Transport {
     this.sleep = options.sleep ?? defaultSleep;
     this.now = options.now ?? (() => Date.now());
     this.random = options.random ?? Math.random;
+  }
+
+  /** New timeouts (from the settings) for the requests sent from now on; what the transport
+   * learned about origins is kept. */
+  setTimeouts(timeouts: { connectTimeoutMs: number; idleTimeoutMs: number }): void {
+    this.connectTimeoutMs = timeouts.connectTimeoutMs;
+    this.idleTimeoutMs = timeouts.idleTimeoutMs;
   }
 
   /** Sends a request. Rejects only with a ProviderError: 'connection', 'timeout', 'aborted',

@@ -7,6 +7,7 @@
 // the DOM at first; "Show earlier messages" adds older ones a page at a time.
 import { Component, debounce, ItemView, Keymap, MarkdownView, Menu, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
 import { renderSafeMarkdown } from './safe-markdown';
+import { StallIndicator } from './stall-indicator';
 import type { HistoryItem } from '../chat/conversation-store';
 import type { Conversations } from '../chat/conversations';
 import { formatTokens } from '../chat/format';
@@ -137,6 +138,7 @@ export class ChatView extends ItemView {
     });
 
     this.statusEl = root.createDiv('compact-chat-status');
+    const stallEl = root.createDiv('compact-chat-stall');
     this.buildMeter(root);
     this.buildComposer(root);
 
@@ -148,6 +150,11 @@ export class ChatView extends ItemView {
     this.register(events.on('status', (text) => this.statusEl.setText(text)));
     this.register(events.on('meter', (figures) => this.updateMeter(figures)));
     this.register(events.on('compactions', () => this.syncEntries(false)));
+    // A sign of life while the server is silent (stall-indicator.ts).
+    const stall = new StallIndicator(stallEl);
+    this.register(events.on('busy', (busy) => stall.setRunning(busy)));
+    for (const name of ['delta', 'entry', 'status'] as const) this.register(events.on(name, () => stall.activity()));
+    this.registerInterval(window.setInterval(() => stall.tick(), 1000));
     this.register(() => this.clearStreamTimer());
     this.register(() => this.clearHighlight());
     const conversations = this.host.conversations;

@@ -126,6 +126,9 @@ export class CompactChatSettingTab extends PluginSettingTab {
           }),
       );
 
+    this.numberSetting(containerEl, 'Wait for the server', 'Seconds to wait for the first answer; a local model may first have to load.', 'connectTimeoutSeconds');
+    this.numberSetting(containerEl, 'Stalled reply', 'Seconds a reply may send nothing before it is stopped as stalled; the text so far is kept.', 'idleTimeoutSeconds');
+
     new Setting(containerEl).setName('Context window').setHeading();
     const window = contextWindowFor(s.model || undefined, s.contextWindowOverride);
     this.numberSetting(containerEl, 'Context window override', `Tokens the model can take. 0 uses the known window for the model (now ${window.toLocaleString('en-US')}).`, 'contextWindowOverride');
