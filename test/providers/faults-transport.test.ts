@@ -10,7 +10,7 @@ import { MAX_REDIRECTS } from '../../src/providers/redirect';
 import { Transport } from '../../src/providers/transport';
 import type { ChatProvider, ChatRequest } from '../../src/providers/types';
 import { collect, errorOf, expectOneTerminal, ofType, textOf } from './helpers/events';
-import { browserFetch, nodeRequestUrl } from './helpers/http-clients';
+import { browserFetch, browserFetchOpaqueRedirects, nodeRequestUrl } from './helpers/http-clients';
 import { ndjson, ScriptedServer, sse, type Scripted } from './helpers/server';
 
 const KEY = 'sk-test-0123456789-SECRET-abcdef';
@@ -56,8 +56,9 @@ const protocols: Protocol[] = [
 ];
 
 const clients = [
-  { name: 'fetch', transport: () => new Transport({ requestUrl: nodeRequestUrl }) },
-  { name: 'browser fetch (CORS)', transport: () => new Transport({ fetch: browserFetch, requestUrl: nodeRequestUrl }) },
+  { name: 'fetch', transport: () => new Transport({ requestUrl: nodeRequestUrl }), opaque: false },
+  { name: 'browser fetch (CORS)', transport: () => new Transport({ fetch: browserFetch, requestUrl: nodeRequestUrl }), opaque: false },
+  { name: 'browser fetch (opaque redirects)', transport: () => new Transport({ fetch: browserFetchOpaqueRedirects, requestUrl: nodeRequestUrl }), opaque: true },
 ];
 
 const servers: ScriptedServer[] = [];
@@ -88,7 +89,8 @@ describe('fault suite: redirects to another origin', () => {
           expectOneTerminal(events);
           const error = errorOf(events);
           expect(error.kind).toBe('bad-request');
-          expect(error.message).toContain(`redirected the request to ${evil.url}`);
+          // A browser hides the new address: the refusal says so instead of naming it.
+          expect(error.message).toContain(client.opaque ? 'redirected the request to an address the app cannot see' : `redirected the request to ${evil.url}`);
           expect(error.message).not.toContain(KEY);
           expect(origin.posts(protocol.chatPath)).toHaveLength(1);
           expectUntouched(evil);
@@ -115,6 +117,15 @@ describe('fault suite: redirects to another origin', () => {
       expect(JSON.stringify(moved?.headers)).toContain(KEY);
     });
   }
+
+  it('in a browser a same-origin redirect is refused too: its address is hidden, so it cannot be checked', async () => {
+    const origin = await start();
+    origin.on('POST', '/v1/messages', { status: 307, headers: { location: '/v2/messages' } });
+    const error = errorOf(await collect(new AnthropicProvider({ baseUrl: origin.url, transport: new Transport({ fetch: browserFetchOpaqueRedirects, requestUrl: nodeRequestUrl }) }).stream(request, { apiKey: KEY })));
+    expect(error.kind).toBe('bad-request');
+    expect(error.message).toContain('enter it there');
+    expect(origin.posts('/v2/messages')).toEqual([]);
+  });
 
   it('a redirect loop within the origin ends with a clear error', async () => {
     const origin = await start();
