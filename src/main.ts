@@ -75,6 +75,7 @@ export default class CompactChatPlugin extends Plugin {
           openSettings: () => this.openSettings(),
           openCompactionPanel: (round) => void this.openCompactionPanel(round),
           includeActiveNote: () => this.settings.includeActiveNote,
+          allowRemoteImages: () => this.settings.allowRemoteImages,
           setIncludeActiveNote: async (on) => {
             this.settings.includeActiveNote = on;
             await this.saveSettings();

@@ -52,6 +52,8 @@ export interface CompactChatSettings {
   connectTimeoutSeconds: number;
   /** Seconds a streamed reply may go silent before it counts as stalled (the partial reply is kept). */
   idleTimeoutSeconds: number;
+  /** Load images from other sites in replies at once (off: a button loads each on click). */
+  allowRemoteImages: boolean;
 }
 
 export const PROVIDER_IDS: readonly ProviderId[] = ['ollama', 'openai', 'anthropic'];
@@ -84,6 +86,7 @@ export const DEFAULT_SETTINGS: CompactChatSettings = {
   conversationFolder: 'Compact Chat',
   connectTimeoutSeconds: 120,
   idleTimeoutSeconds: 90,
+  allowRemoteImages: false,
 };
 
 /** Default base URL of each provider, shown as the placeholder and used when switching. */

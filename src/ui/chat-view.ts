@@ -29,6 +29,8 @@ export interface ChatHost {
   openCompactionPanel(round?: number): void;
   /** Whether the active note is attached to every request (a setting). */
   includeActiveNote(): boolean;
+  /** The user's choice to load remote images in replies at once (safe-markdown.ts). */
+  allowRemoteImages?(): boolean;
   setIncludeActiveNote(on: boolean): Promise<void>;
   /** The note that would be attached as the active note, or null. */
   activeNotePath(): string | null;
@@ -480,7 +482,7 @@ export class ChatView extends ItemView {
     const component = this.addChild(new Component());
     const target = createDiv('compact-chat-markdown');
     // Model output and quoted note text: rendered by our own safe rule (safe-markdown.ts).
-    await renderSafeMarkdown(this.app, markdown, target, '', component);
+    await renderSafeMarkdown(this.app, markdown, target, '', component, { allowRemoteImages: this.host.allowRemoteImages?.() ?? false });
     if (version !== item.version || !item.bodyEl || !this.rendered.has(item.entry.id)) {
       this.removeChild(component);
       return;

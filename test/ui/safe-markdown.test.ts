@@ -121,4 +121,13 @@ describe('fault suite: hostile model output', () => {
     expect(h.view().querySelectorAll('img').length).toBe(0);
     expect(body?.find(`a[href^="https://${HOST}/"]`)?.getText()).toBe('status');
   });
+
+  it('with "Load remote images in replies" on, the image is shown in place (the user chose it)', async () => {
+    h = await startUi({ allowRemoteImages: true });
+    const { send, idle } = uiActions(() => h as UiHarness);
+    h.server.on('POST', '/api/chat', ollamaReply(`Here: ![status](https://${HOST}/s.png) done`));
+    send('Show the chart');
+    await idle();
+    expect(h.view().find('.compact-chat-message.mod-assistant img')?.getAttribute('src')).toBe(`https://${HOST}/s.png`);
+  });
 });
