@@ -75,6 +75,7 @@ export default class CompactChatPlugin extends Plugin {
           openSettings: () => this.openSettings(),
           openCompactionPanel: (round) => void this.openCompactionPanel(round),
           includeActiveNote: () => this.settings.includeActiveNote,
+          allowRemoteImages: () => this.settings.allowRemoteImages,
           setIncludeActiveNote: async (on) => {
             this.settings.includeActiveNote = on;
             await this.saveSettings();
@@ -194,6 +195,7 @@ export default class CompactChatPlugin extends Plugin {
   }
 
   private providerFor(settings: CompactChatSettings): ChatProvider {
+    this.transport.setTimeouts({ connectTimeoutMs: settings.connectTimeoutSeconds * 1000, idleTimeoutMs: settings.idleTimeoutSeconds * 1000 });
     const key = `${settings.provider} ${settings.baseUrl}`;
     if (this.provider?.key !== key) {
       this.provider = { key, provider: createProvider({ id: settings.provider, baseUrl: settings.baseUrl, transport: this.transport }) };

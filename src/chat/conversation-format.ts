@@ -37,6 +37,16 @@ export interface SavedMessage {
   /** A reply the user stopped (or that was cut off by a crash while streaming). */
   stopped?: boolean;
   stopReason?: StopReason;
+  /** A reply that failed after some text arrived: how it ended, and the error as the user saw it. */
+  failure?: SavedFailure;
+}
+
+export interface SavedFailure {
+  /** 'interrupted': the connection broke, stalled or sent what could not be read; 'error': any other. */
+  ended: 'interrupted' | 'error';
+  /** The provider's error kind (kept as text: a note may come from a newer version). */
+  kind: string;
+  message: string;
 }
 
 export interface SavedCompactionItem {
@@ -94,7 +104,8 @@ export function serializeConversation(c: SavedConversation): string {
       continue;
     }
     const m = item.message;
-    out.push(`### ${ROLE_LABEL[m.role]}${m.role === 'tool' && m.name ? ` · ${oneLine(m.name)}` : ''} · ${humanTime(m.createdAt)}`);
+    const ending = item.failure ? ` · ${item.failure.ended}` : item.stopped ? ' · stopped' : '';
+    out.push(`### ${ROLE_LABEL[m.role]}${m.role === 'tool' && m.name ? ` · ${oneLine(m.name)}` : ''} · ${humanTime(m.createdAt)}${ending}`);
     out.push(META_OPEN + metaJson(messageMeta(item)) + META_CLOSE);
     if (item.mentions?.length) out.push(`Mentioned: ${item.mentions.map((p) => `[[${oneLine(p)}]]`).join(', ')}`);
     out.push(...block(m.content, m.role === 'tool' ? 'text' : 'markdown'));
@@ -122,6 +133,7 @@ function messageMeta(item: SavedMessage): Record<string, unknown> {
   if (item.model !== undefined) meta.model = item.model;
   if (item.stopped) meta.stopped = true;
   if (item.stopReason !== undefined) meta.stopReason = item.stopReason;
+  if (item.failure) meta.failure = item.failure;
   return meta;
 }
 
@@ -130,10 +142,12 @@ function metaJson(value: unknown): string {
   return escapeSeparators(JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e'));
 }
 
-/** Whether a plain fence carries `text` exactly: no lone surrogates, no CR, no control characters. */
+/** Whether a plain fence carries `text` exactly: no lone surrogates, no CR, no control characters,
+ * and none of the other line breaks (U+0085, U+2028, U+2029) that some editors and Markdown readers
+ * split lines on, so the note reads the same everywhere. */
 function plainSafe(text: string): boolean {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
-  if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) return false;
+  if (/[\u0000-\u0008\u000b-\u001f\u007f\u0085\u2028\u2029]/.test(text)) return false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff) {
@@ -149,7 +163,7 @@ function plainSafe(text: string): boolean {
 
 function block(text: string, info: string): string[] {
   const safe = plainSafe(text);
-  const body = safe ? text : JSON.stringify(text);
+  const body = safe ? text : escapeSeparators(JSON.stringify(text));
   let longest = 0;
   for (const run of body.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = '`'.repeat(Math.max(3, longest + 1));
@@ -161,10 +175,10 @@ function yamlString(value: string): string {
   return escapeSeparators(JSON.stringify(value));
 }
 
-/** U+2028 / U+2029 are line breaks to some editors and YAML readers: inside JSON strings they are
- * written as escapes. */
+/** U+0085 / U+2028 / U+2029 are line breaks to some editors and YAML readers: inside JSON strings
+ * they are written as escapes, so no raw one is ever in the note. */
 function escapeSeparators(json: string): string {
-  return json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return json.replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function yamlTime(ms: number): string {
@@ -178,11 +192,11 @@ function humanTime(ms: number): string {
   return date.toISOString().slice(0, 16).replace('T', ' ');
 }
 
-/** Text shown to people only (never parsed back): one line, lone surrogates and control
- * characters replaced, so the note stays valid UTF-8 whatever a name or path holds. */
+/** Text shown to people only (never parsed back): one line (every kind of line break becomes a
+ * space), lone surrogates and control characters replaced, so the note stays valid UTF-8 whatever a name or path holds. */
 function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 // ── parsing ─────────────────────────────────────────────────────────────────────────────────
@@ -198,7 +212,7 @@ class FormatError extends Error {
 
 /** Parses a conversation note; on a problem, the 1-based line and the reason. */
 export function parseConversation(text: string): ParseResult {
-  const lines = text.split('\n');
+  const lines = withoutBom(text).split('\n');
   // A file saved with CRLF line ends by another tool: the line ends are not content.
   if (lines.length > 1 && lines.slice(0, -1).every((l) => l.endsWith('\r'))) {
     for (let i = 0; i < lines.length; i++) lines[i] = (lines[i] as string).replace(/\r$/, '');
@@ -218,10 +232,16 @@ export function parseConversation(text: string): ParseResult {
 /** Only the front matter (id, title, dates): cheap enough for a history list. */
 export function parseConversationHeader(text: string): Omit<SavedConversation, 'items'> | null {
   try {
-    return parseFrontMatter(text.split('\n').map((l) => l.replace(/\r$/, ''))).meta;
+    return parseFrontMatter(withoutBom(text).split('\n').map((l) => l.replace(/\r$/, ''))).meta;
   } catch {
     return null;
   }
+}
+
+/** A byte-order mark another editor put at the start is not content (the note is written back
+ * without it). */
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function parseFrontMatter(lines: string[]): { meta: SavedConversation; next: number } {
@@ -299,7 +319,8 @@ function parseBody(lines: string[], start: number, conversation: SavedConversati
     skipBlank(cur);
     if (cur.i >= lines.length) return;
     const headingLine = cur.i + 1;
-    const heading = /^### (.+)$/.exec(lines[cur.i] as string);
+    // [\s\S], not `.`: a heading may hold any character but \n (`.` stops at U+2028 / U+2029).
+    const heading = /^### ([\s\S]+)$/.exec(lines[cur.i] as string);
     if (!heading) throw new FormatError('Expected a section heading ("### User · …", "### Assistant · …", "### Compaction · …").', headingLine);
     cur.i++;
     const label = (heading[1] as string).split(' · ')[0]?.trim().toLowerCase() ?? '';
@@ -430,7 +451,16 @@ function buildMessage(role: ChatMessage['role'], meta: Record<string, unknown>, 
   if (meta.stopped === true) item.stopped = true;
   const stopReason = str('stopReason', false);
   if (stopReason !== undefined) item.stopReason = stopReason as StopReason;
+  if (meta.failure !== undefined) item.failure = parseFailure(meta.failure, fail);
   return item;
+}
+
+function parseFailure(raw: unknown, fail: (detail: string) => never): SavedFailure {
+  const f = raw as Partial<SavedFailure> | null;
+  if (!f || typeof f !== 'object' || (f.ended !== 'interrupted' && f.ended !== 'error') || typeof f.kind !== 'string' || typeof f.message !== 'string') {
+    return fail('"failure" needs "ended" (interrupted or error), "kind" and "message"');
+  }
+  return { ended: f.ended, kind: f.kind, message: f.message };
 }
 
 function parseCompaction(text: string, line: number): SavedCompaction {

@@ -24,6 +24,7 @@ export interface ConversationVault {
   listNotes(folder: string): string[];
   /** Creates the folder (and its parents) when missing. */
   ensureFolder(folder: string): Promise<void>;
+  /** Creates a new note; rejects when the path is taken (never overwrites). */
   create(path: string, text: string): Promise<void>;
   /** Replaces the note's text if it still equals `expected` (atomic read-check-write); false when it
    * changed meanwhile. */
@@ -114,29 +115,35 @@ export class ConversationStore {
     return this.paths.get(id) ?? null;
   }
 
-  /** Loads a note; recovers a save that died mid-replace from its temporary file. */
+  /**
+   * Loads a note, recovering the newest complete version after a save that died at any step: the
+   * temporary file is compared with the note, and it replaces the note when it is a complete,
+   * newer save of the same conversation (the save died before or during the replace). It is
+   * removed only once read and found to be the note's own text or incomplete (the save died while
+   * writing it); anything else (another conversation's, an older one) is left where it is.
+   */
   async load(path: string): Promise<LoadResult> {
     const text = await this.vault.read(path);
     if (text === null) return { ok: false, path, error: 'The note does not exist.', line: 0, partial: null };
     const tmp = tmpPath(path);
     const tmpText = await this.vault.read(tmp);
     const parsed: ParseResult = parseConversation(text);
-    if (parsed.ok) {
-      // A note that did not parse and was fixed since (by hand) is writable again.
-      this.readOnly.delete(path);
-      this.remember(parsed.conversation.id, path, text);
-      // A leftover from a save that did not finish: the note itself is complete.
-      if (tmpText !== null) await this.vault.removeHidden(tmp).catch(() => undefined);
-      return { ok: true, conversation: parsed.conversation, path, recovered: false };
-    }
-    if (tmpText !== null) {
-      const fromTmp = parseConversation(tmpText);
-      if (fromTmp.ok && (await this.vault.replace(path, tmpText, text))) {
+    const fromTmp = tmpText === null ? null : parseConversation(tmpText);
+    if (tmpText !== null && fromTmp?.ok && tmpText !== text && supersedes(fromTmp.conversation, parsed)) {
+      if (await this.vault.replace(path, tmpText, text)) {
         await this.vault.removeHidden(tmp).catch(() => undefined);
         this.readOnly.delete(path);
         this.remember(fromTmp.conversation.id, path, tmpText);
         return { ok: true, conversation: fromTmp.conversation, path, recovered: true };
       }
+    }
+    if (parsed.ok) {
+      // A note that did not parse and was fixed since (by hand) is writable again.
+      this.readOnly.delete(path);
+      this.remember(parsed.conversation.id, path, text);
+      // Read and judged: the note's own text (the save died after the replace) or a torn write.
+      if (tmpText !== null && (tmpText === text || !fromTmp?.ok)) await this.vault.removeHidden(tmp).catch(() => undefined);
+      return { ok: true, conversation: parsed.conversation, path, recovered: false };
     }
     this.readOnly.add(path);
     this.known.set(path, text);
@@ -156,9 +163,8 @@ export class ConversationStore {
       const current = path ? await this.vault.read(path) : null;
       if (path === null || current === null) {
         // New, or its note was deleted / renamed away: create it (again).
-        path = await this.freePath(conversation.title);
         await this.vault.ensureFolder(this.folder());
-        await this.vault.create(path, text);
+        path = await this.createFree(conversation.title, text);
         this.remember(conversation.id, path, text);
         return { kind: 'saved', path };
       }
@@ -236,6 +242,22 @@ export class ConversationStore {
     );
   }
 
+  /** Creates the note at the first free name. The vault's create refuses a taken path (as
+   * Obsidian's does), so a note another writer created meanwhile is never overwritten: the next
+   * name is tried instead. */
+  private async createFree(title: string, text: string): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      const path = await this.freePath(title);
+      try {
+        await this.vault.create(path, text);
+        return path;
+      } catch (error) {
+        // Taken since freePath looked: try again; any other failure is the save's error.
+        if (attempt >= 20 || (await this.vault.read(path)) === null) throw error;
+      }
+    }
+  }
+
   /** `<folder>/<title>.md`, with " 2", " 3" … when taken (`own` counts as free). */
   private async freePath(title: string, own?: string): Promise<string> {
     const folder = this.folder();
@@ -245,6 +267,13 @@ export class ConversationStore {
       if (candidate === own || (await this.vault.read(candidate)) === null) return candidate;
     }
   }
+}
+
+/** Whether a complete temporary file is a newer save than the note: the same conversation, not
+ * older, or any version of it when the note no longer parses (a replace that died half-way). */
+function supersedes(candidate: SavedConversation, note: ParseResult): boolean {
+  if (!note.ok) return note.partial === null || note.partial.id === candidate.id;
+  return note.conversation.id === candidate.id && candidate.updated >= note.conversation.updated;
 }
 
 /** The hidden sibling a save writes first. */

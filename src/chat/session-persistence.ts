@@ -3,9 +3,10 @@
 // tool results. Pure functions over plain data: the session holds the state and applies what
 // `fromSaved` returns (boundary, block and restored notes follow from the last round).
 import { newMessageId } from '../core/messages';
-import type { SavedCompaction, SavedItem } from './conversation-format';
+import type { ProviderErrorKind } from '../providers/errors';
+import type { SavedCompaction, SavedFailure, SavedItem } from './conversation-format';
 import { compactionNoticeText, isSendable } from './entries';
-import type { ChatEntry, CompactionCause, CompactionState, MessageEntry } from './entries';
+import type { ChatEntry, ChatError, CompactionCause, CompactionState, MessageEntry } from './entries';
 
 /** The part of a session's state that is saved. */
 export interface PersistedState {
@@ -16,8 +17,9 @@ export interface PersistedState {
   cleared: Map<string, string>;
 }
 
-/** The conversation as saved: every message (failed turns aside) and every applied compaction
- * round, in order. A reply still streaming is saved as stopped (what a crash would leave). */
+/** The conversation as saved: every message and every applied compaction round, in order. A reply
+ * still streaming is saved as stopped (what a crash would leave); a failed reply is saved when any
+ * text or tool call had arrived, marked with how it ended, and left out when it produced nothing. */
 export function toSaved(entries: readonly ChatEntry[], compactions: readonly CompactionState[], cleared: ReadonlyMap<string, string>): SavedItem[] {
   const items: SavedItem[] = [];
   for (const entry of entries) {
@@ -28,8 +30,8 @@ export function toSaved(entries: readonly ChatEntry[], compactions: readonly Com
       items.push({ kind: 'compaction', compaction: savedCompaction(state, cleared) });
       continue;
     }
-    if (entry.status === 'error') continue;
-    if (entry.status === 'streaming' && !isSendable({ ...entry, status: 'done' })) continue;
+    const produced = isSendable({ ...entry, status: 'done' });
+    if ((entry.status === 'error' || entry.status === 'streaming') && !produced) continue;
     items.push({
       kind: 'message',
       message: entry.message,
@@ -37,6 +39,7 @@ export function toSaved(entries: readonly ChatEntry[], compactions: readonly Com
       ...(entry.model !== undefined ? { model: entry.model } : {}),
       ...(entry.status === 'stopped' || entry.status === 'streaming' ? { stopped: true } : {}),
       ...(entry.stopReason !== undefined ? { stopReason: entry.stopReason } : {}),
+      ...(entry.status === 'error' ? { failure: savedFailure(entry.error) } : {}),
     });
   }
   return items;
@@ -48,7 +51,8 @@ export function fromSaved(items: readonly SavedItem[], newId: () => string = new
   const state: PersistedState = { entries: [], compactions: [], cleared: new Map() };
   for (const item of items) {
     if (item.kind === 'message') {
-      const entry: MessageEntry = { kind: 'message', id: item.message.id, message: item.message, status: item.stopped ? 'stopped' : 'done' };
+      const entry: MessageEntry = { kind: 'message', id: item.message.id, message: item.message, status: item.failure ? 'error' : item.stopped ? 'stopped' : 'done' };
+      if (item.failure) entry.error = chatError(item.failure);
       if (item.mentions) entry.mentions = item.mentions;
       if (item.model !== undefined) entry.model = item.model;
       if (item.stopReason !== undefined) entry.stopReason = item.stopReason;
@@ -75,6 +79,24 @@ function savedCompaction(state: CompactionState, cleared: ReadonlyMap<string, st
   }
   if (Object.keys(placeholders).length) compaction.placeholders = placeholders;
   return compaction;
+}
+
+/** Errors of the connection (the reply broke off) as opposed to errors the server reported. */
+const INTERRUPTIONS: readonly string[] = ['interrupted', 'timeout', 'malformed'];
+
+function savedFailure(error: ChatError | undefined): SavedFailure {
+  const kind = error?.kind ?? 'unexpected';
+  return { ended: INTERRUPTIONS.includes(kind) ? 'interrupted' : 'error', kind, message: error?.message ?? 'The reply failed.' };
+}
+
+const ERROR_KINDS: readonly ChatError['kind'][] = [
+  'auth', 'model-not-found', 'not-found', 'rate-limit', 'server', 'connection', 'timeout', 'interrupted', 'malformed', 'context-overflow', 'aborted', 'bad-request', 'no-model', 'unexpected',
+] satisfies (ProviderErrorKind | 'no-model' | 'unexpected')[];
+
+/** The error as the user saw it; a kind this version does not know (a newer note) reads as unexpected. */
+function chatError(failure: SavedFailure): ChatError {
+  const kind = ERROR_KINDS.find((k) => k === failure.kind) ?? 'unexpected';
+  return { kind, message: failure.message };
 }
 
 function isCause(value: string): value is CompactionCause {

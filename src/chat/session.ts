@@ -299,8 +299,8 @@ export class ChatSession {
     this.emitMeter();
   }
 
-  /** The conversation as saved: every message (failed turns aside) and every applied compaction
-   * round, in order. A reply still streaming is saved as stopped (what a crash would leave). */
+  /** The conversation as saved: every message and every applied compaction round, in order (see
+   * session-persistence.ts: a failed reply is kept when it produced text, marked how it ended). */
   toSaved(): SavedItem[] {
     return toSaved(this.entryList, this.compactionList, this.cleared);
   }

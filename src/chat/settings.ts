@@ -48,6 +48,12 @@ export interface CompactChatSettings {
   vaultTools: boolean;
   /** Vault folder the conversation notes are saved in. */
   conversationFolder: string;
+  /** Seconds to wait for the server's first answer (a local model may first have to load). */
+  connectTimeoutSeconds: number;
+  /** Seconds a streamed reply may go silent before it counts as stalled (the partial reply is kept). */
+  idleTimeoutSeconds: number;
+  /** Load images from other sites in replies at once (off: a button loads each on click). */
+  allowRemoteImages: boolean;
 }
 
 export const PROVIDER_IDS: readonly ProviderId[] = ['ollama', 'openai', 'anthropic'];
@@ -78,6 +84,9 @@ export const DEFAULT_SETTINGS: CompactChatSettings = {
   mentionBudget: 4000,
   vaultTools: true,
   conversationFolder: 'Compact Chat',
+  connectTimeoutSeconds: 120,
+  idleTimeoutSeconds: 90,
+  allowRemoteImages: false,
 };
 
 /** Default base URL of each provider, shown as the placeholder and used when switching. */
@@ -100,6 +109,8 @@ const NUMBER_BOUNDS: Partial<Record<keyof CompactChatSettings, readonly [number,
   restoredNotesBudget: [0, 1_000_000],
   activeNoteBudget: [0, 1_000_000],
   mentionBudget: [0, 1_000_000],
+  connectTimeoutSeconds: [5, 3600],
+  idleTimeoutSeconds: [5, 3600],
 };
 
 const ENUMS: Partial<Record<keyof CompactChatSettings, readonly string[]>> = {

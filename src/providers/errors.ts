@@ -67,11 +67,50 @@ export interface ProviderLabel {
 
 const MAX_DETAIL = 300;
 
-/** Removes the key (and anything that looks like a bearer token echo of it) from server text. */
+/** Fragments of the key at least this long are hidden: shorter ones could match ordinary text. */
+export const MIN_KEY_FRAGMENT = 12;
+
+/** Whitespace and invisible characters a server may have put inside an echoed key (a wrapped
+ * line, a JSON-escaped newline already decoded). */
+const SPLITTER = /[\s\u200b-\u200d\u2060\ufeff]/;
+
+/**
+ * Removes the key from server text: the whole key, and any fragment of it at least
+ * MIN_KEY_FRAGMENT characters long, even when whitespace splits it (an error body echoing the key
+ * minus a character, or wrapped across lines). Each 12-character window of the text with the
+ * splitters removed is looked up among the key's 12-character windows, so this is linear in the
+ * text. A key shorter than that is hidden only whole.
+ */
 export function redact(text: string, secret: string | undefined): string {
-  let out = text;
-  if (secret && secret.length >= 4) out = out.split(secret).join('***');
-  return out;
+  if (!secret || secret.length < 4) return text;
+  const out = text.split(secret).join('***');
+  if (secret.length < MIN_KEY_FRAGMENT) return out;
+  const grams = new Set<string>();
+  for (let i = 0; i + MIN_KEY_FRAGMENT <= secret.length; i++) grams.add(secret.slice(i, i + MIN_KEY_FRAGMENT));
+  // The text without splitters, and where each of its characters is in `out`.
+  const chars: string[] = [];
+  const at: number[] = [];
+  for (let i = 0; i < out.length; i++) {
+    const c = out[i] as string;
+    if (SPLITTER.test(c)) continue;
+    chars.push(c);
+    at.push(i);
+  }
+  const hidden = new Uint8Array(out.length);
+  let found = false;
+  for (let i = 0; i + MIN_KEY_FRAGMENT <= chars.length; i++) {
+    if (!grams.has(chars.slice(i, i + MIN_KEY_FRAGMENT).join(''))) continue;
+    found = true;
+    // The whole stretch of the original text, splitters inside it included.
+    hidden.fill(1, at[i], (at[i + MIN_KEY_FRAGMENT - 1] as number) + 1);
+  }
+  if (!found) return out;
+  let result = '';
+  for (let i = 0; i < out.length; i++) {
+    if (!hidden[i]) result += out[i] as string;
+    else if (!hidden[i - 1]) result += '***';
+  }
+  return result;
 }
 
 export function shorten(text: string, max = MAX_DETAIL): string {
@@ -93,7 +132,7 @@ export function parseServerError(body: string): ServerErrorInfo {
   try {
     value = JSON.parse(body);
   } catch {
-    return { message: body };
+    return { message: looksLikeHtml(body) ? summariseHtml(body) : body };
   }
   if (value === null || typeof value !== 'object') return { message: body };
   const obj = value as Record<string, unknown>;
@@ -109,6 +148,21 @@ export function parseServerError(body: string): ServerErrorInfo {
   if (typeof obj.detail === 'string') return { message: obj.detail };
   if (typeof obj.message === 'string') return { message: obj.message };
   return { message: body };
+}
+
+function looksLikeHtml(body: string): boolean {
+  return /^\s*<(!doctype\s+html|html|head|body|title)\b/i.test(body) || /<\/html>\s*$/i.test(body);
+}
+
+/** An HTML error page (a proxy's, a CDN's) as its title only: its markup and scripts are no message. */
+function summariseHtml(body: string): string {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(body)?.[1];
+  const text = title
+    ?.replace(/<[^>]*>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' })[name] ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text ? `an HTML page titled "${shorten(text, 120)}"` : 'an HTML page';
 }
 
 // Wordings seen from OpenAI ("maximum context length", code context_length_exceeded), Anthropic

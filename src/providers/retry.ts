@@ -4,6 +4,12 @@
 export interface RetryPolicy {
   /** Retries after the first attempt (so at most maxRetries + 1 requests). */
   maxRetries: number;
+  /** Fewer for a 5xx: a server error is rarely fixed by waiting, and each retry re-sends the
+   * whole conversation. */
+  maxServerRetries: number;
+  /** The least a server's `retry-after` makes us wait: "0" or a date in the past must not turn
+   * into immediate retries. */
+  minRetryAfterMs: number;
   /** First backoff step. */
   baseDelayMs: number;
   /** No computed backoff waits longer than this. */
@@ -15,6 +21,8 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetries: 3,
+  maxServerRetries: 2,
+  minRetryAfterMs: 1000,
   baseDelayMs: 1000,
   maxDelayMs: 20_000,
   maxRetryAfterMs: 60_000,
@@ -34,6 +42,8 @@ export function parseRetryAfter(header: (name: string) => string | null, now: nu
   if (raw === null || raw.trim() === '') return undefined;
   const trimmed = raw.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  // An HTTP date names a weekday or month; without letters ("-5") it is junk, not year -5.
+  if (!/[a-z]/i.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
@@ -51,6 +61,11 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
 
 /** The wait before the next attempt, or null when the server's requested wait is too long. */
 export function retryDelay(attempt: number, retryAfterMs: number | undefined, policy: RetryPolicy, random: () => number): number | null {
-  if (retryAfterMs !== undefined) return retryAfterMs > policy.maxRetryAfterMs ? null : retryAfterMs;
+  if (retryAfterMs !== undefined) return retryAfterMs > policy.maxRetryAfterMs ? null : Math.max(retryAfterMs, policy.minRetryAfterMs);
   return backoffDelay(attempt, policy, random);
+}
+
+/** How many retries an answer with `status` gets. */
+export function retriesFor(status: number, policy: RetryPolicy): number {
+  return status >= 500 ? Math.min(policy.maxRetries, policy.maxServerRetries) : policy.maxRetries;
 }

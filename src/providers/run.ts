@@ -3,7 +3,7 @@
 // event contract (one transport event before any text, exactly one terminal event, the partial
 // reply kept on every failure, the connection closed however the stream ends).
 import { ProviderError, classifyHttpError, resolveNotFound, type ProviderLabel } from './errors';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, retriesFor, retryDelay, type RetryPolicy } from './retry';
 import type { HttpRequest, HttpResponse, Transport } from './transport';
 import type { ProviderEvent } from './types';
 
@@ -96,10 +96,11 @@ export async function* runStream(
         apiKey: call.apiKey,
         retryAfterMs,
       });
-      if (retryable && attempt < policy.maxRetries) {
+      const maxRetries = retriesFor(candidate.status, policy);
+      if (retryable && attempt < maxRetries) {
         const delay = retryDelay(attempt + 1, retryAfterMs, policy, transport.random);
         if (delay !== null) {
-          yield { type: 'retry', attempt: attempt + 1, maxRetries: policy.maxRetries, delayMs: delay, reason: error.message };
+          yield { type: 'retry', attempt: attempt + 1, maxRetries, delayMs: delay, reason: error.message };
           await transport.sleep(delay, signal);
           continue;
         }

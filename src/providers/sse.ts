@@ -5,9 +5,7 @@
 // events split anywhere across chunks) that a small, well-kept, dependency-free parser is safer
 // than our own. It is pure TypeScript with ESM and CJS builds, so it bundles for mobile too.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-
-/** Refuses a single event larger than this instead of buffering without bound. */
-const MAX_EVENT_CHARS = 8 * 1024 * 1024;
+import { MAX_FRAME_CHARS, frameTooLarge } from './limits';
 
 export async function* sseEvents(chunks: AsyncIterable<string>): AsyncGenerator<EventSourceMessage> {
   const queue: EventSourceMessage[] = [];
@@ -19,14 +17,14 @@ export async function* sseEvents(chunks: AsyncIterable<string>): AsyncGenerator<
       // that will not fit is fatal.
       if (error.type === 'max-buffer-size-exceeded') overflow = true;
     },
-    maxBufferSize: MAX_EVENT_CHARS,
+    maxBufferSize: MAX_FRAME_CHARS,
   });
   for await (const chunk of chunks) {
     if (overflow) break;
     parser.feed(chunk);
     while (queue.length) yield queue.shift() as EventSourceMessage;
   }
-  if (overflow) throw new Error(`An event in the stream was larger than ${MAX_EVENT_CHARS} characters.`);
+  if (overflow) throw frameTooLarge('An event');
   // A final event without its terminating blank line still counts (a buffered body may omit it).
   parser.reset({ consume: true });
   while (queue.length) yield queue.shift() as EventSourceMessage;

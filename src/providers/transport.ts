@@ -2,16 +2,24 @@
 //
 // Streaming needs `fetch`: `requestUrl` buffers the whole response. But `fetch` from the app is
 // subject to CORS, and some servers (a local LM Studio without CORS enabled, some proxies) refuse
-// cross-origin requests; `requestUrl` is not subject to CORS. So: try `fetch`; when it fails before
-// any response (a browser reports a CORS refusal and a network failure identically, as a
-// TypeError), retry the same request through `requestUrl` and say so on the response. An origin
-// that needed the fallback once goes straight to it for the rest of this transport's life, rather
-// than paying for a failing `fetch` on every message.
+// cross-origin requests; `requestUrl` is not subject to CORS. A browser reports a CORS refusal and
+// a network failure identically (a TypeError before any response), so a failed `fetch` is first
+// diagnosed with two probes that carry no key and no body: when a plain `fetch` reaches the server
+// after all, the failure was a network blip and the request is NOT re-sent (the server may have
+// received it); when only `requestUrl` reaches it, CORS is confirmed and the request goes through
+// `requestUrl`, and the origin goes straight there for a while (FALLBACK_MEMORY_MS), after which
+// streaming is tried again.
+//
+// Redirects are never followed blindly (see redirect.ts): `fetch` runs with `redirect: 'manual'`
+// and only same-origin hops are followed. `requestUrl` follows redirects itself and does not say
+// where it ended up, so a request carrying a key is not sent through it unless the transport is
+// told to allow that (`allowKeyedFallback`).
 //
 // The lint override for this file (fetch, bare timers) lives in eslint.config.mjs. Bare timers
 // because this file also runs under Node in tests, where there is no `window`.
 import { requestUrl } from 'obsidian';
 import { ProviderError } from './errors';
+import { followRedirect, hasCredentials, isRedirectStatus, originOf, withoutCredentials } from './redirect';
 import type { TransportMode } from './types';
 
 export interface HttpRequest {
@@ -64,6 +72,11 @@ export interface TransportOptions {
   idleTimeoutMs?: number;
   /** For a buffered `requestUrl` reply, which only arrives once the whole reply is generated. */
   bufferedTimeoutMs?: number;
+  /** Send requests that carry an API key through `requestUrl` too, although it follows redirects
+   * without telling (the user's explicit choice for a server without CORS). */
+  allowKeyedFallback?: boolean;
+  /** How long an origin with a confirmed CORS refusal skips `fetch` before streaming is tried again. */
+  fallbackMemoryMs?: number;
   /** Backoff waits; injectable so tests run without real delays. */
   sleep?: Sleep;
   now?: () => number;
@@ -74,7 +87,15 @@ const DEFAULTS = {
   connectTimeoutMs: 120_000,
   idleTimeoutMs: 90_000,
   bufferedTimeoutMs: 600_000,
+  fallbackMemoryMs: 10 * 60_000,
 };
+
+/** A redirect answer from `fetch` (status 0 and no location for a browser's opaque redirect). */
+interface RedirectAnswer {
+  redirect: { status: number; location: string | null };
+}
+
+const isRedirectAnswer = (value: HttpResponse | RedirectAnswer): value is RedirectAnswer => 'redirect' in value;
 
 const obsidianRequest: FallbackRequest = async (params) => {
   const response = await requestUrl(params);
@@ -126,22 +147,16 @@ export const defaultSleep: Sleep = (ms, signal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
-}
-
 export class Transport {
   private readonly fetchImpl: FetchLike | null;
   private readonly fallback: FallbackRequest | null;
-  private readonly connectTimeoutMs: number;
-  private readonly idleTimeoutMs: number;
+  private connectTimeoutMs: number;
+  private idleTimeoutMs: number;
   private readonly bufferedTimeoutMs: number;
-  /** Origins where `fetch` failed but `requestUrl` worked (CORS): owned by this transport only. */
-  private readonly fetchBlocked = new Set<string>();
+  private readonly allowKeyedFallback: boolean;
+  private readonly fallbackMemoryMs: number;
+  /** Origins with a confirmed CORS refusal → until when they skip `fetch`. This transport's only. */
+  private readonly fetchBlocked = new Map<string, number>();
   readonly sleep: Sleep;
   readonly now: () => number;
   readonly random: () => number;
@@ -152,43 +167,113 @@ export class Transport {
     this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
     this.bufferedTimeoutMs = options.bufferedTimeoutMs ?? DEFAULTS.bufferedTimeoutMs;
+    this.allowKeyedFallback = options.allowKeyedFallback ?? false;
+    this.fallbackMemoryMs = options.fallbackMemoryMs ?? DEFAULTS.fallbackMemoryMs;
     this.sleep = options.sleep ?? defaultSleep;
     this.now = options.now ?? (() => Date.now());
     this.random = options.random ?? Math.random;
   }
 
-  /** Sends a request. Rejects only with a ProviderError: 'connection', 'timeout' or 'aborted'. */
+  /** New timeouts (from the settings) for the requests sent from now on; what the transport
+   * learned about origins is kept. */
+  setTimeouts(timeouts: { connectTimeoutMs: number; idleTimeoutMs: number }): void {
+    this.connectTimeoutMs = timeouts.connectTimeoutMs;
+    this.idleTimeoutMs = timeouts.idleTimeoutMs;
+  }
+
+  /** Sends a request. Rejects only with a ProviderError: 'connection', 'timeout', 'aborted',
+   * 'interrupted' (lost before the answer; not re-sent) or 'bad-request' (a refused redirect, a key
+   * that would have to go through `requestUrl`). */
   async send(request: HttpRequest, signal?: AbortSignal): Promise<HttpResponse> {
     if (signal?.aborted) throw abortedError();
     const origin = originOf(request.url);
-    if (this.fetchImpl && !this.fetchBlocked.has(origin)) {
+    const fetchImpl = this.fetchImpl;
+    if (fetchImpl && !this.skipsFetch(origin)) {
       let fetchFailure: unknown;
       try {
-        return await this.sendWithFetch(this.fetchImpl, request, signal);
+        const response = await this.fetchFollowingRedirects(fetchImpl, request, signal);
+        this.fetchBlocked.delete(origin);
+        return response;
       } catch (error) {
         if (error instanceof ProviderError) throw error;
         fetchFailure = error;
       }
-      if (!this.fallback) {
-        throw new ProviderError('connection', `Could not connect (${describeNetworkError(fetchFailure)}).`, {
-          detail: describeNetworkError(fetchFailure),
-        });
+      const detail = describeNetworkError(fetchFailure);
+      if (!this.fallback) throw new ProviderError('connection', `Could not connect (${detail}).`, { detail });
+      const verdict = await this.diagnose(fetchImpl, this.fallback, request, signal);
+      if (verdict === 'unreachable') throw new ProviderError('connection', `Could not connect (${detail}).`, { detail });
+      if (verdict === 'fetch-works') {
+        throw new ProviderError('interrupted', `The connection was lost before the reply began (${detail}). The message was not sent again, since the server may have received it: send it again to retry.`, { detail });
       }
-      const reason = `Streaming is unavailable for ${origin}: the direct request failed (${describeNetworkError(fetchFailure)}), usually because the server does not allow cross-origin requests. Replies arrive all at once.`;
-      const response = await this.sendWithFallback(this.fallback, request, signal, reason);
-      this.fetchBlocked.add(origin);
-      return response;
+      this.fetchBlocked.set(origin, this.now() + this.fallbackMemoryMs);
+      const reason = `Streaming is unavailable for ${origin}: the direct request failed (${detail}), usually because the server does not allow cross-origin requests. Replies arrive all at once.`;
+      return this.sendWithFallback(this.fallback, this.checkFallbackAllowed(request, origin), signal, reason);
     }
     if (!this.fallback) throw new ProviderError('connection', 'No way to send requests on this platform.');
-    const reason = this.fetchImpl
+    const reason = fetchImpl
       ? `Streaming is unavailable for ${origin} (an earlier direct request was refused, usually CORS). Replies arrive all at once.`
       : 'Streaming is unavailable on this platform. Replies arrive all at once.';
-    return this.sendWithFallback(this.fallback, request, signal, reason);
+    return this.sendWithFallback(this.fallback, this.checkFallbackAllowed(request, origin), signal, reason);
+  }
+
+  private skipsFetch(origin: string): boolean {
+    const until = this.fetchBlocked.get(origin);
+    if (until === undefined) return false;
+    if (this.now() < until) return true;
+    this.fetchBlocked.delete(origin);
+    return false;
+  }
+
+  /** `requestUrl` follows redirects without saying so: a key does not go through it unless allowed. */
+  private checkFallbackAllowed(request: HttpRequest, origin: string): HttpRequest {
+    if (this.allowKeyedFallback || !hasCredentials(request.headers)) return request;
+    throw new ProviderError(
+      'bad-request',
+      `${origin} refuses direct requests from the app (usually CORS), and the fallback (Obsidian's requestUrl) follows redirects without showing them, so the API key is not sent through it. Allow cross-origin requests from app://obsidian.md on the server.`,
+      { detail: 'cors' },
+    );
+  }
+
+  /** `fetch` with redirects decided by hand (redirect.ts). */
+  private async fetchFollowingRedirects(fetchImpl: FetchLike, request: HttpRequest, signal: AbortSignal | undefined): Promise<HttpResponse> {
+    let current = request;
+    for (let hop = 0; ; hop++) {
+      const answer = await this.sendWithFetch(fetchImpl, current, signal);
+      if (!isRedirectAnswer(answer)) return answer;
+      current = followRedirect(current, answer.redirect.status, answer.redirect.location, hop);
+    }
+  }
+
+  /**
+   * Why `fetch` failed before any answer, asked with two probes that carry no key and no body:
+   * 'fetch-works' (a plain `fetch` reaches the server: the failure was a blip), 'cors' (only
+   * `requestUrl` reaches it) or 'unreachable' (neither does).
+   */
+  private async diagnose(fetchImpl: FetchLike, fallback: FallbackRequest, request: HttpRequest, signal: AbortSignal | undefined): Promise<'fetch-works' | 'cors' | 'unreachable'> {
+    const probe: HttpRequest = { url: request.url, method: 'GET', headers: withoutCredentials(request.headers) };
+    const settle = (error: unknown): 'unreachable' => {
+      if (signal?.aborted) throw abortedError();
+      if (error instanceof ProviderError && error.kind !== 'timeout' && error.kind !== 'connection') throw error;
+      return 'unreachable';
+    };
+    try {
+      const answer = await this.sendWithFetch(fetchImpl, probe, signal);
+      if (!isRedirectAnswer(answer)) answer.close();
+      return 'fetch-works';
+    } catch (error) {
+      if (error instanceof ProviderError) return settle(error);
+    }
+    try {
+      await this.sendWithFallback(fallback, probe, signal, '');
+      return 'cors';
+    } catch (error) {
+      return settle(error);
+    }
   }
 
   /** Throws a ProviderError for abort/timeout; any other rejection means "fetch could not reach
    * the server" and is for the caller to fall back on. */
-  private async sendWithFetch(fetchImpl: FetchLike, request: HttpRequest, signal: AbortSignal | undefined): Promise<HttpResponse> {
+  private async sendWithFetch(fetchImpl: FetchLike, request: HttpRequest, signal: AbortSignal | undefined): Promise<HttpResponse | RedirectAnswer> {
     const controller = new AbortController();
     let timedOut: ProviderError | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -215,7 +300,7 @@ export class Transport {
     arm('connect', this.connectTimeoutMs);
     let response: Response;
     try {
-      const init: RequestInit = { method: request.method, headers: request.headers, signal: controller.signal };
+      const init: RequestInit = { method: request.method, headers: request.headers, signal: controller.signal, redirect: 'manual' };
       if (request.body !== undefined) init.body = request.body;
       response = await fetchImpl(request.url, init);
     } catch (error) {
@@ -225,6 +310,12 @@ export class Transport {
       throw error;
     }
     clearTimeout(timer);
+    // A browser hides a manual redirect (type 'opaqueredirect', status 0); Node shows the 3xx.
+    if (response.type === 'opaqueredirect' || isRedirectStatus(response.status)) {
+      release();
+      await response.body?.cancel().catch(() => undefined);
+      return { redirect: { status: response.status, location: response.type === 'opaqueredirect' ? null : response.headers.get('location') } };
+    }
 
     const idleTimeoutMs = this.idleTimeoutMs;
     let open = true;

@@ -5,7 +5,9 @@
 // so re-rendering one message (a streaming reply, at most every STREAM_RENDER_MS) never touches
 // the others, and unloading the view releases every render. Only the latest PAGE entries are in
 // the DOM at first; "Show earlier messages" adds older ones a page at a time.
-import { Component, debounce, ItemView, Keymap, MarkdownRenderer, MarkdownView, Menu, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
+import { Component, debounce, ItemView, Keymap, MarkdownView, Menu, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
+import { renderSafeMarkdown } from './safe-markdown';
+import { StallIndicator } from './stall-indicator';
 import type { HistoryItem } from '../chat/conversation-store';
 import type { Conversations } from '../chat/conversations';
 import { formatTokens } from '../chat/format';
@@ -27,6 +29,8 @@ export interface ChatHost {
   openCompactionPanel(round?: number): void;
   /** Whether the active note is attached to every request (a setting). */
   includeActiveNote(): boolean;
+  /** The user's choice to load remote images in replies at once (safe-markdown.ts). */
+  allowRemoteImages?(): boolean;
   setIncludeActiveNote(on: boolean): Promise<void>;
   /** The note that would be attached as the active note, or null. */
   activeNotePath(): string | null;
@@ -136,6 +140,7 @@ export class ChatView extends ItemView {
     });
 
     this.statusEl = root.createDiv('compact-chat-status');
+    const stallEl = root.createDiv('compact-chat-stall');
     this.buildMeter(root);
     this.buildComposer(root);
 
@@ -147,6 +152,11 @@ export class ChatView extends ItemView {
     this.register(events.on('status', (text) => this.statusEl.setText(text)));
     this.register(events.on('meter', (figures) => this.updateMeter(figures)));
     this.register(events.on('compactions', () => this.syncEntries(false)));
+    // A sign of life while the server is silent (stall-indicator.ts).
+    const stall = new StallIndicator(stallEl);
+    this.register(events.on('busy', (busy) => stall.setRunning(busy)));
+    for (const name of ['delta', 'entry', 'status'] as const) this.register(events.on(name, () => stall.activity()));
+    this.registerInterval(window.setInterval(() => stall.tick(), 1000));
     this.register(() => this.clearStreamTimer());
     this.register(() => this.clearHighlight());
     const conversations = this.host.conversations;
@@ -471,7 +481,8 @@ export class ChatView extends ItemView {
     const version = ++item.version;
     const component = this.addChild(new Component());
     const target = createDiv('compact-chat-markdown');
-    await MarkdownRenderer.render(this.app, markdown, target, '', component);
+    // Model output and quoted note text: rendered by our own safe rule (safe-markdown.ts).
+    await renderSafeMarkdown(this.app, markdown, target, '', component, { allowRemoteImages: this.host.allowRemoteImages?.() ?? false });
     if (version !== item.version || !item.bodyEl || !this.rendered.has(item.entry.id)) {
       this.removeChild(component);
       return;

@@ -8,7 +8,8 @@
 // them on its `compactions` event and forwards the user's actions. Rounds are rebuilt as a whole
 // (there are few); the original messages of a round are rendered only while shown, each round's
 // with its own child Component, so collapsing or re-rendering releases them.
-import { Component, ItemView, Keymap, MarkdownRenderer, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
+import { Component, ItemView, Keymap, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
+import { renderSafeMarkdown } from './safe-markdown';
 import { formatTokens, plural } from '../chat/format';
 import type { CompactionCause, CompactionState } from '../chat/entries';
 import type { ChatSession } from '../chat/session';
@@ -349,7 +350,7 @@ export class CompactionPanelView extends ItemView {
       const el = container.createDiv({ cls: `compact-chat-message compact-chat-original mod-${message.role}`, attr: { 'data-message-id': message.id } });
       el.createDiv({ cls: 'compact-chat-original-role', text: roleLabel(message) });
       const bodyEl = el.createDiv('compact-chat-message-body markdown-rendered');
-      if (message.content) void MarkdownRenderer.render(this.app, message.content, bodyEl, '', component);
+      if (message.content) void renderSafeMarkdown(this.app, message.content, bodyEl, '', component);
       if (message.role === 'assistant') {
         for (const call of message.toolCalls ?? []) el.createDiv({ cls: 'compact-chat-tool-call', text: `Tool call: ${call.name}(${call.arguments})` });
       }

@@ -114,6 +114,15 @@ export class CompactChatSettingTab extends PluginSettingTab {
         }),
       );
     new Setting(containerEl)
+      .setName('Load remote images in replies')
+      .setDesc('Off: an image from another site shows as a button that loads it when clicked. A reply steered by text hidden in a note could otherwise send parts of the conversation to that site in the image address.')
+      .addToggle((toggle) =>
+        toggle.setValue(s.allowRemoteImages).onChange(async (value) => {
+          s.allowRemoteImages = value;
+          await this.save();
+        }),
+      );
+    new Setting(containerEl)
       .setName('Conversation folder')
       .setDesc('Vault folder where conversations are saved as notes.')
       .addText((text) =>
@@ -125,6 +134,9 @@ export class CompactChatSettingTab extends PluginSettingTab {
             await this.save();
           }),
       );
+
+    this.numberSetting(containerEl, 'Wait for the server', 'Seconds to wait for the first answer; a local model may first have to load.', 'connectTimeoutSeconds');
+    this.numberSetting(containerEl, 'Stalled reply', 'Seconds a reply may send nothing before it is stopped as stalled; the text so far is kept.', 'idleTimeoutSeconds');
 
     new Setting(containerEl).setName('Context window').setHeading();
     const window = contextWindowFor(s.model || undefined, s.contextWindowOverride);

@@ -39,7 +39,7 @@ describe('the conversation store', () => {
     expect(Object.keys(vaultSnapshot(app)).filter((p) => p.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('a crash between the temporary write and the replace leaves the old version loadable', async () => {
+  it('a crash between the temporary write and the replace: the newer save is recovered from the temporary file', async () => {
     const store = setup();
     await store.save(conv([user('u1', 'Old version')]));
     const path = 'Compact Chat/Garden plan.md';
@@ -51,7 +51,9 @@ describe('the conversation store', () => {
     expect(app.vault.adapter.peek(tmpPath(path))).not.toBeNull();
     const fresh = new ConversationStore(conversationVault(app as never, new Component()), { folder: () => 'Compact Chat', warn: () => undefined });
     const loaded = await fresh.load(path);
-    expect(loaded.ok && loaded.conversation.items.map((i) => i.kind === 'message' && i.message.content)).toEqual(['Old version']);
+    // The temporary file is compared with the note, not deleted unread: it is the newer save.
+    expect(loaded).toMatchObject({ ok: true, recovered: true });
+    expect(loaded.ok && loaded.conversation.items.map((i) => i.kind === 'message' && i.message.content)).toEqual(['Old version', 'New']);
     expect(app.vault.adapter.peek(tmpPath(path))).toBeNull();
   });
 

@@ -110,6 +110,14 @@ export class MemoryAdapter {
     this.writeNow(normalizedPath, data, options, false);
   }
 
+  /** Creates a new file; throws "File already exists." when the path is taken. The check and the
+   * write happen with no await in between (like `fs.open` with 'wx'), so two creators racing for
+   * one path cannot both succeed. Not part of DataAdapter: the Vault's `create` uses it. */
+  async writeNew(normalizedPath: string, data: string, options?: DataWriteOptions): Promise<void> {
+    if (this.entries.has(key(normalizedPath))) throw new Error('File already exists.');
+    this.writeNow(normalizedPath, data, options, false);
+  }
+
   /** Creates the file when missing, like `fs.appendFile`. */
   async append(normalizedPath: string, data: string, options?: DataWriteOptions): Promise<void> {
     this.writeNow(normalizedPath, data, options, true);

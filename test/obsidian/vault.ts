@@ -49,11 +49,12 @@ export class Vault extends Events {
     return this.root;
   }
 
-  /** Throws "File already exists." for a taken path and ENOENT when the parent folder is missing. */
+  /** Throws "File already exists." for a taken path (checked in the same step as the write) and
+   * ENOENT when the parent folder is missing. */
   async create(path: string, data: string, options?: DataWriteOptions): Promise<TFile> {
     const target = normalizePath(path);
-    if (await this.adapter.exists(target)) throw new Error('File already exists.');
-    await this.adapter.write(target, data, options);
+    // One step, as in Obsidian: two creates racing for a path cannot both succeed.
+    await this.adapter.writeNew(target, data, options);
     const file = this.getFileByPath(target);
     if (!file) throw new Error(`"${target}" is hidden (dot-path) and not part of the vault index.`);
     return file;

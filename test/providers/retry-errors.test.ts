@@ -70,7 +70,7 @@ describe('error classification', () => {
     expect(parseServerError('{"error":{"message":"m","code":"c","type":"t"}}')).toEqual({ message: 'm', code: 'c', type: 't' });
     expect(parseServerError('{"type":"error","error":{"type":"api_error","message":"x"}}')).toEqual({ message: 'x', type: 'api_error' });
     expect(parseServerError('{"detail":"d"}')).toEqual({ message: 'd' });
-    expect(parseServerError('<html>Bad gateway</html>')).toEqual({ message: '<html>Bad gateway</html>' });
+    expect(parseServerError('<html>Bad gateway</html>')).toEqual({ message: 'an HTML page' });
   });
 
   it('never lets the key into a message', () => {

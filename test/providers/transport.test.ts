@@ -52,15 +52,19 @@ describe('transport', () => {
     expect(ofType(events, 'usage')[0]?.usage).toEqual({ promptTokens: 11, completionTokens: 2 });
     expect(events[events.length - 1]?.type).toBe('done');
     // The request the server received through the fallback is the same request.
-    const [viaFallback] = server.to('/v1/chat/completions');
+    const [viaFallback] = server.posts('/v1/chat/completions');
     expect(viaFallback!.headers.origin).toBeUndefined();
     expect(JSON.parse(viaFallback!.body)).toMatchObject({ model: 'local-model', stream: true });
 
-    // The origin is remembered: the next request skips the failing fetch (no second preflight).
+    // Two preflights: the request's, and the keyless probe's that confirmed CORS. One POST.
+    expect(server.preflights).toHaveLength(2);
+    expect(server.posts('/v1/chat/completions')).toHaveLength(1);
+
+    // The origin is remembered: the next request skips the failing fetch (no further preflight).
     const second = await collect(provider.stream(request));
     expect(ofType(second, 'transport')[0]?.mode).toBe('requestUrl');
     expect(textOf(second)).toBe('again');
-    expect(server.preflights).toHaveLength(1);
+    expect(server.preflights).toHaveLength(2);
   });
 
   it('HTTP errors through the fallback are classified the same way', async () => {
@@ -82,7 +86,7 @@ describe('transport', () => {
     const events = await collect(provider.stream(request));
     expect(ofType(events, 'transport')[0]?.mode).toBe('requestUrl');
     expect(textOf(events)).toBe('one piece');
-    const body = JSON.parse(server.to('/api/chat')[0]!.body) as { options: { num_ctx: number } };
+    const body = JSON.parse(server.posts('/api/chat')[0]!.body) as { options: { num_ctx: number } };
     expect(body.options.num_ctx).toBe(8192);
   });
 

@@ -157,7 +157,7 @@ export class VaultTools implements ToolRunner {
 
   private async createNote(rawPath: unknown, content: unknown): Promise<{ content: string; isError?: boolean }> {
     if (typeof content !== 'string') return fail('"content" must be a string.');
-    const guarded = guardPath(rawPath, this.vault);
+    const guarded = guardPath(rawPath, this.vault, { write: true });
     if (!guarded.ok) return fail(guarded.reason);
     const path = /\.md$/i.test(guarded.path) ? guarded.path : `${guarded.path}.md`;
     if (this.vault.kind(path) !== null) return fail(`"${path}" already exists. Use append_to_note, or choose another path.`);
@@ -169,7 +169,7 @@ export class VaultTools implements ToolRunner {
 
   private async appendToNote(rawPath: unknown, content: unknown): Promise<{ content: string; isError?: boolean }> {
     if (typeof content !== 'string') return fail('"content" must be a string.');
-    const guarded = guardPath(rawPath, this.vault);
+    const guarded = guardPath(rawPath, this.vault, { write: true });
     if (!guarded.ok) return fail(guarded.reason);
     const path = this.notePath(guarded.path);
     if (!path) return fail(`No note at "${guarded.path}". Use create_note to create it.`);

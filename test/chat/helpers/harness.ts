@@ -1,6 +1,7 @@
 // A chat session wired to a real loopback server speaking Ollama's protocol, with an in-memory
 // vault, for the chat layer's tests.
 import { ChatSession, type ToolRunner } from '../../../src/chat/session';
+import type { TransportOptions } from '../../../src/providers/transport';
 import { type CompactChatSettings, DEFAULT_SETTINGS } from '../../../src/chat/settings';
 import { MapNoteSource } from '../../../src/chat/vault-access';
 import { createProvider } from '../../../src/providers';
@@ -23,11 +24,11 @@ export interface OllamaBody {
   options: { num_ctx: number };
 }
 
-export async function startHarness(overrides: Partial<CompactChatSettings> = {}, files: Record<string, string> = {}, options: { tools?: ToolRunner } = {}): Promise<Harness> {
+export async function startHarness(overrides: Partial<CompactChatSettings> = {}, files: Record<string, string> = {}, options: { tools?: ToolRunner; transport?: TransportOptions } = {}): Promise<Harness> {
   const server = await ScriptedServer.start();
   const settings: CompactChatSettings = { ...DEFAULT_SETTINGS, model: 'llama3.1:8b', baseUrl: server.url, ...overrides };
   const notes = new MapNoteSource(new Map(Object.entries(files)));
-  const { transport } = testTransport();
+  const { transport } = testTransport(options.transport);
   let clock = 1_700_000_000_000;
   const session = new ChatSession({
     settings: () => settings,

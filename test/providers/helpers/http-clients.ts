@@ -47,3 +47,14 @@ export const browserFetch: FetchLike = async (url, init) => {
   }
   return response;
 };
+
+/**
+ * `browserFetch`, plus what a browser does with `redirect: 'manual'`: the redirect comes back as
+ * an opaque response (type 'opaqueredirect', status 0, no headers), so the new address is hidden.
+ */
+export const browserFetchOpaqueRedirects: FetchLike = async (url, init) => {
+  const response = await browserFetch(url, init);
+  if (init.redirect !== 'manual' || response.status < 300 || response.status > 399) return response;
+  await response.body?.cancel();
+  return { type: 'opaqueredirect', status: 0, ok: false, headers: new Headers(), body: null } as unknown as Response;
+};

@@ -16,6 +16,8 @@ export interface Scripted {
   holdOpen?: boolean;
   /** Never send headers (a server that accepted the connection and hung). */
   hang?: boolean;
+  /** Destroy the connection before any header (a reset after the request arrived). */
+  reset?: boolean;
 }
 
 export interface RecordedRequest {
@@ -72,6 +74,11 @@ export class ScriptedServer {
     return this.requests.filter((r) => r.path === path);
   }
 
+  /** POSTs to a path (the chat requests, without the transport's keyless GET probes). */
+  posts(path: string): RecordedRequest[] {
+    return this.to(path).filter((r) => r.method === 'POST');
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -108,6 +115,10 @@ export class ScriptedServer {
       return;
     }
     if (script.hang) return;
+    if (script.reset) {
+      req.socket.destroy();
+      return;
+    }
     res.writeHead(script.status ?? 200, { ...cors, ...script.headers });
     res.flushHeaders();
     for (const chunk of script.chunks ?? []) {
