@@ -1,13 +1,14 @@
 // Rendering the record as one `<previous_context>` block, filled by priority until the token
-// budget: the goal and where things were left first, then the sections up to a share each (the
-// cue-phrase ones only when the conversation did tool work), the structured ones (instructions,
-// errors, files) past it up to a reserve, then key facts with everything left, then the rest, then
-// (the block measured whole, which costs less than its lines one by one) the next-ranked facts or
-// one clause of them into what is left. Key facts share one label per speaker and day; file paths
-// are written whole; error resolutions come last. A greeting that opened the chat is shown whole
-// or not at all. Lines are never cut mid-word; the block is re-measured whole and trimmed until it
-// fits, with a margin for the estimator's error (the plugin ships no tokenizer, so the estimate is
-// all there is).
+// budget: the task lines first (goal, latest request, where things were left, next step — whole
+// sentences, trailing ones dropped to fit), then the sections up to a share each (the cue-phrase
+// ones only when the conversation did tool work), the structured ones (instructions, errors, files)
+// past it up to a reserve, then key facts with everything left (a later round's newly removed
+// messages first, for a share), then the rest, then (the block measured whole, which costs less
+// than its lines one by one) the next-ranked whole facts into what is left. Key facts are one turn
+// per line, labelled with the speaker and the day when it changes; file paths are written whole;
+// how an error was resolved goes on its own line under it. No line is cut mid-sentence; the block
+// is re-measured whole and trimmed until it fits, with a margin for the estimator's error (the
+// plugin ships no tokenizer, so the estimate is all there is).
 import type { CompactionRecord, FileEntry, Reference, SourcedLine } from './record';
 import { estimateTokens } from './tokens';
 import { balancedMarkup, dedupeKey, dropLoneSurrogates, splitSentences, squash, wordCount } from './text';
