@@ -15,8 +15,8 @@ import { DEFAULTS, est, FAMILY_REFS, familyFitter, generatedRows, kitRows, score
 
 const args = process.argv.slice(2);
 const opt = (n, d) => (args.includes(n) ? args[args.indexOf(n) + 1] : d);
-const FAMILIES = opt('--family', 'o200k,cl100k,claude,llama').split(',');
-const hyper = Object.fromEntries(Object.entries(DEFAULTS).map(([k, v]) => [k, Number(opt(`--${k}`, v))]));
+const FAMILIES = opt('--family', 'o200k,cl100k,claude,llama,mistral').split(',');
+const hyper = Object.fromEntries(Object.entries(DEFAULTS).map(([k, v]) => [k, typeof v === "number" ? Number(opt(`--${k}`, v)) : opt(`--${k}`, v)]));
 
 const kit = kitRows();
 const gen = generatedRows();
@@ -56,7 +56,7 @@ lines.push('};');
 const table = lines.join('\n');
 console.log(`\n${table}`);
 if (args.includes('--write')) {
-  if (FAMILIES.length !== 4) throw new Error('--write needs all four families');
+  if (FAMILIES.length !== 5) throw new Error('--write needs all five families');
   const path = new URL('../src/core/tokens.ts', import.meta.url);
   const src = readFileSync(path, 'utf8');
   const from = src.indexOf('const WEIGHTS: Record<TokenizerFamily, readonly number[]> = {');

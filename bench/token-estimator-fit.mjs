@@ -36,12 +36,9 @@ export const REFS = {
   llama: (t) => llamaTok.encode(t, false).length,
   mistral: (t) => mistralTok.encode(t, false).length,
 };
-/**
- * Per family, the references it is scored against; the fit's target is the largest of them per
- * text (Llama 2 and Mistral 7B share one model family in tokens.ts, so it must cover both).
- */
-export const FAMILY_REFS = { o200k: ['o200k'], cl100k: ['cl100k'], claude: ['claude'], llama: ['llama', 'mistral'] };
-export const MODEL_OF = { o200k: 'gpt-4o', cl100k: 'gpt-4', claude: 'claude-sonnet-4', llama: 'mistral:7b' };
+/** Per family, the references it is scored against; the fit's target is the largest of them. */
+export const FAMILY_REFS = { o200k: ['o200k'], cl100k: ['cl100k'], claude: ['claude'], llama: ['llama'], mistral: ['mistral'] };
+export const MODEL_OF = { o200k: 'gpt-4o', cl100k: 'gpt-4', claude: 'claude-sonnet-4', llama: 'llama2:7b', mistral: 'mistral:7b' };
 export const target = (row, fam) => Math.max(...FAMILY_REFS[fam].map((r) => row.y[r]));
 
 /** A third of the packages / modules / catalogs are held out, chosen by name (stable, unbiased). */
@@ -449,10 +446,10 @@ export const dot = (x, w) => x.reduce((a, v, i) => a + v * w[i], 0);
 export const est = (r, w) => Math.max(1, Math.ceil(dot(r.x, w) - 1e-9));
 
 /** Each category weighs 1 in total; under-counted rows weigh `penalty` times more (reweighted). */
-function fit(train, y, penalty, prior, ridge, bounds, genWeight = 1) {
+function fit(train, y, penalty, prior, ridge, bounds, genWeight = () => 1) {
   const n = {};
   for (const r of train) n[r.cat] = (n[r.cat] ?? 0) + 1;
-  const base = (r) => (r.gen ? genWeight : 1) / n[r.cat];
+  const base = (r) => (r.gen ? genWeight(r) : 1) / n[r.cat];
   const mult = new Map(train.map((r) => [r, 1]));
   let w = nnls(train, y, base, prior, ridge, bounds);
   for (let round = 0; round < 6; round++) {
@@ -463,7 +460,7 @@ function fit(train, y, penalty, prior, ridge, bounds, genWeight = 1) {
 }
 
 /** Default hyper-parameters (bench/fit-token-weights.mjs takes them as options). */
-export const DEFAULTS = { under: 3, ridge: 0.01, gen: 0.05, smooth: 0.02 };
+export const DEFAULTS = { under: 3, ridge: 0.01, gen: 0.05, genLang: 0, smooth: 0.02, drop: '' };
 // Shapes the kit barely has (ALL CAPS, base64, box drawing …) stay in stage 2, lightly weighted.
 const SHAPES = new Set(['gen-caps', 'gen-ids', 'gen-symbols', 'gen-table', 'gen-emoji']);
 const slot = (name) => SLOT_NAMES.indexOf(name);
@@ -480,11 +477,14 @@ export function familyFitter(fam, genRows, opts = {}) {
   // Llama 2 / Mistral's SentencePiece splits every digit and spells a newline as a byte token.
   // Characters of scripts without a class are priced conservatively, not fitted (almost no data).
   const tiktoken = fam === 'o200k' || fam === 'cl100k';
-  const sp = fam === 'llama';
+  const sp = fam === 'llama' || fam === 'mistral';
   const fixed = new Map([[slot('other0'), fam === 'o200k' ? 1 : 2], ...(tiktoken ? [[slot('space1'), 1]] : [])]);
+  // Features left out (weight 0), e.g. `--drop cyrillicx0,accent0`: a feature stays only when it
+  // wins on held-out folds.
+  for (const name of String(o.drop).split(',').filter(Boolean)) fixed.set(slot(name), 0);
   // An astral character is four UTF-8 bytes: a common emoji is one token, most are two or three;
   // Llama 2 spells most of them as four byte tokens.
-  const emoji = fam === 'o200k' ? 1.2 : sp ? 3 : 1.8;
+  const emoji = fam === 'o200k' ? 1.2 : fam === 'llama' ? 3 : fam === 'mistral' ? 1 : 1.8;
   const lower = new Map([
     ...(tiktoken ? [[slot('digit0'), 1], [slot('digit2'), 1], [slot('newline1'), 1]] : []),
     ...(sp ? ['digit0', 'digit1', 'digit2', 'newline0', 'newline1', 'newline2'].map((n) => [slot(n), 1]) : []),
@@ -495,8 +495,12 @@ export function familyFitter(fam, genRows, opts = {}) {
   for (let i = 0; i + 1 < SLOT_COUNT; i++) if (/^latin([1-9]|1\d)$/.test(SLOT_NAMES[i]) && /^latin\d+$/.test(SLOT_NAMES[i + 1])) smooth.push([i, i + 1]);
   const bounds = { fixed, lower, smooth, smoothness: o.smooth };
   const prior = fit(genRows, y, o.under, new Float64Array(SLOT_COUNT), 1e-4, { ...bounds, smoothness: 0 });
-  const shapeRows = o.gen > 0 ? genRows.filter((r) => SHAPES.has(r.cat)) : [];
-  return { prior, fitOn: (train) => fit([...train, ...shapeRows], y, o.under, prior, o.ridge, bounds, o.gen) };
+  // Stage 2 keeps the generated shapes at weight `gen` and the generated language text (gettext UI
+  // strings, Intl names: scripts and languages a held-out source may be the kit's only example of)
+  // at weight `genLang`.
+  const extra = genRows.filter((r) => (SHAPES.has(r.cat) ? o.gen : o.genLang) > 0 && (SHAPES.has(r.cat) || /^gen-(mo|intl)-/.test(r.cat)));
+  const genWeight = (r) => (SHAPES.has(r.cat) ? o.gen : o.genLang);
+  return { prior, fitOn: (train) => fit([...train, ...extra], y, o.under, prior, o.ridge, bounds, genWeight) };
 }
 
 /**
