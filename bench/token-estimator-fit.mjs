@@ -474,7 +474,8 @@ export function familyFitter(fam, genRows, opts = {}) {
   const y = (r) => target(r, fam);
   // Facts of the pre-tokenizers rather than fits. o200k / cl100k split digits into groups of at
   // most three and never join a space to a digit; a newline after a letter is a token of its own.
-  // Llama 2 / Mistral's SentencePiece splits every digit and spells a newline as a byte token.
+  // Llama 2 / Mistral's SentencePiece splits every digit and spells a newline or a tab as a byte
+  // token.
   // Characters of scripts without a class are priced conservatively, not fitted (almost no data).
   const tiktoken = fam === 'o200k' || fam === 'cl100k';
   const sp = fam === 'llama' || fam === 'mistral';
@@ -487,7 +488,7 @@ export function familyFitter(fam, genRows, opts = {}) {
   const emoji = fam === 'o200k' ? 1.2 : fam === 'llama' ? 3 : fam === 'mistral' ? 1 : 1.8;
   const lower = new Map([
     ...(tiktoken ? [[slot('digit0'), 1], [slot('digit2'), 1], [slot('newline1'), 1]] : []),
-    ...(sp ? ['digit0', 'digit1', 'digit2', 'newline0', 'newline1', 'newline2'].map((n) => [slot(n), 1]) : []),
+    ...(sp ? ['digit0', 'digit1', 'digit2', 'newline0', 'newline1', 'newline2', 'tab0', 'tab1'].map((n) => [slot(n), 1]) : []),
     [slot('emoji0'), emoji],
     [slot('emoji1'), emoji],
   ]);
