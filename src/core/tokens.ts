@@ -57,8 +57,9 @@ const LATIN1 = 24; // à é ü ß ñ: Western European accents
 const LATIN_EXT = 25; // ą ł č ş ğ ơ ư: Central European, Turkish, Vietnamese base letters
 const LATIN_VI = 26; // ạ ả ấ ầ ệ ộ ữ: Vietnamese stacked diacritics (Latin Extended Additional)
 const CYRILLIC_X = 27; // і ї є ґ ў ђ љ: non-Russian Cyrillic letters; those languages tokenize worse
-// A tab: never joins the next token as a lone space does (" the"), and BPE vocabularies have
-// fewer tab tokens than space ones, so tab-indented code and JSON cost more than space-indented.
+// A tab is priced apart from spaces because tokenizers treat it apart: SentencePiece spells each
+// tab as a byte token, and the BPE vocabularies, with fewer tab merges, make tab-indented code and
+// JSON cost more than the same text indented with spaces.
 const TAB = 28; // slots: first tab of a run, later ones
 const SURROGATE = 29; // resolved in the loop: a pair (EMOJI or HAN) or a lone one (EMOJI)
 const PUNCT_CHAR = 30; // resolved in the loop: PUNCT, or REPEAT when it equals the previous character
