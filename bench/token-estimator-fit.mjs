@@ -491,6 +491,9 @@ export function familyFitter(fam, genRows, opts = {}) {
     ...(sp ? ['digit0', 'digit1', 'digit2', 'newline0', 'newline1', 'newline2', 'tab0', 'tab1'].map((n) => [slot(n), 1]) : []),
     [slot('emoji0'), emoji],
     [slot('emoji1'), emoji],
+    // A run of tabs is at least one token in every vocabulary measured (o200k, cl100k and Claude
+    // keep it whole; a lone tab before a word may join it, so this leans toward over-counting).
+    [slot('tab0'), 1],
   ]);
   const smooth = [];
   for (let i = 0; i + 1 < SLOT_COUNT; i++) if (/^latin([1-9]|1\d)$/.test(SLOT_NAMES[i]) && /^latin\d+$/.test(SLOT_NAMES[i + 1])) smooth.push([i, i + 1]);
