@@ -81,6 +81,9 @@ export function readMo(path) {
 export function walk(dir, test, out = [], depth = 0) {
   if (depth > 6 || !existsSync(dir)) return out;
   for (const name of readdirSync(dir).sort()) {
+    // Dot folders are caches (.vite, .cache with the held-out downloads) and tool links (.bin):
+    // text that changes between runs or is held out must never reach the prior.
+    if (name.startsWith('.')) continue;
     const p = join(dir, name);
     const st = statSync(p);
     if (st.isDirectory()) walk(p, test, out, depth + 1);
