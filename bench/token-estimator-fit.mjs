@@ -491,11 +491,13 @@ export function familyFitter(fam, genRows, opts = {}) {
   const emoji = fam === 'o200k' ? 1.2 : fam === 'llama' ? 3 : fam === 'mistral' ? 1 : 1.8;
   const lower = new Map([
     ...(tiktoken ? [[slot('digit0'), 1], [slot('digit2'), 1], [slot('newline1'), 1]] : []),
-    ...(sp ? ['digit0', 'digit1', 'digit2', 'newline0', 'newline1', 'newline2', 'tab0', 'tab1'].map((n) => [slot(n), 1]) : []),
+    ...(sp ? ['digit0', 'digit1', 'digit2', 'newline0', 'newline1', 'newline2', 'tab0', 'tab1', 'tab2'].map((n) => [slot(n), 1]) : []),
+    // o200k / cl100k keep a run of tabs whole only at the end of the whitespace; before anything
+    // else its last tab is split off and stands alone: two tokens from the second tab on.
+    ...(tiktoken ? [[slot('tab1'), 1]] : []),
     [slot('emoji0'), emoji],
     [slot('emoji1'), emoji],
-    // A run of tabs is at least one token in every vocabulary measured (o200k, cl100k and Claude
-    // keep it whole; a lone tab before a word may join it, so this leans toward over-counting).
+    // A run of tabs is at least one token in every vocabulary measured.
     [slot('tab0'), 1],
   ]);
   const smooth = [];
