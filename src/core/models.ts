@@ -1,5 +1,6 @@
 // Context windows of common models, and where compaction should start within one.
 // Windows change as vendors ship models; the user can always override the figure in settings.
+import type { TokenizerFamily } from './tokens';
 
 /** Window assumed for a model we do not know. Small on purpose: guessing too big overflows. */
 export const DEFAULT_CONTEXT_WINDOW = 8192;
@@ -53,6 +54,43 @@ export function canonicalModelId(model: string): string {
   const lower = model.trim().toLowerCase();
   const slash = lower.lastIndexOf('/');
   return slash >= 0 ? lower.slice(slash + 1) : lower;
+}
+
+/**
+ * Model ids → the tokenizer family whose weights estimate their prompts (see tokens.ts). Matched on
+ * the canonical id (router prefix stripped); the first match wins.
+ *
+ * `llama` and `mistral` are the SentencePiece vocabularies of 32k tokens: Llama 1/2 and what was
+ * trained on its tokenizer (Code Llama, TinyLlama, Vicuna, Phi-3); Mistral's v1–v3 tokenizers
+ * (Mistral 7B, Mixtral, Codestral and the fine-tunes named after them). They spell digits one by
+ * one and much non-Latin text byte by byte, needing up to 2.7× o200k's tokens, so they must not
+ * share the default. Later Mistral models (Tekken: NeMo, Ministral, Pixtral) tokenise like cl100k;
+ * other `mistral-…` ids (Small 3, Large 2411) still map to `mistral`, which over-counts them — the
+ * safe side.
+ */
+const KNOWN_FAMILIES: readonly (readonly [RegExp, TokenizerFamily])[] = [
+  [/^(gpt-4o|chatgpt|gpt-4\.[15]|gpt-5|gpt-oss|o[1-9](-|:|$)|codex)/, 'o200k'],
+  [/^(gpt-4|gpt-3\.5|gpt-35|text-embedding|davinci|babbage)/, 'cl100k'],
+  [/(^|-)(mistral|ministral|pixtral)-?nemo|^(open-)?(ministral|pixtral)/, 'cl100k'],
+  [/^((open-)?mi[sx]tral|codestral|mathstral|zephyr|openhermes|dolphin-mi[sx]tral|nous-hermes-?2-mixtral|wizardlm-?2|neural-chat|starling-lm|openchat)/, 'mistral'],
+  [/^(llama-?[12]([^.\d]|$)|code-?llama|tinyllama|vicuna|orca-?2|solar|phi-?3)/, 'llama'],
+];
+
+/**
+ * The tokenizer family of a model id as typed in settings (`gpt-4o`, `claude-sonnet-4`,
+ * `openrouter/anthropic/claude-3.5-sonnet`, `mistral:7b` …).
+ *
+ * Unknown ids get `cl100k`: every modern vocabulary a local or unknown model is likely to use
+ * (Llama 3, Qwen, Gemma, DeepSeek, Mistral Tekken, o200k) needs at most about as many tokens as
+ * cl100k for the same text, and its weights lean toward over-counting. Models on the older 32k
+ * SentencePiece vocabularies are named in KNOWN_FAMILIES.
+ */
+export function tokenizerFamily(model?: string): TokenizerFamily {
+  const full = (model ?? '').trim().toLowerCase();
+  if (/claude|anthropic/.test(full)) return 'claude';
+  const id = canonicalModelId(full);
+  for (const [pattern, family] of KNOWN_FAMILIES) if (pattern.test(id)) return family;
+  return 'cl100k';
 }
 
 /** The model's context window in tokens; a positive `override` (from settings) always wins. */

@@ -4,9 +4,11 @@
 // in a run of its group, and adds the weight of its *slot* (group, position in the run, plus a few
 // extras) for the model's tokenizer family. The weights were fitted (bench/fit-token-weights.mjs)
 // against the real tokenizers — o200k_base and cl100k_base (gpt-tokenizer), the Claude tokenizer
-// (@anthropic-ai/tokenizer) — on a multilingual train corpus, with generated text (code, JSON,
-// Markdown, translated UI strings, ids, symbols) as a prior. They lean slightly toward
-// over-counting, because an under-count is what overflows a context window.
+// (@anthropic-ai/tokenizer), Llama 2's and Mistral 7B's SentencePiece (llama-tokenizer-js,
+// mistral-tokenizer-js) — on a multilingual train corpus, with generated text (code, JSON,
+// Markdown, translated UI strings, ids, symbols) as a prior, and are scored by cross-validation
+// that holds out whole sources and on real text the fit never saw (`npm run bench:tokens`). They
+// lean toward over-counting, because an under-count is what overflows a context window.
 //
 // Properties the conversation tracker relies on:
 // - a character's slot depends only on the characters before it (and, for a space, on the next
@@ -15,8 +17,14 @@
 // - estimate(a + b) differs from estimate(a) + estimate(b) only around the seam (a word or run
 //   continued across it) and by rounding, so per-message estimates can be summed.
 
-/** Tokenizer families with their own weights. */
-export type TokenizerFamily = 'o200k' | 'cl100k' | 'claude' | 'llama';
+import { tokenizerFamily } from './models';
+
+/**
+ * Tokenizer families with their own weights: OpenAI's o200k_base and cl100k_base, the Claude
+ * tokenizer, and the 32k SentencePiece vocabularies of Llama 1/2 (`llama`) and of Mistral 7B /
+ * Mixtral (`mistral`). models.ts maps a model id to its family.
+ */
+export type TokenizerFamily = 'o200k' | 'cl100k' | 'claude' | 'llama' | 'mistral';
 
 // Run groups. A run is a maximal sequence of characters of one group; the slot of a character is
 // its group's first slot plus its position in the run (capped), except where step() says otherwise.
@@ -49,10 +57,15 @@ const LATIN1 = 24; // à é ü ß ñ: Western European accents
 const LATIN_EXT = 25; // ą ł č ş ğ ơ ư: Central European, Turkish, Vietnamese base letters
 const LATIN_VI = 26; // ạ ả ấ ầ ệ ộ ữ: Vietnamese stacked diacritics (Latin Extended Additional)
 const CYRILLIC_X = 27; // і ї є ґ ў ђ љ: non-Russian Cyrillic letters; those languages tokenize worse
-const SURROGATE = 28; // resolved in the loop: a pair (EMOJI or HAN) or a lone one (EMOJI)
-const PUNCT_CHAR = 29; // resolved in the loop: PUNCT, or REPEAT when it equals the previous character
+// A tab is priced apart from spaces because tokenizers treat it apart: SentencePiece spells each
+// tab as a byte token; the BPE pre-tokenizers split the last whitespace character off a run to
+// lead what follows, and a tab, unlike a space, rarely merges with it, so a tab indent is two
+// tokens where a space indent is one ("\t\treadonly" is three tokens in cl100k, "    readonly" two).
+const TAB = 28; // slots: first tab of a run, second, later ones
+const SURROGATE = 29; // resolved in the loop: a pair (EMOJI or HAN) or a lone one (EMOJI)
+const PUNCT_CHAR = 30; // resolved in the loop: PUNCT, or REPEAT when it equals the previous character
 
-const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC];
+const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB];
 const GROUPS: readonly (readonly [string, number])[] = [
   ['space', 4], ['newline', 3], ['latin', 12], ['digit', 3], ['punct', 2], ['repeat', 2], ['cyrillic', 3],
   ['greek', 3], ['hebrew', 3], ['arabic', 3], ['indic', 3], ['thai', 3], ['seasian', 3], ['han', 2], ['kana', 2],
@@ -61,6 +74,8 @@ const GROUPS: readonly (readonly [string, number])[] = [
   // (ALL_CAPS splits more). Marked letters: the first one in a word (the word is likely split
   // around it) and every one.
   ['caps', 1], ['accent', 2], ['accentext', 2], ['accentvi', 2], ['cyrillicx', 2],
+  // The tab group (TAB: its class and its group have the same number).
+  ['tab', 3],
 ];
 /** @internal Slot names, for the fitting script. */
 export const SLOT_NAMES: string[] = [];
@@ -80,7 +95,7 @@ const MARK = new Int16Array(GROUP_OF.length).fill(-1);
 const CLASS = new Uint8Array(0x10000).fill(OTHER);
 const RANGES: readonly (readonly [number, number, number])[] = [
   [0x21, 0x7e, PUNCT_CHAR], [0x30, 0x39, DIGIT], [0x41, 0x5a, UPPER], [0x61, 0x7a, LATIN],
-  [0x09, 0x09, SPACE], [0x0b, 0x0c, SPACE], [0x20, 0x20, SPACE], [0x0a, 0x0a, NEWLINE], [0x0d, 0x0d, NEWLINE],
+  [0x09, 0x09, TAB], [0x0b, 0x0c, SPACE], [0x20, 0x20, SPACE], [0x0a, 0x0a, NEWLINE], [0x0d, 0x0d, NEWLINE],
   [0x80, 0xbf, GEN_PUNCT], [0xc0, 0xff, LATIN1], [0xd7, 0xd7, GEN_PUNCT], [0xf7, 0xf7, GEN_PUNCT],
   [0x100, 0x36f, LATIN_EXT], [0x370, 0x3ff, GREEK], [0x1f00, 0x1fff, GREEK],
   [0x400, 0x52f, CYRILLIC_X], [0x410, 0x44f, CYRILLIC], [0x401, 0x401, CYRILLIC], [0x451, 0x451, CYRILLIC],
@@ -108,7 +123,7 @@ interface State {
   marked: boolean;
   upper: boolean;
 }
-const NC = 32; // row width: classes 0 … 27 (SURROGATE and PUNCT_CHAR never reach the table)
+const NC = 32; // row width: classes 0 … 28 (SURROGATE and PUNCT_CHAR never reach the table)
 const STATES: State[] = [];
 const IDS = new Map<string, number>();
 function stateId(s: State): number {
@@ -209,58 +224,53 @@ const TW_ZERO = new Float64Array(NEXT.length);
 const END_ZERO = new Float64Array(STATES.length);
 
 // Fitted by bench/fit-token-weights.mjs (`--write` replaces this table): one weight per slot, in
-// SLOT_NAMES order. The fit minimises the relative error, under-counts weighed 3× (6× for llama),
-// and pins a few slots to facts rather than fits: in o200k/cl100k a group of up to three digits and
-// a newline after a letter are at least one token each and a space before a digit is a token of
-// its own; an emoji costs at least 1.2 (o200k) or 1.8 tokens; `other` characters cost a fixed,
-// conservative 1 (o200k) or 2 tokens.
+// SLOT_NAMES order, each family against its own tokenizer (llama: llama-tokenizer-js, mistral:
+// mistral-tokenizer-js). The fit minimises the relative error with under-counts weighed 3×, and pins
+// a few slots to facts rather than fits: in o200k/cl100k a group of up to three digits and a newline
+// after a letter are at least one token each and a space before a digit is a token of its own; the
+// SentencePiece families spell every digit, newline and tab as a token; a run of tabs is at least
+// one token everywhere; an emoji costs at least 1.2 (o200k), 3 (llama), 1 (mistral) or 1.8 tokens;
+// `other` characters cost a fixed, conservative 1 (o200k) or 2 tokens. How it holds on text it
+// never saw: `npm run bench:tokens`.
 const WEIGHTS: Record<TokenizerFamily, readonly number[]> = {
   o200k: [
-    0.2, 1, 1.2, 0.02, 0.04, 1.03, 0, 0.79, 0.01, 0, 0.04, 0.08, 0.03, 0.04, 0.13, 0.17, 0.2, 0.25,
-    0.3, 1.69, 0, 1, 0.52, 0.49, 1.14, 0.11, 0.34, 0.18, 0.24, 0, 0, 0.51, 0.01, 0.36, 0.6, 1.31, 0,
-    0.09, 0.1, 0, 0.57, 1.34, 0, 0.38, 0, 0.5, 0.64, 0.46, 0.68, 0.27, 0.8, 2.06, 0, 0, 2.01, 0.32,
-    2.33, 1.19, 2.07, 1.41, 0.2, 0.9, 1, 0.1, 0.24, 0.67, 2.38, 0.01, 0, 0, 0.53, 1.17,
+    0.19, 1, 0.74, 0.03, 0.22, 1.1, 0, 0.67, 0.11, 0.03, 0.01, 0.03, 0.02, 0.07, 0.21, 0.33, 0.2,
+    0.24, 0.21, 1.69, 0, 1, 0.67, 0.36, 0.54, 0.16, 1.44, 0.03, 0.04, 0, 0, 0.51, 0.01, 0.01, 0.76,
+    1.03, 0, 0.19, 0.09, 0, 0.56, 0.59, 0, 0.43, 0.26, 0.12, 0.65, 0.63, 0.57, 0.22, 0.71, 1.85, 0,
+    0.19, 2.76, 0.52, 2.3, 1.07, 1.47, 2.67, 0.53, 0.31, 1, 0.1, 0.18, 0.75, 2.44, 0, 0, 0, 1.31,
+    0.18, 1, 1, 0,
   ],
   cl100k: [
-    0.28, 1, 1.06, 0.05, 0.04, 1, 0, 0.72, 0.02, 0.04, 0.04, 0.03, 0, 0, 0.1, 0.23, 0.36, 0.46, 0.55,
-    1.83, 0, 1, 0.51, 0.51, 1.15, 0.02, 0.15, 0.16, 0.54, 0.24, 1.09, 1.18, 0.06, 0.06, 2.02, 2.85, 0,
-    0.35, 2.07, 0, 1.66, 2.1, 0.26, 0.96, 2.33, 2.2, 1.61, 0.86, 1.05, 0.24, 1.25, 3.26, 0, 0.08,
-    1.14, 0.01, 2.87, 1.39, 2.07, 1.86, 0.83, 0.65, 2, 0.08, 0.65, 1.35, 3.57, 0.05, 0.43, 0, 2.1,
-    1.14,
+    0.28, 1, 0.65, 0.05, 0.23, 1.02, 0, 0.47, 0.25, 0.09, 0, 0, 0, 0, 0.11, 0.38, 0.37, 0.61, 0.49,
+    1.82, 0, 1, 0.64, 0.41, 0.37, 0.13, 1.18, 0.13, 0.35, 0.69, 0.92, 1.11, 0.09, 0.09, 2, 2.65, 0,
+    0.42, 2.17, 0, 1.59, 1.58, 0.68, 0.98, 2.38, 2.08, 1.63, 1.15, 0.86, 0.2, 1.08, 3, 0, 0.34, 2.7,
+    0.04, 2.76, 1.37, 2.01, 1.85, 0.28, 0.13, 2, 0.09, 0.45, 1.69, 3.49, 0.06, 0.09, 0.1, 2.27, 0.37,
+    1, 1, 0,
   ],
   claude: [
-    0.01, 1.3, 0.53, 0.01, 0.35, 0.57, 0.06, 1.07, 0, 0.01, 0, 0.01, 0, 0, 0.12, 0.27, 0.44, 0.59,
-    0.71, 1.45, 0, 0.52, 0.82, 0.16, 1.16, 0.2, 1.15, 0.12, 0.53, 0.37, 1.42, 1.54, 0.06, 0.08, 1.91,
-    4.64, 0, 0.3, 0.15, 0.04, 3.25, 0.41, 1.59, 1.99, 3.85, 3.5, 2.96, 0.36, 1.05, 0.3, 1.34, 3.93, 0,
-    0.12, 1.04, 0, 2.78, 1.5, 2.55, 1.85, 0.52, 0.13, 2, 0.11, 1.95, 0.54, 4.81, 0.13, 0.79, 1.07,
-    0.4, 1.41,
+    0.06, 0, 0.13, 0.04, 0.32, 0.35, 0.22, 0.51, 0.38, 0.17, 0.02, 0.02, 0, 0.01, 0.11, 0.32, 0.39,
+    0.73, 0.62, 2.06, 0, 0.02, 0.95, 0.06, 0.44, 0.25, 1.66, 0.69, 0.32, 0, 1.79, 1.54, 0.07, 0.07,
+    1.88, 4.22, 0, 0.44, 0.59, 0.05, 3.08, 0.62, 1.11, 2.01, 3.68, 3.32, 2.98, 0.18, 0.81, 0.29, 1.18,
+    3.16, 0, 0.83, 3.72, 0.4, 2.79, 1.35, 2.06, 2.02, 0.7, 0.14, 2, 0.12, 2.48, 0.33, 3.86, 0.69,
+    1.21, 0.49, 0.19, 0.95, 1, 0, 0,
   ],
   llama: [
-    0.25, 1, 1.11, 0.04, 0.08, 1, 0, 0.79, 0.01, 0.02, 0.03, 0.04, 0, 0, 0.09, 0.23, 0.37, 0.49, 0.59,
-    1.87, 0, 1, 0.48, 0.55, 1.14, 0.05, 0.36, 0.26, 0.5, 0.7, 1.03, 1.09, 0.05, 0.19, 1.99, 3.04, 0,
-    0.3, 2.69, 0, 1.54, 2.26, 0.11, 0.96, 2.32, 2.24, 1.62, 0.83, 1.01, 0.32, 1.22, 3.36, 0, 0.06,
-    1.68, 0.01, 2.75, 1.43, 2.22, 1.89, 0.95, 0.58, 2, 0.08, 0.97, 1.22, 3.69, 0, 0.28, 0, 2.02, 1.05,
+    0, 1.46, 0.31, 0.05, 1.03, 1.38, 1, 0.97, 0.03, 0.04, 0.02, 0.04, 0.03, 0.1, 0.19, 0.31, 0.46,
+    0.64, 0.57, 1.51, 1, 1.02, 1.02, 0.08, 0.12, 0.19, 0.93, 1.34, 0.12, 0.55, 1.42, 1.22, 0.09, 0.09,
+    2.14, 3.74, 0, 0.6, 3.43, 0, 1.5, 1.15, 0.98, 1.17, 2.68, 2.41, 2.32, 2.11, 1.15, 0.52, 0.93,
+    1.92, 2.5, 1.84, 2.74, 0.02, 2.17, 0.96, 3.92, 3.07, 0.34, 0.86, 2, 0.25, 1.56, 0.26, 1.83, 1.75,
+    1.54, 0.18, 0.04, 0.35, 1, 1, 1,
+  ],
+  mistral: [
+    0, 1.4, 0.22, 0.05, 1.15, 1.22, 1, 0.91, 0.13, 0.03, 0, 0, 0, 0.06, 0.16, 0.34, 0.48, 0.85, 0.74,
+    1.65, 1, 1, 1.03, 0.12, 0.29, 0.26, 0.37, 1.9, 0.17, 0.82, 1.49, 1.14, 0.34, 0.77, 1.73, 3.57, 0,
+    0.63, 4, 0, 0.94, 1.05, 0.99, 1.08, 1.51, 1.39, 1.25, 1.31, 1.01, 0.17, 1.22, 1.29, 2.05, 1.05,
+    1.8, 0.11, 2.66, 1.12, 3.56, 2.73, 0.33, 0.68, 2, 0.18, 1.94, 0.35, 2.46, 1.37, 1.05, 0.17, 0.02,
+    0.4, 1, 1, 1,
   ],
 };
 
-/**
- * The tokenizer family of a model id as typed in settings (`gpt-4o`, `claude-sonnet-4`,
- * `openrouter/anthropic/claude-3.5-sonnet`, `llama3.1:8b` …).
- *
- * Unknown ids get `llama`: weights fitted to cl100k (the older, less efficient OpenAI vocabulary)
- * with under-counts penalised twice as hard as for the other families. Every modern vocabulary a
- * local or unknown model is likely to use (Llama 3, Qwen, Gemma, Mistral Tekken, o200k) needs at
- * most about as many tokens as cl100k for the same text, so this errs toward over-counting —
- * the safe side, since an under-count is what overflows a context window.
- */
-export function tokenizerFamily(model?: string): TokenizerFamily {
-  const id = (model ?? '').trim().toLowerCase();
-  if (/claude|anthropic/.test(id)) return 'claude';
-  const name = id.slice(id.lastIndexOf('/') + 1);
-  if (/^(gpt-4o|gpt-4\.[15]|gpt-5|gpt-oss|chatgpt|o[1-9](-|:|$)|codex)/.test(name)) return 'o200k';
-  if (/^(gpt-4|gpt-3\.5|gpt-35|text-embedding|davinci|babbage)/.test(name)) return 'cl100k';
-  return 'llama';
-}
+export { tokenizerFamily };
 
 /** Per family, built on first use: the weight of every transition and of every final state. */
 const TABLES: Partial<Record<TokenizerFamily, [Float64Array, Float64Array]>> = {};

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { estimateMessageTokens, estimatePromptTokens } from '../../src/core/message-tokens';
+import { estimateMessageTokens, estimatePromptTokens, estimateSystemPromptTokens, estimateToolDefinitionsTokens, REQUEST_OVERHEAD_TOKENS } from '../../src/core/message-tokens';
 import type { ChatMessage, ToolDefinition } from '../../src/core/messages';
 import { TokenTracker } from '../../src/core/tracker';
 import { anyText, msg } from './arbitraries';
+import { SAMPLES } from './token-samples';
 
 const tools: ToolDefinition[] = [
   { name: 'read_note', description: 'Read a note from the vault', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
@@ -77,6 +78,27 @@ describe('TokenTracker', () => {
     expect(tracker.isAnchored()).toBe(false);
   });
 
+  // One model per tokenizer family, and an unknown one (the default family).
+  const familyModels = fc.constantFrom(undefined, 'gpt-4o', 'gpt-4', 'claude-sonnet-4', 'llama2:13b', 'mistral:7b', 'qwen3:8b');
+  const sampleText = fc.constantFrom(...Object.values(SAMPLES).flat());
+
+  it('adds up to the request overhead, system prompt and tools plus the sum of per-message estimates', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(anyText, sampleText), { maxLength: 30 }), familyModels, (texts, model) => {
+        const tracker = new TokenTracker({ model, systemPrompt: 'You are a careful assistant.', tools });
+        const messages = texts.map((text, i) => msg(i % 2 ? 'assistant' : 'user', text, `m${i}`));
+        let sum = 0;
+        for (const m of messages) {
+          tracker.append(m);
+          sum += estimateMessageTokens(m, model);
+          // The incremental total after every append, not only at the end.
+          expect(tracker.total()).toBe(REQUEST_OVERHEAD_TOKENS + estimateSystemPromptTokens('You are a careful assistant.', model) + estimateToolDefinitionsTokens(tools, model) + sum);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('keeps its running total equal to a full recount after any appends, updates and removals', () => {
     type Op = { kind: 'append'; role: 'user' | 'assistant' | 'system'; text: string } | { kind: 'remove'; pick: number } | { kind: 'update'; pick: number; text: string };
     const op: fc.Arbitrary<Op> = fc.oneof(
@@ -85,7 +107,7 @@ describe('TokenTracker', () => {
       fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), text: anyText }),
     );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 60 }), fc.constantFrom(undefined, 'gpt-4o', 'claude-sonnet-4', 'llama3.1:8b'), (ops, model) => {
+      fc.property(fc.array(op, { maxLength: 60 }), familyModels, (ops, model) => {
         const tracker = new TokenTracker({ model, systemPrompt: 'sys', tools });
         const live: ChatMessage[] = [];
         ops.forEach((o, i) => {
