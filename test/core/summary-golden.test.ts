@@ -11,14 +11,14 @@ import { balancedMarkup } from '../../src/core/text';
 import { estimateTokens } from '../../src/core/tokens';
 import { agentRun, datedDialogue, vaultChat } from './golden-chats';
 
-function block(chat: ChatMessage[], cut: number, budgetTokens = 1000): { text: string; lines: string[] } {
+function block(chat: ChatMessage[], cut: number, budgetTokens = 1000): { text: string; lines: string[]; facts: string[] } {
   const r = compact(chat, { budgetTokens, cut, model: 'gpt-4o', now: 1 });
   if (!r.ok) throw new Error(r.message);
-  return { text: r.block, lines: r.block.split('\n').slice(1, -1) };
+  return { text: r.block, lines: r.block.split('\n').slice(1, -1), facts: r.record.facts.map((f) => f.text) };
 }
 
 describe('the summary of a vault chat', () => {
-  const { text, lines } = block(vaultChat(), 9);
+  const { text, lines, facts } = block(vaultChat(), 9);
 
   it('has the request as its goal, not the greeting, and the standing instruction as a constraint', () => {
     expect(lines[0]).toBe('Goal: Can you help me redesign the garden plan in [[Projects/Garden Redesign|my garden plan]]?');
@@ -28,7 +28,10 @@ describe('the summary of a vault chat', () => {
   });
 
   it('keeps sentences whole: a link, an abbreviation or a file name never ends one, a question stays a question', () => {
-    expect(text).toContain('- User: We decided to use the Kanban layout for [[Projects/Garden Redesign]] instead of a table, right?');
+    // (The block holds what the removed part's size allows; the facts pool holds every candidate.)
+    expect(facts).toContain('We decided to use the Kanban layout for [[Projects/Garden Redesign]] instead of a table, right?');
+    expect(facts.some((f) => f.startsWith('We decided to use the Kanban layout for') && f !== 'We decided to use the Kanban layout for [[Projects/Garden Redesign]] instead of a table, right?')).toBe(false);
+    expect(text).not.toMatch(/Kanban layout for\.|^- \[\[Projects\/Garden Redesign\]\] instead/m);
     expect(text).toContain('Dr. Jansen et al. recommend raised beds for heavy clay, e.g. 30 cm high.');
     expect(text).toContain('I used the checklist from [the RHS guide](https://www.rhs.org.uk/soil) and saved it to notes.md for you.');
     // The lead-in whose list is gone is not carried; the list items are, as sentences.
