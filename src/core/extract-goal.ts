@@ -43,6 +43,12 @@ function usable(s: Sentence): boolean {
   return !s.code && !s.template && s.wc >= 1 && !isLeadIn(s.text) && !s.text.includes(' | ') && balancedMarkup(s.text) && !(OPENER.test(s.text) && s.wc <= 6);
 }
 
+/** Where a "left off" line may start: not a closing pleasantry nor an exclamation ("I'm so sorry
+ * to hear that!", "Wow, that's awesome!"), but what the turn said. */
+function substantive(s: Sentence): boolean {
+  return usable(s) && s.wc >= 4 && !CLOSER.test(s.text) && !/!["'”’)\]*_`]*$/u.test(s.text);
+}
+
 /** A sentence as it reads in a line of several: ended with a full stop when its source line ended
  * without one (a title, a list item), so two sentences never run together. */
 function ended(text: string): string {
@@ -130,7 +136,8 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
   const last = groups[groups.length - 1];
   if (last && (last[0] as Sentence).role === 'user') {
     // The user spoke last: their request is where things stand (unless it is the goal again).
-    const line = lineOf(requestOf(last, false), 1) ?? lineOf(sentencesFrom(last, 0, LEFT_OFF_WORDS), 1);
+    const from = last.findIndex(substantive);
+    const line = lineOf(requestOf(last, false), 1) ?? (from < 0 ? null : lineOf(sentencesFrom(last, from, LEFT_OFF_WORDS), 1));
     if (line && line.text !== goal?.text && line.text !== request?.text) leftOff = line;
   }
   for (let g = groups.length - 1; g >= 0 && !leftOff; g--) {
@@ -140,8 +147,7 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
     // The next step it announced has a line of its own; where it stood is what it said before.
     const announced = [...group].reverse().find((s) => usable(s) && NEXT_STEP.test(s.text) && s.wc >= 4 && s.wc <= LEFT_OFF_WORDS);
     const before = announced ? group.filter((s) => s.index < announced.index) : group;
-    // Not a closing pleasantry nor an exclamation ("I'm so sorry to hear that!"): what the answer said.
-    const from = before.findIndex((s) => usable(s) && s.wc >= 4 && !CLOSER.test(s.text) && !/!["'”’)\]*_`]*$/u.test(s.text));
+    const from = before.findIndex(substantive);
     const picked = from < 0 ? [] : sentencesFrom(before, from, LEFT_OFF_WORDS).filter((s) => !CLOSER.test(s.text));
     const line = lineOf(picked, 1) ?? (announced ? lineOf([announced], 1) : null);
     if (!line) continue;
