@@ -28,7 +28,7 @@ function settingsJson(s: Resolved): Record<string, unknown> {
     budget: s.budget,
     keepExchanges: s.keepExchanges,
     keepTokens: s.keepTokens,
-    replyReserve: s.replyReserve,
+    replyReserve: s.budgets.replyReserve,
     triggerPercent: s.triggerPercent,
     messageLimit: s.messageLimit,
     microCompaction: s.micro,
