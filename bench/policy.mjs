@@ -72,8 +72,8 @@ for (const window of WINDOWS) {
     for (const e of r.events) {
       if (e.kind === 'skipped') continue;
       if (e.kind === 'compaction') compactions++;
-      // The latest request alone is over the room a compaction leaves: the plugin asks before
-      // sending such a message; counted apart, since no cut can reach the target around it.
+      // The latest user message alone is over the room the target leaves: it is always sent
+      // whole, so no cut can reach the target. Counted apart, not hidden.
       if (e.kind === 'compaction' && e.oversized) {
         oversized++;
         continue;
@@ -93,7 +93,7 @@ for (const window of WINDOWS) {
     'worst after/window': worstAfter.toFixed(3),
     'peak/window': peak.toFixed(3),
     'skipped over point': skipped,
-    'oversized-input rounds': `${oversized} (${oversizedOver} over point)`,
+    'rounds with target out of reach': `${oversized} (${oversizedOver} over point)`,
     requests,
   });
   if (worstAt) console.log(`window ${window}: worst after/before at ${worstAt}`);

@@ -1,6 +1,6 @@
 // Plugin settings: what is saved in data.json. API keys are never stored here: they live in
 // Obsidian's SecretStorage and only the secret's *name* is kept (`apiKeySecret`).
-import { MIN_COMPACTION_POINT, compactionPoint } from '../core/models';
+import { type Budgets, resolveBudgets } from '../core/policy';
 import type { ProviderId } from '../providers/types';
 
 export type TriggerMode = 'percent' | 'tokens';
@@ -139,17 +139,28 @@ export function mergeSettings(loaded: unknown): CompactChatSettings {
   return result;
 }
 
-/** Where compaction starts in a window of `window` tokens: a percentage of it, or a token count;
- * either way never past the point where the reply reserve would no longer fit. */
 /** The model id as typed, trimmed; undefined when none is chosen (the estimator's default family). */
 export function modelOf(settings: Pick<CompactChatSettings, 'model'>): string | undefined {
   return settings.model.trim() || undefined;
 }
 
+/** What the compaction policy works with in a window of `window` tokens: the configured numbers,
+ * scaled down where they do not fit (the settings tab lists which). */
+export function budgetsFor(settings: CompactChatSettings, window: number): Budgets {
+  return resolveBudgets({
+    window,
+    replyReserve: settings.replyReserve,
+    trigger: settings.triggerMode === 'tokens' ? { kind: 'tokens', tokens: settings.triggerTokens } : { kind: 'percent', percent: settings.triggerPercent },
+    messageLimit: settings.messageLimit,
+    keepExchanges: settings.keepExchanges,
+    keepTokens: settings.keepTokens,
+    blockBudget: settings.contextBudget,
+    restoredBudget: settings.restoredNotesBudget,
+  });
+}
+
+/** Where compaction starts in a window of `window` tokens: a percentage of it, or a token count;
+ * either way never past the point where the (scaled) reply reserve would no longer fit. */
 export function compactionPointFor(settings: CompactChatSettings, window: number): number {
-  if (settings.triggerMode === 'tokens') {
-    const ceiling = window - Math.max(0, settings.replyReserve);
-    return Math.max(Math.min(MIN_COMPACTION_POINT, window), Math.min(settings.triggerTokens, ceiling));
-  }
-  return compactionPoint(window, { kind: 'percent', percent: settings.triggerPercent, replyReserve: settings.replyReserve });
+  return budgetsFor(settings, window).point;
 }

@@ -13,7 +13,7 @@ import {
   groupUnits,
   microCompact,
   microSuffices,
-  oversizedBy,
+  compactionTarget,
   sentFrom,
 } from '../core';
 import type { Resolved } from './settings';
@@ -60,7 +60,7 @@ export type ReplayEvent =
       /** The latest user message is still sent although the cut passed it (a tool loop compacted
        * inside its turn). */
       inTurn: boolean;
-      /** The latest user message alone is too big for the target (the plugin asks before sending it). */
+      /** The target is out of reach: the latest user message (always sent whole) is too big for it. */
       oversized: boolean;
       record: CompactionRecord;
       block: string;
@@ -77,7 +77,7 @@ export interface ReplayResult {
   messages: number;
   /** Requests made while the prompt was still over the compaction point (oversized requests aside). */
   overPoint: number;
-  /** Requests over the point because the latest user message alone is too big (see `oversizedBy`). */
+  /** Requests over the point whose latest user message alone is over the room a compaction at the point aims at. */
   oversizedRequests: number;
   /** Requests made (one before every assistant message, and one at the end when the conversation
    * ends on a user message or a tool result). */
@@ -187,7 +187,7 @@ export function replay(messages: readonly ChatMessage[], s: Resolved): ReplayRes
     peak = Math.max(peak, sentNow);
     if (sentNow > budgets.point) {
       const request = sentFrom(all, boundary, isUser).find(isUser);
-      if (request && oversizedBy(budgets, fixedTokens(), tokensOf(request)) > 0) oversizedRequests++;
+      if (request && tokensOf(request) > compactionTarget(budgets.point, budgets.window)) oversizedRequests++;
       else overPoint++;
     }
   };

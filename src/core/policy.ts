@@ -153,12 +153,16 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
   /** What stays sent with a cut at p: from p on, plus the latest user message when p passes it. */
   const keptAt = (p: number): number => keptFrom(p) + (lastUser >= 0 && p > lastUser ? userTokens : 0);
 
-  const target = compactionTarget(input.promptBefore ?? input.promptTokens, budgets.window);
+  // The token trigger aims at half the prompt; the message limit and "Compact now" are not about
+  // size, so they aim at what a compaction at the point would reach.
+  const target = reasons.includes('tokens') ? compactionTarget(input.promptBefore ?? input.promptTokens, budgets.window) : compactionTarget(budgets.point, budgets.window);
   const free = target - input.fixedTokens - SLACK_TOKENS;
-  // The block gets half the room, less when the latest request is big (it is always sent whole):
-  // a block too small to render is left out rather than miss the target.
-  const blockBudget = Math.max(0, Math.min(budgets.blockBudget, Math.floor(free / 2), free - userTokens));
-  const keepRoom = free - blockBudget;
+  // The block gets up to 40 % of the room and the restored notes up to 20 %, less when the latest
+  // request is big (it is always sent whole): a block too small to render is left out rather
+  // than miss the target. The messages kept verbatim get the rest.
+  const blockBudget = Math.max(0, Math.min(budgets.blockBudget, Math.floor(free * 0.4), free - userTokens));
+  const notesRoom = Math.max(0, Math.min(budgets.restoredBudget, Math.floor(free * 0.2), free - userTokens - blockBudget));
+  const keepRoom = free - blockBudget - notesRoom;
 
   // What the keep settings ask for, never past the latest user message.
   const ceiling = snapDown(valid, lastUser >= 0 ? lastUser : (units[units.length - 1]?.start ?? 0));
@@ -198,6 +202,9 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
     );
   }
   const pinned = lastUser >= 0 && cut > lastUser ? lastUser : null;
+  if (pinned !== null && cut - 1 <= 0) {
+    return nothing('Nothing to compact: only the latest request is sent, and it is always sent whole (with the notes it mentions, it is too big for the window by itself).');
+  }
   const oversized = !input.manual && keptAt(cut) > keepRoom;
   return { action: 'compact', reasons, cut, pinned, target, blockBudget, keptTokens: keptAt(cut), oversized };
 }
@@ -213,13 +220,12 @@ export function microSuffices(promptAfterMicro: number, decision: Extract<Policy
 }
 
 /**
- * How many tokens a new message is too big by (0 when it fits): after a compaction at the point
- * the prompt must land at half of it, and the latest request is always sent whole, so a message
- * bigger than that room (less the fixed parts and a minimal block) would miss every target and
- * compact again before every request. The session asks the user before sending one.
+ * How many tokens a new message is too big by (0 when it fits): after the fullest compaction the
+ * request holds the fixed parts, a minimal block and the message (always sent whole), and the
+ * reply needs its reserve. The session asks the user before sending one.
  */
 export function oversizedBy(budgets: Budgets, fixedTokens: number, messageTokens: number): number {
-  const room = compactionTarget(budgets.point, budgets.window) - fixedTokens - MIN_BLOCK - SLACK_TOKENS;
+  const room = budgets.window - budgets.replyReserve - fixedTokens - MIN_BLOCK - SLACK_TOKENS;
   return Math.max(0, messageTokens - room);
 }
 

@@ -141,11 +141,12 @@ describe('the chat view', () => {
 
   it('with a small window compacts a long conversation: the request carries <previous_context> and the restored notes, the view every message', async () => {
     h = await startUi(
-      { contextWindowOverride: 2000, replyReserve: 200, triggerPercent: 60, keepExchanges: 1, keepTokens: 0, contextBudget: 250, restoredNotesBudget: 300 },
+      // 4,000 tokens: the vault tools' definitions take ~480, and a compaction lands at half the prompt.
+      { contextWindowOverride: 4000, replyReserve: 200, triggerPercent: 40, keepExchanges: 1, keepTokens: 0, contextBudget: 250, restoredNotesBudget: 300 },
       { 'Projects/Alpha.md': '# Alpha\nAlpha plan: ship version two by Friday.' },
     );
     const para = (t: string): string => `We discussed ${t} at length, and we will check the details of ${t} again next week with everyone. `.repeat(3);
-    const topics = ['the [[Alpha]] project', 'the budget', 'the launch date', 'the team', 'the risks', 'the marketing', 'the retro'];
+    const topics = ['the [[Alpha]] project', 'the budget', 'the launch date', 'the team', 'the risks', 'the marketing', 'the retro', 'the pricing', 'the roadmap', 'the hiring', 'the support'];
     for (const topic of topics) h.server.on('POST', '/api/chat', ollamaReply(para(topic)));
     for (const topic of topics) {
       send(`Let us talk about ${topic}. ${para(topic)}`);
