@@ -4,6 +4,7 @@ import {
   type ChatMessage,
   type CompactionRecord,
   type CompactionResult,
+  type ToolDefinition,
   REQUEST_OVERHEAD_TOKENS,
   TokenTracker,
   compact,
@@ -92,10 +93,11 @@ export interface ReplayResult {
  * the previous record, and the rest continues from the kept messages plus the block. A compaction
  * that would not shrink the prompt is not applied (reported once, like the plugin).
  */
-export function replay(messages: readonly ChatMessage[], s: Resolved): ReplayResult {
+export function replay(messages: readonly ChatMessage[], s: Resolved, options: { tools?: readonly ToolDefinition[] } = {}): ReplayResult {
   const model = s.model;
   const budgets = s.budgets;
-  const tracker = new TokenTracker(model ? { model } : {});
+  // Tool definitions sent with every request count in the prompt, as in the plugin.
+  const tracker = new TokenTracker({ ...(model ? { model } : {}), ...(options.tools ? { tools: options.tools } : {}) });
   /** Placeholders sent instead of micro-compacted tool results, by id. */
   const cleared = new Map<string, ChatMessage>();
   const sentVersion = (m: ChatMessage): ChatMessage => cleared.get(m.id) ?? m;

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/cli/replay';
 import { CLI_DEFAULTS, resolve } from '../../src/cli/settings';
-import type { ChatMessage } from '../../src/core/messages';
+import type { ChatMessage, ToolCall } from '../../src/core/messages';
 import { compactionTarget, decideCompaction, resolveBudgets, sentFrom } from '../../src/core/policy';
 import { estimateMessageTokens } from '../../src/core/message-tokens';
 import { groupUnits, validCutPositions } from '../../src/core/units';
@@ -38,8 +38,8 @@ function build(s: Shape, window: number): ChatMessage[] {
   const tokens = (perMille: number): number => Math.max(3, Math.floor((window * perMille) / 1000));
   const out: ChatMessage[] = [];
   let n = 0;
-  const add = (m: Omit<ChatMessage, 'id' | 'createdAt'>): void => {
-    out.push({ ...m, id: `m${n}`, createdAt: n++ } as ChatMessage);
+  const add = (m: { role: ChatMessage['role']; content: string; toolCalls?: ToolCall[]; toolCallId?: string }): void => {
+    out.push({ ...m, id: `m${n}`, createdAt: n++ } as unknown as ChatMessage);
   };
   if (s.kind === 'tool-loop') {
     add({ role: 'user', content: prose(1, tokens(s.task)) });
