@@ -10,7 +10,6 @@
 import { prepareMessage } from '../core/compact';
 import { estimateMessageTokens } from '../core/message-tokens';
 import { type AssistantMessage, type ChatMessage, type ToolCall, type ToolDefinition, type ToolResultMessage, type UserMessage, newMessageId } from '../core/messages';
-import { contextWindowFor } from '../core/models';
 import { oversizedBy } from '../core/policy';
 import { TokenTracker } from '../core/tracker';
 import type { ProviderError } from '../providers/errors';
@@ -23,7 +22,7 @@ import { type ChatEntry, type ChatError, type CompactionState, type MessageEntry
 import { type MeterFigures, meterFigures } from './meter';
 import { fitText, linkedNotes } from './restore';
 import { fromSaved, toSaved } from './session-persistence';
-import { type CompactChatSettings, budgetsFor, modelOf } from './settings';
+import { type CompactChatSettings, budgetsFor, modelOf, windowFor } from './settings';
 import type { NoteSource } from './vault-access';
 
 export type { CompactOutcome } from './compaction-control';
@@ -497,7 +496,7 @@ export class ChatSession {
     }
     if (isSendable(entry)) {
       this.tracker.append(reply);
-      if (usage) this.recordUsage(usage, through, reply, estimateAtRequest);
+      if (usage) this.recordUsage(usage, through, reply, estimateAtRequest, window);
     }
     if (failure && tools.length && isToolRefusal(failure)) return { kind: 'no-tools', entry };
     this.events.emit('entry', entry);
@@ -528,7 +527,18 @@ export class ChatSession {
     this.emitMeter();
   }
 
-  private recordUsage(usage: ProviderUsage, through: ChatMessage | undefined, reply: AssistantMessage, estimateAtRequest: number): void {
+  private recordUsage(usage: ProviderUsage, through: ChatMessage | undefined, reply: AssistantMessage, estimateAtRequest: number, window: number): void {
+    if (isTruncation(usage.promptTokens, estimateAtRequest, window)) {
+      // Ollama drops the front of a prompt longer than num_ctx without a word. Its figure counts
+      // what it kept, so it must not anchor the count: the meter goes back to the estimate, and
+      // the next request compacts (the estimate is over the point).
+      this.lastUsage = null;
+      this.pushNotice(
+        'warning',
+        `The server cut the prompt: it read ${usage.promptTokens.toLocaleString('en-US')} of about ${estimateAtRequest.toLocaleString('en-US')} tokens (context size ${window.toLocaleString('en-US')}), so the reply did not see the start of the conversation. The next request is compacted to fit; a larger context size in the settings also helps if the model and memory allow it.`,
+      );
+      return;
+    }
     this.lastUsage = usage;
     if (!through) return;
     // Ollama may leave KV-cached prefix tokens out of its count: a figure below our own estimate
@@ -566,7 +576,7 @@ export class ChatSession {
   }
 
   private windowOf(settings: CompactChatSettings): number {
-    return contextWindowFor(modelOf(settings), settings.contextWindowOverride);
+    return windowFor(settings);
   }
 
   private appendUser(content: string): void {
@@ -652,6 +662,12 @@ export class ChatSession {
   private now(): number {
     return this.deps.now ? this.deps.now() : Date.now();
   }
+}
+
+/** A reported prompt far below what was sent, when what was sent was over the window: the server
+ * truncated it (a KV-cached prefix also lowers Ollama's count, but never past a prompt that fit). */
+export function isTruncation(reported: number, estimated: number, window: number): boolean {
+  return estimated > window && reported < estimated * 0.75;
 }
 
 /** Whether the server refused the request because of its tools (a model without tool support:

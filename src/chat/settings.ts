@@ -1,5 +1,6 @@
 // Plugin settings: what is saved in data.json. API keys are never stored here: they live in
 // Obsidian's SecretStorage and only the secret's *name* is kept (`apiKeySecret`).
+import { contextWindowFor } from '../core/models';
 import { type Budgets, resolveBudgets } from '../core/policy';
 import type { ProviderId } from '../providers/types';
 
@@ -16,6 +17,9 @@ export interface CompactChatSettings {
   apiKeySecret: string;
   /** Context window override in tokens; 0 means "use the known window for the model". */
   contextWindowOverride: number;
+  /** Ollama: the context size sent as `num_ctx` (Ollama allocates it in memory when the model
+   * loads), and the window the meter and the compaction point work with. */
+  ollamaContextSize: number;
   /** Tokens kept free for the model's reply (also sent as the reply's token limit). */
   replyReserve: number;
   /** Whether the compaction point is a percentage of the window or a token count. */
@@ -62,6 +66,7 @@ export const DEFAULT_SETTINGS: CompactChatSettings = {
   model: '',
   apiKeySecret: '',
   contextWindowOverride: 0,
+  ollamaContextSize: 8192,
   replyReserve: 2048,
   triggerMode: 'percent',
   triggerPercent: 85,
@@ -90,6 +95,7 @@ export const DEFAULT_BASE_URLS: Record<ProviderId, string> = {
 /** Bounds of the numeric settings; out-of-range values are clamped, non-integers rounded. */
 const NUMBER_BOUNDS: Partial<Record<keyof CompactChatSettings, readonly [number, number]>> = {
   contextWindowOverride: [0, 10_000_000],
+  ollamaContextSize: [512, 10_000_000],
   replyReserve: [0, 1_000_000],
   triggerPercent: [1, 100],
   triggerTokens: [256, 10_000_000],
@@ -142,6 +148,14 @@ export function mergeSettings(loaded: unknown): CompactChatSettings {
 /** The model id as typed, trimmed; undefined when none is chosen (the estimator's default family). */
 export function modelOf(settings: Pick<CompactChatSettings, 'model'>): string | undefined {
   return settings.model.trim() || undefined;
+}
+
+/** The window requests use: the override when set; for Ollama the context size sent as `num_ctx`
+ * (the size it actually allocates, not the model's maximum); otherwise the model's known window. */
+export function windowFor(settings: CompactChatSettings): number {
+  if (settings.contextWindowOverride > 0) return settings.contextWindowOverride;
+  if (settings.provider === 'ollama') return settings.ollamaContextSize;
+  return contextWindowFor(modelOf(settings));
 }
 
 /** What the compaction policy works with in a window of `window` tokens: the configured numbers,

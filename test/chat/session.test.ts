@@ -33,7 +33,8 @@ describe('sending', () => {
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Hi' },
     ]);
-    expect(body?.options.num_ctx).toBe(131_072);
+    // The default context size (8,192), not llama3.1's 131k maximum: what Ollama allocates is what the meter counts.
+    expect(body?.options.num_ctx).toBe(8192);
     expect(h.session.busy).toBe(false);
   });
 
