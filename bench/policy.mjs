@@ -9,6 +9,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConversations } from '../src/cli/input.ts';
+import { toChatMessages } from './retention-adapter.mjs';
 import { replay } from '../src/cli/replay.ts';
 import { CLI_DEFAULTS, resolve } from '../src/cli/settings.ts';
 
@@ -16,18 +17,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const KIT = join(root, '..', 'shared', 'bench', 'retention', 'data');
 const WINDOWS = [4096, 8192, 32768, 131072];
 
-/** The kit's messages have no ids or times; tool calls carry their arguments as objects. */
+/** The kit's messages have no ids or times: converted as the retention adapter does. */
 function kitConversation(dataset, transcript) {
-  const messages = transcript.messages.map((m, i) => {
-    const base = { id: `${transcript.id}-m${i}`, createdAt: 0 };
-    if (m.role === 'tool') return { ...base, role: 'tool', toolCallId: m.toolCallId ?? `orphan-${i}`, content: m.content ?? '' };
-    if (m.role === 'assistant') {
-      const toolCalls = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}) }));
-      return { ...base, role: 'assistant', content: m.content ?? '', ...(toolCalls.length ? { toolCalls } : {}) };
-    }
-    return { ...base, role: m.role === 'system' ? 'system' : 'user', content: m.content ?? '' };
-  });
-  return { id: `${dataset}/${transcript.id}`, messages };
+  return { id: `${dataset}/${transcript.id}`, messages: toChatMessages(transcript.messages, 1) };
 }
 
 function conversations() {

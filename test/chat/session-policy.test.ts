@@ -9,21 +9,11 @@ import { replay } from '../../src/cli/replay';
 import { CLI_DEFAULTS, resolve } from '../../src/cli/settings';
 import { estimatePromptTokens } from '../../src/core/message-tokens';
 import type { ChatMessage, ToolCall } from '../../src/core/messages';
-import { type Harness, ollamaReply, ollamaToolCalls, startHarness, systemOf } from './helpers/harness';
+import { harnessPool, ollamaReply, ollamaToolCalls, systemOf } from './helpers/harness';
 
-let open: Harness[] = [];
-afterEach(async () => {
-  for (const h of open) {
-    h.session.dispose();
-    await h.close();
-  }
-  open = [];
-});
-const start = async (...args: Parameters<typeof startHarness>): Promise<Harness> => {
-  const h = await startHarness(...args);
-  open.push(h);
-  return h;
-};
+const pool = harnessPool();
+afterEach(pool.closeAll);
+const start = pool.start;
 
 const para = (topic: string, n: number): string =>
   Array.from({ length: n }, (_, i) => `Line ${i + 1} of ${topic}: the function returns the parsed value and the test checks it again.`).join('\n');
