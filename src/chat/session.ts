@@ -496,7 +496,7 @@ export class ChatSession {
     }
     if (isSendable(entry)) {
       this.tracker.append(reply);
-      if (usage) this.recordUsage(usage, through, reply, estimateAtRequest, window);
+      if (usage) this.recordUsage(settings, usage, through, reply, estimateAtRequest, window);
     }
     if (failure && tools.length && isToolRefusal(failure)) return { kind: 'no-tools', entry };
     this.events.emit('entry', entry);
@@ -527,8 +527,8 @@ export class ChatSession {
     this.emitMeter();
   }
 
-  private recordUsage(usage: ProviderUsage, through: ChatMessage | undefined, reply: AssistantMessage, estimateAtRequest: number, window: number): void {
-    if (isTruncation(usage.promptTokens, estimateAtRequest, window)) {
+  private recordUsage(settings: CompactChatSettings, usage: ProviderUsage, through: ChatMessage | undefined, reply: AssistantMessage, estimateAtRequest: number, window: number): void {
+    if (settings.provider === 'ollama' && isTruncation(usage.promptTokens, estimateAtRequest, window)) {
       // Ollama drops the front of a prompt longer than num_ctx without a word. Its figure counts
       // what it kept, so it must not anchor the count: the meter goes back to the estimate, and
       // the next request compacts (the estimate is over the point).

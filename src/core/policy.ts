@@ -51,6 +51,8 @@ const KEEP_SHARE = 0.25;
 const RESTORED_SHARE = 0.25;
 /** Smallest block budget worth reserving room for when telling whether an input fits. */
 const MIN_BLOCK = 64;
+/** The smallest block that still carries a goal and a fact or two. */
+const MIN_USEFUL_BLOCK = 96;
 /** Held back from the target for estimation slack (separators between system prompt parts). */
 const SLACK_TOKENS = 8;
 
@@ -160,7 +162,11 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
   // The block gets up to 40 % of the room and the restored notes up to 20 %, less when the latest
   // request is big (it is always sent whole): a block too small to render is left out rather
   // than miss the target. The messages kept verbatim get the rest.
-  const blockBudget = Math.max(0, Math.min(budgets.blockBudget, Math.floor(free * 0.4), free - userTokens));
+  let blockBudget = Math.max(0, Math.min(budgets.blockBudget, Math.floor(free * 0.4), free - userTokens));
+  // When the fixed parts (system prompt, tools, notes) leave almost nothing, a block that says
+  // something beats the exact target: below ~2k windows the target gives way to a minimal block.
+  // (Not when a big latest request is what leaves no room: the target still wins there.)
+  if (blockBudget < MIN_USEFUL_BLOCK && userTokens <= budgets.point / 8) blockBudget = Math.min(budgets.blockBudget, MIN_USEFUL_BLOCK);
   const notesRoom = Math.max(0, Math.min(budgets.restoredBudget, Math.floor(free * 0.2), free - userTokens - blockBudget));
   const keepRoom = free - blockBudget - notesRoom;
 
