@@ -89,6 +89,15 @@ export function resolveBudgets(settings: PolicySettings): Budgets {
   };
 }
 
+/** Which configured numbers do not fit the window and what is used instead, named by `names`
+ * ('' when everything fits): the settings tab and the CLI both say it. */
+export function describeScaled(budgets: Budgets, names: Record<ScaledSetting, string>): string {
+  if (!budgets.scaled.length) return '';
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const items = budgets.scaled.map((x) => `${names[x.setting]} ${n(x.configured)} → ${n(x.used)}`);
+  return `Some numbers are too big for a ${n(budgets.window)}-token window, so a compaction can still halve the prompt. Used instead: ${items.join('; ')}.`;
+}
+
 /** The prompt an automatic compaction must reach from `before`: half of it, and half the window. */
 export function compactionTarget(before: number, window: number): number {
   return Math.floor(Math.min(before, window) / 2);

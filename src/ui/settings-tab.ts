@@ -2,7 +2,7 @@
 // reloading the plugin. The API key goes through SecretComponent into Obsidian's SecretStorage;
 // only the secret's name is saved in data.json.
 import { type App, type Plugin, PluginSettingTab, SecretComponent, Setting } from 'obsidian';
-import type { Budgets } from '../core/policy';
+import { type ScaledSetting, describeScaled } from '../core/policy';
 import { type CompactChatSettings, DEFAULT_BASE_URLS, DEFAULT_SETTINGS, PROVIDER_IDS, budgetsFor, compactionPointFor, windowFor } from '../chat/settings';
 import type { ProviderId } from '../providers/types';
 
@@ -16,19 +16,12 @@ export interface SettingsHost {
   modelMaximum?(): Promise<number | null>;
 }
 
-const SCALED_NAMES: Record<Budgets['scaled'][number]['setting'], string> = {
+const SCALED_NAMES: Record<ScaledSetting, string> = {
   replyReserve: 'reserve for the reply',
   keepTokens: 'tokens to keep',
   blockBudget: 'previous context budget',
   restoredBudget: 'restored notes budget',
 };
-
-/** Which configured numbers do not fit the window, and what is used instead ('' when all fit). */
-export function scaledText(budgets: Budgets): string {
-  if (!budgets.scaled.length) return '';
-  const items = budgets.scaled.map((x) => `${SCALED_NAMES[x.setting]} ${x.configured.toLocaleString('en-US')} → ${x.used.toLocaleString('en-US')}`);
-  return `Some numbers are too big for a ${budgets.window.toLocaleString('en-US')}-token window, so a compaction can still halve the prompt. Used instead: ${items.join('; ')}.`;
-}
 
 const PROVIDER_NAMES: Record<ProviderId, string> = {
   ollama: 'Ollama',
@@ -204,7 +197,7 @@ export class CompactChatSettingTab extends PluginSettingTab {
           await this.save();
         }),
       );
-    const scaled = scaledText(budgetsFor(s, window));
+    const scaled = describeScaled(budgetsFor(s, window), SCALED_NAMES);
     if (scaled) new Setting(containerEl).setName('What fits this window').setDesc(scaled);
   }
 

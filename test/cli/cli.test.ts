@@ -149,7 +149,8 @@ describe('compact-chat compact --rounds', () => {
     expect(headers.length).toBeGreaterThanOrEqual(1);
     expect(headers[0]).toMatch(/^── round 1 · before message \d+ of 25 · trigger tokens · ~[\d,]+ → [\d,]+ tokens/);
     expect(r.stdout.match(/<previous_context>/g)?.length).toBe(headers.length);
-    expect(r.stdout).toMatch(/\d+ rounds? over 25 messages \(window 4,096, compaction point 3,072\); the prompt ends at ~[\d,]+ tokens\n$/);
+    expect(r.stdout).toMatch(/\d+ rounds? over 25 messages \(window 4,096, compaction point 3,072\); the prompt ends at ~[\d,]+ tokens\n/);
+    expect(r.stdout).toMatch(/Used instead: --reply-reserve 2,048 → 1,024; --budget 1,500 → 768; --keep-tokens 2,000 → 384\.\n$/);
 
     type Event = { kind: string; beforeMessage: number; promptBefore: number; promptAfter: number; record: { round: number; removedIds: string[] }; block: string };
     const events = json<Event[]>(run(['compact', example('openai-messages.json'), '--rounds', '--window', '4096', '--format', 'json']));
