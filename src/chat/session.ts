@@ -1,12 +1,13 @@
-// One conversation and the loop around every request: update the token tracker, compact when the
-// compaction point or the message-count limit is crossed (micro-compaction first, then full
-// compaction with the `<previous_context>` block and the restored notes), send, stream the reply
-// in, and re-anchor the tracker on the usage the provider reports. Plain class, no DOM, no
-// `obsidian`: the view renders what it exposes and forwards the user's actions.
+// One conversation and the loop around every request: update the token tracker, ask the
+// compaction control before every request (a send and every tool-loop continuation; it owns the
+// rounds, undo and "Compact now", and asks the policy in src/core/policy.ts), send, stream the
+// reply in, run the tools it asks for, and re-anchor the tracker on the usage the provider reports.
+// The system prompt's parts are the context assembly's. Plain class, no DOM, no `obsidian`: the
+// view renders what it exposes and forwards the user's actions.
 //
 // Nothing is ever deleted by compaction: `entries` keeps every message; what compaction changes is
-// only what is *sent* (the messages after the latest boundary, old tool results replaced by their
-// placeholders, the system prompt with the block and the notes).
+// only what is *sent* (the messages after the latest boundary and the latest user message, old
+// tool results replaced by their placeholders, the system prompt with the block and the notes).
 import { prepareMessage } from '../core/compact';
 import { estimateMessageTokens } from '../core/message-tokens';
 import { type AssistantMessage, type ChatMessage, type ToolCall, type ToolDefinition, type ToolResultMessage, type UserMessage, newMessageId } from '../core/messages';
