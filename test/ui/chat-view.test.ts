@@ -161,6 +161,28 @@ describe('the chat view', () => {
     expect(h.plugin.session.compactions.length).toBeGreaterThan(0);
   });
 
+  it('asks before sending a message too long for the window: shorten keeps it in the input box, send trimmed sends what fits', async () => {
+    h = await startUi({ contextWindowOverride: 4096 });
+    h.server.on('POST', '/api/chat', ollamaReply('Read the start.'));
+    const paste = Array.from({ length: 600 }, (_, i) => `Log line ${i}: the request took longer than expected.`).join('\n');
+    const modalButton = (label: string): HTMLElement | undefined => [...document.querySelectorAll<HTMLElement>('.modal button')].find((b) => b.textContent === label);
+    send(paste);
+    await until(() => modalButton('Shorten it') !== undefined);
+    expect(document.querySelector('.modal')?.textContent).toMatch(/Message too long for the context window/);
+    modalButton('Shorten it')?.click();
+    await until(() => input(h).value === paste);
+    expect(bodies()).toHaveLength(0);
+
+    send(paste);
+    await until(() => modalButton('Send trimmed') !== undefined);
+    modalButton('Send trimmed')?.click();
+    await until(() => bodies().length === 1);
+    await idle();
+    const sent = bodies()[0]?.messages.find((m) => m.role === 'user')?.content ?? '';
+    expect(sent).toMatch(/Trimmed to fit the context window/);
+    expect(sent.length).toBeLessThan(paste.length);
+  });
+
   it('streams a reply without re-rendering the other messages', async () => {
     h = await startUi();
     h.server.on('POST', '/api/chat', ollamaReply('First **reply**.'), { ...ollamaReply('Second reply, streamed in many small pieces. '.repeat(4)), delayMs: 15 });
