@@ -7,13 +7,21 @@ import type { CompactionRecord } from '../core/record';
 import { REQUEST_OVERHEAD_TOKENS, estimateSystemPromptTokens } from '../core/message-tokens';
 import { estimateTokens } from '../core/tokens';
 import { EMPTY_RESTORED, type RestoredNotes, attachNotes, restoreCandidates, restoreNotes } from './restore';
-import type { CompactChatSettings } from './settings';
-import { modelOf } from './settings';
+import { type CompactChatSettings, modelOf, windowFor } from './settings';
 import { EMPTY_PARTS, MENTIONED_NOTES, type SystemParts, activeNoteBlock, composeSystemPrompt, mentionedPaths } from './system-prompt';
 import type { NoteSource } from './vault-access';
 
 /** Entries as the context reads them: ids, and the notes a user message mentions. */
 export type MentionSource = readonly { id: string; mentions?: string[] }[];
+
+/** Share of the window an attached note block (the active note, the mentioned notes) may take at
+ * most: a 4,000-token note budget in a 4k window would leave no room for the conversation. */
+const NOTES_SHARE = 0.25;
+
+/** A note budget as used in this window: the configured one, or a quarter of the window. */
+export function noteBudget(configured: number, settings: CompactChatSettings): number {
+  return Math.min(configured, Math.floor(windowFor(settings) * NOTES_SHARE));
+}
 
 export class ContextAssembly {
   private current: SystemParts = EMPTY_PARTS;
@@ -42,7 +50,7 @@ export class ContextAssembly {
   /** Before a request: re-reads the active note and the mentioned notes of what is sent. */
   async refresh(settings: CompactChatSettings, entries: MentionSource, sentIds: ReadonlySet<string>): Promise<void> {
     const activeNotePath = settings.includeActiveNote ? this.notes.activeNotePath() : null;
-    const activeNote = activeNotePath ? await activeNoteBlock(this.notes, activeNotePath, settings.activeNoteBudget, modelOf(settings)) : '';
+    const activeNote = activeNotePath ? await activeNoteBlock(this.notes, activeNotePath, noteBudget(settings.activeNoteBudget, settings), modelOf(settings)) : '';
     const mentioned = await this.mentionedBlock(settings, entries, sentIds, activeNote ? activeNotePath : null);
     this.current = { ...this.current, base: settings.systemPrompt.trim(), activeNote, activeNotePath, mentioned };
   }
@@ -51,7 +59,7 @@ export class ContextAssembly {
    * attached within `mentionBudget` ('' when there are none). */
   async mentionedBlock(settings: CompactChatSettings, entries: MentionSource, sentIds: ReadonlySet<string>, attachedActive = this.attachedActivePath()): Promise<string> {
     const paths = mentionedPaths(entries, sentIds, attachedActive);
-    return (await attachNotes(paths, this.notes, settings.mentionBudget, MENTIONED_NOTES, modelOf(settings))).block;
+    return (await attachNotes(paths, this.notes, noteBudget(settings.mentionBudget, settings), MENTIONED_NOTES, modelOf(settings))).block;
   }
 
   /** The prompt apart from the messages, the block and the restored notes: request overhead,

@@ -30,6 +30,18 @@ describe('context assembly', () => {
     expect(prompt.match(/The open note\./g)).toHaveLength(1);
   });
 
+  it('cuts the attached notes to a quarter of a small window, whatever their budgets', async () => {
+    const source = new MapNoteSource(new Map([['Long.md', 'A line of the long note. '.repeat(800)]]));
+    source.active = 'Long.md';
+    const context = new ContextAssembly(source);
+    const small = { ...settings, includeActiveNote: true, activeNoteBudget: 4000, contextWindowOverride: 2048 };
+    await context.refresh(small, [], new Set());
+    expect(context.partTokens('llama3.1:8b').activeNote).toBeLessThanOrEqual(512 + 16);
+    expect(context.systemPrompt()).toContain('[… truncated]');
+    await context.refresh({ ...small, contextWindowOverride: 100_000 }, [], new Set());
+    expect(context.partTokens('llama3.1:8b').activeNote).toBeGreaterThan(3000);
+  });
+
   it('counts the fixed parts without the block and the restored notes, and without mentions when asked', async () => {
     const context = new ContextAssembly(notes());
     await context.refresh(settings, [{ id: 'u1', mentions: ['Plan.md'] }], new Set(['u1']));
