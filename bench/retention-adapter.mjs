@@ -32,7 +32,8 @@ async function loadCore() {
 /** An o200k-family model id, so the core's estimator uses the weights the kit scores with. */
 const MODEL = 'gpt-4o';
 
-function toChatMessages(messages, round) {
+/** The kit's messages as the core's ChatMessages (ids `r<round>-m<i>`, unknown times). */
+export function toChatMessages(messages, round) {
   return messages.map((m, i) => {
     const base = { id: `r${round}-m${i}`, createdAt: 0 };
     if (m.role === 'tool') return { ...base, role: 'tool', toolCallId: m.toolCallId ?? `orphan-${i}`, content: m.content ?? '' };

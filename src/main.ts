@@ -11,7 +11,7 @@ import { VaultTools } from './chat/tools/vault-tools';
 import type { NoteSource } from './chat/vault-access';
 import { WriteApprovalModal } from './ui/chat-modals';
 import { conversationVault, toolVault } from './ui/obsidian-vault';
-import { type ChatProvider, Transport, createProvider } from './providers';
+import { type ChatProvider, OllamaProvider, Transport, createProvider } from './providers';
 import { ChatView, VIEW_TYPE_CHAT } from './ui/chat-view';
 import { CompactNowModal } from './ui/compact-modal';
 import { CompactionPanelView, VIEW_TYPE_COMPACTIONS } from './ui/compaction-panel';
@@ -108,6 +108,12 @@ export default class CompactChatPlugin extends Plugin {
         settings: this.settings,
         saveSettings: () => this.saveSettings(),
         listModels: () => this.providerFor(this.settings).listModels({ apiKey: this.apiKey(this.settings) }),
+        modelMaximum: async () => {
+          const provider = this.providerFor(this.settings);
+          const model = this.settings.model.trim();
+          const apiKey = this.apiKey(this.settings);
+          return provider instanceof OllamaProvider && model ? provider.modelContextLength(model, apiKey ? { apiKey } : {}) : null;
+        },
       }),
     );
   }

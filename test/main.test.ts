@@ -108,6 +108,24 @@ describe('settings', () => {
     expect(body.options.num_ctx).toBe(5000);
   });
 
+  it('shows Ollama\'s context size with the model maximum from /api/show, and which numbers are scaled to fit', async () => {
+    server = await ScriptedServer.start();
+    app = createTestApp();
+    const plugin = await loadPlugin(CompactChatPlugin);
+    plugin.settings.baseUrl = server.url;
+    plugin.settings.model = 'llama3.1:8b';
+    await plugin.saveSettings();
+    server.on('POST', '/api/show', { headers: { 'content-type': 'application/json' }, chunks: [JSON.stringify({ model_info: { 'llama.context_length': 131072 } })] });
+    const tab = openSettingTab(app, 'compact-chat');
+    const size = (): string => settingNamed(tab, 'Context size').find('.setting-item-description')?.getText() ?? '';
+    await until(() => size().includes('up to 131,072'));
+    expect(size()).toMatch(/sent as num_ctx.*more memory/);
+    // Defaults in the 8,192 default context size: the keep and restored budgets do not fit.
+    expect(settingNamed(tab, 'What fits this window').find('.setting-item-description')?.getText()).toMatch(/8,192-token window.*tokens to keep 2,000 → 768; restored notes budget 2,000 → 768/);
+    typeInto(settingNamed(tab, 'Context size').find('input') as HTMLInputElement, '32768');
+    await until(() => plugin.settings.ollamaContextSize === 32768);
+  });
+
   it('loads the server\'s models into a dropdown on refresh', async () => {
     server = await ScriptedServer.start();
     app = createTestApp();

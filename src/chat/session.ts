@@ -1,38 +1,32 @@
-// One conversation and the loop around every request: update the token tracker, compact when the
-// compaction point or the message-count limit is crossed (micro-compaction first, then full
-// compaction with the `<previous_context>` block and the restored notes), send, stream the reply
-// in, and re-anchor the tracker on the usage the provider reports. Plain class, no DOM, no
-// `obsidian`: the view renders what it exposes and forwards the user's actions.
+// One conversation and the loop around every request: update the token tracker, ask the
+// compaction control before every request (a send and every tool-loop continuation; it owns the
+// rounds, undo and "Compact now", and asks the policy in src/core/policy.ts), send, stream the
+// reply in, run the tools it asks for, and re-anchor the tracker on the usage the provider reports.
+// The system prompt's parts are the context assembly's. Plain class, no DOM, no `obsidian`: the
+// view renders what it exposes and forwards the user's actions.
 //
 // Nothing is ever deleted by compaction: `entries` keeps every message; what compaction changes is
-// only what is *sent* (the messages after the latest boundary, old tool results replaced by their
-// placeholders, the system prompt with the block and the notes).
-import { compact, prepareMessage } from '../core/compact';
-import { estimateMessageTokens, estimateSystemPromptTokens } from '../core/message-tokens';
+// only what is *sent* (the messages after the latest boundary and the latest user message, old
+// tool results replaced by their placeholders, the system prompt with the block and the notes).
+import { prepareMessage } from '../core/compact';
+import { estimateMessageTokens } from '../core/message-tokens';
 import { type AssistantMessage, type ChatMessage, type ToolCall, type ToolDefinition, type ToolResultMessage, type UserMessage, newMessageId } from '../core/messages';
-import { microCompact } from '../core/micro-compact';
-import { contextWindowFor } from '../core/models';
-import { type CutOptions, selectCut } from '../core/cut';
-import { estimateTokens } from '../core/tokens';
+import { oversizedBy } from '../core/policy';
 import { TokenTracker } from '../core/tracker';
-import { type TriggerReason, planCompaction, shouldCompact } from '../core/triggers';
 import type { ProviderError } from '../providers/errors';
 import type { ChatProvider, ChatRequest, ProviderUsage } from '../providers/types';
+import { CompactionControl, type CompactOutcome } from './compaction-control';
+import { ContextAssembly } from './context-assembly';
 import type { SavedItem } from './conversation-format';
 import { Emitter } from './emitter';
-import { type ChatEntry, type ChatError, type CompactionCause, type CompactionState, type MessageEntry, type NoticeEntry, compactionNoticeText, isSendable } from './entries';
-import { plural } from './format';
+import { type ChatEntry, type ChatError, type CompactionState, type MessageEntry, type NoticeEntry, isSendable } from './entries';
 import { type MeterFigures, meterFigures } from './meter';
-import { EMPTY_RESTORED, type RestoredNotes, attachNotes, linkedNotes, restoreCandidates, restoreNotes } from './restore';
+import { fitText, linkedNotes } from './restore';
 import { fromSaved, toSaved } from './session-persistence';
-import { EMPTY_PARTS, MENTIONED_NOTES, type SystemParts, activeNoteBlock, composeSystemPrompt, mentionedPaths } from './system-prompt';
-import { type CompactChatSettings, compactionPointFor, modelOf } from './settings';
+import { type CompactChatSettings, budgetsFor, modelOf, windowFor } from './settings';
 import type { NoteSource } from './vault-access';
 
-export type CompactOutcome =
-  | { kind: 'compacted'; state: CompactionState }
-  | { kind: 'micro'; cleared: string[]; tokensSaved: number }
-  | { kind: 'skipped'; reason: 'nothing-to-compact' | 'no-shrink'; message: string };
+export type { CompactOutcome } from './compaction-control';
 
 export interface SessionEvents extends Record<string, unknown> {
   /** Entries were added, removed or replaced: re-render the list. */
@@ -67,6 +61,14 @@ export interface SessionDeps {
   later?: (task: () => void) => void;
 }
 
+/** What became of a send: sent (the reply has finished), ignored (empty, busy, read-only), or held
+ * back because the message is too big for the window (`tokens` estimated, `limit` what fits). */
+export type SendOutcome = { kind: 'sent' } | { kind: 'ignored' } | { kind: 'oversized'; tokens: number; limit: number };
+
+/** The line that ends a message trimmed to fit, and the room it takes. */
+const trimMark = (tokens: number): string => `[Trimmed to fit the context window: the full text was about ${tokens.toLocaleString('en-US')} tokens.]`;
+const TRIM_MARK_TOKENS = 40;
+
 /** Messages of a loaded conversation read for compaction per `later` task. */
 const PREPARE_CHUNK = 100;
 
@@ -83,21 +85,16 @@ export const MAX_TOOL_ROUNDS = 8;
 export class ChatSession {
   readonly events = new Emitter<SessionEvents>();
   private entryList: ChatEntry[] = [];
-  private readonly compactionList: CompactionState[] = [];
   /** Counts loads and clears, so reading a loaded conversation ahead stops when it is replaced. */
   private loads = 0;
-  /** Sent content of micro-compacted tool results, by message id. */
-  private readonly cleared = new Map<string, string>();
   private tracker = new TokenTracker();
   private trackerModel: string | undefined;
-  private parts: SystemParts = EMPTY_PARTS;
-  private restored: RestoredNotes = EMPTY_RESTORED;
+  /** The system prompt's parts: settings prompt, block, restored, active and mentioned notes. */
+  private readonly context: ContextAssembly;
+  /** The compaction rounds, the policy calls, undo and "Compact now". */
+  private readonly control: CompactionControl;
   private controller: AbortController | null = null;
   private lastUsage: ProviderUsage | null = null;
-  private lastSkip = '';
-  /** Set by an undo: the next request does not compact automatically while the prompt still fits
-   * the window (the user just asked for the longer prompt). Cleared by that request. */
-  private holdAutoCompaction = false;
   /** Set for a conversation loaded from a note that could not be read in full: nothing is sent. */
   private readOnlyReason: string | null = null;
   /** Models whose server refused a request with tools: later requests go without them. */
@@ -106,6 +103,27 @@ export class ChatSession {
   private tools: ToolDefinition[] = [];
 
   constructor(private readonly deps: SessionDeps) {
+    this.context = new ContextAssembly(deps.notes);
+    this.control = new CompactionControl({
+      context: this.context,
+      tracker: () => this.tracker,
+      windowOf: (settings) => this.windowOf(settings),
+      sendable: () => this.sendableEntries().map((e) => e.message),
+      mentions: () => this.messageEntries(),
+      toolTokens: () => this.tracker.breakdown().tools,
+      recount: () => this.recount(),
+      notice: (level, text, compaction) => this.pushNotice(level, text, compaction),
+      compacted: (state) => this.events.emit('compaction', state),
+      roundsChanged: (rounds) => {
+        this.events.emit('compactions', rounds);
+        this.emitMeter();
+      },
+      skipped: (reason, message) => {
+        this.events.emit('compaction-skipped', { reason, message });
+        this.emitMeter();
+      },
+      now: () => this.now(),
+    });
     this.syncTracker(deps.settings());
   }
 
@@ -122,7 +140,7 @@ export class ChatSession {
 
   /** The compaction rounds applied so far, oldest first (for the summary panel). */
   get compactions(): readonly CompactionState[] {
-    return this.compactionList;
+    return this.control.rounds;
   }
 
   get busy(): boolean {
@@ -131,34 +149,23 @@ export class ChatSession {
 
   /** The messages the next request would carry, as sent (placeholders applied). */
   sentMessages(): ChatMessage[] {
-    const boundary = this.boundaryIndex();
-    const out: ChatMessage[] = [];
-    this.entryList.forEach((entry, i) => {
-      if (i < boundary || entry.kind !== 'message' || !isSendable(entry)) return;
-      out.push(this.sentVersion(entry.message));
-    });
-    return out;
+    return this.sentOriginals().map((m) => this.control.sentVersion(m));
   }
 
   /** The system prompt the next request would carry (as of the last preparation). */
   systemPrompt(): string {
-    return composeSystemPrompt(this.parts);
+    return this.context.systemPrompt();
   }
 
   meter(): MeterFigures {
     const settings = this.deps.settings();
-    const window = contextWindowFor(settings.model || undefined, settings.contextWindowOverride);
-    const model = settings.model || undefined;
+    const window = this.windowOf(settings);
+    const model = modelOf(settings);
     return meterFigures({
       breakdown: this.tracker.breakdown(),
       window,
-      compactionPoint: compactionPointFor(settings, window),
-      parts: {
-        base: estimateTokens(this.parts.base, model),
-        previousContext: estimateTokens(this.parts.previousContext, model),
-        restored: estimateTokens(this.parts.restored, model),
-        activeNote: estimateTokens(this.parts.activeNote, model) + estimateTokens(this.parts.mentioned, model),
-      },
+      compactionPoint: budgetsFor(settings, window).point,
+      parts: this.context.partTokens(model),
       reported: this.lastUsage,
       sentMessages: this.sentMessages().length,
       messageLimit: settings.messageLimit,
@@ -176,18 +183,12 @@ export class ChatSession {
   /** Why "Compact now" cannot run now (busy, or nothing lies before the part that is always
    * kept), or null when it can. The same cut the compaction would use, without compacting. */
   compactNowBlocker(): string | null {
-    if (this.busy) return 'Wait for the reply to finish.';
-    const settings = this.deps.settings();
-    const sent = this.sentOriginals();
-    if (!sent.length) return this.compactionList.length ? 'Nothing new to compact since the last compaction.' : 'Nothing to compact: the conversation is empty.';
-    const plan = planCompaction(sent, { manual: true }, this.cutOptions(settings));
-    if (plan.action !== 'nothing-to-compact') return null;
-    return this.compactionList.length ? 'Nothing new to compact: only the latest exchanges are sent verbatim, and they are always kept.' : plan.message;
+    return this.control.blocker(this.busy, this.deps.settings());
   }
 
   /** Why the last compaction cannot be undone now, or null when it can. */
   undoBlocker(): string | null {
-    if (!this.compactionList.length) return 'No compaction to undo.';
+    if (!this.control.rounds.length) return 'No compaction to undo.';
     if (this.busy) return 'Wait for the reply to finish.';
     return null;
   }
@@ -200,12 +201,31 @@ export class ChatSession {
 
   // ── what the user does ────────────────────────────────────────────────────────────────────
 
-  /** Sends a user message and streams the reply. Resolves when the reply has finished. */
-  async send(text: string): Promise<void> {
-    const content = text.trim();
-    if (!content || this.busy || this.readOnlyReason) return;
+  /**
+   * Sends a user message and streams the reply; resolves when the reply has finished. A message
+   * too big to be sent whole even after the fullest compaction is not sent: the outcome says by
+   * how much, and the caller asks the user, then calls again with `oversized` 'send' (as it is)
+   * or 'trim' (cut to fit, marked as trimmed).
+   */
+  async send(text: string, options: { oversized?: 'send' | 'trim' } = {}): Promise<SendOutcome> {
+    let content = text.trim();
+    if (!content || this.busy || this.readOnlyReason) return { kind: 'ignored' };
+    const settings = this.deps.settings();
+    const model = modelOf(settings);
+    // The parts as of the last request (re-reading notes first would leave the view a moment
+    // with the message neither sent nor busy).
+    const fixed = this.context.fixedTokens(model, this.tracker.breakdown().tools, { mentioned: false });
+    const budgets = this.control.budgets(settings);
+    const tokens = estimateMessageTokens({ id: '', createdAt: 0, role: 'user', content }, model);
+    const over = oversizedBy(budgets, fixed, tokens);
+    if (over > 0 && options.oversized !== 'send') {
+      const limit = tokens - over;
+      if (options.oversized !== 'trim') return { kind: 'oversized', tokens, limit };
+      content = `${fitText(content, Math.max(0, limit - TRIM_MARK_TOKENS), model)}\n\n${trimMark(tokens)}`;
+    }
     this.appendUser(content);
     await this.respond();
+    return { kind: 'sent' };
   }
 
   /** Stops the reply being streamed; the partial reply is kept and marked as stopped. */
@@ -243,7 +263,9 @@ export class ChatSession {
     if (this.busy) return { kind: 'skipped', reason: 'nothing-to-compact', message: 'Wait for the reply to finish.' };
     const settings = this.deps.settings();
     await this.refreshParts(settings);
-    return this.compactInternal(settings, ['manual'], { force: true, focus });
+    const outcome = await this.control.compact(settings, ['manual'], { force: true, focus });
+    this.emitMeter();
+    return outcome;
   }
 
   /**
@@ -255,25 +277,12 @@ export class ChatSession {
    */
   undoLastCompaction(): CompactionState | null {
     if (this.undoBlocker() !== null) return null;
-    const undone = this.compactionList.pop();
+    const undone = this.control.undo();
     if (!undone) return null;
-    const previous = this.compactionList[this.compactionList.length - 1] ?? null;
-    for (const id of undone.microCleared) this.cleared.delete(id);
-    this.restored = previous?.restored ?? EMPTY_RESTORED;
-    this.parts = { ...this.parts, previousContext: previous?.record.block ?? '', restored: this.restored.block };
-    // The messages the round removed are counted again (O(what is sent), like a rewrite).
-    this.tracker.setModel(this.trackerModel, this.sentMessages(), composeSystemPrompt(this.parts), this.tools);
-    this.holdAutoCompaction = true;
-    this.lastSkip = '';
     const index = this.entryList.findIndex((e) => e.kind === 'notice' && e.compaction === undone);
     const notice = this.entryList[index];
     if (notice?.kind === 'notice') this.entryList[index] = { ...notice, undone: true };
-    const n = undone.record.removedIds.length;
-    this.pushNotice(
-      'info',
-      `Undid compaction round ${undone.record.round}: ${plural(n, 'message')} ${n === 1 ? 'is' : 'are'} sent again${previous ? `, with round ${previous.record.round}'s summary` : ''}.`,
-    );
-    this.events.emit('compactions', this.compactionList);
+    this.events.emit('entries', this.entryList);
     this.emitMeter();
     return undone;
   }
@@ -283,26 +292,21 @@ export class ChatSession {
     this.stop();
     this.loads++;
     this.entryList = [];
-    this.compactionList.length = 0;
-    this.cleared.clear();
-    this.restored = EMPTY_RESTORED;
-    this.parts = { ...this.parts, previousContext: '', restored: '', mentioned: '' };
+    this.control.reset();
     this.readOnlyReason = null;
     this.lastUsage = null;
-    this.lastSkip = '';
-    this.holdAutoCompaction = false;
     this.tracker = new TokenTracker();
     this.trackerModel = undefined;
     this.syncTracker(this.deps.settings());
     this.events.emit('entries', this.entryList);
-    this.events.emit('compactions', this.compactionList);
+    this.events.emit('compactions', this.control.rounds);
     this.emitMeter();
   }
 
   /** The conversation as saved: every message and every applied compaction round, in order (see
    * session-persistence.ts: a failed reply is kept when it produced text, marked how it ended). */
   toSaved(): SavedItem[] {
-    return toSaved(this.entryList, this.compactionList, this.cleared);
+    return toSaved(this.entryList, this.control.rounds, this.control.cleared);
   }
 
   /**
@@ -314,15 +318,11 @@ export class ChatSession {
     this.clear();
     const saved = fromSaved(items);
     this.entryList = saved.entries;
-    this.compactionList.push(...saved.compactions);
-    for (const [id, text] of saved.cleared) this.cleared.set(id, text);
-    const last = this.compactionList[this.compactionList.length - 1];
-    this.restored = last?.restored ?? EMPTY_RESTORED;
-    this.parts = { ...this.parts, previousContext: last?.record.block ?? '', restored: this.restored.block };
+    this.control.reset(saved.compactions, saved.cleared);
     this.readOnlyReason = readOnly;
-    this.tracker.setModel(this.trackerModel, this.sentMessages(), composeSystemPrompt(this.parts), this.tools);
+    this.recount();
     this.events.emit('entries', this.entryList);
-    this.events.emit('compactions', this.compactionList);
+    this.events.emit('compactions', this.control.rounds);
     this.emitMeter();
     this.prepareLoaded();
   }
@@ -404,7 +404,7 @@ export class ChatSession {
         if (outcome.kind !== 'overflow' || overflowRetried) return;
         overflowRetried = true;
         // The server says the prompt is too long: compact once more, then retry once.
-        const result = await this.compactInternal(settings, ['overflow'], { force: true });
+        const result = await this.control.compact(settings, ['overflow'], { force: true });
         if (result.kind === 'skipped') return;
         this.removeEntry(outcome.entry);
       }
@@ -418,25 +418,12 @@ export class ChatSession {
     }
   }
 
-  /** Before every request: refresh the system prompt, then compact if a trigger fires. */
+  /** Before every request (a send and every tool-loop continuation): refresh the system prompt,
+   * then ask the compaction policy. */
   private async prepare(settings: CompactChatSettings): Promise<void> {
     await this.refreshParts(settings);
-    const decision = this.decide(settings);
-    const hold = this.holdAutoCompaction;
-    this.holdAutoCompaction = false;
-    // Just after an undo, the longer prompt is what the user asked for, as long as it fits.
-    if (hold && this.tracker.total() + settings.replyReserve <= this.windowOf(settings)) return;
-    if (decision.fire) await this.compactInternal(settings, decision.reasons, { force: false });
-  }
-
-  private decide(settings: CompactChatSettings): { fire: boolean; reasons: TriggerReason[] } {
-    const window = this.windowOf(settings);
-    return shouldCompact({
-      promptTokens: this.tracker.total(),
-      compactionPoint: compactionPointFor(settings, window),
-      messageCount: this.sentMessages().length,
-      messageLimit: settings.messageLimit,
-    });
+    await this.control.beforeRequest(settings);
+    this.emitMeter();
   }
 
   private async streamReply(
@@ -510,7 +497,7 @@ export class ChatSession {
     }
     if (isSendable(entry)) {
       this.tracker.append(reply);
-      if (usage) this.recordUsage(usage, through, reply, estimateAtRequest);
+      if (usage) this.recordUsage(settings, usage, through, reply, estimateAtRequest, window);
     }
     if (failure && tools.length && isToolRefusal(failure)) return { kind: 'no-tools', entry };
     this.events.emit('entry', entry);
@@ -541,7 +528,18 @@ export class ChatSession {
     this.emitMeter();
   }
 
-  private recordUsage(usage: ProviderUsage, through: ChatMessage | undefined, reply: AssistantMessage, estimateAtRequest: number): void {
+  private recordUsage(settings: CompactChatSettings, usage: ProviderUsage, through: ChatMessage | undefined, reply: AssistantMessage, estimateAtRequest: number, window: number): void {
+    if (settings.provider === 'ollama' && isTruncation(usage.promptTokens, estimateAtRequest, window)) {
+      // Ollama drops the front of a prompt longer than num_ctx without a word. Its figure counts
+      // what it kept, so it must not anchor the count: the meter goes back to the estimate, and
+      // the next request compacts (the estimate is over the point).
+      this.lastUsage = null;
+      this.pushNotice(
+        'warning',
+        `The server cut the prompt: it read ${usage.promptTokens.toLocaleString('en-US')} of about ${estimateAtRequest.toLocaleString('en-US')} tokens (context size ${window.toLocaleString('en-US')}), so the reply did not see the start of the conversation. The next request is compacted to fit; a larger context size in the settings also helps if the model and memory allow it.`,
+      );
+      return;
+    }
     this.lastUsage = usage;
     if (!through) return;
     // Ollama may leave KV-cached prefix tokens out of its count: a figure below our own estimate
@@ -550,139 +548,13 @@ export class ChatSession {
     this.tracker.recordUsage(usage, through.id, reply);
   }
 
-  // ── compaction ────────────────────────────────────────────────────────────────────────────
-
-  private async compactInternal(
-    settings: CompactChatSettings,
-    causes: CompactionCause[],
-    options: { force: boolean; focus?: string | undefined },
-  ): Promise<CompactOutcome> {
-    const model = modelOf(settings);
-    const promptBefore = this.tracker.total();
-
-    // 1. Micro-compaction: old bulky tool results become placeholders in what is sent.
-    let microCleared: string[] = [];
-    if (settings.microCompaction && !causes.includes('messages')) {
-      const sent = this.sentMessages();
-      const micro = microCompact(sent, { keepRecentUnits: Math.max(4, settings.keepExchanges * 2), model });
-      if (micro.clearedIds.length) {
-        microCleared = micro.clearedIds;
-        for (const message of micro.messages) {
-          if (!micro.clearedIds.includes(message.id)) continue;
-          this.cleared.set(message.id, message.content);
-          this.tracker.update(message);
-        }
-        if (!options.force && !this.decide(settings).fire) {
-          const outcome: CompactOutcome = { kind: 'micro', cleared: micro.clearedIds, tokensSaved: micro.tokensSaved };
-          this.pushNotice('info', `Cleared ${plural(micro.clearedIds.length, 'old tool result')} to save about ${micro.tokensSaved.toLocaleString('en-US')} tokens.`);
-          this.emitMeter();
-          return outcome;
-        }
-      }
-    }
-
-    // 2. Full compaction at a cut between whole units of what is still sent.
-    const all = this.messageEntries().filter(isSendable).map((e) => e.message);
-    const sentOriginals = this.sentOriginals();
-    const offset = all.length - sentOriginals.length;
-    const cutOptions = this.cutOptions(settings);
-    const tokensOf = cutOptions.tokensOf ?? ((m: ChatMessage): number => estimateMessageTokens(m, model));
-    const cut = selectCut(sentOriginals, cutOptions);
-    if (!cut.ok) return this.skip('nothing-to-compact', cut.message, microCleared);
-
-    const previous = this.compactionList[this.compactionList.length - 1]?.record ?? null;
-    const trigger = causes[0] === 'overflow' ? 'tokens' : (causes[0] ?? 'unknown');
-    const result = compact(all, {
-      budgetTokens: settings.contextBudget,
-      cut: offset + cut.index,
-      previous,
-      ...(options.focus ? { focus: options.focus } : {}),
-      ...(model ? { model } : {}),
-      now: this.now(),
-      trigger,
-      tokensOf,
-    });
-    if (!result.ok) return this.skip('nothing-to-compact', result.message, microCleared);
-    if (result.unchanged) return this.skip('nothing-to-compact', 'Nothing new to compact.', microCleared);
-
-    // 3. Re-read the notes the removed part worked with.
-    const activePath = settings.includeActiveNote ? this.parts.activeNotePath : null;
-    const candidates = restoreCandidates(result.removed, result.record, this.deps.notes, activePath).filter(
-      // The active note is attached on its own when it is included.
-      (path) => path !== activePath || !this.parts.activeNote,
-    );
-    // Restored notes only fill the room left below the compaction point: notes that pushed the
-    // prompt straight back over it would make the compaction useless (or refused as no-shrink).
-    const removedTokens = result.removed.reduce((sum, m) => sum + (this.tracker.messageTokens(m.id) ?? 0), 0);
-    const promptWith = (parts: SystemParts): number =>
-      this.tracker.estimated() -
-      removedTokens -
-      estimateSystemPromptTokens(composeSystemPrompt(this.parts), model) +
-      estimateSystemPromptTokens(composeSystemPrompt(parts), model);
-    // Notes mentioned only by removed messages leave the mentioned block (they may come back as
-    // restored notes, within their budget).
-    const mentioned = await this.mentionedBlock(settings, this.parts.activeNote ? this.parts.activeNotePath : null, new Set(result.kept.map((m) => m.id)));
-    const room = compactionPointFor(settings, this.windowOf(settings)) - promptWith({ ...this.parts, previousContext: result.block, mentioned, restored: '' });
-    const restoreBudget = Math.max(0, Math.min(settings.restoredNotesBudget, room));
-    const restored = await restoreNotes(candidates, this.deps.notes, restoreBudget, model);
-
-    // 4. Apply only if the prompt shrinks (no compaction loops).
-    const nextParts: SystemParts = { ...this.parts, previousContext: result.block, mentioned, restored: restored.block };
-    const promptAfter = promptWith(nextParts);
-    const estimatedBefore = this.tracker.estimated();
-    if (promptAfter >= estimatedBefore) {
-      return this.skip(
-        'no-shrink',
-        `Compaction was not applied: it would not shrink the prompt (${estimatedBefore.toLocaleString('en-US')} → ${promptAfter.toLocaleString('en-US')} tokens).`,
-        microCleared,
-      );
-    }
-    for (const m of result.removed) this.tracker.remove(m.id);
-    this.parts = nextParts;
-    this.restored = restored;
-    this.tracker.setSystemPrompt(composeSystemPrompt(this.parts));
-    const state: CompactionState = { record: result.record, causes, microCleared, restored, promptBefore, promptAfter: this.tracker.total() };
-    this.compactionList.push(state);
-    this.lastSkip = '';
-    this.holdAutoCompaction = false;
-    this.pushNotice('info', compactionNoticeText(state, result.removed.length), state);
-    this.events.emit('compaction', state);
-    this.events.emit('compactions', this.compactionList);
-    this.emitMeter();
-    return { kind: 'compacted', state };
-  }
-
-  private skip(reason: 'nothing-to-compact' | 'no-shrink', message: string, microCleared: string[]): CompactOutcome {
-    // One warning until a compaction succeeds again, not one per request.
-    const key = reason;
-    if (key !== this.lastSkip) {
-      this.lastSkip = key;
-      const micro = microCleared.length ? ` Cleared ${plural(microCleared.length, 'old tool result')} instead.` : '';
-      this.pushNotice('warning', message + micro);
-    }
-    this.events.emit('compaction-skipped', { reason, message });
-    this.emitMeter();
-    return { kind: 'skipped', reason, message };
-  }
-
   // ── helpers ───────────────────────────────────────────────────────────────────────────────
 
-  /** Reads what the system prompt is made of now (settings, the active note) into the tracker. */
+  /** Reads what the system prompt is made of now (settings, the active note, the mentioned notes)
+   * into the tracker. */
   private async refreshParts(settings: CompactChatSettings): Promise<void> {
-    const notes = this.deps.notes;
-    const activeNotePath = settings.includeActiveNote ? notes.activeNotePath() : null;
-    const activeNote = activeNotePath ? await activeNoteBlock(notes, activeNotePath, settings.activeNoteBudget, modelOf(settings)) : '';
-    const mentioned = await this.mentionedBlock(settings, activeNote ? activeNotePath : null);
-    this.parts = { ...this.parts, base: settings.systemPrompt.trim(), activeNote, activeNotePath, mentioned };
+    await this.context.refresh(settings, this.messageEntries(), new Set(this.sentOriginals().map((m) => m.id)));
     this.syncTracker(settings);
-  }
-
-  /** The notes mentioned by the user messages still sent, newest mention first, re-read now and
-   * attached within `mentionBudget` ('' when there are none). */
-  private async mentionedBlock(settings: CompactChatSettings, attachedActive: string | null, sentIds?: ReadonlySet<string>): Promise<string> {
-    const sent = sentIds ?? new Set(this.sentOriginals().map((m) => m.id));
-    const paths = mentionedPaths(this.messageEntries(), sent, attachedActive);
-    return (await attachNotes(paths, this.deps.notes, settings.mentionBudget, MENTIONED_NOTES, modelOf(settings))).block;
   }
 
   private toolsFor(settings: CompactChatSettings): ToolDefinition[] {
@@ -692,23 +564,24 @@ export class ChatSession {
 
   private syncTracker(settings: CompactChatSettings): void {
     const model = modelOf(settings);
-    this.parts = { ...this.parts, base: settings.systemPrompt.trim() };
+    this.context.setBase(settings);
     if (model !== this.trackerModel) {
       this.trackerModel = model;
       this.tools = this.toolsFor(settings);
-      this.tracker.setModel(model, this.sentMessages(), composeSystemPrompt(this.parts), this.tools);
+      this.recount();
     } else {
-      this.tracker.setSystemPrompt(composeSystemPrompt(this.parts));
+      this.tracker.setSystemPrompt(this.context.systemPrompt());
       this.tools = this.toolsFor(settings);
       this.tracker.setTools(this.tools);
     }
   }
 
   private windowOf(settings: CompactChatSettings): number {
-    return contextWindowFor(modelOf(settings), settings.contextWindowOverride);
+    return windowFor(settings);
   }
 
   private appendUser(content: string): void {
+    this.control.releasePinned();
     const message: UserMessage = { id: newMessageId(), createdAt: this.now(), role: 'user', content };
     const mentions = linkedNotes(content, this.deps.notes);
     this.entryList.push({ kind: 'message', id: message.id, message, status: 'done', ...(mentions.length ? { mentions } : {}) });
@@ -746,35 +619,25 @@ export class ChatSession {
   /** Drops entry `index` and everything after it (a rewrite), and recounts what is sent. */
   private truncate(index: number): void {
     const dropped = this.entryList.splice(index);
-    for (const entry of dropped) if (entry.kind === 'message') this.cleared.delete(entry.id);
-    this.tracker.setModel(this.trackerModel, this.sentMessages(), composeSystemPrompt(this.parts), this.tools);
+    this.control.forget(dropped.map((e) => e.id));
+    this.recount();
     this.events.emit('entries', this.entryList);
     this.emitMeter();
   }
 
-  /** The cut options of a full compaction (shared by the compaction and "Compact now"'s check). */
-  private cutOptions(settings: CompactChatSettings): CutOptions & { tokensOf: (m: ChatMessage) => number } {
-    const model = modelOf(settings);
-    const point = compactionPointFor(settings, this.windowOf(settings));
-    return {
-      keepExchanges: settings.keepExchanges,
-      keepTokens: settings.keepTokens,
-      // The part kept verbatim never takes more than half the room before the compaction point,
-      // so a compaction always has something to remove when anything can be removed at all.
-      maxKeepTokens: Math.max(1, Math.floor(point / 2)),
-      ...(model ? { model } : {}),
-      tokensOf: (m: ChatMessage): number => this.tracker.messageTokens(m.id) ?? estimateMessageTokens(m, model),
-    };
+  /** Counts what is sent now from scratch (O(what is sent): a rewrite, an undo, a load). */
+  private recount(): void {
+    this.tracker.setModel(this.trackerModel, this.sentMessages(), this.context.systemPrompt(), this.tools);
   }
 
-  /** The messages after the latest boundary that are sent, in their original (unplaceholdered) form. */
+  /** Every message entry that is sent when not compacted (failed turns and empty replies aside). */
+  private sendableEntries(): MessageEntry[] {
+    return this.messageEntries().filter(isSendable);
+  }
+
+  /** The messages the next request carries, in their original (unplaceholdered) form. */
   private sentOriginals(): ChatMessage[] {
-    const boundary = this.boundaryIndex();
-    const out: ChatMessage[] = [];
-    this.entryList.forEach((entry, i) => {
-      if (i >= boundary && entry.kind === 'message' && isSendable(entry)) out.push(entry.message);
-    });
-    return out;
+    return this.control.sent(this.sendableEntries(), (e) => e.message.role === 'user').map((e) => e.message);
   }
 
   private messageEntries(): MessageEntry[] {
@@ -783,7 +646,7 @@ export class ChatSession {
 
   /** Index in `entries` of the first entry still sent: just after the latest round's boundary. */
   private boundaryIndex(): number {
-    const through = this.compactionList[this.compactionList.length - 1]?.record.removedThrough;
+    const through = this.control.boundaryId();
     if (!through) return 0;
     const index = this.indexOf(through);
     return index < 0 ? 0 : index + 1;
@@ -793,13 +656,6 @@ export class ChatSession {
     return this.entryList.findIndex((e) => e.id === id);
   }
 
-  private sentVersion(message: ChatMessage): ChatMessage {
-    const placeholder = this.cleared.get(message.id);
-    if (placeholder === undefined || message.role !== 'tool') return message;
-    const sent: ToolResultMessage = { ...message, content: placeholder };
-    return sent;
-  }
-
   private emitMeter(): void {
     this.events.emit('meter', this.meter());
   }
@@ -807,6 +663,12 @@ export class ChatSession {
   private now(): number {
     return this.deps.now ? this.deps.now() : Date.now();
   }
+}
+
+/** A reported prompt far below what was sent, when what was sent was over the window: the server
+ * truncated it (a KV-cached prefix also lowers Ollama's count, but never past a prompt that fit). */
+export function isTruncation(reported: number, estimated: number, window: number): boolean {
+  return estimated > window && reported < estimated * 0.75;
 }
 
 /** Whether the server refused the request because of its tools (a model without tool support:

@@ -1,6 +1,7 @@
 // Plugin settings: what is saved in data.json. API keys are never stored here: they live in
 // Obsidian's SecretStorage and only the secret's *name* is kept (`apiKeySecret`).
-import { MIN_COMPACTION_POINT, compactionPoint } from '../core/models';
+import { contextWindowFor } from '../core/models';
+import { type Budgets, resolveBudgets } from '../core/policy';
 import type { ProviderId } from '../providers/types';
 
 export type TriggerMode = 'percent' | 'tokens';
@@ -16,6 +17,9 @@ export interface CompactChatSettings {
   apiKeySecret: string;
   /** Context window override in tokens; 0 means "use the known window for the model". */
   contextWindowOverride: number;
+  /** Ollama: the context size sent as `num_ctx` (Ollama allocates it in memory when the model
+   * loads), and the window the meter and the compaction point work with. */
+  ollamaContextSize: number;
   /** Tokens kept free for the model's reply (also sent as the reply's token limit). */
   replyReserve: number;
   /** Whether the compaction point is a percentage of the window or a token count. */
@@ -68,6 +72,7 @@ export const DEFAULT_SETTINGS: CompactChatSettings = {
   model: '',
   apiKeySecret: '',
   contextWindowOverride: 0,
+  ollamaContextSize: 8192,
   replyReserve: 2048,
   triggerMode: 'percent',
   triggerPercent: 85,
@@ -99,6 +104,7 @@ export const DEFAULT_BASE_URLS: Record<ProviderId, string> = {
 /** Bounds of the numeric settings; out-of-range values are clamped, non-integers rounded. */
 const NUMBER_BOUNDS: Partial<Record<keyof CompactChatSettings, readonly [number, number]>> = {
   contextWindowOverride: [0, 10_000_000],
+  ollamaContextSize: [512, 10_000_000],
   replyReserve: [0, 1_000_000],
   triggerPercent: [1, 100],
   triggerTokens: [256, 10_000_000],
@@ -150,17 +156,36 @@ export function mergeSettings(loaded: unknown): CompactChatSettings {
   return result;
 }
 
-/** Where compaction starts in a window of `window` tokens: a percentage of it, or a token count;
- * either way never past the point where the reply reserve would no longer fit. */
 /** The model id as typed, trimmed; undefined when none is chosen (the estimator's default family). */
 export function modelOf(settings: Pick<CompactChatSettings, 'model'>): string | undefined {
   return settings.model.trim() || undefined;
 }
 
+/** The window requests use: the override when set; for Ollama the context size sent as `num_ctx`
+ * (the size it actually allocates, not the model's maximum); otherwise the model's known window. */
+export function windowFor(settings: CompactChatSettings): number {
+  if (settings.contextWindowOverride > 0) return settings.contextWindowOverride;
+  if (settings.provider === 'ollama') return settings.ollamaContextSize;
+  return contextWindowFor(modelOf(settings));
+}
+
+/** What the compaction policy works with in a window of `window` tokens: the configured numbers,
+ * scaled down where they do not fit (the settings tab lists which). */
+export function budgetsFor(settings: CompactChatSettings, window: number): Budgets {
+  return resolveBudgets({
+    window,
+    replyReserve: settings.replyReserve,
+    trigger: settings.triggerMode === 'tokens' ? { kind: 'tokens', tokens: settings.triggerTokens } : { kind: 'percent', percent: settings.triggerPercent },
+    messageLimit: settings.messageLimit,
+    keepExchanges: settings.keepExchanges,
+    keepTokens: settings.keepTokens,
+    blockBudget: settings.contextBudget,
+    restoredBudget: settings.restoredNotesBudget,
+  });
+}
+
+/** Where compaction starts in a window of `window` tokens: a percentage of it, or a token count;
+ * either way never past the point where the (scaled) reply reserve would no longer fit. */
 export function compactionPointFor(settings: CompactChatSettings, window: number): number {
-  if (settings.triggerMode === 'tokens') {
-    const ceiling = window - Math.max(0, settings.replyReserve);
-    return Math.max(Math.min(MIN_COMPACTION_POINT, window), Math.min(settings.triggerTokens, ceiling));
-  }
-  return compactionPoint(window, { kind: 'percent', percent: settings.triggerPercent, replyReserve: settings.replyReserve });
+  return budgetsFor(settings, window).point;
 }

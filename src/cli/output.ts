@@ -1,6 +1,6 @@
 // What the CLI prints: text (the block and a one-line summary), json (the whole structured
 // result, ids included) and markdown (a readable report), for compact, --rounds and stats.
-import type { CompactionRecord, CompactionResult, SourcedLine } from '../core';
+import { type CompactionRecord, type CompactionResult, type ScaledSetting, type SourcedLine, describeScaled } from '../core';
 import type { Conversation, FormatId } from './formats';
 import type { ReplayEvent, ReplayResult } from './replay';
 import type { Resolved } from './settings';
@@ -28,7 +28,7 @@ function settingsJson(s: Resolved): Record<string, unknown> {
     budget: s.budget,
     keepExchanges: s.keepExchanges,
     keepTokens: s.keepTokens,
-    replyReserve: s.replyReserve,
+    replyReserve: s.budgets.replyReserve,
     triggerPercent: s.triggerPercent,
     messageLimit: s.messageLimit,
     microCompaction: s.micro,
@@ -159,7 +159,20 @@ function eventHeader(e: ReplayEvent, total: number): string {
   }
 }
 
+const CLI_SCALED_NAMES: Record<ScaledSetting, string> = {
+  replyReserve: '--reply-reserve',
+  keepTokens: '--keep-tokens',
+  blockBudget: '--budget',
+  restoredBudget: 'restored notes',
+};
+
 function roundsSummary(out: RoundsOutput): string {
+  const s = out.settings;
+  const scaled = describeScaled(s.budgets, CLI_SCALED_NAMES);
+  return scaled ? `${roundsLine(out)}\n${scaled}` : roundsLine(out);
+}
+
+function roundsLine(out: RoundsOutput): string {
   const s = out.settings;
   const r = out.replay;
   const where = `window ${n(s.window)}${s.windowFrom === 'model' ? ` (${s.model ?? ''})` : s.windowFrom === 'default' ? ' (default)' : ''}, compaction point ${n(s.point)}`;

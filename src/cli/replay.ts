@@ -4,84 +4,100 @@ import {
   type ChatMessage,
   type CompactionRecord,
   type CompactionResult,
-  type CutOptions,
+  type ToolDefinition,
+  REQUEST_OVERHEAD_TOKENS,
   TokenTracker,
   compact,
+  decideCompaction,
   estimateMessageTokens,
   estimateSystemPromptTokens,
   groupUnits,
   microCompact,
-  planCompaction,
-  selectCut,
+  microSuffices,
+  compactionTarget,
+  sentFrom,
 } from '../core';
 import type { Resolved } from './settings';
 
-/** Cut options as the plugin's session builds them: what is kept never takes more than half the
- * room before the compaction point, so a compaction always has something to remove. */
-export function cutOptions(s: Resolved, tokensOf?: (m: ChatMessage) => number): CutOptions {
-  return {
-    keepExchanges: s.keepExchanges,
-    keepTokens: s.keepTokens,
-    maxKeepTokens: Math.max(1, Math.floor(s.point / 2)),
-    ...(s.model ? { model: s.model } : {}),
-    ...(tokensOf ? { tokensOf } : {}),
-  };
-}
-
 const lastTime = (messages: readonly ChatMessage[]): number => messages.reduce((t, m) => Math.max(t, m.createdAt), 0);
+const isUser = (m: ChatMessage): boolean => m.role === 'user';
 
-/** One manual compaction of the whole conversation, as "Compact now" would do it. The record's
- * timestamp is the time of the latest message (0 when the export has none): never the clock. */
+/** One manual compaction of the whole conversation, as "Compact now" would do it: the policy's
+ * cut for the whole conversation as one prompt. The record's timestamp is the time of the latest
+ * message (0 when the export has none): never the clock. */
 export function compactOnce(messages: readonly ChatMessage[], s: Resolved): CompactionResult {
-  const cut = selectCut(messages, cutOptions(s));
-  if (!cut.ok) return cut;
+  const model = s.model;
+  const tokensOf = (m: ChatMessage): number => estimateMessageTokens(m, model);
+  const prompt = REQUEST_OVERHEAD_TOKENS + messages.reduce((sum, m) => sum + tokensOf(m), 0);
+  const plan = decideCompaction({ budgets: s.budgets, messages, tokensOf, promptTokens: prompt, fixedTokens: REQUEST_OVERHEAD_TOKENS, manual: true });
+  if (plan.action === 'none') return { ok: false, reason: 'nothing-to-compact', message: 'Nothing to compact.' };
+  if (plan.action === 'nothing-to-compact') return { ok: false, reason: 'nothing-to-compact', message: plan.message };
   return compact(messages, {
     budgetTokens: s.budget,
-    cut: cut.index,
+    cut: plan.cut,
     ...(s.focus ? { focus: s.focus } : {}),
-    ...(s.model ? { model: s.model } : {}),
+    ...(model ? { model } : {}),
     now: lastTime(messages),
     trigger: 'manual',
   });
 }
 
+interface At {
+  /** 1-based position of the last message the request carries (the user message or tool result
+   * about to be sent). */
+  beforeMessage: number;
+  beforeMessageId: string;
+}
+
 export type ReplayEvent =
-  | {
+  | (At & {
       kind: 'compaction';
-      /** 1-based position of the user message about to be sent. */
-      beforeMessage: number;
-      beforeMessageId: string;
       reasons: string[];
       promptBefore: number;
       promptAfter: number;
       removedCount: number;
       keptCount: number;
       microCleared: string[];
+      /** The latest user message is still sent although the cut passed it (a tool loop compacted
+       * inside its turn). */
+      inTurn: boolean;
+      /** The target is out of reach: the latest user message (always sent whole) is too big for it. */
+      oversized: boolean;
       record: CompactionRecord;
       block: string;
-    }
-  | { kind: 'micro'; beforeMessage: number; beforeMessageId: string; reasons: string[]; cleared: string[]; tokensSaved: number; promptBefore: number; promptAfter: number }
-  | { kind: 'skipped'; beforeMessage: number; beforeMessageId: string; reasons: string[]; message: string };
+    })
+  | (At & { kind: 'micro'; reasons: string[]; cleared: string[]; tokensSaved: number; promptBefore: number; promptAfter: number })
+  | (At & { kind: 'skipped'; reasons: string[]; message: string });
 
 export interface ReplayResult {
   events: ReplayEvent[];
   rounds: number;
-  /** The largest prompt estimate seen before any request, and the estimate at the end. */
+  /** The largest prompt sent (after any compaction before its request), and the estimate at the end. */
   peakTokens: number;
   finalTokens: number;
   messages: number;
+  /** Requests made while the prompt was still over the compaction point (oversized requests aside). */
+  overPoint: number;
+  /** Requests over the point whose latest user message alone is over the room a compaction at the point aims at. */
+  oversizedRequests: number;
+  /** Requests made (one before every assistant message, and one at the end when the conversation
+   * ends on a user message or a tool result). */
+  requests: number;
 }
 
 /**
  * Replays the conversation as the plugin would have sent it: each message is appended to a token
- * tracker; before each user message is sent, if the triggers fire, old tool results are
- * micro-compacted first, then the conversation is compacted with the previous record and the
- * rest continues from the kept messages plus the block. A compaction that would not shrink the
- * prompt is not applied (reported once, like the plugin).
+ * tracker, and before every request (each assistant message is the reply to one) the compaction
+ * policy is consulted, as the chat session does: old tool results are micro-compacted first when
+ * that alone reaches the target, otherwise the conversation is compacted at the policy's cut with
+ * the previous record, and the rest continues from the kept messages plus the block. A compaction
+ * that would not shrink the prompt is not applied (reported once, like the plugin).
  */
-export function replay(messages: readonly ChatMessage[], s: Resolved): ReplayResult {
+export function replay(messages: readonly ChatMessage[], s: Resolved, options: { tools?: readonly ToolDefinition[] } = {}): ReplayResult {
   const model = s.model;
-  const tracker = new TokenTracker(model ? { model } : {});
+  const budgets = s.budgets;
+  // Tool definitions sent with every request count in the prompt, as in the plugin.
+  const tracker = new TokenTracker({ ...(model ? { model } : {}), ...(options.tools ? { tools: options.tools } : {}) });
   /** Placeholders sent instead of micro-compacted tool results, by id. */
   const cleared = new Map<string, ChatMessage>();
   const sentVersion = (m: ChatMessage): ChatMessage => cleared.get(m.id) ?? m;
@@ -91,85 +107,105 @@ export function replay(messages: readonly ChatMessage[], s: Resolved): ReplayRes
   const events: ReplayEvent[] = [];
   let lastSkip = '';
   let peak = 0;
+  let overPoint = 0;
+  let oversizedRequests = 0;
+  let requests = 0;
   const tokensOf = (m: ChatMessage): number => tracker.messageTokens(m.id) ?? estimateMessageTokens(m, model);
-  const trigger = () => ({ promptTokens: tracker.total(), compactionPoint: s.point, messageCount: all.length - boundary, messageLimit: s.messageLimit });
+  const blockTokens = (): number => estimateSystemPromptTokens(previous?.block ?? '', model);
+  const fixedTokens = (): number => tracker.estimated() - blockTokens() - sentFrom(all, boundary, isUser).reduce((sum, m) => sum + tokensOf(m), 0);
 
-  messages.forEach((message, index) => {
-    all.push(message);
-    tracker.append(message);
-    if (message.role !== 'user') return;
-    const at = { beforeMessage: index + 1, beforeMessageId: message.id };
-    peak = Math.max(peak, tracker.total());
-    const sent = all.slice(boundary);
-    const plan = planCompaction(sent, trigger(), cutOptions(s, tokensOf));
-    if (plan.action === 'none') return;
-    const reasons = plan.reasons;
+  const beforeRequest = (last: ChatMessage, position: number): void => {
+    requests++;
+    const at: At = { beforeMessage: position, beforeMessageId: last.id };
     const promptBefore = tracker.total();
-    const skip = (text: string): void => {
-      if (text !== lastSkip) events.push({ kind: 'skipped', ...at, reasons, message: text });
-      lastSkip = text;
-    };
-
-    let microCleared: string[] = [];
-    if (s.micro && !reasons.includes('messages')) {
-      const micro = microCompact(sent.map(sentVersion), { keepRecentUnits: Math.max(4, s.keepExchanges * 2), ...(model ? { model } : {}) });
-      if (micro.clearedIds.length) {
-        microCleared = micro.clearedIds;
-        for (const m of micro.messages) {
-          if (!micro.clearedIds.includes(m.id)) continue;
-          cleared.set(m.id, m);
-          tracker.update(m);
+    const sent = sentFrom(all, boundary, isUser);
+    let plan = decideCompaction({ budgets, messages: sent, tokensOf, promptTokens: promptBefore, fixedTokens: fixedTokens() });
+    if (plan.action !== 'none') {
+      const reasons = plan.reasons;
+      const skip = (text: string): void => {
+        if (text !== lastSkip) events.push({ kind: 'skipped', ...at, reasons, message: text });
+        lastSkip = text;
+      };
+      let microCleared: string[] = [];
+      if (plan.action === 'compact' && s.micro && !reasons.includes('messages')) {
+        const micro = microCompact(sent.map(sentVersion), { keepRecentUnits: Math.max(4, budgets.keepExchanges * 2), ...(model ? { model } : {}) });
+        if (micro.clearedIds.length) {
+          microCleared = micro.clearedIds;
+          for (const m of micro.messages) {
+            if (!micro.clearedIds.includes(m.id)) continue;
+            cleared.set(m.id, m);
+            tracker.update(m);
+          }
+          if (microSuffices(tracker.total(), plan)) {
+            events.push({ kind: 'micro', ...at, reasons, cleared: micro.clearedIds, tokensSaved: micro.tokensSaved, promptBefore, promptAfter: tracker.total() });
+            lastSkip = '';
+            plan = { action: 'none' };
+          } else {
+            plan = decideCompaction({ budgets, messages: sent, tokensOf, promptTokens: tracker.total(), promptBefore, fixedTokens: fixedTokens() });
+          }
         }
-        const again = planCompaction(all.slice(boundary), trigger(), cutOptions(s, tokensOf));
-        if (again.action === 'none') {
-          events.push({ kind: 'micro', ...at, reasons, cleared: micro.clearedIds, tokensSaved: micro.tokensSaved, promptBefore, promptAfter: tracker.total() });
-          lastSkip = '';
-          return;
+      }
+      if (plan.action === 'nothing-to-compact') skip(plan.message);
+      else if (plan.action === 'compact') {
+        const cutMessage = sent[plan.cut];
+        const cut = cutMessage ? all.indexOf(cutMessage) : all.length;
+        const result = compact(all, { budgetTokens: plan.blockBudget, cut, previous, ...(model ? { model } : {}), now: last.createdAt, trigger: reasons[0] === 'messages' ? 'messages' : 'tokens', tokensOf });
+        if (!result.ok) skip(result.message);
+        else if (result.unchanged) skip('Nothing new to compact.');
+        else {
+          const pinned = plan.pinned === null ? null : (sent[plan.pinned] as ChatMessage);
+          const dropped = result.removed.filter((m) => m !== pinned);
+          const removedTokens = dropped.reduce((sum, m) => sum + (tracker.messageTokens(m.id) ?? 0), 0);
+          const estimated = tracker.estimated();
+          const promptAfter = estimated - removedTokens - blockTokens() + estimateSystemPromptTokens(result.block, model);
+          if (promptAfter >= estimated) {
+            skip(`Compaction was not applied: it would not shrink the prompt (${estimated.toLocaleString('en-US')} → ${promptAfter.toLocaleString('en-US')} tokens).`);
+          } else {
+            for (const m of dropped) tracker.remove(m.id);
+            tracker.setSystemPrompt(result.block);
+            previous = result.record;
+            const through = result.record.removedThrough;
+            boundary = through ? all.findIndex((m) => m.id === through) + 1 : boundary;
+            lastSkip = '';
+            events.push({
+              kind: 'compaction',
+              ...at,
+              reasons,
+              promptBefore,
+              promptAfter: tracker.total(),
+              removedCount: dropped.length,
+              keptCount: sentFrom(all, boundary, isUser).length,
+              microCleared,
+              inTurn: pinned !== null,
+              oversized: plan.oversized,
+              record: result.record,
+              block: result.block,
+            });
+          }
         }
       }
     }
-
-    const cut = selectCut(all.slice(boundary), cutOptions(s, tokensOf));
-    if (!cut.ok) return skip(cut.message);
-    const result = compact(all, {
-      budgetTokens: s.budget,
-      cut: boundary + cut.index,
-      previous,
-      ...(model ? { model } : {}),
-      now: message.createdAt,
-      trigger: reasons[0] === 'messages' ? 'messages' : 'tokens',
-      tokensOf,
-    });
-    if (!result.ok) return skip(result.message);
-    if (result.unchanged) return skip('Nothing new to compact.');
-
-    const removedTokens = result.removed.reduce((sum, m) => sum + (tracker.messageTokens(m.id) ?? 0), 0);
-    const estimated = tracker.estimated();
-    const promptAfter = estimated - removedTokens - estimateSystemPromptTokens(previous?.block ?? '', model) + estimateSystemPromptTokens(result.block, model);
-    if (promptAfter >= estimated) {
-      return skip(`Compaction was not applied: it would not shrink the prompt (${estimated.toLocaleString('en-US')} → ${promptAfter.toLocaleString('en-US')} tokens).`);
+    const sentNow = tracker.total();
+    peak = Math.max(peak, sentNow);
+    if (sentNow > budgets.point) {
+      const request = sentFrom(all, boundary, isUser).find(isUser);
+      if (request && tokensOf(request) > compactionTarget(budgets.point, budgets.window)) oversizedRequests++;
+      else overPoint++;
     }
-    for (const m of result.removed) tracker.remove(m.id);
-    tracker.setSystemPrompt(result.block);
-    previous = result.record;
-    const through = result.record.removedThrough;
-    boundary = through ? all.findIndex((m) => m.id === through) + 1 : boundary;
-    lastSkip = '';
-    events.push({
-      kind: 'compaction',
-      ...at,
-      reasons,
-      promptBefore,
-      promptAfter: tracker.total(),
-      removedCount: result.removed.length,
-      keptCount: result.kept.length,
-      microCleared,
-      record: result.record,
-      block: result.block,
-    });
+  };
+
+  messages.forEach((message, index) => {
+    const last = all[all.length - 1];
+    if (message.role === 'assistant' && last) beforeRequest(last, index);
+    // A new request: a user message the last in-turn compaction kept before the boundary is no
+    // longer the latest, so it stops being sent (the block carries it).
+    if (message.role === 'user') for (const m of sentFrom(all, boundary, isUser).slice(0, 1)) if (all.indexOf(m) < boundary) tracker.remove(m.id);
+    all.push(message);
+    tracker.append(message);
   });
-  peak = Math.max(peak, tracker.total());
-  return { events, rounds: events.filter((e) => e.kind === 'compaction').length, peakTokens: peak, finalTokens: tracker.total(), messages: messages.length };
+  const last = all[all.length - 1];
+  if (last && last.role !== 'assistant') beforeRequest(last, all.length);
+  return { events, rounds: events.filter((e) => e.kind === 'compaction').length, peakTokens: peak, finalTokens: tracker.total(), messages: messages.length, overPoint, oversizedRequests, requests };
 }
 
 /** Units of a message list (for the stats line). */

@@ -2,7 +2,7 @@
 // src/chat/settings.ts: reply reserve 2048, trigger at 85 % of the window, no message limit, keep 2
 // exchanges and 2,000 tokens, a 1,500-token block, micro-compaction on). They are copied, not
 // imported: the CLI sits beside the chat layer and must not depend on it.
-import { type CompactionThreshold, compactionPoint, contextWindowFor } from '../core';
+import { type Budgets, contextWindowFor, resolveBudgets } from '../core';
 import type { Conversation } from './formats';
 
 export const CLI_DEFAULTS = {
@@ -36,14 +36,25 @@ export interface Resolved extends CliSettings {
   window: number;
   windowFrom: 'option' | 'model' | 'default';
   point: number;
+  /** What the policy works with in this window (configured numbers scaled down where they do not fit). */
+  budgets: Budgets;
 }
 
 export function resolve(settings: CliSettings, conversation: Conversation): Resolved {
   const model = settings.model ?? conversation.model;
   const window = settings.window ?? contextWindowFor(model);
   const windowFrom = settings.window !== undefined ? 'option' : model && contextWindowFor(model) !== contextWindowFor(undefined) ? 'model' : 'default';
-  const threshold: CompactionThreshold = { kind: 'percent', percent: settings.triggerPercent, replyReserve: settings.replyReserve };
-  const out: Resolved = { ...settings, window, windowFrom, point: compactionPoint(window, threshold) };
+  const budgets = resolveBudgets({
+    window,
+    replyReserve: settings.replyReserve,
+    trigger: { kind: 'percent', percent: settings.triggerPercent },
+    messageLimit: settings.messageLimit,
+    keepExchanges: settings.keepExchanges,
+    keepTokens: settings.keepTokens,
+    blockBudget: settings.budget,
+    restoredBudget: 0,
+  });
+  const out: Resolved = { ...settings, window, windowFrom, point: budgets.point, budgets };
   if (model) out.model = model;
   else delete out.model;
   return out;

@@ -65,7 +65,7 @@ export function conversationStats(conversation: Conversation, s: Resolved): Conv
     window: s.window,
     windowFrom: s.windowFrom,
     compactionPoint: s.point,
-    replyReserve: s.replyReserve,
+    replyReserve: s.budgets.replyReserve,
     triggerPercent: s.triggerPercent,
     crossesAt,
     crossesAtId,

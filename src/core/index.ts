@@ -14,3 +14,4 @@ export * from './compact';
 export * from './micro-compact';
 export { renderBlock, OPEN_TAG, CLOSE_TAG, MIN_BUDGET_TOKENS } from './render';
 export type { RenderOptions } from './render';
+export * from './policy';

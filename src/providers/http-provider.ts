@@ -26,7 +26,7 @@ export function bearerHeaders(apiKey: string | undefined, json: boolean): Record
 export abstract class HttpChatProvider implements ChatProvider {
   abstract readonly id: ProviderId;
   readonly baseUrl: string;
-  private readonly transport: Transport;
+  protected readonly transport: Transport;
   private readonly retry: RetryPolicy | undefined;
 
   /** `baseUrl`: the protocol's normalised form of the configured URL. */

@@ -4,9 +4,9 @@ import { classifyStreamError, ProviderError, shorten, type ProviderLabel } from 
 import { ndjsonLines } from './ndjson';
 import { ollamaBody } from './ollama-format';
 import { bearerHeaders, HttpChatProvider, type HttpProviderOptions } from './http-provider';
-import type { DecodedEvent } from './run';
+import { type DecodedEvent, requestJson } from './run';
 import { argumentsText } from './tool-format';
-import type { ChatRequest, ProviderUsage, StopReason } from './types';
+import type { CallOptions, ChatRequest, ProviderUsage, StopReason } from './types';
 import { count, isRecord, type Json } from './json';
 
 export const OLLAMA_DEFAULT_URL = 'http://localhost:11434';
@@ -76,6 +76,16 @@ export async function* decodeOllama(chunks: AsyncIterable<string>, label: Provid
   }
 }
 
+/** `<architecture>.context_length` of an `/api/show` reply's `model_info`. */
+export function contextLengthOf(json: unknown): number | null {
+  const info = isRecord(json) && isRecord(json.model_info) ? json.model_info : null;
+  if (!info) return null;
+  for (const [key, value] of Object.entries(info)) {
+    if (key.endsWith('.context_length')) return count(value) ?? null;
+  }
+  return null;
+}
+
 export class OllamaProvider extends HttpChatProvider {
   readonly id = 'ollama' as const;
   protected readonly modelsPath = '/api/tags';
@@ -104,6 +114,13 @@ export class OllamaProvider extends HttpChatProvider {
 
   protected decode(chunks: AsyncIterable<string>, label: ProviderLabel, model: string, apiKey: string | undefined): AsyncIterable<DecodedEvent> {
     return decodeOllama(chunks, label, model, apiKey);
+  }
+
+  /** The model's maximum context from `/api/show` (`<architecture>.context_length` in its
+   * `model_info`), or null when the server does not say. Rejects with a ProviderError. */
+  async modelContextLength(model: string, options: CallOptions = {}): Promise<number | null> {
+    const request = { url: `${this.baseUrl}/api/show`, method: 'POST' as const, headers: this.headers(options.apiKey, true), body: JSON.stringify({ model }) };
+    return contextLengthOf(await requestJson(this.transport, request, this.label(options.apiKey), options.apiKey, options.signal));
   }
 
   protected modelNames(json: unknown): string[] {

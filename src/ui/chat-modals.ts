@@ -94,6 +94,32 @@ export class RenameModal extends AskModal<string | null> {
   }
 }
 
+export type OversizedChoice = 'shorten' | 'trim' | 'send';
+
+/** A message too big for the window even after compaction: shorten it (back to the input box),
+ * send it trimmed to what fits, or send it as it is. Closing without a choice means shorten. */
+export class OversizedModal extends AskModal<OversizedChoice> {
+  constructor(
+    app: App,
+    private readonly tokens: number,
+    private readonly limit: number,
+  ) {
+    super(app, 'shorten');
+  }
+
+  override onOpen(): void {
+    this.setTitle('Message too long for the context window');
+    const n = (x: number): string => x.toLocaleString('en-US');
+    this.contentEl.createEl('p', {
+      text: `This message is about ${n(this.tokens)} tokens; about ${n(Math.max(0, this.limit))} fit with the system prompt and room for the reply, even after compacting everything before it. Sent as it is, the server may cut it or refuse it.`,
+    });
+    new Setting(this.contentEl)
+      .addButton((b) => b.setButtonText('Shorten it').onClick(() => this.settle('shorten')))
+      .addButton((b) => b.setButtonText('Send trimmed').setCta().onClick(() => this.settle('trim')))
+      .addButton((b) => b.setButtonText('Send anyway').onClick(() => this.settle('send')));
+  }
+}
+
 /** A yes/no question with a destructive action; resolves true on confirm. */
 export class ConfirmModal extends AskModal<boolean> {
   constructor(

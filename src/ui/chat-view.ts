@@ -14,7 +14,7 @@ import { formatTokens } from '../chat/format';
 import { describeMeter, type MeterFigures } from '../chat/meter';
 import type { ChatEntry, CompactionState, MessageEntry, NoticeEntry } from '../chat/entries';
 import type { ChatSession } from '../chat/session';
-import { ConfirmModal, RenameModal } from './chat-modals';
+import { ConfirmModal, OversizedModal, RenameModal } from './chat-modals';
 import { CompactNowModal } from './compact-modal';
 import { MentionSuggest } from './mention-suggest';
 
@@ -224,7 +224,20 @@ export class ChatView extends ItemView {
       return;
     }
     this.inputEl.value = '';
-    void this.session.send(text);
+    void this.sendChecked(text);
+  }
+
+  /** Sends; a message too big for the window comes back to the user with a choice first. */
+  private async sendChecked(text: string): Promise<void> {
+    const outcome = await this.session.send(text);
+    if (outcome.kind !== 'oversized') return;
+    const choice = await new OversizedModal(this.app, outcome.tokens, outcome.limit).ask();
+    if (choice === 'shorten') {
+      this.inputEl.value = text;
+      this.inputEl.focus();
+      return;
+    }
+    await this.session.send(text, { oversized: choice });
   }
 
   private updateComposer(): void {

@@ -2,8 +2,8 @@
 // reloading the plugin. The API key goes through SecretComponent into Obsidian's SecretStorage;
 // only the secret's name is saved in data.json.
 import { type App, type Plugin, PluginSettingTab, SecretComponent, Setting } from 'obsidian';
-import { contextWindowFor } from '../core/models';
-import { type CompactChatSettings, DEFAULT_BASE_URLS, DEFAULT_SETTINGS, PROVIDER_IDS, compactionPointFor } from '../chat/settings';
+import { type ScaledSetting, describeScaled } from '../core/policy';
+import { type CompactChatSettings, DEFAULT_BASE_URLS, DEFAULT_SETTINGS, PROVIDER_IDS, budgetsFor, compactionPointFor, windowFor } from '../chat/settings';
 import type { ProviderId } from '../providers/types';
 
 /** What the tab needs from the plugin. */
@@ -12,7 +12,16 @@ export interface SettingsHost {
   saveSettings(): Promise<void>;
   /** The server's models for the current settings; rejects with a readable error. */
   listModels(): Promise<string[]>;
+  /** Ollama: the chosen model's maximum context, from the server; null when it does not say. */
+  modelMaximum?(): Promise<number | null>;
 }
+
+const SCALED_NAMES: Record<ScaledSetting, string> = {
+  replyReserve: 'reserve for the reply',
+  keepTokens: 'tokens to keep',
+  blockBudget: 'previous context budget',
+  restoredBudget: 'restored notes budget',
+};
 
 const PROVIDER_NAMES: Record<ProviderId, string> = {
   ollama: 'Ollama',
@@ -22,6 +31,8 @@ const PROVIDER_NAMES: Record<ProviderId, string> = {
 
 export class CompactChatSettingTab extends PluginSettingTab {
   private models: string[] = [];
+  /** The model's maximum context as Ollama reported it (0: not known yet). */
+  private modelMaximum = 0;
   private modelsError = '';
 
   constructor(
@@ -33,6 +44,16 @@ export class CompactChatSettingTab extends PluginSettingTab {
   }
 
   override display(): void {
+    this.render();
+    const s = this.host.settings;
+    if (s.provider === 'ollama' && s.model.trim() && !this.modelMaximum) void this.loadMaximum();
+  }
+
+  /** Asks Ollama for the model's maximum context, shown beside the context size. */
+  private async loadMaximum(): Promise<void> {
+    const maximum = (await this.host.modelMaximum?.().catch(() => null)) ?? 0;
+    if (maximum === this.modelMaximum) return;
+    this.modelMaximum = maximum;
     this.render();
   }
 
@@ -139,8 +160,22 @@ export class CompactChatSettingTab extends PluginSettingTab {
     this.numberSetting(containerEl, 'Stalled reply', 'Seconds a reply may send nothing before it is stopped as stalled; the text so far is kept.', 'idleTimeoutSeconds');
 
     new Setting(containerEl).setName('Context window').setHeading();
-    const window = contextWindowFor(s.model || undefined, s.contextWindowOverride);
-    this.numberSetting(containerEl, 'Context window override', `Tokens the model can take. 0 uses the known window for the model (now ${window.toLocaleString('en-US')}).`, 'contextWindowOverride');
+    const window = windowFor(s);
+    if (s.provider === 'ollama') {
+      const maximum = this.modelMaximum ? ` The model can take up to ${this.modelMaximum.toLocaleString('en-US')}.` : '';
+      this.numberSetting(
+        containerEl,
+        'Context size',
+        `Tokens Ollama is asked to hold (sent as num_ctx); the meter and the compaction point use it.${maximum} Ollama reserves memory for the whole size when the model loads: larger sizes need more memory and load slower.`,
+        'ollamaContextSize',
+      );
+    }
+    this.numberSetting(
+      containerEl,
+      'Context window override',
+      `Tokens the model can take. 0 uses ${s.provider === 'ollama' ? 'the context size above' : 'the known window for the model'} (now ${window.toLocaleString('en-US')}).`,
+      'contextWindowOverride',
+    );
     this.numberSetting(containerEl, 'Reserve for the reply', 'Tokens kept free for the reply; also the longest reply requested.', 'replyReserve');
 
     new Setting(containerEl).setName('Compaction').setHeading();
@@ -174,6 +209,8 @@ export class CompactChatSettingTab extends PluginSettingTab {
           await this.save();
         }),
       );
+    const scaled = describeScaled(budgetsFor(s, window), SCALED_NAMES);
+    if (scaled) new Setting(containerEl).setName('What fits this window').setDesc(scaled);
   }
 
   private modelSetting(containerEl: HTMLElement, s: CompactChatSettings): void {
@@ -211,6 +248,7 @@ export class CompactChatSettingTab extends PluginSettingTab {
   private async refreshModels(): Promise<void> {
     try {
       this.models = await this.host.listModels();
+      this.modelMaximum = (await this.host.modelMaximum?.().catch(() => null)) ?? 0;
       this.modelsError = this.models.length ? '' : 'The server has no models.';
     } catch (error) {
       this.models = [];

@@ -3,22 +3,13 @@
 // boundary moves back; the next request body is what it would have been without that round).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompactChatSettings } from '../../src/chat/settings';
-import { type Harness, ollamaReply, startHarness, systemOf } from './helpers/harness';
+import { type Harness, harnessPool, ollamaReply, systemOf } from './helpers/harness';
 
-let open: Harness[] = [];
-afterEach(async () => {
-  for (const h of open) {
-    h.session.dispose();
-    await h.close();
-  }
-  open = [];
-});
+const pool = harnessPool();
+afterEach(pool.closeAll);
 
-const start = async (overrides: Partial<CompactChatSettings> = {}, files: Record<string, string> = {}): Promise<Harness> => {
-  const h = await startHarness({ keepExchanges: 1, keepTokens: 0, ...overrides }, files);
-  open.push(h);
-  return h;
-};
+const start = (overrides: Partial<CompactChatSettings> = {}, files: Record<string, string> = {}): Promise<Harness> =>
+  pool.start({ keepExchanges: 1, keepTokens: 0, ...overrides }, files);
 
 const para = (topic: string, n: number): string =>
   Array.from({ length: n }, (_, i) => `Point ${i + 1} about ${topic}: we keep the details of ${topic} in mind and check them again later.`).join(' ');

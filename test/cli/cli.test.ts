@@ -145,10 +145,12 @@ describe('compact-chat compact --rounds', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const headers = r.stdout.split('\n').filter((l) => l.startsWith('── round'));
-    expect(headers.length).toBeGreaterThanOrEqual(2);
+    // One compaction now frees enough room for the rest of this short conversation.
+    expect(headers.length).toBeGreaterThanOrEqual(1);
     expect(headers[0]).toMatch(/^── round 1 · before message \d+ of 25 · trigger tokens · ~[\d,]+ → [\d,]+ tokens/);
     expect(r.stdout.match(/<previous_context>/g)?.length).toBe(headers.length);
-    expect(r.stdout).toMatch(/\d+ rounds over 25 messages \(window 4,096, compaction point 2,048\); the prompt ends at ~[\d,]+ tokens\n$/);
+    expect(r.stdout).toMatch(/\d+ rounds? over 25 messages \(window 4,096, compaction point 3,072\); the prompt ends at ~[\d,]+ tokens\n/);
+    expect(r.stdout).toMatch(/Used instead: --reply-reserve 2,048 → 1,024; --budget 1,500 → 768; --keep-tokens 2,000 → 384\.\n$/);
 
     type Event = { kind: string; beforeMessage: number; promptBefore: number; promptAfter: number; record: { round: number; removedIds: string[] }; block: string };
     const events = json<Event[]>(run(['compact', example('openai-messages.json'), '--rounds', '--window', '4096', '--format', 'json']));
@@ -173,7 +175,7 @@ describe('compact-chat stats', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^ {2}user +8 +[\d,]+$/m);
     expect(r.stdout).toMatch(/^ {2}tool +5 +[\d,]+$/m);
-    expect(r.stdout).toContain('window 4,096; compaction point 2,048 (85 % of the window, 2,048 reserved for the reply)');
+    expect(r.stdout).toContain('window 4,096; compaction point 3,072 (85 % of the window, 1,024 reserved for the reply)');
     expect(r.stdout).toMatch(/the point is crossed at message \d+ of 25/);
     const s = json<{ byRole: Record<string, { messages: number; tokens: number }>; compactionPoint: number; window: number }>(run(['stats', example('openai-messages.json'), '--format', 'json', '--model', 'gpt-4o']));
     expect(s.window).toBe(128_000);

@@ -49,16 +49,18 @@ function longReply(i: number): string {
 /** Sends messages in a small window until the plugin compacts automatically; returns the count. */
 async function compactByConversation(page: Page): Promise<number> {
   await page.evaluate(() =>
-    window.harness?.configure({ contextWindowOverride: 1500, replyReserve: 200, triggerPercent: 60, keepExchanges: 1, keepTokens: 0, contextBudget: 400 }),
+    // 3,000 tokens: the vault tools' definitions take ~480, and a compaction lands at half the
+    // prompt, so a smaller window would leave no room for the block.
+    window.harness?.configure({ contextWindowOverride: 3000, replyReserve: 200, triggerPercent: 60, keepExchanges: 1, keepTokens: 0, contextBudget: 400 }),
   );
-  for (let i = 1; i <= 10; i++) {
+  for (let i = 1; i <= 14; i++) {
     e2e.harness.script('POST', '/api/chat', ollamaReply(longReply(i)));
     await send(page, `Question ${i}: what should we plant in bed ${i}? Please keep the no-pesticides rule in mind, always.`);
     await idle(page);
     const compacted = await page.evaluate(() => window.harness?.plugin.session.compactions.length ?? 0);
     if (compacted > 0) return i;
   }
-  throw new Error('no automatic compaction after 10 exchanges');
+  throw new Error('no automatic compaction after 14 exchanges');
 }
 
 describe('the plugin in Chromium', () => {

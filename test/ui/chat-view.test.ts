@@ -141,11 +141,12 @@ describe('the chat view', () => {
 
   it('with a small window compacts a long conversation: the request carries <previous_context> and the restored notes, the view every message', async () => {
     h = await startUi(
-      { contextWindowOverride: 2000, replyReserve: 200, triggerPercent: 60, keepExchanges: 1, keepTokens: 0, contextBudget: 250, restoredNotesBudget: 300 },
+      // 4,000 tokens: the vault tools' definitions take ~480, and a compaction lands at half the prompt.
+      { contextWindowOverride: 4000, replyReserve: 200, triggerPercent: 40, keepExchanges: 1, keepTokens: 0, contextBudget: 250, restoredNotesBudget: 300 },
       { 'Projects/Alpha.md': '# Alpha\nAlpha plan: ship version two by Friday.' },
     );
     const para = (t: string): string => `We discussed ${t} at length, and we will check the details of ${t} again next week with everyone. `.repeat(3);
-    const topics = ['the [[Alpha]] project', 'the budget', 'the launch date', 'the team', 'the risks', 'the marketing', 'the retro'];
+    const topics = ['the [[Alpha]] project', 'the budget', 'the launch date', 'the team', 'the risks', 'the marketing', 'the retro', 'the pricing', 'the roadmap', 'the hiring', 'the support'];
     for (const topic of topics) h.server.on('POST', '/api/chat', ollamaReply(para(topic)));
     for (const topic of topics) {
       send(`Let us talk about ${topic}. ${para(topic)}`);
@@ -158,6 +159,28 @@ describe('the chat view', () => {
     expect(messages(h)).toHaveLength(topics.length * 2);
     expect(h.view().find('.compact-chat-notice')?.getText()).toMatch(/Compacted \d+ messages/);
     expect(h.plugin.session.compactions.length).toBeGreaterThan(0);
+  });
+
+  it('asks before sending a message too long for the window: shorten keeps it in the input box, send trimmed sends what fits', async () => {
+    h = await startUi({ contextWindowOverride: 4096 });
+    h.server.on('POST', '/api/chat', ollamaReply('Read the start.'));
+    const paste = Array.from({ length: 600 }, (_, i) => `Log line ${i}: the request took longer than expected.`).join('\n');
+    const modalButton = (label: string): HTMLElement | undefined => [...document.querySelectorAll<HTMLElement>('.modal button')].find((b) => b.textContent === label);
+    send(paste);
+    await until(() => modalButton('Shorten it') !== undefined);
+    expect(document.querySelector('.modal')?.textContent).toMatch(/Message too long for the context window/);
+    modalButton('Shorten it')?.click();
+    await until(() => input(h).value === paste);
+    expect(bodies()).toHaveLength(0);
+
+    send(paste);
+    await until(() => modalButton('Send trimmed') !== undefined);
+    modalButton('Send trimmed')?.click();
+    await until(() => bodies().length === 1);
+    await idle();
+    const sent = bodies()[0]?.messages.find((m) => m.role === 'user')?.content ?? '';
+    expect(sent).toMatch(/Trimmed to fit the context window/);
+    expect(sent.length).toBeLessThan(paste.length);
   });
 
   it('streams a reply without re-rendering the other messages', async () => {

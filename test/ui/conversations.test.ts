@@ -19,9 +19,10 @@ afterEach(async () => {
 
 describe('saved conversations', () => {
   it('saves the conversation as a note titled by the first message, and restores it with its compaction state on restart', async () => {
-    h = await startUi({ contextWindowOverride: 1200, replyReserve: 200, triggerPercent: 60, keepExchanges: 1, keepTokens: 0, contextBudget: 250 });
+    // Without tools: their definitions would take ~480 of this 1,200-token window.
+    h = await startUi({ contextWindowOverride: 1200, replyReserve: 200, triggerPercent: 60, keepExchanges: 1, keepTokens: 0, contextBudget: 250, vaultTools: false });
     const para = (t: string): string => `We discussed ${t} at length, and we will check the details of ${t} again next week. `.repeat(3);
-    const topics = ['the budget', 'the launch date', 'the team', 'the risks', 'the marketing'];
+    const topics = ['the budget', 'the launch date', 'the team', 'the risks', 'the marketing', 'the retro', 'the pricing'];
     for (const topic of topics) h.server.on('POST', '/api/chat', ollamaReply(para(topic)));
     for (const topic of topics) {
       send(`Let us talk about ${topic}. ${para(topic)}`);

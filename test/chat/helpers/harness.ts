@@ -48,6 +48,25 @@ export async function startHarness(overrides: Partial<CompactChatSettings> = {},
   };
 }
 
+/** Harnesses started by a test file, closed after each test (`afterEach(harnesses.closeAll)`). */
+export function harnessPool(): { start: typeof startHarness; closeAll: () => Promise<void> } {
+  let open: Harness[] = [];
+  return {
+    start: async (...args) => {
+      const h = await startHarness(...args);
+      open.push(h);
+      return h;
+    },
+    closeAll: async () => {
+      for (const h of open) {
+        h.session.dispose();
+        await h.close();
+      }
+      open = [];
+    },
+  };
+}
+
 const line = (content: string) => ({ model: 'llama3.1:8b', message: { role: 'assistant', content }, done: false });
 const final = (promptEvalCount: number) => ({
   model: 'llama3.1:8b',
