@@ -23,7 +23,7 @@ const MAX_LINE = 320;
 const WORK_VERB =
   '(?:use|write|add|include|change|touch|modify|mention|call|edit|delete|remove|rename|move|format|translate|reply|answer|respond|suggest|recommend|create|make|put|say|output|print|commit|push|run|install|import|list|link|cite|quote|keep|explain|summari[sz]e|ask|send|post|share|show|start|end|open|read|save|sort|spell|capitali[sz]e|abbreviate|exceed|go over|test|refactor|break|overwrite)';
 const CONSTRAINT_START = new RegExp(
-  `^(?:please\\s+)?(?:(?:always|never|don['’]?t|do not|avoid|only|make sure (?:to|you)|be sure to|remember to|from now on,?|going forward,?)\\s+(?:\\w+\\s+)?${WORK_VERB}\\b|(?:keep|bear) in mind\\b)`,
+  `^(?:please\\s+)?(?:(?:always|never|don['’]?t|do not|avoid|only|make sure (?:to|you)|be sure to|remember to|from now on,?|going forward,?)\\s+(?:\\w+\\s+)?${WORK_VERB}\\b|(?:keep|bear)\\s+(?:[\\w-]+\\s+){0,5}in mind\\b)`,
   'i',
 );
 // The patterns below that can match anywhere in a sentence are split in two: the English part,
