@@ -10,6 +10,7 @@
 // is re-measured whole and trimmed until it fits, with a margin for the estimator's error (the
 // plugin ships no tokenizer, so the estimate is all there is).
 import type { CompactionRecord, FileEntry, Reference, SourcedLine } from './record';
+import { closeTasks } from './extract-summary';
 import { estimateTokens } from './tokens';
 import { balancedMarkup, dedupeKey, dropLoneSurrogates, splitSentences, squash, wordCount } from './text';
 import { describeDay, resolveRelativeDates } from './dates';
@@ -182,7 +183,9 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // the goal counts, or a constraint stated after the cut would vanish with the cut.
   const add = (id: SectionId, line: string, cap: number): boolean => {
     const clean = dropLoneSurrogates(line);
-    const bare = line.replace(/^- /, '');
+    // The line's own words: without its bullet and a short label ("Latest request:", "Open:"), so
+    // one request is not repeated as the latest request, an open task and a request.
+    const bare = line.replace(/^- /, '').replace(/^[A-Z][a-z]+(?: [a-z]+){0,3}: /, '');
     const key = dedupeKey(bare);
     if (id !== 'goal' && id !== 'leftOff' && (shown.has(key) || (goalText !== '' && goalText.includes(bare)))) return true;
     const list = built.lines.get(id);
@@ -242,7 +245,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     ['open', record.openTasks.map((l) => `- ${l.text}`)],
     ['decisions', record.decisions.map((l) => `- ${l.text}`)],
     ['done', record.done.map((l) => `- ${l.text}`)],
-    ['topics', record.topics.map((l) => `- ${l.text}`)],
+    // Each request of the user, marked done when a later "done" line covers it, else open.
+    ['topics', record.topics.map((l) => `- ${closeTasks([l], record.done).length ? 'Open' : 'Done'}: ${l.text}`)],
   ];
   const taken = new Map<SectionId, number>();
   const fillList = (id: SectionId, items: readonly string[], capFor: () => number): void => {
