@@ -289,7 +289,8 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
   const topics = build(hits.t, SECTION_LIMIT, true, one);
   // The last request, when nothing answered it as done, is an open task.
   const lu = lastUser as Sentence | null;
-  if (lu && saysSo(lu, REQUEST_EN, 0, REQUEST_CJK) && !open.some((o) => o.text.toLowerCase() === squash(lu.text).toLowerCase())) open.push(line(lu, lu.text, 1));
+  // (A standing instruction phrased as a request — "Please keep … in mind" — is no task.)
+  if (lu && !classify(lu).constraint && saysSo(lu, REQUEST_EN, 0, REQUEST_CJK) && !open.some((o) => o.text.toLowerCase() === squash(lu.text).toLowerCase())) open.push(line(lu, lu.text, 1));
 
   // Bounded: a section is a summary, and a long session must not make every later step slower.
   const last = <T>(xs: T[], n: number): T[] => xs.slice(Math.max(0, xs.length - n));

@@ -147,12 +147,25 @@ export function isCompactionRecord(value: unknown): value is CompactionRecord {
   );
 }
 
-/** Whether a record's line was sent in its block: its text is there whole, or (a goal or request
- * shortened to its first sentences to fit) its first sentence is. The panel shows, section by
- * section, exactly what the model was sent, and labels the rest as not sent. */
+/** The part of a record's line that its block sent: the whole text, or (a goal or request
+ * shortened to its first sentences to fit) the longest run of its first sentences the block holds;
+ * '' when none. The panel shows, section by section, exactly what the model was sent, and labels
+ * the rest as not sent. */
+export function sentPart(block: string, text: string): string {
+  if (!block || !text) return '';
+  if (block.includes(text)) return text;
+  let best = '';
+  const end = /[.!?。！？](?=\s)/gu;
+  let m: RegExpExecArray | null;
+  while ((m = end.exec(text))) {
+    const head = text.slice(0, m.index + 1);
+    if (!block.includes(head)) break;
+    best = head;
+  }
+  return best.length >= 12 ? best : '';
+}
+
+/** Whether any of a record's line was sent in its block (see {@link sentPart}). */
 export function sentInBlock(block: string, text: string): boolean {
-  if (!block || !text) return false;
-  if (block.includes(text)) return true;
-  const first = /^.+?[.!?。！？](?=\s|$)/u.exec(text)?.[0];
-  return first !== undefined && first.length >= 12 && first !== text && block.includes(first);
+  return sentPart(block, text) !== '';
 }

@@ -14,7 +14,7 @@ import { formatTokens, plural } from '../chat/format';
 import type { CompactionCause, CompactionState } from '../chat/entries';
 import type { ChatSession } from '../chat/session';
 import type { ChatMessage } from '../core/messages';
-import { sentInBlock, type CompactionRecord, type ErrorLine, type SourcedLine } from '../core/record';
+import { sentInBlock, sentPart, type CompactionRecord, type ErrorLine, type SourcedLine } from '../core/record';
 import { groupUnits } from '../core/units';
 import { pathLink, referenceLink, renderLink } from './compaction-links';
 
@@ -269,7 +269,8 @@ export class CompactionPanelView extends ItemView {
       sum.createEl('h5', { text: section.title });
       if (sent.length) {
         const list = sum.createEl('ul', { cls: 'compact-chat-lines' });
-        for (const line of sent) this.renderLine(list, line);
+        // As sent: a goal shortened to fit shows the sentences the block carried.
+        for (const line of sent) this.renderLine(list, { ...line, text: sentPart(r.block, line.text) });
       }
       if (notSent.length) {
         const details = sum.createEl('details', { cls: 'compact-chat-not-sent' });

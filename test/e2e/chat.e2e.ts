@@ -170,6 +170,12 @@ describe('the plugin in Chromium', () => {
     if ((await round.getAttribute('open')) === null) await round.locator('summary').first().click();
     expect(await round.locator('pre.compact-chat-block').textContent()).toContain('<previous_context');
     await shot(page, '08-panel');
+    // The summary as it was sent, section by section; its first line is in the block.
+    const summary = round.locator('.compact-chat-round-sections');
+    const firstLine = (await summary.locator('.compact-chat-lines .compact-chat-line-text').first().textContent()) ?? 'missing';
+    expect(await round.locator('pre.compact-chat-block').textContent()).toContain(firstLine);
+    await summary.scrollIntoViewIfNeeded();
+    await shot(page, '08b-panel-summary');
 
     const toggle = round.locator('.compact-chat-originals-toggle');
     const removed = Number(/\((\d+)\)/.exec((await toggle.textContent()) ?? '')?.[1] ?? 0);
