@@ -116,6 +116,12 @@ export function setLayoutReady(app: App): void {
   app.workspace.markLayoutReady();
 }
 
+/** Makes the leaf deferred, like a background tab after Obsidian 1.7.2 restores the layout: its
+ * view is unloaded until revealLeaf or loadIfDeferred. */
+export async function deferLeaf(leaf: { defer(): Promise<void> }): Promise<void> {
+  await leaf.defer();
+}
+
 /** Back to desktop defaults, then these flags (e.g. `{ isMobile: true, isDesktop: false }`). */
 export function setPlatform(flags: Partial<PlatformFlags>): void {
   resetPlatform(flags);
