@@ -21,6 +21,9 @@ export interface TestAppOptions {
   vaultName?: string;
   /** false keeps the workspace "starting up" until setLayoutReady(app), to test onLayoutReady. */
   layoutReady?: boolean;
+  /** Pins the disk's case rule; by default it follows the Platform flags (macOS, Windows and iOS
+   * fold case, Linux does not), so setPlatform switches it. */
+  caseInsensitive?: boolean;
 }
 
 let current: App | null = null;
@@ -37,6 +40,7 @@ export function createTestApp(options: TestAppOptions = {}): App {
   installDomHelpers(win);
   installLeakTracking(win);
   const adapter = new MemoryAdapter(options.vaultName);
+  adapter.caseInsensitive = options.caseInsensitive ?? null;
   adapter.seed({ ...options.files, '.obsidian/app.json': '{}' });
   const app = new App(win, adapter);
   win.document.body.appendChild(app.containerEl);

@@ -55,12 +55,14 @@ export class Vault extends Events {
     const target = normalizePath(path);
     // One step, as in Obsidian: two creates racing for a path cannot both succeed.
     await this.adapter.writeNew(target, data, options);
-    const file = this.getFileByPath(target);
+    // Under a parent folder's case twin the disk stores the file in the existing folder.
+    const file = this.getFileByPath(this.adapter.resolve(target));
     if (!file) throw new Error(`"${target}" is hidden (dot-path) and not part of the vault index.`);
     return file;
   }
 
-  /** Creates missing parent folders too; throws "Folder already exists." for a taken path. */
+  /** Creates missing parent folders too; throws "Folder already exists." for a taken path, which on
+   * a case-folding disk includes a case twin (adapter.exists ignores case there). */
   async createFolder(path: string): Promise<TFolder> {
     const target = normalizePath(path);
     if (await this.adapter.exists(target)) throw new Error('Folder already exists.');
