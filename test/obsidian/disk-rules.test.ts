@@ -1,4 +1,5 @@
-// The disk's case rule: macOS, Windows and iOS fold case, Linux does not (platform.ts).
+// Where the disk and the vault refuse or fold names: case (macOS, Windows and iOS fold it, Linux
+// does not; platform.ts) and Obsidian's name rules (no name ending in a dot or a space).
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryAdapter } from './adapter';
 import { Vault } from './index';
@@ -53,5 +54,20 @@ describe('a case-sensitive disk', () => {
     await vault.create('compact chat/a.md', 'y');
     expect(vault.getFolderByPath('compact chat')).not.toBeNull();
     expect(await vault.adapter.read('Compact Chat/a.md')).toBe('x');
+  });
+});
+
+describe('name rules', () => {
+  it('refuses file and folder names ending in a dot or a space', async () => {
+    const vault = vaultWith({ 'a.md': 'x' }, false);
+    await expect(vault.createFolder('Chats.')).rejects.toThrow('cannot end with a dot or a space');
+    await expect(vault.createFolder('Chats /Old')).rejects.toThrow('cannot end with a dot or a space');
+    await expect(vault.create('Notes./b.md', 'y')).rejects.toThrow('cannot end with a dot or a space');
+    const file = vault.getFileByPath('a.md');
+    if (!file) throw new Error('no file');
+    await expect(vault.rename(file, 'b. ')).rejects.toThrow('cannot end with a dot or a space');
+    expect(vault.getFolderByPath('Chats.')).toBeNull();
+    await vault.createFolder('Chats. 2');
+    expect(vault.getFolderByPath('Chats. 2')).not.toBeNull();
   });
 });
