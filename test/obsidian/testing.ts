@@ -6,12 +6,14 @@ import { type FailureOptions, MemoryAdapter } from './adapter';
 import { App } from './app';
 import { installDomHelpers } from './dom';
 import { installLeakTracking, resetLeakTracking } from './leak-tracker';
+import { setMarkdownHtmlMode } from './markdown-html';
 import { clearNoticeHistory, noticeHistory } from './notice';
 import { type PlatformFlags, resetPlatform } from './platform';
 import { Plugin } from './plugin';
 
 export { installDomHelpers } from './dom';
 export { liveIntervalCount, liveListenerCount } from './leak-tracker';
+export { setMarkdownHtmlMode as setMarkdownHtml } from './markdown-html';
 
 export interface TestAppOptions {
   /** Vault files by path (folders are created as needed). */
@@ -46,6 +48,7 @@ export function createTestApp(options: TestAppOptions = {}): App {
   win.document.body.appendChild(app.containerEl);
   if (options.layoutReady !== false) app.workspace.markLayoutReady();
   resetPlatform();
+  setMarkdownHtmlMode('text');
   clearNoticeHistory();
   // jsdom's selector engine (nwsapi) adds mouseover/mouseout listeners to the document on the first
   // query, to track :hover. Warm it up before counting, so a plugin's first `find` is not a "leak".
