@@ -17,6 +17,7 @@ import {
   pressKey,
   runCommand,
   selectOption,
+  setPlatform,
   typeInto,
   unloadPlugin,
   vaultSnapshot,
@@ -89,6 +90,31 @@ describe('settings', () => {
     expect(plugin.session.messages.map((m) => m.content)).toEqual(['Hello', 'Hi from OpenAI.']);
     await plugin.saveSettings();
     expect(JSON.stringify(vaultSnapshot(app))).not.toContain('sk-test-SECRET-1234');
+  });
+
+  it('refuses a conversation folder ending in a dot or a space, with a clear message', async () => {
+    app = createTestApp();
+    const plugin = await loadPlugin(CompactChatPlugin);
+    const tab = openSettingTab(app, 'compact-chat');
+    const folder = settingNamed(tab, 'Conversation folder');
+    typeInto(folder.find('input') as HTMLInputElement, 'Chats.');
+    expect(folder.find('.setting-item-description')?.getText()).toBe('Folder names cannot end in a dot or a space ("Chats.").');
+    typeInto(folder.find('input') as HTMLInputElement, 'Work /Chats');
+    expect(folder.find('.setting-item-description')?.getText()).toContain('cannot end in a dot or a space ("Work ")');
+    expect(plugin.settings.conversationFolder).toBe(DEFAULT_SETTINGS.conversationFolder);
+    typeInto(folder.find('input') as HTMLInputElement, 'Chats');
+    expect(plugin.settings.conversationFolder).toBe('Chats');
+    expect(folder.find('.setting-item-description')?.getText()).toBe('Vault folder where conversations are saved as notes.');
+  });
+
+  it('says when the conversation folder is an existing folder in another case, where the disk ignores case', async () => {
+    app = createTestApp({ files: { 'Compact Chat/a.md': '' } });
+    setPlatform({ isLinux: false, isMacOS: true });
+    await loadPlugin(CompactChatPlugin);
+    const tab = openSettingTab(app, 'compact-chat');
+    const folder = settingNamed(tab, 'Conversation folder');
+    typeInto(folder.find('input') as HTMLInputElement, 'compact chat');
+    expect(folder.find('.setting-item-description')?.getText()).toContain('Saving to the existing folder "Compact Chat"');
   });
 
   it('applies settings changes without reloading the plugin', async () => {

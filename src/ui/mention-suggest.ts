@@ -2,8 +2,12 @@
 // with Obsidian's own fuzzy search; picking one inserts `[[link]]`. The session resolves the links
 // of a sent message to notes and sends them as context.
 //
-// AbstractInputSuggest is made for an <input>; here it follows a <textarea>: `getValue` is
-// overridden to read the text between `[[` and the caret, and `selectSuggestion` to replace it.
+// AbstractInputSuggest accepts an <input> or a contenteditable div (obsidian.d.ts, its constructor);
+// the composer is a <textarea> (multi-line, native undo and IME, which neither gives as simply).
+// The base class only listens for `input` events on it and treats a non-<input> like a
+// contenteditable, reading and writing its text content, which for a textarea is not its value.
+// So both value paths are overridden: `getValue` reads the text between `[[` and the caret from
+// `textarea.value`, and `selectSuggestion` replaces it; the base class never touches the value.
 import { AbstractInputSuggest, type App, type TFile, prepareFuzzySearch } from 'obsidian';
 
 const LIMIT = 20;

@@ -1,9 +1,33 @@
 // The chat layer's vault interfaces (the conversation store's and the tools') implemented with
 // Obsidian's API. Kept here, beside the other Obsidian-facing code, so src/chat stays free of
 // `obsidian`; main.ts wires them.
-import { type App, type Component, TFile, TFolder, normalizePath, prepareSimpleSearch } from 'obsidian';
+import { type App, type Component, Platform, TFile, TFolder, type Vault, normalizePath, prepareSimpleSearch } from 'obsidian';
 import type { ConversationVault } from '../chat/conversation-store';
 import type { ToolVault } from '../chat/tools/vault-tools';
+
+/** Whether the vault's disk ignores case: APFS (macOS, iOS) and NTFS (Windows) do by default. The
+ * adapter's `exists(path, sensitive?)` is case-insensitive there (obsidian.d.ts `DataAdapter.exists`). */
+function diskFoldsCase(): boolean {
+  return Platform.isMacOS || Platform.isWin || Platform.isIosApp;
+}
+
+/**
+ * `path` spelt as the vault already has it where the disk ignores case: "compact chat/x.md" becomes
+ * "Compact Chat/x.md" when that folder exists. The vault index is exact, but on such a disk
+ * `createFolder("compact chat")` throws "Folder already exists", so without this every save would
+ * fail and the history would list nothing. Elsewhere (Linux) case twins are distinct: unchanged.
+ */
+export function inVaultCase(vault: Vault, path: string): string {
+  if (!diskFoldsCase() || path === '/' || vault.getAbstractFileByPath(path)) return path;
+  let resolved = '';
+  for (const segment of path.split('/')) {
+    const next = resolved ? `${resolved}/${segment}` : segment;
+    const parent = resolved ? vault.getFolderByPath(resolved) : vault.getRoot();
+    const twin = vault.getAbstractFileByPath(next) ?? parent?.children.find((c) => c.name.toLowerCase() === segment.toLowerCase());
+    resolved = twin ? twin.path : next;
+  }
+  return resolved;
+}
 
 /** `owner` (the plugin) holds the vault event subscriptions, so unloading it removes them. */
 export function conversationVault(app: App, owner: Pick<Component, 'registerEvent'>): ConversationVault {
@@ -14,7 +38,7 @@ export function conversationVault(app: App, owner: Pick<Component, 'registerEven
     return found;
   };
   return {
-    normalizePath,
+    normalizePath: (path) => inVaultCase(vault, normalizePath(path)),
     read: async (path) => {
       const found = vault.getFileByPath(path);
       if (found) return vault.read(found);
@@ -59,7 +83,7 @@ export function toolVault(app: App): ToolVault {
   const { vault } = app;
   return {
     configDir: vault.configDir,
-    normalizePath,
+    normalizePath: (path) => inVaultCase(vault, normalizePath(path)),
     kind: (path) => {
       const found = path === '' ? vault.getRoot() : vault.getAbstractFileByPath(path);
       return found instanceof TFile ? 'file' : found instanceof TFolder ? 'folder' : null;
@@ -78,7 +102,8 @@ export function toolVault(app: App): ToolVault {
         files: found.children.filter((c) => c instanceof TFile).map((c) => c.path),
       };
     },
-    create: async (path, text) => {
+    create: async (given, text) => {
+      const path = inVaultCase(vault, normalizePath(given));
       const slash = path.lastIndexOf('/');
       const parent = slash > 0 ? path.slice(0, slash) : '';
       if (parent && !vault.getFolderByPath(parent)) await vault.createFolder(parent);

@@ -5,6 +5,7 @@ import { type App, type Plugin, PluginSettingTab, SecretComponent, Setting } fro
 import { type ScaledSetting, describeScaled } from '../core/policy';
 import { type CompactChatSettings, DEFAULT_BASE_URLS, DEFAULT_SETTINGS, PROVIDER_IDS, budgetsFor, compactionPointFor, windowFor } from '../chat/settings';
 import type { ProviderId } from '../providers/types';
+import { existingFolderNote, folderNameProblem } from './folder-name';
 
 /** What the tab needs from the plugin. */
 export interface SettingsHost {
@@ -143,15 +144,22 @@ export class CompactChatSettingTab extends PluginSettingTab {
           await this.save();
         }),
       );
-    new Setting(containerEl)
+    const folderDesc = (folder: string): string =>
+      folderNameProblem(folder) ??
+      `Vault folder where conversations are saved as notes.${existingFolderNote(this.app.vault, folder || DEFAULT_SETTINGS.conversationFolder)}`;
+    const folderSetting = new Setting(containerEl)
       .setName('Conversation folder')
-      .setDesc('Vault folder where conversations are saved as notes.')
+      .setDesc(folderDesc(s.conversationFolder))
       .addText((text) =>
         text
           .setPlaceholder(DEFAULT_SETTINGS.conversationFolder)
           .setValue(s.conversationFolder)
           .onChange(async (value) => {
-            s.conversationFolder = value.trim();
+            const folder = value.trim();
+            folderSetting.setDesc(folderDesc(folder));
+            // A refused name is not saved: the last good folder stays in use.
+            if (folderNameProblem(folder)) return;
+            s.conversationFolder = folder;
             await this.save();
           }),
       );

@@ -3,6 +3,7 @@
 // 'x'`, with a `code`). The Vault is a view over this same tree, like Obsidian's file watcher.
 import type { DataWriteOptions, ListedFiles, Stat } from 'obsidian';
 import { joinPath, parentPath } from './path';
+import { hasCaseInsensitiveDisk } from './platform';
 
 interface FileEntry {
   kind: 'file';
@@ -66,6 +67,9 @@ export class MemoryAdapter {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<(change: AdapterChange) => void>();
   private readonly failures: PendingFailure[] = [];
+  /** true/false pins the disk's case rule for a test; null follows the Platform flags (see
+   * platform.ts hasCaseInsensitiveDisk), so `setPlatform({ isMacOS: true })` makes it fold case. */
+  caseInsensitive: boolean | null = null;
 
   constructor(private readonly vaultName = 'Test vault') {
     const now = Date.now();
@@ -76,20 +80,36 @@ export class MemoryAdapter {
     return this.vaultName;
   }
 
-  // Case-sensitive like a Linux disk; `sensitive` only matters on case-insensitive file systems.
+  /** Where the disk folds case, a path differing only in case names the same entry unless
+   * `sensitive` (obsidian.d.ts `DataAdapter.exists`). */
   async exists(normalizedPath: string, sensitive?: boolean): Promise<boolean> {
-    void sensitive;
-    return this.entries.has(key(normalizedPath));
+    return this.entries.has(sensitive ? key(normalizedPath) : this.resolve(normalizedPath));
+  }
+
+  /** Whether this disk folds case now. */
+  foldsCase(): boolean {
+    return this.caseInsensitive ?? hasCaseInsensitiveDisk();
+  }
+
+  /** The path as stored: on a case-folding disk, the existing entry (or existing parent folders)
+   * that differ only in case, as the OS resolves them; otherwise the path itself. */
+  resolve(normalizedPath: string): string {
+    const path = key(normalizedPath);
+    if (!this.foldsCase() || this.entries.has(path)) return path;
+    const lower = path.toLowerCase();
+    for (const existing of this.entries.keys()) if (existing.toLowerCase() === lower) return existing;
+    const parent = parentPath(path);
+    return parent === ROOT ? path : joinPath(this.resolve(parent), path.slice(path.lastIndexOf('/') + 1));
   }
 
   async stat(normalizedPath: string): Promise<Stat | null> {
-    const entry = this.entries.get(key(normalizedPath));
+    const entry = this.entries.get(this.resolve(normalizedPath));
     if (!entry) return null;
     return { type: entry.kind, ctime: entry.ctime, mtime: entry.mtime, size: entry.kind === 'file' ? byteLength(entry.data) : 0 };
   }
 
   async list(normalizedPath: string): Promise<ListedFiles> {
-    const folder = key(normalizedPath);
+    const folder = this.resolve(normalizedPath);
     const entry = this.entries.get(folder);
     if (!entry) throw fsError('ENOENT', 'no such file or directory', 'scandir', folder);
     if (entry.kind !== 'folder') throw fsError('ENOTDIR', 'not a directory', 'scandir', folder);
@@ -114,7 +134,8 @@ export class MemoryAdapter {
    * write happen with no await in between (like `fs.open` with 'wx'), so two creators racing for
    * one path cannot both succeed. Not part of DataAdapter: the Vault's `create` uses it. */
   async writeNew(normalizedPath: string, data: string, options?: DataWriteOptions): Promise<void> {
-    if (this.entries.has(key(normalizedPath))) throw new Error('File already exists.');
+    // On a case-folding disk a case twin is "already there" too (the issue's point 1).
+    if (this.entries.has(this.resolve(normalizedPath))) throw new Error('File already exists.');
     this.writeNow(normalizedPath, data, options, false);
   }
 
@@ -138,7 +159,7 @@ export class MemoryAdapter {
   /** Recursive, and a no-op for an existing folder (like `fs.mkdir(…, { recursive: true })`). */
   async mkdir(normalizedPath: string): Promise<void> {
     this.takeFailure('mkdir', normalizedPath);
-    this.mkdirNow(key(normalizedPath));
+    this.mkdirNow(this.resolve(normalizedPath));
   }
 
   /** There is no system trash here: the item is deleted, which is what a successful trash looks like. */
@@ -176,7 +197,10 @@ export class MemoryAdapter {
 
   async rename(normalizedPath: string, normalizedNewPath: string): Promise<void> {
     this.takeFailure('rename', normalizedPath);
-    this.renameNow(this.existing(normalizedPath, 'rename'), key(normalizedNewPath));
+    const path = this.existing(normalizedPath, 'rename');
+    const target = this.resolve(normalizedNewPath);
+    // A case-only rename on a case-folding disk resolves to the file itself: keep the new case.
+    this.renameNow(path, target === path ? key(normalizedNewPath) : target);
   }
 
   async copy(normalizedPath: string, normalizedNewPath: string): Promise<void> {
@@ -184,7 +208,7 @@ export class MemoryAdapter {
     const path = this.existing(normalizedPath, 'copyfile');
     const source = this.entries.get(path);
     if (source?.kind !== 'file') throw fsError('EISDIR', 'illegal operation on a directory', 'copyfile', path);
-    const target = key(normalizedNewPath);
+    const target = this.resolve(normalizedNewPath);
     if (this.entries.has(target)) throw new Error('Destination file already exists!');
     this.requireParentFolder(target, 'copyfile');
     const now = Date.now();
@@ -251,7 +275,7 @@ export class MemoryAdapter {
   }
 
   private readNow(normalizedPath: string): string {
-    const path = key(normalizedPath);
+    const path = this.resolve(normalizedPath);
     const entry = this.entries.get(path);
     if (!entry) throw fsError('ENOENT', 'no such file or directory', 'open', path);
     if (entry.kind !== 'file') throw fsError('EISDIR', 'illegal operation on a directory', 'read', path);
@@ -259,7 +283,7 @@ export class MemoryAdapter {
   }
 
   private writeNow(normalizedPath: string, data: string, options: DataWriteOptions | undefined, append: boolean): void {
-    const path = key(normalizedPath);
+    const path = this.resolve(normalizedPath);
     const torn = this.takeFailure('write', path);
     this.requireParentFolder(path, 'open');
     const existing = this.entries.get(path);
@@ -323,7 +347,7 @@ export class MemoryAdapter {
   }
 
   private existing(normalizedPath: string, syscall: string): string {
-    const path = key(normalizedPath);
+    const path = this.resolve(normalizedPath);
     if (!this.entries.has(path)) throw fsError('ENOENT', 'no such file or directory', syscall, path);
     return path;
   }

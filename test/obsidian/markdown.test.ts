@@ -2,7 +2,7 @@
 // MarkdownRenderer: Obsidian's element shapes, built without ever parsing HTML.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type App, Component, MarkdownRenderChild, MarkdownRenderer } from './index';
-import { createTestApp, destroyTestApp, liveListenerCount } from './testing';
+import { createTestApp, destroyTestApp, liveListenerCount, setMarkdownHtml } from './testing';
 
 let app: App;
 let owner: Component;
@@ -127,6 +127,29 @@ describe('inline', () => {
     expect(el.getText()).toContain('<script>alert(1)</script>');
     expect(el.getText()).toContain('<img src=x onerror="alert(1)"> <b>x</b>');
     expect(el.getText()).toContain('[click](javascript:alert(1))');
+  });
+});
+
+describe('raw HTML in the obsidian mode', () => {
+  it('renders sanitised HTML as Obsidian does: images and iframes kept, scripts and handlers dropped', async () => {
+    setup();
+    setMarkdownHtml('obsidian');
+    const el = await render('<img src="https://host.example/x.png" onerror="alert(1)"> <b>bold</b>\n\n<iframe src="https://host.example/f"></iframe>\n\n<script>alert(1)</script>\n\n<a href="javascript:alert(1)">x</a> `<i>code</i>`');
+    expect(el.find('img')?.getAttribute('src')).toBe('https://host.example/x.png');
+    expect(el.find('img')?.hasAttribute('onerror')).toBe(false);
+    expect(el.find('b')?.getText()).toBe('bold');
+    expect(el.find('iframe')?.getAttribute('src')).toBe('https://host.example/f');
+    expect(el.querySelector('script')).toBeNull();
+    expect(el.find('a')?.hasAttribute('href')).toBe(false);
+    expect(el.find('code')?.getText()).toBe('<i>code</i>');
+  });
+
+  it('goes back to HTML as text for the next test app', async () => {
+    setup();
+    setMarkdownHtml('obsidian');
+    setup();
+    const el = await render('<b>x</b>');
+    expect(el.querySelector('b')).toBeNull();
   });
 });
 

@@ -7,6 +7,7 @@ import type { App } from './app';
 import { Component } from './component';
 import type { TFile } from './files';
 import { renderMarkdownBlocks } from './markdown-dom';
+import { markdownHtmlMode, renderRawHtml } from './markdown-html';
 
 export class MarkdownRenderChild extends Component {
   containerEl: HTMLElement;
@@ -73,6 +74,8 @@ async function renderInto(app: App | null, markdown: string, el: HTMLElement, so
     const code = button.parentElement?.find('code')?.getText() ?? '';
     child.registerDomEvent(button, 'click', () => void navigator.clipboard?.writeText(code));
   }
+  // Obsidian renders sanitised raw HTML (see markdown-html.ts); the default mode shows it as text.
+  if (markdownHtmlMode() === 'obsidian') renderRawHtml(fragment);
   el.appendChild(fragment);
   const ctx: MarkdownPostProcessorContext = {
     docId: `doc-${++docCounter}`,

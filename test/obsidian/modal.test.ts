@@ -204,6 +204,20 @@ describe('AbstractInputSuggest', () => {
     expect(suggest.getValue()).toBe('Notes');
     inputEl.detach();
   });
+
+  it('reads a contenteditable\'s text, and a textarea\'s text content rather than its typed value', async () => {
+    app = createTestApp();
+    const div = activeDocument.body.createDiv({ attr: { contenteditable: 'true' } });
+    const onDiv = new FolderSuggest(app, div);
+    onDiv.setValue('Notes');
+    expect(div.getText()).toBe('Notes');
+    const area = activeDocument.body.createEl('textarea', { text: 'initial' });
+    const onArea = new FolderSuggest(app, area as unknown as HTMLInputElement);
+    area.value = 'typed';
+    expect(onArea.getValue()).toBe('initial');
+    div.detach();
+    area.detach();
+  });
 });
 
 describe('Menu', () => {

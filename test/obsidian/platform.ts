@@ -25,3 +25,11 @@ export const Platform: PlatformFlags = { ...DESKTOP_LINUX };
 export function resetPlatform(overrides: Partial<PlatformFlags> = {}): void {
   Object.assign(Platform, DESKTOP_LINUX, overrides);
 }
+
+/** Whether the vault's disk ignores case by default: APFS (macOS, iOS) and NTFS (Windows) do, ext4
+ * (Linux) does not. Obsidian's `DataAdapter.exists(path, sensitive?)` is case-insensitive unless
+ * `sensitive` is passed (obsidian.d.ts, `DataAdapter.exists`: "sensitive: Some file systems/operating
+ * systems are case-insensitive, set to true to force a case-sensitivity check"). */
+export function hasCaseInsensitiveDisk(): boolean {
+  return Platform.isMacOS || Platform.isWin || Platform.isIosApp;
+}

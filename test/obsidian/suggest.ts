@@ -93,6 +93,11 @@ export abstract class AbstractInputSuggest<T> extends PopoverSuggest<T> {
     textInputEl.addEventListener('input', () => void this.refresh());
   }
 
+  // The API accepts an <input> or a contenteditable div (obsidian.d.ts, AbstractInputSuggest's
+  // constructor: "Accepts an `<input>` text box or a contenteditable div"). Any other element is
+  // treated as the contenteditable case: its text content is read and written, which for a
+  // <textarea> is its initial text, not what the user typed. A subclass on a textarea must override
+  // getValue and selectSuggestion (mention-suggest.ts does).
   setValue(value: string): void {
     if (this.textInputEl.instanceOf(HTMLInputElement)) this.textInputEl.value = value;
     else this.textInputEl.setText(value);

@@ -6,12 +6,14 @@ import { type FailureOptions, MemoryAdapter } from './adapter';
 import { App } from './app';
 import { installDomHelpers } from './dom';
 import { installLeakTracking, resetLeakTracking } from './leak-tracker';
+import { setMarkdownHtmlMode } from './markdown-html';
 import { clearNoticeHistory, noticeHistory } from './notice';
 import { type PlatformFlags, resetPlatform } from './platform';
 import { Plugin } from './plugin';
 
 export { installDomHelpers } from './dom';
 export { liveIntervalCount, liveListenerCount } from './leak-tracker';
+export { setMarkdownHtmlMode as setMarkdownHtml } from './markdown-html';
 
 export interface TestAppOptions {
   /** Vault files by path (folders are created as needed). */
@@ -21,6 +23,9 @@ export interface TestAppOptions {
   vaultName?: string;
   /** false keeps the workspace "starting up" until setLayoutReady(app), to test onLayoutReady. */
   layoutReady?: boolean;
+  /** Pins the disk's case rule; by default it follows the Platform flags (macOS, Windows and iOS
+   * fold case, Linux does not), so setPlatform switches it. */
+  caseInsensitive?: boolean;
 }
 
 let current: App | null = null;
@@ -37,11 +42,13 @@ export function createTestApp(options: TestAppOptions = {}): App {
   installDomHelpers(win);
   installLeakTracking(win);
   const adapter = new MemoryAdapter(options.vaultName);
+  adapter.caseInsensitive = options.caseInsensitive ?? null;
   adapter.seed({ ...options.files, '.obsidian/app.json': '{}' });
   const app = new App(win, adapter);
   win.document.body.appendChild(app.containerEl);
   if (options.layoutReady !== false) app.workspace.markLayoutReady();
   resetPlatform();
+  setMarkdownHtmlMode('text');
   clearNoticeHistory();
   // jsdom's selector engine (nwsapi) adds mouseover/mouseout listeners to the document on the first
   // query, to track :hover. Warm it up before counting, so a plugin's first `find` is not a "leak".
@@ -114,6 +121,12 @@ export async function settle(): Promise<void> {
 /** Finishes the simulated startup: onLayoutReady callbacks run now. */
 export function setLayoutReady(app: App): void {
   app.workspace.markLayoutReady();
+}
+
+/** Makes the leaf deferred, like a background tab after Obsidian 1.7.2 restores the layout: its
+ * view is unloaded until revealLeaf or loadIfDeferred. */
+export async function deferLeaf(leaf: { defer(): Promise<void> }): Promise<void> {
+  await leaf.defer();
 }
 
 /** Back to desktop defaults, then these flags (e.g. `{ isMobile: true, isDesktop: false }`). */

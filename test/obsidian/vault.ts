@@ -7,6 +7,15 @@ import { Events, type EventRef } from './events';
 import { TAbstractFile, TFile, TFolder } from './files';
 import { isHiddenPath, joinPath, normalizePath, parentPath } from './path';
 
+/** Obsidian refuses file and folder names ending in a dot or a space (Windows cannot store them;
+ * the app's "File name cannot end with a dot or a space" message, see the help page "Files and
+ * folders > File names"). Only the vault's create/rename paths check it, as in Obsidian: the
+ * adapter writes what it is given. */
+function assertAllowedName(path: string): void {
+  const bad = path.split('/').find((segment) => /[. ]$/.test(segment));
+  if (bad !== undefined) throw new Error(`File name cannot end with a dot or a space: "${bad}".`);
+}
+
 export class Vault extends Events {
   adapter: MemoryAdapter;
   /** Obsidian's config folder; plugins must use this rather than hard-coding `.obsidian`. */
@@ -53,16 +62,20 @@ export class Vault extends Events {
    * ENOENT when the parent folder is missing. */
   async create(path: string, data: string, options?: DataWriteOptions): Promise<TFile> {
     const target = normalizePath(path);
+    assertAllowedName(target);
     // One step, as in Obsidian: two creates racing for a path cannot both succeed.
     await this.adapter.writeNew(target, data, options);
-    const file = this.getFileByPath(target);
+    // Under a parent folder's case twin the disk stores the file in the existing folder.
+    const file = this.getFileByPath(this.adapter.resolve(target));
     if (!file) throw new Error(`"${target}" is hidden (dot-path) and not part of the vault index.`);
     return file;
   }
 
-  /** Creates missing parent folders too; throws "Folder already exists." for a taken path. */
+  /** Creates missing parent folders too; throws "Folder already exists." for a taken path, which on
+   * a case-folding disk includes a case twin (adapter.exists ignores case there). */
   async createFolder(path: string): Promise<TFolder> {
     const target = normalizePath(path);
+    assertAllowedName(target);
     if (await this.adapter.exists(target)) throw new Error('Folder already exists.');
     await this.adapter.mkdir(target);
     const folder = this.getFolderByPath(target);
@@ -96,7 +109,9 @@ export class Vault extends Events {
 
   /** Fails if the destination exists or its parent folder is missing. */
   async rename(file: TAbstractFile, newPath: string): Promise<void> {
-    await this.adapter.rename(file.path, normalizePath(newPath));
+    const target = normalizePath(newPath);
+    assertAllowedName(target);
+    await this.adapter.rename(file.path, target);
   }
 
   // Writing through a TFile that was deleted meanwhile is an error here rather than a silent

@@ -119,3 +119,24 @@ export class EmptyView extends ItemView {
     return 'New tab';
   }
 }
+
+/** What a deferred leaf shows until it is loaded (Obsidian 1.7.2+, "background tabs are not loaded
+ * until shown": obsidian.d.ts `WorkspaceLeaf.isDeferred` / `loadIfDeferred`, and the docs page
+ * "Understanding deferred views"). It reports the real view type, so getLeavesOfType finds the
+ * leaf, but it is not the plugin's view class: code must load the leaf before using its view. */
+export class DeferredView extends ItemView {
+  constructor(
+    leaf: ConstructorParameters<typeof ItemView>[0],
+    private readonly viewType: string,
+  ) {
+    super(leaf);
+  }
+
+  getViewType(): string {
+    return this.viewType;
+  }
+
+  getDisplayText(): string {
+    return this.viewType;
+  }
+}

@@ -2,7 +2,7 @@
 // Workspace, leaves and views: lifecycle, activation, files and links.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ItemView, MarkdownView, TFile, WorkspaceLeaf, WorkspaceSidedock, type App } from './index';
-import { createTestApp, destroyTestApp, liveListenerCount, settle } from './testing';
+import { createTestApp, deferLeaf, destroyTestApp, liveListenerCount, settle } from './testing';
 
 const VIEW_TYPE = 'test-view';
 
@@ -115,6 +115,35 @@ describe('views in leaves', () => {
     expect(dock.collapsed).toBe(false);
     expect(leaf.containerEl.isShown()).toBe(true);
     expect(other.containerEl.isShown()).toBe(false);
+  });
+
+  it('keeps a deferred leaf unloaded until it is revealed', async () => {
+    withTestView();
+    const leaf = app.workspace.getRightLeaf(false);
+    if (!leaf) throw new Error('no leaf');
+    await leaf.setViewState({ type: VIEW_TYPE });
+    const loaded = leaf.view;
+    await deferLeaf(leaf);
+    expect(leaf.isDeferred).toBe(true);
+    expect(app.workspace.getLeavesOfType(VIEW_TYPE)).toEqual([leaf]);
+    expect(leaf.view).not.toBeInstanceOf(loaded.constructor);
+    await app.workspace.revealLeaf(leaf);
+    expect(leaf.isDeferred).toBe(false);
+    expect(leaf.view).toBeInstanceOf(loaded.constructor);
+    expect(leaf.view).not.toBe(loaded);
+  });
+
+  it('loads a deferred leaf with loadIfDeferred', async () => {
+    withTestView();
+    const leaf = app.workspace.getRightLeaf(false);
+    if (!leaf) throw new Error('no leaf');
+    await leaf.setViewState({ type: VIEW_TYPE });
+    const ViewClass = leaf.view.constructor;
+    await deferLeaf(leaf);
+    expect(leaf.getViewState().type).toBe(VIEW_TYPE);
+    await leaf.loadIfDeferred();
+    expect(leaf.isDeferred).toBe(false);
+    expect(leaf.view).toBeInstanceOf(ViewClass);
   });
 
   it('ensures a single side leaf of a type', async () => {

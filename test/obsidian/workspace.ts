@@ -12,7 +12,7 @@ import type { TAbstractFile, TFile } from './files';
 import { setIcon } from './icons';
 import { normalizePath, parentPath, parseLinktext } from './path';
 import type { EditorSuggest } from './suggest';
-import { EmptyView, type View } from './view';
+import { DeferredView, EmptyView, type View } from './view';
 
 export interface ViewState {
   type: string;
@@ -156,6 +156,8 @@ export class WorkspaceLeaf extends WorkspaceItem {
   activeTime = 0;
   /** The view state to restore once its view type is registered (again). */
   private pendingState: ViewState | null = null;
+  /** The view state a deferred leaf loads when shown. */
+  private deferredState: ViewState | null = null;
 
   constructor(app: App, parent: WorkspaceTabs) {
     super(createDiv('workspace-leaf'), parent);
@@ -165,11 +167,24 @@ export class WorkspaceLeaf extends WorkspaceItem {
     void this.view.open(this.containerEl);
   }
 
+  /** True while the leaf shows a DeferredView (see view.ts; obsidian.d.ts `isDeferred`, 1.7.2+). */
   get isDeferred(): boolean {
-    return false;
+    return this.view instanceof DeferredView;
   }
 
-  async loadIfDeferred(): Promise<void> {}
+  /** Loads the real view a deferred leaf stands for (obsidian.d.ts `loadIfDeferred`, 1.7.2+). */
+  async loadIfDeferred(): Promise<void> {
+    if (!this.isDeferred || !this.deferredState) return;
+    await this.setViewState({ ...this.deferredState, active: false });
+  }
+
+  /** Internal (testing.deferLeaf): unloads the view and shows a DeferredView, as Obsidian does for
+   * a background tab restored at startup. */
+  async defer(): Promise<void> {
+    const state = this.getViewState();
+    await this.open(new DeferredView(this, state.type));
+    this.deferredState = state;
+  }
 
   /** Opens the file in a MarkdownView and, unless `active: false`, activates the leaf. */
   async openFile(file: TFile, openState: OpenViewState = {}): Promise<void> {
@@ -194,7 +209,9 @@ export class WorkspaceLeaf extends WorkspaceItem {
     const creator = this.app.viewRegistry.getViewCreatorByType(viewState.type);
     if (creator) {
       this.pendingState = null;
-      const fresh = this.view.getViewType() !== viewState.type;
+      // Setting a state loads a deferred leaf, as in Obsidian.
+      const fresh = this.isDeferred || this.view.getViewType() !== viewState.type;
+      this.deferredState = null;
       if (fresh) await this.open(creator(this));
       if (fresh || viewState.state) await this.view.setState(viewState.state ?? {}, { history: false });
     } else {
@@ -210,7 +227,7 @@ export class WorkspaceLeaf extends WorkspaceItem {
   }
 
   getViewState(): ViewState {
-    return this.pendingState ?? { type: this.view.getViewType(), state: this.view.getState(), pinned: this.pinned };
+    return this.pendingState ?? this.deferredState ?? { type: this.view.getViewType(), state: this.view.getState(), pinned: this.pinned };
   }
 
   getEphemeralState(): Record<string, unknown> {

@@ -5,8 +5,8 @@
 // element by element, and both through the chat view over a loopback server.
 import { afterEach, describe, expect, it } from 'vitest';
 import { neutraliseMarkdown, renderSafeMarkdown, sanitiseRendered } from '../../src/ui/safe-markdown';
-import { type App, Component } from '../obsidian/index';
-import { createTestApp, destroyTestApp } from '../obsidian/testing';
+import { type App, Component, MarkdownRenderer } from '../obsidian/index';
+import { createTestApp, destroyTestApp, setMarkdownHtml } from '../obsidian/testing';
 import { ollamaReply } from '../chat/helpers/harness';
 import { startUi, type UiHarness, uiActions } from './helpers';
 
@@ -62,6 +62,34 @@ function assertInert(root: HTMLElement): void {
     }
   }
 }
+
+describe('fault suite, with the renderer in Obsidian\'s HTML mode (raw HTML rendered, sanitised)', () => {
+  it('the mode itself would load a remote image and a frame from raw HTML', async () => {
+    app = createTestApp();
+    setMarkdownHtml('obsidian');
+    const el = createDiv();
+    const component = new Component();
+    component.load();
+    await MarkdownRenderer.render(app, `<img src="https://${HOST}/x.png"> <iframe src="https://${HOST}/f"></iframe>`, el, '', component);
+    expect(el.querySelectorAll('img, iframe').length).toBe(2);
+    component.unload();
+  });
+
+  for (const [name, markdown] of hostile) {
+    it(`${name}: renders nothing remote or executable`, async () => {
+      app = createTestApp();
+      setMarkdownHtml('obsidian');
+      const component = new Component();
+      component.load();
+      const el = createDiv();
+      await renderSafeMarkdown(app as never, markdown, el, '', component as never);
+      assertInert(el);
+      expect(el.querySelectorAll(`[src*="${HOST}"], [srcset], [poster]`).length).toBe(0);
+      expect((window as unknown as { pwned?: number }).pwned).toBeUndefined();
+      component.unload();
+    });
+  }
+});
 
 describe('fault suite: hostile model output', () => {
   for (const [name, markdown] of hostile) {
@@ -120,6 +148,19 @@ describe('fault suite: hostile model output', () => {
     assertInert(body as HTMLElement);
     expect(h.view().querySelectorAll('img').length).toBe(0);
     expect(body?.find(`a[href^="https://${HOST}/"]`)?.getText()).toBe('status');
+  });
+
+  it('in the chat view with the renderer in Obsidian\'s HTML mode, raw HTML in a reply loads and runs nothing', async () => {
+    h = await startUi();
+    setMarkdownHtml('obsidian');
+    const { send, idle } = uiActions(() => h as UiHarness);
+    h.server.on('POST', '/api/chat', ollamaReply(`See <img src=https://${HOST}/s.png onerror=alert(1)> and <iframe src="https://${HOST}/f"></iframe><script>window.pwned=1</script> done`));
+    send('Summarise my note');
+    await idle();
+    const body = h.view().findAll('.compact-chat-message.mod-assistant .compact-chat-message-body')[0];
+    expect(body?.getText()).toContain('done');
+    assertInert(body as HTMLElement);
+    expect(h.view().querySelectorAll('img, iframe, script').length).toBe(0);
   });
 
   it('with "Load remote images in replies" on, the image is shown in place (the user chose it)', async () => {
