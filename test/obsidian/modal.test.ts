@@ -211,10 +211,10 @@ describe('AbstractInputSuggest', () => {
     const onDiv = new FolderSuggest(app, div);
     onDiv.setValue('Notes');
     expect(div.getText()).toBe('Notes');
-    const area = activeDocument.body.createEl('textarea', { text: 'initial' });
+    const area = activeDocument.body.createEl('textarea', { text: 'Initial text' });
     const onArea = new FolderSuggest(app, area as unknown as HTMLInputElement);
     area.value = 'typed';
-    expect(onArea.getValue()).toBe('initial');
+    expect(onArea.getValue()).toBe('Initial text');
     div.detach();
     area.detach();
   });
