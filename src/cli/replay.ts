@@ -12,10 +12,13 @@ import {
   estimateMessageTokens,
   estimateSystemPromptTokens,
   groupUnits,
+  HISTORY_MIN_CHARS,
+  HISTORY_TOOL_DEFINITION,
   microCompact,
   microSuffices,
   compactionTarget,
   sentFrom,
+  withHistoryLine,
 } from '../core';
 import type { Resolved } from './settings';
 
@@ -111,7 +114,19 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
   let oversizedRequests = 0;
   let requests = 0;
   const tokensOf = (m: ChatMessage): number => tracker.messageTokens(m.id) ?? estimateMessageTokens(m, model);
-  const blockTokens = (): number => estimateSystemPromptTokens(previous?.block ?? '', model);
+  /** The block as sent: once messages are no longer sent, it names the history tool, which the
+   * session then offers with the other tools (see searchable()). */
+  let shownBlock = '';
+  let offered = false;
+  const blockTokens = (): number => estimateSystemPromptTokens(shownBlock, model);
+  /** Characters of the messages no longer sent as written (as the session's history index). */
+  const unsentChars = (): number => all.slice(0, boundary).reduce((n, m) => n + m.content.length, 0) + [...cleared.keys()].reduce((n, id) => n + (all.find((m) => m.id === id && all.indexOf(m) >= boundary)?.content.length ?? 0), 0);
+  const searchable = (): void => {
+    offered = true;
+    shownBlock = withHistoryLine(previous?.block ?? '');
+    tracker.setSystemPrompt(shownBlock);
+    tracker.setTools([...(options.tools ?? []), HISTORY_TOOL_DEFINITION]);
+  };
   const fixedTokens = (): number => tracker.estimated() - blockTokens() - sentFrom(all, boundary, isUser).reduce((sum, m) => sum + tokensOf(m), 0);
 
   const beforeRequest = (last: ChatMessage, position: number): void => {
@@ -162,7 +177,9 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
             skip(`Compaction was not applied: it would not shrink the prompt (${estimated.toLocaleString('en-US')} → ${promptAfter.toLocaleString('en-US')} tokens).`);
           } else {
             for (const m of dropped) tracker.remove(m.id);
-            tracker.setSystemPrompt(result.block);
+            // As the session's context: the new block carries the line if the tool was offered.
+            shownBlock = offered ? withHistoryLine(result.block) : result.block;
+            tracker.setSystemPrompt(shownBlock);
             previous = result.record;
             const through = result.record.removedThrough;
             boundary = through ? all.findIndex((m) => m.id === through) + 1 : boundary;
@@ -185,6 +202,7 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
         }
       }
     }
+    if (!offered && unsentChars() >= HISTORY_MIN_CHARS) searchable();
     const sentNow = tracker.total();
     peak = Math.max(peak, sentNow);
     if (sentNow > budgets.point) {
