@@ -23,7 +23,7 @@ try {
 /** What the project indexes for a message: its text and who said it (the speaker's name when the
  * kit gives one), as the history tool does. */
 function ours(messages, speakers) {
-  const index = new core.SearchIndex();
+  const index = new core.SearchIndex({ textOf: (i) => messages[i].content ?? '' });
   messages.forEach((m, i) => index.add(i, core.historyFields(m.content ?? '', speakers?.[m.role] ?? m.role)));
   return (q, k) => core.rankWithNeighbours(index, q, k).map((h) => h.key);
 }
@@ -78,7 +78,7 @@ function scale(n) {
   globalThis.gc?.();
   const before = process.memoryUsage().heapUsed;
   const t0 = performance.now();
-  const index = new core.SearchIndex();
+  const index = new core.SearchIndex({ textOf: (i) => messages[i].content ?? '' });
   messages.forEach((m, i) => index.add(i, core.historyFields(m.content ?? '', m.role)));
   const built = performance.now() - t0;
   globalThis.gc?.();

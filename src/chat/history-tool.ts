@@ -15,7 +15,7 @@ export const HISTORY_RESULT_TOKENS = 1_500;
 const AROUND = 3;
 
 export class HistorySearch {
-  private index = new SearchIndex<string>();
+  private index = this.newIndex();
   /** The indexed messages, in conversation order. */
   private order: ChatMessage[] = [];
   private readonly position = new Map<string, number>();
@@ -42,10 +42,15 @@ export class HistorySearch {
   }
 
   reset(): void {
-    this.index = new SearchIndex<string>();
+    this.index = this.newIndex();
     this.order = [];
     this.chars = 0;
     this.position.clear();
+  }
+
+  /** An index that reads phrase checks from the messages kept here (no second copy of the text). */
+  private newIndex(): SearchIndex<string> {
+    return new SearchIndex<string>({ textOf: (id) => this.order[this.position.get(id) ?? -1]?.content ?? '' });
   }
 
   /** Runs one call; never throws. */

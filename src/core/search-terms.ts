@@ -6,6 +6,8 @@
 
 /** Han, Hiragana, Katakana and Hangul: scripts written without spaces between words. */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** Characters from the CJK radicals block up: a word without any cannot hold CJK. */
+const MAYBE_CJK = /[\u2e80-\uffff]/;
 /** A word: letters, digits and joining marks, kept with inner apostrophes stripped ("don't" → "dont"). */
 const WORD = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}]+)*/gu;
 
@@ -20,7 +22,8 @@ export function searchTerms(text: string, options: TermOptions = {}): string[] {
   const out: string[] = [];
   for (const match of text.normalize('NFKC').toLowerCase().matchAll(WORD)) {
     const word = match[0].replace(/['’]/g, '');
-    if (!CJK.test(word)) {
+    // The cheap range test first: most words are Latin, and the script test is slow.
+    if (!MAYBE_CJK.test(word) || !CJK.test(word)) {
       out.push(stem ? stemWord(word) : word);
       continue;
     }

@@ -5,7 +5,7 @@
 import { searchTerms } from './search-terms';
 import { STOPWORDS } from './words';
 
-export interface SearchOptions {
+export interface SearchOptions<K = unknown> {
   /** BM25 term-frequency saturation (default 1.2). */
   k1?: number;
   /** BM25 length normalisation (default 0.75). */
@@ -15,6 +15,9 @@ export interface SearchOptions {
   /** Query words that carry no fact ("what", "did", "the") are left out of a query that has other
    * words (default true). A plain BM25 keeps them. */
   dropStopwords?: boolean;
+  /** The text a key was added with, for phrase checks, when the caller keeps it anyway (the
+   * history tool keeps the messages): the index then stores no copy, about a third of its memory. */
+  textOf?: (key: K) => string;
 }
 
 export interface SearchHit<K> {
@@ -26,8 +29,8 @@ interface Doc<K> {
   key: K;
   /** Field weight × terms, the length BM25 normalises by. */
   length: number;
-  /** The text as added, lower-cased and folded, for phrase checks. */
-  folded: string;
+  /** The text as added, lower-cased and folded, for phrase checks (null with `textOf`). */
+  folded: string | null;
 }
 
 /** A query as parsed: the words to rank by and the phrases every hit must contain. */
@@ -68,8 +71,10 @@ export class SearchIndex<K> {
   private readonly b: number;
   private readonly stem: boolean;
   private readonly dropStopwords: boolean;
+  private readonly textOf: ((key: K) => string) | undefined;
 
-  constructor(options: SearchOptions = {}) {
+  constructor(options: SearchOptions<K> = {}) {
+    this.textOf = options.textOf;
     this.k1 = options.k1 ?? 1.2;
     this.b = options.b ?? 0.75;
     this.stem = options.stem ?? true;
@@ -98,7 +103,7 @@ export class SearchIndex<K> {
       }
     }
     const slot = this.docs.length;
-    this.docs.push({ key, length, folded: fold(list.map((f) => f.text).join('\n')) });
+    this.docs.push({ key, length, folded: this.textOf ? null : fold(list.map((f) => f.text).join('\n')) });
     this.slotOf.set(key, slot);
     for (const [term, n] of tf) {
       const list = this.postings.get(term);
@@ -158,7 +163,8 @@ export class SearchIndex<K> {
     if (parsed.phrases.length) {
       for (const slot of [...scores.keys()]) {
         const doc = this.docs[slot] as Doc<K>;
-        if (!parsed.phrases.every((p) => doc.folded.includes(p))) scores.delete(slot);
+        const folded = doc.folded ?? fold((this.textOf as (key: K) => string)(doc.key));
+        if (!parsed.phrases.every((p) => folded.includes(p))) scores.delete(slot);
       }
     }
     return scores;

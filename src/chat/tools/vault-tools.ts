@@ -129,8 +129,8 @@ export class VaultTools implements ToolRunner {
     if (typeof raw !== 'string' || !raw.trim()) return fail('A search query is required.');
     const query = raw.trim();
     const files = this.vault.markdownFiles().filter((p) => guardPath(p, this.vault).ok).slice(0, SEARCH_MAX_FILES);
-    const index = new SearchIndex<string>();
     const texts = new Map<string, string>();
+    const index = new SearchIndex<string>({ textOf: (path) => texts.get(path) ?? '' });
     for (const path of files) {
       const text = await this.vault.read(path);
       texts.set(path, text);
