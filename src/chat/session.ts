@@ -431,8 +431,14 @@ export class ChatSession {
   private async prepare(settings: CompactChatSettings): Promise<void> {
     await this.refreshParts(settings);
     await this.control.beforeRequest(settings);
-    // A round may have removed messages: the history tool and the block's line follow.
+    // A round may have removed messages: the history tool and the block's line follow. Offering
+    // the tool adds to the prompt the policy just sized, so it is asked once more then.
+    const offered = this.tools.includes(HISTORY_TOOL_DEFINITION);
     this.syncTracker(settings);
+    if (!offered && this.tools.includes(HISTORY_TOOL_DEFINITION)) {
+      await this.control.beforeRequest(settings, { quiet: true });
+      this.syncTracker(settings);
+    }
     this.emitMeter();
   }
 
