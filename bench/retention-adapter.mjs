@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 let core;
-async function loadCore() {
+export async function loadCore() {
   if (core) return core;
   const dir = mkdtempSync(join(tmpdir(), 'compact-core-'));
   const outfile = join(dir, 'core.mjs');

@@ -105,14 +105,14 @@ export class CompactionControl {
   }
 
   /** Before every request (a send, each tool-loop continuation): compacts when the policy says so. */
-  async beforeRequest(settings: CompactChatSettings): Promise<void> {
+  async beforeRequest(settings: CompactChatSettings, options: { quiet?: boolean } = {}): Promise<void> {
     const hold = this.hold;
     this.hold = false;
     const budgets = this.budgets(settings);
     // Just after an undo, the longer prompt is what the user asked for, as long as it fits.
     if (hold && this.host.tracker().total() + budgets.replyReserve <= budgets.window) return;
     const plan = this.plan(settings, false);
-    if (plan.action !== 'none') await this.compact(settings, plan.reasons, { force: false });
+    if (plan.action !== 'none') await this.compact(settings, plan.reasons, { force: false, quiet: options.quiet === true });
   }
 
   /** Why "Compact now" cannot run (busy, or nothing lies before the latest exchange), or null. */
@@ -129,14 +129,14 @@ export class CompactionControl {
    * policy's target), then a full compaction at the policy's cut, the notes the removed part
    * worked with restored in the room left below the target. Applied only if the prompt shrinks.
    */
-  async compact(settings: CompactChatSettings, causes: CompactionCause[], options: { force: boolean; focus?: string | undefined }): Promise<CompactOutcome> {
+  async compact(settings: CompactChatSettings, causes: CompactionCause[], options: { force: boolean; focus?: string | undefined; quiet?: boolean }): Promise<CompactOutcome> {
     const model = modelOf(settings);
     const tracker = this.host.tracker();
     const promptBefore = tracker.total();
     const manual = causes.includes('manual');
     // A server that says the prompt is too long overrides the estimate: compact as if over the point.
     let plan = this.plan(settings, manual, causes.includes('overflow'));
-    if (plan.action === 'none') return this.skip('nothing-to-compact', 'Nothing to compact: the prompt is below the compaction point.', []);
+    if (plan.action === 'none') return this.skip(options.quiet === true, 'nothing-to-compact', 'Nothing to compact: the prompt is below the compaction point.', []);
 
     let microCleared: string[] = [];
     if (settings.microCompaction && !causes.includes('messages') && plan.action === 'compact') {
@@ -155,7 +155,7 @@ export class CompactionControl {
         plan = this.plan(settings, manual, causes.includes('overflow'), promptBefore);
       }
     }
-    if (plan.action !== 'compact') return this.skip('nothing-to-compact', plan.action === 'nothing-to-compact' ? plan.message : 'Nothing to compact.', microCleared);
+    if (plan.action !== 'compact') return this.skip(options.quiet === true, 'nothing-to-compact', plan.action === 'nothing-to-compact' ? plan.message : 'Nothing to compact.', microCleared);
 
     const all = this.host.sendable();
     const sent = this.sent(all, isUser);
@@ -172,8 +172,8 @@ export class CompactionControl {
       trigger: causes[0] === 'overflow' ? 'tokens' : (causes[0] ?? 'unknown'),
       tokensOf: this.tokensOf(model),
     });
-    if (!result.ok) return this.skip('nothing-to-compact', result.message, microCleared);
-    if (result.unchanged) return this.skip('nothing-to-compact', 'Nothing new to compact.', microCleared);
+    if (!result.ok) return this.skip(options.quiet === true, 'nothing-to-compact', result.message, microCleared);
+    if (result.unchanged) return this.skip(options.quiet === true, 'nothing-to-compact', 'Nothing new to compact.', microCleared);
     const dropped = result.removed.filter((m) => m !== pinned);
 
     // The notes the removed part worked with fill the room left below the target.
@@ -190,7 +190,7 @@ export class CompactionControl {
     const promptAfter = promptWith({ ...withoutNotes, restored: restored.block });
     const estimatedBefore = tracker.estimated();
     if (promptAfter >= estimatedBefore) {
-      return this.skip(
+      return this.skip(options.quiet === true, 
         'no-shrink',
         `Compaction was not applied: it would not shrink the prompt (${estimatedBefore.toLocaleString('en-US')} → ${promptAfter.toLocaleString('en-US')} tokens).`,
         microCleared,
@@ -269,7 +269,9 @@ export class CompactionControl {
     });
   }
 
-  private skip(reason: 'nothing-to-compact' | 'no-shrink', message: string, microCleared: string[]): CompactOutcome {
+  /** `quiet`: a second ask in the same request (see the session's prepare) warns of nothing. */
+  private skip(quiet: boolean, reason: 'nothing-to-compact' | 'no-shrink', message: string, microCleared: string[]): CompactOutcome {
+    if (quiet) return { kind: 'skipped', reason, message };
     // One warning until a compaction succeeds again, not one per request.
     if (reason !== this.lastSkip) {
       this.lastSkip = reason;

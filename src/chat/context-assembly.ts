@@ -6,6 +6,7 @@ import type { ChatMessage } from '../core/messages';
 import type { CompactionRecord } from '../core/record';
 import { REQUEST_OVERHEAD_TOKENS, estimateSystemPromptTokens } from '../core/message-tokens';
 import { estimateTokens } from '../core/tokens';
+import { withHistoryLine } from '../core/search-history';
 import { EMPTY_RESTORED, type RestoredNotes, attachNotes, restoreCandidates, restoreNotes } from './restore';
 import { type CompactChatSettings, modelOf, windowFor } from './settings';
 import { EMPTY_PARTS, MENTIONED_NOTES, type SystemParts, activeNoteBlock, composeSystemPrompt, mentionedPaths } from './system-prompt';
@@ -26,6 +27,10 @@ export function noteBudget(configured: number, settings: CompactChatSettings): n
 export class ContextAssembly {
   private current: SystemParts = EMPTY_PARTS;
   private restoredNotes: RestoredNotes = EMPTY_RESTORED;
+  /** The latest round's block as rendered, without the history line. */
+  private block = '';
+  /** Whether the block says the compacted messages can be searched (the tool is offered). */
+  private searchable = false;
 
   constructor(private readonly notes: NoteSource) {}
 
@@ -86,7 +91,19 @@ export class ContextAssembly {
   /** A compaction was applied (or undone to an earlier round, or loaded): its block and notes. */
   setRound(previousContext: string, restored: RestoredNotes, mentioned = this.current.mentioned): void {
     this.restoredNotes = restored;
-    this.current = { ...this.current, previousContext, restored: restored.block, mentioned };
+    this.block = previousContext;
+    this.current = { ...this.current, previousContext: this.shownBlock(), restored: restored.block, mentioned };
+  }
+
+  /** The history tool is offered (or no longer): the block says so in one line. */
+  setSearchable(searchable: boolean): void {
+    if (searchable === this.searchable) return;
+    this.searchable = searchable;
+    this.current = { ...this.current, previousContext: this.shownBlock() };
+  }
+
+  private shownBlock(): string {
+    return this.searchable && this.block ? withHistoryLine(this.block) : this.block;
   }
 
   /** A new chat: nothing from the previous conversation is carried. */

@@ -19,6 +19,8 @@ import { CompactionControl, type CompactOutcome } from './compaction-control';
 import { ContextAssembly } from './context-assembly';
 import type { SavedItem } from './conversation-format';
 import { Emitter } from './emitter';
+import { HISTORY_TOOL_DEFINITION, SEARCH_HISTORY } from '../core/search-history';
+import { HistorySearch } from './history-tool';
 import { type ChatEntry, type ChatError, type CompactionState, type MessageEntry, type NoticeEntry, isSendable } from './entries';
 import { type MeterFigures, meterFigures } from './meter';
 import { fitText, linkedNotes } from './restore';
@@ -101,6 +103,8 @@ export class ChatSession {
   private readonly noToolModels = new Set<string>();
   /** The tool definitions sent with the next request ([] when tools are off). */
   private tools: ToolDefinition[] = [];
+  /** The compacted messages, searchable by the model with the history tool. */
+  private readonly history = new HistorySearch();
 
   constructor(private readonly deps: SessionDeps) {
     this.context = new ContextAssembly(deps.notes);
@@ -264,6 +268,7 @@ export class ChatSession {
     const settings = this.deps.settings();
     await this.refreshParts(settings);
     const outcome = await this.control.compact(settings, ['manual'], { force: true, focus });
+    this.syncTracker(settings);
     this.emitMeter();
     return outcome;
   }
@@ -279,6 +284,7 @@ export class ChatSession {
     if (this.undoBlocker() !== null) return null;
     const undone = this.control.undo();
     if (!undone) return null;
+    this.syncTracker(this.deps.settings());
     const index = this.entryList.findIndex((e) => e.kind === 'notice' && e.compaction === undone);
     const notice = this.entryList[index];
     if (notice?.kind === 'notice') this.entryList[index] = { ...notice, undone: true };
@@ -293,6 +299,7 @@ export class ChatSession {
     this.loads++;
     this.entryList = [];
     this.control.reset();
+    this.history.reset();
     this.readOnlyReason = null;
     this.lastUsage = null;
     this.tracker = new TokenTracker();
@@ -320,6 +327,7 @@ export class ChatSession {
     this.entryList = saved.entries;
     this.control.reset(saved.compactions, saved.cleared);
     this.readOnlyReason = readOnly;
+    this.syncTracker(this.deps.settings());
     this.recount();
     this.events.emit('entries', this.entryList);
     this.events.emit('compactions', this.control.rounds);
@@ -423,6 +431,14 @@ export class ChatSession {
   private async prepare(settings: CompactChatSettings): Promise<void> {
     await this.refreshParts(settings);
     await this.control.beforeRequest(settings);
+    // A round may have removed messages: the history tool and the block's line follow. Offering
+    // the tool adds to the prompt the policy just sized, so it is asked once more then.
+    const offered = this.tools.includes(HISTORY_TOOL_DEFINITION);
+    this.syncTracker(settings);
+    if (!offered && this.tools.includes(HISTORY_TOOL_DEFINITION)) {
+      await this.control.beforeRequest(settings, { quiet: true });
+      this.syncTracker(settings);
+    }
     this.emitMeter();
   }
 
@@ -512,11 +528,10 @@ export class ChatSession {
 
   /** Runs the tool calls of a reply in order and appends one result per call. */
   private async runTools(entry: MessageEntry, signal: AbortSignal): Promise<void> {
-    const runner = this.deps.tools;
     const reply = entry.message;
-    if (!runner || reply.role !== 'assistant') return;
+    if (reply.role !== 'assistant') return;
     for (const call of reply.toolCalls ?? []) {
-      const outcome = signal.aborted ? { content: 'The user stopped the reply before this tool ran.', isError: true } : await runner.run(call, signal);
+      const outcome = signal.aborted ? { content: 'The user stopped the reply before this tool ran.', isError: true } : await this.runTool(call, signal);
       if (!this.entryList.includes(entry)) return;
       const message: ToolResultMessage = { id: newMessageId(), createdAt: this.now(), role: 'tool', toolCallId: call.id, name: call.name, content: outcome.content };
       if (outcome.isError) message.isError = true;
@@ -526,6 +541,13 @@ export class ChatSession {
       prepareMessage(message);
     }
     this.emitMeter();
+  }
+
+  /** One call: the history tool is the session's own; the rest go to the vault tools. */
+  private async runTool(call: ToolCall, signal: AbortSignal): Promise<{ content: string; isError?: boolean }> {
+    if (call.name === SEARCH_HISTORY) return this.history.run(call);
+    if (!this.deps.tools) return { content: `Unknown tool "${call.name}".`, isError: true };
+    return this.deps.tools.run(call, signal);
   }
 
   private recordUsage(settings: CompactChatSettings, usage: ProviderUsage, through: ChatMessage | undefined, reply: AssistantMessage, estimateAtRequest: number, window: number): void {
@@ -557,14 +579,28 @@ export class ChatSession {
     this.syncTracker(settings);
   }
 
+  /** The vault tools (when on), and the history tool while some messages are no longer sent. */
   private toolsFor(settings: CompactChatSettings): ToolDefinition[] {
-    if (!settings.vaultTools || !this.deps.tools || this.noToolModels.has(settings.model.trim())) return [];
-    return this.deps.tools.definitions();
+    if (this.noToolModels.has(settings.model.trim())) return [];
+    const vault = settings.vaultTools && this.deps.tools ? this.deps.tools.definitions() : [];
+    return this.history.available ? [...vault, HISTORY_TOOL_DEFINITION] : vault;
+  }
+
+  /** Messages that were sent once and are no longer sent as written: those before the boundary,
+   * and the micro-compacted tool results (their original text). */
+  private unsentMessages(): ChatMessage[] {
+    if (!this.control.rounds.length && !this.control.cleared.size) return [];
+    const sent = new Set(this.sentOriginals().map((m) => m.id));
+    return this.sendableEntries()
+      .map((e) => e.message)
+      .filter((m) => !sent.has(m.id) || this.control.cleared.has(m.id));
   }
 
   private syncTracker(settings: CompactChatSettings): void {
     const model = modelOf(settings);
     this.context.setBase(settings);
+    this.history.sync(this.unsentMessages());
+    this.context.setSearchable(this.toolsFor(settings).includes(HISTORY_TOOL_DEFINITION));
     if (model !== this.trackerModel) {
       this.trackerModel = model;
       this.tools = this.toolsFor(settings);

@@ -3,6 +3,7 @@
 //   compact-chat stats FILE|-     prints token estimates per role and the compaction point
 // `main` takes its streams as arguments so tests can run it in-process; bin.ts wires it to the
 // real process.
+import { readFile } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { groupUnits } from '../core';
@@ -26,6 +27,7 @@ import {
 } from './output';
 import { compactOnce, replay } from './replay';
 import { CLI_DEFAULTS, type CliSettings, resolve } from './settings';
+import { searchConversation, searchJson, searchText } from './search';
 import { conversationStats } from './stats';
 
 declare const COMPACT_CHAT_VERSION: string | undefined;
@@ -52,6 +54,8 @@ const OPTIONS = {
   'trigger-percent': { type: 'string' },
   'message-limit': { type: 'string' },
   'no-micro': { type: 'boolean' },
+  k: { type: 'string', short: 'k' },
+  queries: { type: 'string' },
   debug: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
@@ -62,6 +66,9 @@ export const HELP = `compact-chat ${VERSION} — programmatic compaction of LLM 
 Usage:
   compact-chat compact FILE|- [options]   print the compaction result
   compact-chat stats FILE|- [options]     token estimates per role and the compaction point
+  compact-chat search FILE|- QUERY [options]
+                                          the k best messages of a conversation for QUERY
+                                          (--queries FILE: one search per line of FILE)
 
 Input (detected from the JSON's shape; --from overrides):
 ${knownFormatsText()}
@@ -81,6 +88,11 @@ Compaction (defaults are the plugin's):
   --message-limit N          --rounds: also compact when more than N messages are sent (off)
   --no-micro                 --rounds: do not clear old tool results first
   --rounds                   replay automatic compaction over the conversation, printing every round
+
+Search:
+  -k N                       messages per query (10)
+  --queries FILE             one query per line (instead of QUERY); -f json prints one JSON array
+                             per query, one line each, in order: { index, role, score, text }
 
 Output:
   -f, --format text|json|markdown
@@ -112,8 +124,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stdout.write(HELP);
       return command === undefined && !values.help ? EXIT_USAGE : 0;
     }
-    if (command !== 'compact' && command !== 'stats') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected compact or stats)`);
+    if (command !== 'compact' && command !== 'stats' && command !== 'search') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected compact, stats or search)`);
     if (file === undefined) throw new UsageError(`${command} needs a FILE (or - for stdin)`);
+    if (command === 'search') return await runSearch(file, extra, values, io);
     if (extra.length) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}: one FILE at a time`);
 
     const format = parseOutputFormat(values.format);
@@ -139,6 +152,20 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   } catch (error) {
     return report(error, debug, io);
   }
+}
+
+async function runSearch(file: string, extra: string[], values: { queries?: string | undefined; k?: string | undefined; format?: string | undefined; from?: string | undefined; conversation?: string | undefined }, io: Io): Promise<number> {
+  if (extra.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(extra[1])}: quote a query of several words`);
+  if ((extra[0] === undefined) === (values.queries === undefined)) throw new UsageError('search needs a QUERY or --queries FILE (one of the two)');
+  const format = parseOutputFormat(values.format);
+  if (format === 'markdown') throw new UsageError('search prints text or json');
+  const k = int(values.k, '-k', 10, 1);
+  const queries = values.queries !== undefined ? (await readFile(values.queries, 'utf8')).split(/\r?\n/).filter((q) => q.trim()) : [extra[0] as string];
+  const input = loadConversations(await readSource(file, io), file === '-' ? 'stdin' : file, parseFormatOption(values.from));
+  const [conversation] = nonEmpty(selectConversations(input, values.conversation), input.name, io);
+  const results = searchConversation((conversation as Conversation).messages, queries, k);
+  io.stdout.write(format === 'json' ? searchJson(results) : searchText(queries, results));
+  return 0;
 }
 
 function runStats(input: LoadedInput, choice: string | undefined, settings: CliSettings, format: OutputFormat, io: Io): number {

@@ -12,10 +12,13 @@ import {
   estimateMessageTokens,
   estimateSystemPromptTokens,
   groupUnits,
+  HISTORY_MIN_CHARS,
+  HISTORY_TOOL_DEFINITION,
   microCompact,
   microSuffices,
   compactionTarget,
   sentFrom,
+  withHistoryLine,
 } from '../core';
 import type { Resolved } from './settings';
 
@@ -111,79 +114,103 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
   let oversizedRequests = 0;
   let requests = 0;
   const tokensOf = (m: ChatMessage): number => tracker.messageTokens(m.id) ?? estimateMessageTokens(m, model);
-  const blockTokens = (): number => estimateSystemPromptTokens(previous?.block ?? '', model);
+  /** The block as sent: once messages are no longer sent, it names the history tool, which the
+   * session then offers with the other tools (see searchable()). */
+  let shownBlock = '';
+  let offered = false;
+  const blockTokens = (): number => estimateSystemPromptTokens(shownBlock, model);
+  /** Characters of the messages no longer sent as written (as the session's history index). */
+  const unsentChars = (): number => all.slice(0, boundary).reduce((n, m) => n + m.content.length, 0) + [...cleared.keys()].reduce((n, id) => n + (all.find((m) => m.id === id && all.indexOf(m) >= boundary)?.content.length ?? 0), 0);
+  const searchable = (): void => {
+    offered = true;
+    shownBlock = withHistoryLine(previous?.block ?? '');
+    tracker.setSystemPrompt(shownBlock);
+    tracker.setTools([...(options.tools ?? []), HISTORY_TOOL_DEFINITION]);
+  };
   const fixedTokens = (): number => tracker.estimated() - blockTokens() - sentFrom(all, boundary, isUser).reduce((sum, m) => sum + tokensOf(m), 0);
 
   const beforeRequest = (last: ChatMessage, position: number): void => {
     requests++;
     const at: At = { beforeMessage: position, beforeMessageId: last.id };
-    const promptBefore = tracker.total();
-    const sent = sentFrom(all, boundary, isUser);
-    let plan = decideCompaction({ budgets, messages: sent, tokensOf, promptTokens: promptBefore, fixedTokens: fixedTokens() });
-    if (plan.action !== 'none') {
-      const reasons = plan.reasons;
-      const skip = (text: string): void => {
-        if (text !== lastSkip) events.push({ kind: 'skipped', ...at, reasons, message: text });
-        lastSkip = text;
-      };
-      let microCleared: string[] = [];
-      if (plan.action === 'compact' && s.micro && !reasons.includes('messages')) {
-        const micro = microCompact(sent.map(sentVersion), { keepRecentUnits: Math.max(4, budgets.keepExchanges * 2), ...(model ? { model } : {}) });
-        if (micro.clearedIds.length) {
-          microCleared = micro.clearedIds;
-          for (const m of micro.messages) {
-            if (!micro.clearedIds.includes(m.id)) continue;
-            cleared.set(m.id, m);
-            tracker.update(m);
+    const round = (quiet: boolean): void => {
+      const promptBefore = tracker.total();
+      const sent = sentFrom(all, boundary, isUser);
+      let plan = decideCompaction({ budgets, messages: sent, tokensOf, promptTokens: promptBefore, fixedTokens: fixedTokens() });
+      if (plan.action !== 'none') {
+        const reasons = plan.reasons;
+        const skip = (text: string): void => {
+          if (quiet) return;
+          if (text !== lastSkip) events.push({ kind: 'skipped', ...at, reasons, message: text });
+          lastSkip = text;
+        };
+        let microCleared: string[] = [];
+        if (plan.action === 'compact' && s.micro && !reasons.includes('messages')) {
+          const micro = microCompact(sent.map(sentVersion), { keepRecentUnits: Math.max(4, budgets.keepExchanges * 2), ...(model ? { model } : {}) });
+          if (micro.clearedIds.length) {
+            microCleared = micro.clearedIds;
+            for (const m of micro.messages) {
+              if (!micro.clearedIds.includes(m.id)) continue;
+              cleared.set(m.id, m);
+              tracker.update(m);
+            }
+            if (microSuffices(tracker.total(), plan)) {
+              events.push({ kind: 'micro', ...at, reasons, cleared: micro.clearedIds, tokensSaved: micro.tokensSaved, promptBefore, promptAfter: tracker.total() });
+              lastSkip = '';
+              plan = { action: 'none' };
+            } else {
+              plan = decideCompaction({ budgets, messages: sent, tokensOf, promptTokens: tracker.total(), promptBefore, fixedTokens: fixedTokens() });
+            }
           }
-          if (microSuffices(tracker.total(), plan)) {
-            events.push({ kind: 'micro', ...at, reasons, cleared: micro.clearedIds, tokensSaved: micro.tokensSaved, promptBefore, promptAfter: tracker.total() });
-            lastSkip = '';
-            plan = { action: 'none' };
-          } else {
-            plan = decideCompaction({ budgets, messages: sent, tokensOf, promptTokens: tracker.total(), promptBefore, fixedTokens: fixedTokens() });
+        }
+        if (plan.action === 'nothing-to-compact') skip(plan.message);
+        else if (plan.action === 'compact') {
+          const cutMessage = sent[plan.cut];
+          const cut = cutMessage ? all.indexOf(cutMessage) : all.length;
+          const result = compact(all, { budgetTokens: plan.blockBudget, cut, previous, ...(model ? { model } : {}), now: last.createdAt, trigger: reasons[0] === 'messages' ? 'messages' : 'tokens', tokensOf });
+          if (!result.ok) skip(result.message);
+          else if (result.unchanged) skip('Nothing new to compact.');
+          else {
+            const pinned = plan.pinned === null ? null : (sent[plan.pinned] as ChatMessage);
+            const dropped = result.removed.filter((m) => m !== pinned);
+            const removedTokens = dropped.reduce((sum, m) => sum + (tracker.messageTokens(m.id) ?? 0), 0);
+            const estimated = tracker.estimated();
+            const promptAfter = estimated - removedTokens - blockTokens() + estimateSystemPromptTokens(result.block, model);
+            if (promptAfter >= estimated) {
+              skip(`Compaction was not applied: it would not shrink the prompt (${estimated.toLocaleString('en-US')} → ${promptAfter.toLocaleString('en-US')} tokens).`);
+            } else {
+              for (const m of dropped) tracker.remove(m.id);
+              // As the session's context: the new block carries the line if the tool was offered.
+              shownBlock = offered ? withHistoryLine(result.block) : result.block;
+              tracker.setSystemPrompt(shownBlock);
+              previous = result.record;
+              const through = result.record.removedThrough;
+              boundary = through ? all.findIndex((m) => m.id === through) + 1 : boundary;
+              lastSkip = '';
+              events.push({
+                kind: 'compaction',
+                ...at,
+                reasons,
+                promptBefore,
+                promptAfter: tracker.total(),
+                removedCount: dropped.length,
+                keptCount: sentFrom(all, boundary, isUser).length,
+                microCleared,
+                inTurn: pinned !== null,
+                oversized: plan.oversized,
+                record: result.record,
+                block: result.block,
+              });
+            }
           }
         }
       }
-      if (plan.action === 'nothing-to-compact') skip(plan.message);
-      else if (plan.action === 'compact') {
-        const cutMessage = sent[plan.cut];
-        const cut = cutMessage ? all.indexOf(cutMessage) : all.length;
-        const result = compact(all, { budgetTokens: plan.blockBudget, cut, previous, ...(model ? { model } : {}), now: last.createdAt, trigger: reasons[0] === 'messages' ? 'messages' : 'tokens', tokensOf });
-        if (!result.ok) skip(result.message);
-        else if (result.unchanged) skip('Nothing new to compact.');
-        else {
-          const pinned = plan.pinned === null ? null : (sent[plan.pinned] as ChatMessage);
-          const dropped = result.removed.filter((m) => m !== pinned);
-          const removedTokens = dropped.reduce((sum, m) => sum + (tracker.messageTokens(m.id) ?? 0), 0);
-          const estimated = tracker.estimated();
-          const promptAfter = estimated - removedTokens - blockTokens() + estimateSystemPromptTokens(result.block, model);
-          if (promptAfter >= estimated) {
-            skip(`Compaction was not applied: it would not shrink the prompt (${estimated.toLocaleString('en-US')} → ${promptAfter.toLocaleString('en-US')} tokens).`);
-          } else {
-            for (const m of dropped) tracker.remove(m.id);
-            tracker.setSystemPrompt(result.block);
-            previous = result.record;
-            const through = result.record.removedThrough;
-            boundary = through ? all.findIndex((m) => m.id === through) + 1 : boundary;
-            lastSkip = '';
-            events.push({
-              kind: 'compaction',
-              ...at,
-              reasons,
-              promptBefore,
-              promptAfter: tracker.total(),
-              removedCount: dropped.length,
-              keptCount: sentFrom(all, boundary, isUser).length,
-              microCleared,
-              inTurn: pinned !== null,
-              oversized: plan.oversized,
-              record: result.record,
-              block: result.block,
-            });
-          }
-        }
-      }
+    };
+    round(false);
+    // Offering the history tool adds its definition and a line to the prompt the policy just
+    // sized: it is asked once more, silently when nothing more can go (as the session does).
+    if (!offered && unsentChars() >= HISTORY_MIN_CHARS) {
+      searchable();
+      round(true);
     }
     const sentNow = tracker.total();
     peak = Math.max(peak, sentNow);

@@ -15,3 +15,6 @@ export * from './micro-compact';
 export { renderBlock, OPEN_TAG, CLOSE_TAG, MIN_BUDGET_TOKENS } from './render';
 export type { RenderOptions } from './render';
 export * from './policy';
+export * from './search';
+export { searchTerms, stemWord } from './search-terms';
+export * from './search-history';

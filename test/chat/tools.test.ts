@@ -50,6 +50,25 @@ describe('the vault tools', () => {
     expect((await tools.run(call('list_folder', { path: 'Projects' }))).content.split('\n')).toEqual(['Projects/Garden.md', 'Projects/Work.md']);
   });
 
+  it('search_vault ranks by relevance: a natural question finds the note without every word, the titled note first', async () => {
+    app = createTestApp({
+      files: {
+        'Research/Odour cues.md': '# Odour cues\nStudies found that odour cues replayed during slow-wave sleep strengthen memory.',
+        'Sleep.md': '# Sleep\nA note on sleep hygiene and naps.',
+        'Cooking.md': 'Studies of bread.',
+      },
+    });
+    const tools = new VaultTools(toolVault(app as never), () => Promise.resolve(false));
+    const result = await tools.run(call('search_vault', { query: 'studies on odour cues during slow-wave sleep in humans' }));
+    const paths = result.content.split('\n').filter((l) => !l.startsWith(' '));
+    expect(paths[0]).toBe('Research/Odour cues.md');
+    expect(paths).toContain('Sleep.md');
+    expect(result.content).toContain('odour cues replayed');
+    // A quoted phrase keeps only the notes holding it; an empty result says what was searched.
+    expect((await tools.run(call('search_vault', { query: '"sleep hygiene"' }))).content.split('\n')[0]).toBe('Sleep.md');
+    expect((await tools.run(call('search_vault', { query: 'zucchini' }))).content).toBe('No notes match "zucchini" (searched the titles, headings and text of 3 notes).');
+  });
+
   it('refuses ../, absolute and config-folder paths', async () => {
     const { tools, asked } = setup(() => true);
     for (const path of ['../secret.md', 'Projects/../../x.md', '/etc/passwd', 'C:\\\\Windows\\\\win.ini', '.obsidian/app.json', '.obsidian/plugins/compact-chat/data.json', '.trash/x.md', 'file:///etc/passwd']) {

@@ -5,6 +5,7 @@
 import type { ToolCall, ToolDefinition } from '../../core/messages';
 import { parseToolArguments } from '../../core/messages';
 import type { ToolRunner } from '../session';
+import { SearchIndex, parseQuery } from '../../core/search';
 import { guardPath } from './path-guard';
 
 export interface ToolVault {
@@ -19,7 +20,8 @@ export interface ToolVault {
   /** Creates the note (and missing parent folders); fails when it exists. */
   create(path: string, text: string): Promise<void>;
   append(path: string, text: string): Promise<void>;
-  /** Obsidian's prepareSimpleSearch. */
+  /** Obsidian's prepareSimpleSearch (no longer used by search_vault, which ranks with the core's
+   * search; kept so the vault adapter in src/ui needs no change). */
   prepareSearch(query: string): (text: string) => { score: number; matches: [number, number][] } | null;
 }
 
@@ -50,7 +52,7 @@ export const VAULT_TOOL_DEFINITIONS: ToolDefinition[] = [
   },
   {
     name: 'search_vault',
-    description: 'Search the notes of the vault for words (every word must occur). Returns matching note paths with snippets.',
+    description: 'Search the notes of the vault by relevance (title, headings and text; exact phrases in "quotes"). Returns the best-matching note paths, best first, with snippets.',
     parameters: { type: 'object', properties: { query: stringArg('Words to search for.') }, required: ['query'] },
   },
   {
@@ -121,25 +123,29 @@ export class VaultTools implements ToolRunner {
     return { content: `${safeSlice(text, READ_LIMIT_CHARS)}\n[… cut: the note has ${text.length} characters, the first ${READ_LIMIT_CHARS} are shown]` };
   }
 
+  /** Ranks the notes by relevance (the core's BM25 search over title, headings and text, the
+   * title weighted most), best first, each with a snippet around its first matching word. */
   private async search(raw: unknown): Promise<{ content: string; isError?: boolean }> {
     if (typeof raw !== 'string' || !raw.trim()) return fail('A search query is required.');
-    const match = this.vault.prepareSearch(raw.trim());
-    const hits: { path: string; score: number; snippet: string }[] = [];
+    const query = raw.trim();
     const files = this.vault.markdownFiles().filter((p) => guardPath(p, this.vault).ok).slice(0, SEARCH_MAX_FILES);
+    const texts = new Map<string, string>();
+    const index = new SearchIndex<string>({ textOf: (path) => texts.get(path) ?? '' });
     for (const path of files) {
       const text = await this.vault.read(path);
-      const inName = match(path);
-      const inText = match(text);
-      if (!inName && !inText) continue;
-      const first = inText?.matches[0];
-      const snippet = first ? snippetAround(text, first[0], first[1]) : '';
-      hits.push({ path, score: Math.max(inText?.score ?? -Infinity, (inName?.score ?? -Infinity) + 1), snippet });
+      texts.set(path, text);
+      index.add(path, noteFields(path, text));
     }
-    hits.sort((a, b) => b.score - a.score);
-    if (!hits.length) return { content: `No notes match "${raw.trim()}".` };
+    const hits = index.search(query, SEARCH_MAX_RESULTS + 1);
+    if (!hits.length) return { content: `No notes match "${query}" (searched the titles, headings and text of ${files.length} notes).` };
     const shown = hits.slice(0, SEARCH_MAX_RESULTS);
-    const more = hits.length > shown.length ? `\n(${hits.length - shown.length} more matches not shown)` : '';
-    return { content: shown.map((h) => (h.snippet ? `${h.path}\n  …${h.snippet}…` : h.path)).join('\n') + more };
+    const words = parseQuery(query).terms;
+    const lines = shown.map((h) => {
+      const snippet = snippetFor(texts.get(h.key) ?? '', words);
+      return snippet ? `${h.key}\n  …${snippet}…` : h.key;
+    });
+    const more = hits.length > shown.length ? `\n(more matches not shown; refine the query)` : '';
+    return { content: lines.join('\n') + more };
   }
 
   private listFolder(raw: unknown): { content: string; isError?: boolean } {
@@ -193,6 +199,33 @@ function fail(content: string): { content: string; isError: true } {
 
 function declined(action: string, path: string): { content: string; isError: true } {
   return fail(`The user declined: nothing was written (${action} "${path}" was refused). Do not retry unless the user asks.`);
+}
+
+/** Title weighted three times and headings twice over the text: a note named for the subject is
+ * usually the one asked for. */
+function noteFields(path: string, text: string): { text: string; weight: number }[] {
+  const title = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+  const headings = text.match(/^#{1,6}\s.*$/gm) ?? [];
+  return [
+    { text: title, weight: 3 },
+    { text: headings.join('\n'), weight: 2 },
+    { text, weight: 1 },
+  ];
+}
+
+/** A snippet around the first place any query term (a stemmed key, so a prefix of the word) occurs. */
+function snippetFor(text: string, terms: readonly string[]): string {
+  const lower = text.toLowerCase();
+  let best = -1;
+  let length = 0;
+  for (const term of terms) {
+    const at = lower.indexOf(term);
+    if (at >= 0 && (best < 0 || at < best)) {
+      best = at;
+      length = term.length;
+    }
+  }
+  return best < 0 ? '' : snippetAround(text, best, best + length);
 }
 
 /** One line of context around [start, end), never cutting a surrogate pair. */

@@ -1,0 +1,101 @@
+// The terms the ranked search (search.ts) indexes and looks up: Unicode words, lower-cased and
+// NFKC-folded; runs of CJK characters (which have no spaces between words) as overlapping
+// character bigrams, which need no dictionary and measured as well as Intl.Segmenter on the kit
+// while costing nothing to load on mobile; English words lightly stemmed so "recommended",
+// "recommends" and "recommendation" meet. Pure: no `obsidian`, no Node built-ins.
+
+/** Han, Hiragana, Katakana and Hangul: scripts written without spaces between words. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** Characters from the CJK radicals block up: a word without any cannot hold CJK. */
+const MAYBE_CJK = /[\u2e80-\uffff]/;
+/** A word: letters, digits and joining marks, kept with inner apostrophes stripped ("don't" → "dont"). */
+const WORD = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}]+)*/gu;
+
+export interface TermOptions {
+  /** Light English stemming (default true); a plain BM25 turns it off. */
+  stem?: boolean;
+}
+
+/** The terms of `text`, in order (a term per word, a bigram per pair of CJK characters). */
+export function searchTerms(text: string, options: TermOptions = {}): string[] {
+  const stem = options.stem !== false;
+  const out: string[] = [];
+  for (const match of text.normalize('NFKC').toLowerCase().matchAll(WORD)) {
+    const word = match[0].replace(/['’]/g, '');
+    // The cheap range test first: most words are Latin, and the script test is slow.
+    if (!MAYBE_CJK.test(word) || !CJK.test(word)) {
+      out.push(stem ? stemWord(word) : word);
+      continue;
+    }
+    pushMixed(word, out, stem);
+  }
+  return out;
+}
+
+/** A word holding CJK characters: its CJK runs as bigrams (a lone character as itself), the
+ * other runs ("iPhone15" inside Japanese text) as words. */
+function pushMixed(word: string, out: string[], stem: boolean): void {
+  let run = '';
+  let other = '';
+  const flushRun = (): void => {
+    const chars = [...run];
+    if (chars.length === 1) out.push(run);
+    for (let i = 0; i + 1 < chars.length; i++) out.push(`${chars[i]}${chars[i + 1]}`);
+    run = '';
+  };
+  const flushOther = (): void => {
+    if (other) out.push(stem ? stemWord(other) : other);
+    other = '';
+  };
+  for (const ch of word) {
+    if (CJK.test(ch)) {
+      flushOther();
+      run += ch;
+    } else {
+      if (run) flushRun();
+      other += ch;
+    }
+  }
+  if (run) flushRun();
+  flushOther();
+}
+
+/** Suffixes stripped, longest first, each with the shortest stem it may leave. */
+const SUFFIXES: readonly [string, number, string][] = [
+  ['ational', 3, 'ate'],
+  ['ations', 3, 'ate'],
+  ['ation', 3, 'ate'],
+  ['ments', 3, ''],
+  ['ment', 3, ''],
+  ['ness', 3, ''],
+  ['ingly', 3, ''],
+  ['edly', 3, ''],
+  ['ies', 2, 'y'],
+  ['ied', 2, 'y'],
+  ['ing', 3, ''],
+  ['ers', 3, ''],
+  ['er', 3, ''],
+  ['ed', 3, ''],
+  ['ly', 3, ''],
+  ['es', 3, ''],
+  ['s', 3, ''],
+];
+
+/** A light English stemmer (an s-stemmer with the commonest derivations): not Porter's, but it
+ * maps the forms a question and an answer usually differ by onto one key. Words with digits or
+ * non-Latin letters are left alone; a trailing "e" and a doubled final consonant are dropped so
+ * "baking"/"bake" and "shopping"/"shop" meet. */
+export function stemWord(word: string): string {
+  if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
+  let w = word;
+  if (w.endsWith('ss')) return w;
+  for (const [suffix, min, add] of SUFFIXES) {
+    if (w.endsWith(suffix) && w.length - suffix.length >= min) {
+      w = w.slice(0, -suffix.length) + add;
+      break;
+    }
+  }
+  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  if (w.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  return w;
+}

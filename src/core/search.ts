@@ -1,0 +1,195 @@
+// One ranked lexical search for the project (the conversation's compacted history, the vault's
+// notes, the CLI): BM25 over an inverted index that grows one document at a time (adding costs
+// O(that document's terms)), with removal, exact phrases in quotes, and ties broken by insertion
+// order so the same query always gives the same list. Terms come from search-terms.ts. Pure.
+import { searchTerms } from './search-terms';
+import { STOPWORDS } from './words';
+
+export interface SearchOptions<K = unknown> {
+  /** BM25 term-frequency saturation (default 1.2). */
+  k1?: number;
+  /** BM25 length normalisation (default 0.75). */
+  b?: number;
+  /** Light English stemming (default true). */
+  stem?: boolean;
+  /** Query words that carry no fact ("what", "did", "the") are left out of a query that has other
+   * words (default true). A plain BM25 keeps them. */
+  dropStopwords?: boolean;
+  /** The text a key was added with, for phrase checks, when the caller keeps it anyway (the
+   * history tool keeps the messages): the index then stores no copy, about a third of its memory. */
+  textOf?: (key: K) => string;
+}
+
+export interface SearchHit<K> {
+  key: K;
+  score: number;
+}
+
+interface Doc<K> {
+  key: K;
+  /** Field weight × terms, the length BM25 normalises by. */
+  length: number;
+  /** The text as added, lower-cased and folded, for phrase checks (null with `textOf`). */
+  folded: string | null;
+}
+
+/** A query as parsed: the words to rank by and the phrases every hit must contain. */
+export interface ParsedQuery {
+  terms: string[];
+  phrases: string[];
+}
+
+/** Splits `query` into ranking terms and "quoted phrases" (a phrase's words also rank). */
+export function parseQuery(query: string, options: { stem?: boolean; dropStopwords?: boolean } = {}): ParsedQuery {
+  const phrases: string[] = [];
+  const bare = query.replace(/["“”]([^"“”]+)["“”]/g, (_, phrase: string) => {
+    if (phrase.trim()) phrases.push(fold(phrase).trim());
+    return ` ${phrase} `;
+  });
+  const all = searchTerms(bare, options);
+  if (options.dropStopwords === false) return { terms: all, phrases };
+  // Stopwords are judged on the unstemmed word ("does" stems to "do").
+  const kept = searchTerms(bare, { stem: false })
+    .map((raw, i) => (STOPWORDS.has(raw) ? null : all[i]))
+    .filter((t): t is string => t !== undefined && t !== null);
+  return { terms: kept.length ? kept : all, phrases };
+}
+
+/** Lower-cased, NFKC-folded, runs of spaces as one: what a phrase is matched against. */
+function fold(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
+}
+
+export class SearchIndex<K> {
+  private readonly docs: (Doc<K> | null)[] = [];
+  private readonly slotOf = new Map<K, number>();
+  /** term → doc slots and term frequencies, interleaved [slot, tf, slot, tf, …]. */
+  private readonly postings = new Map<string, number[]>();
+  private totalLength = 0;
+  private live = 0;
+  private readonly k1: number;
+  private readonly b: number;
+  private readonly stem: boolean;
+  private readonly dropStopwords: boolean;
+  private readonly textOf: ((key: K) => string) | undefined;
+
+  constructor(options: SearchOptions<K> = {}) {
+    this.textOf = options.textOf;
+    this.k1 = options.k1 ?? 1.2;
+    this.b = options.b ?? 0.75;
+    this.stem = options.stem ?? true;
+    this.dropStopwords = options.dropStopwords ?? true;
+  }
+
+  get size(): number {
+    return this.live;
+  }
+
+  has(key: K): boolean {
+    return this.slotOf.has(key);
+  }
+
+  /** Adds a document: `fields` are texts with weights (a title counted twice, say). Re-adding a
+   * key replaces it. Costs O(the document's terms). */
+  add(key: K, fields: string | readonly { text: string; weight: number }[]): void {
+    if (this.slotOf.has(key)) this.remove(key);
+    const list = typeof fields === 'string' ? [{ text: fields, weight: 1 }] : fields;
+    const tf = new Map<string, number>();
+    let length = 0;
+    for (const { text, weight } of list) {
+      for (const term of searchTerms(text, { stem: this.stem })) {
+        tf.set(term, (tf.get(term) ?? 0) + weight);
+        length += weight;
+      }
+    }
+    const slot = this.docs.length;
+    this.docs.push({ key, length, folded: this.textOf ? null : fold(list.map((f) => f.text).join('\n')) });
+    this.slotOf.set(key, slot);
+    for (const [term, n] of tf) {
+      const list = this.postings.get(term);
+      if (list) list.push(slot, n);
+      else this.postings.set(term, [slot, n]);
+    }
+    this.totalLength += length;
+    this.live++;
+  }
+
+  /** Removes a document. Its postings are dropped lazily, when a search next reads them. */
+  remove(key: K): void {
+    const slot = this.slotOf.get(key);
+    if (slot === undefined) return;
+    const doc = this.docs[slot];
+    if (doc) this.totalLength -= doc.length;
+    this.docs[slot] = null;
+    this.slotOf.delete(key);
+    this.live--;
+  }
+
+  /** Scores every document holding a query term (BM25), keeps those containing every quoted
+   * phrase, and returns the best `limit`, ties in insertion order. */
+  search(query: string, limit = 10): SearchHit<K>[] {
+    const scores = this.scores(query);
+    const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const out: SearchHit<K>[] = [];
+    for (const [slot, score] of ranked) {
+      if (out.length >= limit) break;
+      const doc = this.docs[slot];
+      if (doc) out.push({ key: doc.key, score });
+    }
+    return out;
+  }
+
+  /** BM25 score by document slot, phrase filter applied (documents with no query term absent). */
+  scores(query: string): Map<number, number> {
+    const parsed = parseQuery(query, { stem: this.stem, dropStopwords: this.dropStopwords });
+    const scores = new Map<number, number>();
+    if (!this.live) return scores;
+    const avg = this.totalLength / this.live || 1;
+    const counts = new Map<string, number>();
+    for (const term of parsed.terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const [term, times] of counts) {
+      const list = this.compacted(term);
+      if (!list) continue;
+      const df = list.length / 2;
+      const idf = Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
+      for (let i = 0; i < list.length; i += 2) {
+        const slot = list[i] as number;
+        const tf = list[i + 1] as number;
+        const doc = this.docs[slot] as Doc<K>;
+        const norm = tf + this.k1 * (1 - this.b + (this.b * doc.length) / avg);
+        scores.set(slot, (scores.get(slot) ?? 0) + (times * idf * (tf * (this.k1 + 1))) / norm);
+      }
+    }
+    if (parsed.phrases.length) {
+      for (const slot of [...scores.keys()]) {
+        const doc = this.docs[slot] as Doc<K>;
+        const folded = doc.folded ?? fold((this.textOf as (key: K) => string)(doc.key));
+        if (!parsed.phrases.every((p) => folded.includes(p))) scores.delete(slot);
+      }
+    }
+    return scores;
+  }
+
+  /** The key stored at `slot` (what `scores` is keyed by), or undefined once removed. */
+  keyAt(slot: number): K | undefined {
+    return this.docs[slot]?.key;
+  }
+
+  /** The postings of `term` without removed documents (pruned in place on first read). */
+  private compacted(term: string): number[] | undefined {
+    const list = this.postings.get(term);
+    if (!list) return undefined;
+    let w = 0;
+    for (let r = 0; r < list.length; r += 2) {
+      if (this.docs[list[r] as number] === null) continue;
+      list[w++] = list[r] as number;
+      list[w++] = list[r + 1] as number;
+    }
+    list.length = w;
+    if (!w) {
+      this.postings.delete(term);
+      return undefined;
+    }
+    return list;
+  }
+}

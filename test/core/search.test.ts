@@ -1,0 +1,119 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SearchIndex, parseQuery } from '../../src/core/search';
+import { searchTerms, stemWord } from '../../src/core/search-terms';
+import { rankWithNeighbours } from '../../src/core/search-history';
+
+const keys = (index: SearchIndex<string>, query: string, limit = 10): string[] => index.search(query, limit).map((h) => h.key);
+
+describe('search terms', () => {
+  it('stems the forms a question and an answer differ by onto one key', () => {
+    expect(stemWord('recommended')).toBe(stemWord('recommend'));
+    expect(stemWord('bakes')).toBe(stemWord('baking'));
+    expect(stemWord('shopping')).toBe(stemWord('shop'));
+    expect(stemWord('parties')).toBe(stemWord('party'));
+    // Short words, words with digits and non-Latin words are left alone.
+    expect(stemWord('was')).toBe('was');
+    expect(stemWord('mp3s')).toBe('mp3s');
+    expect(stemWord('straße')).toBe('straße');
+  });
+
+  it('splits CJK runs into bigrams and keeps Latin words inside them whole', () => {
+    expect(searchTerms('东京拉面')).toEqual(['东京', '京拉', '拉面']);
+    expect(searchTerms('我的iPhone很好')).toEqual(['我的', stemWord('iphone'), '很好']);
+    expect(searchTerms('日')).toEqual(['日']);
+  });
+
+  it('folds case and compatibility forms', () => {
+    expect(searchTerms('ＡＢＣ Café', { stem: false })).toEqual(['abc', 'café']);
+  });
+
+  it('reads quoted phrases and leaves out stopwords unless the query is only stopwords', () => {
+    expect(parseQuery('what did "Main Street" say')).toEqual({ terms: ['main', 'street'], phrases: ['main street'] });
+    expect(parseQuery('what was it').terms).toEqual(['what', 'was', 'it']);
+  });
+});
+
+describe('SearchIndex', () => {
+  it('ranks the message naming the rare word first, and matches inflected forms', () => {
+    const index = new SearchIndex<string>();
+    index.add('a', 'We talked about the weather and the weekend.');
+    index.add('b', 'I recommended the Bluebird bakery on Main Street.');
+    index.add('c', 'The weather was fine; we walked to the bakery later.');
+    expect(keys(index, 'Which bakery did you recommend?')[0]).toBe('b');
+    expect(keys(index, 'recommending')).toEqual(['b']);
+  });
+
+  it('keeps only documents holding every quoted phrase', () => {
+    const index = new SearchIndex<string>();
+    index.add('a', 'street food on the main square');
+    index.add('b', 'the shop on Main  Street');
+    expect(keys(index, 'main street')).toEqual(expect.arrayContaining(['a', 'b']));
+    expect(keys(index, '"main street"')).toEqual(['b']);
+  });
+
+  it('finds Chinese and Japanese text by its words', () => {
+    const index = new SearchIndex<string>();
+    index.add('zh', '我们昨天在东京吃了拉面。');
+    index.add('ja', '明日は京都でお寺を見ます。');
+    index.add('en', 'We ate ramen in Tokyo.');
+    expect(keys(index, '东京拉面')).toEqual(['zh']);
+    expect(keys(index, '京都')).toEqual(['ja']);
+  });
+
+  it('breaks ties by insertion order, the same way every time', () => {
+    const index = new SearchIndex<number>();
+    for (let i = 0; i < 5; i++) index.add(i, 'the same words in each');
+    expect(index.search('words', 5).map((h) => h.key)).toEqual([0, 1, 2, 3, 4]);
+    expect(index.search('words', 2).map((h) => h.key)).toEqual([0, 1]);
+  });
+
+  it('forgets removed documents, and re-adding a key replaces it', () => {
+    const index = new SearchIndex<string>();
+    index.add('a', 'apples and pears');
+    index.add('b', 'pears only');
+    index.remove('a');
+    expect(keys(index, 'apples')).toEqual([]);
+    expect(keys(index, 'pears')).toEqual(['b']);
+    expect(index.size).toBe(1);
+    index.add('b', 'plums now');
+    expect(keys(index, 'pears')).toEqual([]);
+    expect(keys(index, 'plums')).toEqual(['b']);
+  });
+
+  it('weights fields: a word in a weighted title outranks the same word in a body', () => {
+    const index = new SearchIndex<string>();
+    index.add('body', [
+      { text: 'Notes', weight: 3 },
+      { text: 'something about gardening and compost', weight: 1 },
+    ]);
+    index.add('title', [
+      { text: 'Compost', weight: 3 },
+      { text: 'something about gardening and soil', weight: 1 },
+    ]);
+    expect(keys(index, 'compost')[0]).toBe('title');
+  });
+
+  it('lends a share of a match to its neighbours, never more than the match itself', () => {
+    const index = new SearchIndex<number>();
+    ['Where did you go in March?', 'To Lisbon, for the tiles.', 'Nice.'].forEach((t, i) => index.add(i, t));
+    const ranked = rankWithNeighbours(index, 'Lisbon', 3);
+    expect(ranked.map((h) => h.key)).toEqual([1, 0, 2]);
+  });
+
+  const word = fc.stringMatching(/^[a-z]{3,8}$/);
+  it('returns a message containing every query word in order (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(word, { minLength: 1, maxLength: 12 }), { maxLength: 30 }), fc.array(word, { minLength: 1, maxLength: 4 }), fc.array(word, { maxLength: 6 }), (others, query, filler) => {
+        const index = new SearchIndex<number>();
+        others.forEach((words, i) => index.add(i, words.join(' ')));
+        const target = others.length;
+        index.add(target, [...filler, ...query, ...filler].join(' '));
+        const all = index.size;
+        expect(index.search(query.join(' '), all).map((h) => h.key)).toContain(target);
+        expect(index.search(`"${query.join(' ')}"`, all).map((h) => h.key)).toContain(target);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
