@@ -5,7 +5,7 @@
 // in the core ranks); an undo that sends messages again rebuilds it, which is rare.
 import { type ChatMessage, type ToolCall, parseToolArguments } from '../core/messages';
 import { SearchIndex } from '../core/search';
-import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, HISTORY_MIN_CHARS, SEARCH_HISTORY, historyFields, rankWithNeighbours } from '../core/search-history';
+import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, SEARCH_HISTORY, historyFields, historyWorthOffering, rankWithNeighbours } from '../core/search-history';
 import { truncateAtWord } from '../core/text';
 import { estimateTokens } from '../core/tokens';
 
@@ -22,9 +22,9 @@ export class HistorySearch {
 
   private chars = 0;
 
-  /** Whether there is enough to search for the tool to be worth offering. */
-  get available(): boolean {
-    return this.chars >= HISTORY_MIN_CHARS;
+  /** Whether the tool is worth offering in a window of this size (see `historyWorthOffering`). */
+  available(window: number): boolean {
+    return historyWorthOffering(this.chars, window);
   }
 
   /** Brings the index in line with `unsent` (the messages no longer sent, in order): new ones are

@@ -583,7 +583,7 @@ export class ChatSession {
   private toolsFor(settings: CompactChatSettings): ToolDefinition[] {
     if (this.noToolModels.has(settings.model.trim())) return [];
     const vault = settings.vaultTools && this.deps.tools ? this.deps.tools.definitions() : [];
-    return this.history.available ? [...vault, HISTORY_TOOL_DEFINITION] : vault;
+    return this.history.available(this.windowOf(settings)) ? [...vault, HISTORY_TOOL_DEFINITION] : vault;
   }
 
   /** Messages that were sent once and are no longer sent as written: those before the boundary,

@@ -12,7 +12,7 @@ import {
   estimateMessageTokens,
   estimateSystemPromptTokens,
   groupUnits,
-  HISTORY_MIN_CHARS,
+  historyWorthOffering,
   HISTORY_TOOL_DEFINITION,
   microCompact,
   microSuffices,
@@ -208,7 +208,7 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
     round(false);
     // Offering the history tool adds its definition and a line to the prompt the policy just
     // sized: it is asked once more, silently when nothing more can go (as the session does).
-    if (!offered && unsentChars() >= HISTORY_MIN_CHARS) {
+    if (!offered && historyWorthOffering(unsentChars(), budgets.window)) {
       searchable();
       round(true);
     }

@@ -44,6 +44,15 @@ export const SEARCH_HISTORY = 'search_history';
  * tokens on every request) would cost more than the few short messages it could reach, and a
  * "Compact now" on a short chat would make the prompt grow. */
 export const HISTORY_MIN_CHARS = 2_000;
+/** Smallest context window the tool is offered in: below it, its definition and the block's line
+ * (about 180 tokens on every request) take room the compaction policy sized for the conversation,
+ * and requests end up over the compaction point (measured with `npm run bench:policy`). */
+export const HISTORY_MIN_WINDOW = 16_384;
+
+/** Whether the history tool is worth offering: enough compacted text, and a window it fits in. */
+export function historyWorthOffering(compactedChars: number, window: number): boolean {
+  return compactedChars >= HISTORY_MIN_CHARS && window >= HISTORY_MIN_WINDOW;
+}
 /** Matches returned by default, and at most. */
 export const HISTORY_DEFAULT_LIMIT = 5;
 export const HISTORY_MAX_LIMIT = 20;

@@ -26,14 +26,25 @@ async function converse(h: Harness): Promise<void> {
 
 describe('search_history', () => {
   it('is not offered before any compaction', async () => {
-    const h = await pool.start({ systemPrompt: 'Be brief.' });
+    const h = await pool.start({ systemPrompt: 'Be brief.', ollamaContextSize: 32_768 });
     await converse(h);
     expect(h.bodies().every((_, i) => !toolNames(h, i).includes(SEARCH_HISTORY))).toBe(true);
     expect(h.bodies().every((b) => !systemOf(b).includes(HISTORY_LINE))).toBe(true);
   });
 
+  it('is not offered in a small window, where its definition would take the room compaction made', async () => {
+    const h = await pool.start({ systemPrompt: 'Be brief.', keepExchanges: 1, ollamaContextSize: 8_192 });
+    await converse(h);
+    expect((await h.session.compactNow()).kind).toBe('compacted');
+    h.server.on('POST', '/api/chat', ollamaReply('Noted.'));
+    await h.session.send('Which bakery did I recommend?');
+    const last = h.bodies().length - 1;
+    expect(toolNames(h, last)).not.toContain(SEARCH_HISTORY);
+    expect(systemOf(h.bodies()[last])).not.toContain(HISTORY_LINE);
+  });
+
   it('after a compaction: offered, returns the compacted message verbatim, and the next request carries the result', async () => {
-    const h = await pool.start({ systemPrompt: 'Be brief.', keepExchanges: 1 });
+    const h = await pool.start({ systemPrompt: 'Be brief.', keepExchanges: 1, ollamaContextSize: 32_768 });
     await converse(h);
     expect((await h.session.compactNow()).kind).toBe('compacted');
     const sentBefore = h.bodies().length;
@@ -57,7 +68,7 @@ describe('search_history', () => {
   });
 
   it('answers a follow-up for the messages around an id, and says what it searched when nothing matches', async () => {
-    const h = await pool.start({ systemPrompt: 'Be brief.', keepExchanges: 1 });
+    const h = await pool.start({ systemPrompt: 'Be brief.', keepExchanges: 1, ollamaContextSize: 32_768 });
     await converse(h);
     await h.session.compactNow();
     const original = h.session.messages.find((m) => m.content === BAKERY);
@@ -75,7 +86,7 @@ describe('search_history', () => {
   });
 
   it('is withdrawn again by an undo', async () => {
-    const h = await pool.start({ systemPrompt: 'Be brief.', keepExchanges: 1 });
+    const h = await pool.start({ systemPrompt: 'Be brief.', keepExchanges: 1, ollamaContextSize: 32_768 });
     await converse(h);
     await h.session.compactNow();
     h.session.undoLastCompaction();
