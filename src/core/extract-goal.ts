@@ -143,7 +143,6 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
   for (let g = groups.length - 1; g >= 0 && !leftOff; g--) {
     const group = groups[g] as Sentence[];
     if ((group[0] as Sentence).role !== 'assistant') continue;
-    // Not a closing pleasantry nor an exclamation ("I'm so sorry to hear that!"): what the answer said.
     // The next step it announced has a line of its own; where it stood is what it said before.
     const announced = [...group].reverse().find((s) => usable(s) && NEXT_STEP.test(s.text) && s.wc >= 4 && s.wc <= LEFT_OFF_WORDS);
     const before = announced ? group.filter((s) => s.index < announced.index) : group;
