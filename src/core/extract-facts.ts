@@ -12,7 +12,7 @@ import { isCapitalised, markCapitalised } from './capitalised';
 import type { Sentence } from './extract-sentences';
 import { MaxHeap } from './max-heap';
 import type { SourcedLine } from './record';
-import { balancedMarkup, isLeadIn, wordCount, wordIds } from './text';
+import { standsAlone, wordCount, wordIds } from './text';
 import { FIRST_PERSON, MARKUP, MY, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -94,7 +94,7 @@ function idsOf(text: string): number[] {
  */
 function isFactSentence(s: Sentence): boolean {
   if (s.code || s.template || (s.role !== 'user' && s.role !== 'assistant') || s.keyCount < 3 || s.wc < 5 || s.wc > MAX_WORDS) return false;
-  return !isLeadIn(s.text) && !s.text.includes(' | ') && balancedMarkup(s.text);
+  return standsAlone(s.text);
 }
 
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */

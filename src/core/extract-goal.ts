@@ -8,7 +8,7 @@ import type { ChatMessage } from './messages';
 import { parseToolArguments } from './messages';
 import type { SourcedLine } from './record';
 import { QUESTION } from './traits';
-import { balancedMarkup, isLeadIn } from './text';
+import { isLeadIn, standsAlone } from './text';
 
 /** Most words a goal or request line carries (whole sentences: the first is kept even if longer,
  * up to {@link MAX_FIRST}). */
@@ -40,7 +40,7 @@ export function isRequest(s: Sentence): boolean {
 
 /** A sentence that can stand in a task line: prose, whole, balanced, not a greeting nor a lead-in. */
 function usable(s: Sentence): boolean {
-  return !s.code && !s.template && s.wc >= 1 && !isLeadIn(s.text) && !s.text.includes(' | ') && balancedMarkup(s.text) && !(OPENER.test(s.text) && s.wc <= 6);
+  return !s.code && !s.template && s.wc >= 1 && standsAlone(s.text) && !(OPENER.test(s.text) && s.wc <= 6);
 }
 
 /** Where a "left off" line may start: not a closing pleasantry nor an exclamation ("I'm so sorry

@@ -8,7 +8,7 @@ import type { Sentence } from './extract-sentences';
 import type { CompactionRecord, ErrorLine, SourcedLine } from './record';
 import { QUESTION } from './traits';
 import { CJK_TEXT, defineCue } from './vocab';
-import { balancedMarkup, contentWords, dedupeKey, isLeadIn, overlap, squash, truncateAtWord } from './text';
+import { contentWords, dedupeKey, overlap, squash, standsAlone, truncateAtWord } from './text';
 
 /** The summary sections as the record holds them. */
 export type SummarySections = Pick<CompactionRecord, 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'topics'>;
@@ -96,7 +96,7 @@ function errorLinesOf(m: ChatMessage): string[] {
     const l = (raw.includes('<') ? raw.replace(/<\/?\w+>/g, '') : raw).trim().replace(/^E\s{2,}(?=\S)/, '');
     if (l.length < 6 || l.length > 400 || /^Traceback\b/.test(l)) continue;
     // A line that announces more ("ERROR: Exception:") or breaks off mid-call says nothing whole.
-    if (ERROR_LINE.test(l) && !isLeadIn(l) && !/[([{,]$/.test(l) && balancedMarkup(l)) found.push(l);
+    if (ERROR_LINE.test(l) && !/[([{,]$/.test(l) && standsAlone(l)) found.push(l);
   }
   if (m.role === 'tool' && m.isError && !found.length) {
     const firstLine = lines.map((l) => l.trim()).find(Boolean);
@@ -174,7 +174,7 @@ function findResolution(messages: readonly ChatMessage[], sentences: readonly Se
     const s = sentences[i] as Sentence;
     if (s.role !== 'assistant' || s.code) continue;
     if (s.message > afterMessage + 4) break;
-    if (RESOLVE.test(s.text) && s.keyCount >= 3 && s.wc <= 40 && !isLeadIn(s.text) && balancedMarkup(s.text)) return squash(s.text);
+    if (RESOLVE.test(s.text) && s.keyCount >= 3 && s.wc <= 40 && standsAlone(s.text)) return squash(s.text);
   }
   for (let i = afterMessage + 1; i < Math.min(messages.length, afterMessage + 5); i++) {
     const m = messages[i];
@@ -276,7 +276,7 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
       const s = sentences[i] as Sentence;
       const text = texts.get(i) ?? s.text;
       // Every section line stands alone: balanced markup, and no lead-in whose content is gone.
-      if (s.template || isLeadIn(text) || !balancedMarkup(text)) continue;
+      if (s.template || !standsAlone(text)) continue;
       pushUnique(out, seen, line(s, text, score(s)));
     }
     return fromEnd ? out.reverse() : out;

@@ -12,7 +12,7 @@
 import type { CompactionRecord, FileEntry, Reference, SourcedLine } from './record';
 import { closeTasks } from './extract-summary';
 import { estimateTokens } from './tokens';
-import { balancedMarkup, dedupeKey, dropLoneSurrogates, splitSentences, squash, wordCount } from './text';
+import { dedupeKey, dropLoneSurrogates, splitSentences, squash, standsAlone, wordCount } from './text';
 import { describeDay, resolveRelativeDates } from './dates';
 
 export interface RenderOptions {
@@ -233,8 +233,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // The command it ran then, verbatim, as a list item under the line (what "Let me run the
     // tests:" announced).
     const command = record.leftOff?.command;
-    // (Not a pipeline: its " | " would read as separate items.)
-    if (command && balancedMarkup(command) && !command.includes(' | ')) add('leftOff', `- Ran: ${command}`, target);
+    // (Standing alone: not a pipeline, whose " | " would read as separate items.)
+    if (command && standsAlone(command)) add('leftOff', `- Ran: ${command}`, target);
   }
   const nextStepText = taskLine('nextStep', record.nextStep, 'Next step:').toLowerCase();
 

@@ -479,6 +479,13 @@ export function balancedMarkup(text: string): boolean {
   return bold % 2 === 0 && ticks % 2 === 0 && square === 0 && round === 0;
 }
 
+/** Whether a text can stand on a summary line of its own: markup balanced, not a lead-in whose
+ * announced content is elsewhere, not a table row (its " | " would read as separate items). The
+ * one rule every extracted line (facts, task lines, sections, errors, fixes) is held to. */
+export function standsAlone(text: string): boolean {
+  return !isLeadIn(text) && !text.includes(' | ') && balancedMarkup(text);
+}
+
 /** A lead-in: a line that announces what follows it ("Let me test this:", "Two things to try:"),
  * which says nothing once what it announced is gone. */
 export function isLeadIn(text: string): boolean {

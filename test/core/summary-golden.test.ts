@@ -98,7 +98,8 @@ describe('the summary of a dialogue with relative dates', () => {
 const word = fc.constantFrom('the', 'garden', 'plan', 'Sam', 'Delft', 'beds', '40', 'm', 'e.g.', 'Dr.', 'v1.2', 'notes.md', '[[Garden/Plan]]', '[[Note|alias]]', '**bold**', '`code`', '(aside)', 'et al.', 'and', 'but', 'which');
 const end = fc.constantFrom('.', '!', '?', '', ':');
 const sentence = fc.tuple(fc.constantFrom('I', 'We', 'The', 'My', 'Can you', 'Please'), fc.array(word, { minLength: 3, maxLength: 12 }), end).map(([a, ws, e]) => `${a} ${ws.join(' ')}${e}`);
-const turn = fc.array(sentence, { minLength: 1, maxLength: 4 }).map((ss) => ss.join(fc.sample(fc.constantFrom(' ', '\n'), 1)[0] ?? ' '));
+// Sentences joined by a space or a line break, drawn by fast-check (so a failure replays).
+const turn = fc.tuple(fc.array(sentence, { minLength: 1, maxLength: 4 }), fc.constantFrom(' ', '\n')).map(([ss, sep]) => ss.join(sep));
 const chat = fc.array(turn, { minLength: 4, maxLength: 14 }).map((turns) =>
   // Each turn is marked with its own number, so no sentence of one turn is a sentence of another.
   turns.map((t, i): ChatMessage => ({ id: `p${i}`, createdAt: Date.UTC(2024, 0, 1 + (i >> 2)), role: i % 2 ? 'assistant' : 'user', content: `${t} Turn${i} ends here.` })),
