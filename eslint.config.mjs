@@ -15,6 +15,15 @@ const baseRestricted = [
   },
 ];
 
+/** Regex lookbehind, as a literal or as a pattern string passed to RegExp. */
+export const lookbehindSelectors = [
+  { selector: 'Literal[regex.pattern=/\\(\\?<[=!]/]', message: 'No regex lookbehind: iOS before 16.4 cannot parse it. Match the character before instead, or scan.' },
+  {
+    selector: 'NewExpression[callee.name="RegExp"] > Literal[value=/\\(\\?<[=!]/]',
+    message: 'No regex lookbehind: iOS before 16.4 cannot parse it. Match the character before instead, or scan.',
+  },
+];
+
 const layer = (files, patterns, message) => ({
   files,
   rules: {
@@ -29,7 +38,7 @@ const layer = (files, patterns, message) => ({
 });
 
 export default defineConfig([
-  globalIgnores(['node_modules/', 'main.js', 'demo-vault/', 'test-artifacts/', 'coverage/', 'dist/']),
+  globalIgnores(['node_modules/', '**/*.d.mts', 'main.js', 'demo-vault/', 'test-artifacts/', 'coverage/', 'dist/']),
   ...obsidianmd.configs.recommended,
   // Type-aware linting for TypeScript (tsconfig.json covers src, test, bench); plain .mjs
   // scripts get the untyped rules only, so they need no project.
@@ -82,6 +91,15 @@ export default defineConfig([
       'obsidianmd/no-nodejs-modules': 'off',
       'no-console': 'off',
     },
+  },
+  // No regex lookbehind in plugin code: iOS and iPadOS before 16.4 cannot parse it, and one such
+  // literal anywhere in main.js stops the whole plugin from loading there (isDesktopOnly is false).
+  // obsidianmd/regex-lookbehind misses negative lookbehind literals, hence these selectors. The
+  // built bundle is checked too (scripts/check-bundle.mjs), for lookbehind from dependencies.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/**'],
+    rules: { 'no-restricted-syntax': ['error', ...lookbehindSelectors] },
   },
   // core runs in the CLI and other tools too, where there is no window: `globalThis` is the right
   // global there, and DOM globals must not be used at all.

@@ -11,6 +11,7 @@
 // (`<!-- compact-chat {...} -->`), invisible in reading view; headings and dates are for people.
 import type { ChatMessage, ImageAttachment, ToolCall } from '../core/messages';
 import { type CompactionRecord, isCompactionRecord } from '../core/record';
+import { dropLoneSurrogates } from '../core/text';
 import type { StopReason } from '../providers/types';
 import type { RestoredNotes } from './restore';
 
@@ -196,7 +197,7 @@ function humanTime(ms: number): string {
  * space), lone surrogates and control characters replaced, so the note stays valid UTF-8 whatever a name or path holds. */
 function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
-  return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  return dropLoneSurrogates(text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' '), '\uFFFD');
 }
 
 // ── parsing ─────────────────────────────────────────────────────────────────────────────────

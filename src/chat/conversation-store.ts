@@ -12,6 +12,7 @@
 // replace the note is the old version; if the process dies during the replace, the temporary file
 // holds the complete new one, and `load` recovers from it when the note no longer parses.
 import { type ParseResult, type SavedConversation, parseConversation, parseConversationHeader, serializeConversation } from './conversation-format';
+import { dropLoneSurrogates } from '../core/text';
 
 /** Obsidian Sync's per-file limit. */
 export const SYNC_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -288,11 +289,10 @@ function basename(path: string): string {
 
 /** A file name from a title: no characters Obsidian or the file systems refuse, no lone surrogates. */
 export function safeFileName(title: string): string {
-  const cleaned = title
+  const cleaned = dropLoneSurrogates(title)
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
     .replace(/[\\/:*?"<>|#^[\]\u0000-\u001f\u007f]/g, ' ')
-    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
-    .replace(/\s+/g, ' ')
+        .replace(/\s+/g, ' ')
     .trim()
     .replace(/^\.+/, '');
   const cut = Array.from(cleaned).slice(0, 60).join('').replace(/…$/, '').trim();

@@ -17,12 +17,13 @@ function isLoneSurrogate(text: string, i: number): boolean {
   return false;
 }
 
-/** Removes unpaired surrogates: they are invalid in the JSON a provider receives, and a block
- * built from message text must never carry one even if the message did. */
-export function dropLoneSurrogates(text: string): string {
+/** Removes unpaired surrogates (or puts `replacement` in their place): they are invalid in the
+ * JSON a provider receives and in a UTF-8 file, so text built from messages never carries one even
+ * if the message did. A scan, not a regex: lookbehind would not parse on iOS before 16.4. */
+export function dropLoneSurrogates(text: string, replacement = ''): string {
   if (!/[\ud800-\udfff]/.test(text)) return text;
   let out = '';
-  for (let i = 0; i < text.length; i++) if (!isLoneSurrogate(text, i)) out += text[i];
+  for (let i = 0; i < text.length; i++) out += isLoneSurrogate(text, i) ? replacement : text[i];
   return out;
 }
 
