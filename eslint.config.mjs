@@ -112,7 +112,7 @@ export default defineConfig([
   // harness (test infrastructure) run in Node or a test page, never in the plugin, so Node modules
   // and console output are fine there.
   {
-    files: ['test/**/*.ts', 'bench/**/*.{ts,mjs}', 'scripts/**/*.mjs', 'harness/**/*.ts', '*.config.{mjs,ts}'],
+    files: ['test/**/*.ts', 'bench/**/*.{ts,mjs}', 'scripts/**/*.mjs', 'version-bump.mjs', 'harness/**/*.ts', '*.config.{mjs,ts}'],
     languageOptions: { globals: { ...globals.node } },
     rules: {
       'obsidianmd/no-nodejs-modules': 'off',
