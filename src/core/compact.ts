@@ -178,7 +178,7 @@ function refsOf(m: ChatMessage): MessageRefs {
   const hit = refCache.get(m);
   if (hit && hit.content === m.content) return hit;
   const calls = m.role === 'assistant' ? (m.toolCalls ?? []).map((call) => ({ refs: findReferences(call.arguments.length < 2000 ? call.arguments : ''), ops: fileOpsOfCall(call) })) : [];
-  const out = { content: m.content, refs: m.role === 'tool' ? [] : findReferences(withoutTemplate(m)).filter(isRealReference), calls };
+  const out = { content: m.content, refs: m.role === 'tool' || m.role === 'system' ? [] : findReferences(withoutTemplate(m)).filter(isRealReference), calls };
   refCache.set(m, out);
   return out;
 }
@@ -206,7 +206,8 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   removed.forEach((m, i) => {
     const found = refsOf(m);
     // Tool output is evidence of files and errors, not of what the conversation referred to (a
-    // listing names every file in a folder): its paths are not references.
+    // listing names every file in a folder): its paths are not references. Nor are a system
+    // prompt's: it says how to work ("cite notes as [[wikilinks]]"), not what was talked about.
     addReferences(references, found.refs, m.id, i, m.role === 'user' ? 2 : 1);
     for (const { refs, ops } of found.calls) {
       for (const p of ops.read) note(read, p, m.id, i);

@@ -13,7 +13,7 @@ import type { Sentence } from './extract-sentences';
 import { MaxHeap } from './max-heap';
 import type { SourcedLine } from './record';
 import { standsAlone, wordCount, wordIds } from './text';
-import { FIRST_PERSON, MARKUP, MY, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
+import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, MY, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
 export interface FactOptions {
@@ -90,10 +90,14 @@ function idsOf(text: string): number[] {
  * Whether a sentence may be a key fact: a whole sentence of prose said by the user or the
  * assistant (tool output is evidence for files and errors, not a source of facts; system text is
  * standing instructions, not conversation), five words or more, that reads on its own line — not
- * a lead-in whose announced content is elsewhere, not a table row, markup balanced.
+ * a lead-in whose announced content is elsewhere, not a table row, markup balanced, not the
+ * assistant announcing its next step.
  */
 function isFactSentence(s: Sentence): boolean {
   if (s.code || s.template || (s.role !== 'user' && s.role !== 'assistant') || s.keyCount < 3 || s.wc < 5 || s.wc > MAX_WORDS) return false;
+  // The assistant narrating its next step ("Let me read your note first."): the step's outcome is
+  // the fact. Longer "let me" sentences may still tell something and are only ranked down.
+  if (s.role === 'assistant' && s.traits & ANNOUNCEMENT && s.wc < 10) return false;
   return standsAlone(s.text);
 }
 
@@ -184,6 +188,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       boost *= 0.7;
     }
     if (t & MARKUP) boost *= 0.3;
+    if (t & ANNOUNCEMENT) boost *= 0.3;
     if (t & QUESTION) boost *= 0.55;
     else if (t & SHORT_EXCLAMATION) boost *= 0.6;
     return boost;

@@ -38,6 +38,12 @@ export function isRequest(s: Sentence): boolean {
   return (s.traits & QUESTION) !== 0 && s.wc >= 6 && ASKS_FOR_HELP.test(s.text);
 }
 
+/** `isRequest` for text alone (a task line as the record holds it, read back in sentences). */
+export function isRequestText(text: string): boolean {
+  if (REQUEST_EN.test(text) || REQUEST_CJK.test(text)) return true;
+  return /\?["'”’)\]*_`]*$/u.test(text) && ASKS_FOR_HELP.test(text);
+}
+
 /** A sentence that can stand in a task line: prose, whole, balanced, not a greeting nor a lead-in. */
 function usable(s: Sentence): boolean {
   return !s.code && !s.template && s.wc >= 1 && standsAlone(s.text) && !(OPENER.test(s.text) && s.wc <= 6);

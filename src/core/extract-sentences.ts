@@ -171,8 +171,9 @@ function piecesOf(m: ChatMessage): MessagePieces {
       sentences.push(sentence(m, squash(line), sentences.length));
       continue;
     }
-    // List markers are markup, not content: the block adds its own bullets.
-    let bare = LIST_MARK.test(line) ? line.replace(LIST_MARK, '') : line;
+    // List and quote markers are markup, not content: the block adds its own bullets.
+    let bare = QUOTE_MARK.test(line) ? line.replace(QUOTE_MARK, '') : line;
+    if (LIST_MARK.test(bare)) bare = bare.replace(LIST_MARK, '');
     if (carry) {
       bare = `${carry} ${bare.trim()}`;
       carry = '';
@@ -201,6 +202,8 @@ export function prepareSentences(m: ChatMessage): void {
 }
 
 const LIST_MARK = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
+/** Blockquote (and callout) markers, nested or not: "> text", "> > text". */
+const QUOTE_MARK = /^\s*(?:>\s?)+/;
 
 /**
  * Splits messages into sentences. Tool results keep only their prose-like lines (a note's text,

@@ -11,8 +11,9 @@
 // plugin ships no tokenizer, so the estimate is all there is).
 import type { CompactionRecord, FileEntry, Reference, SourcedLine } from './record';
 import { closeTasks } from './extract-summary';
+import { isRequestText } from './extract-goal';
 import { estimateTokens } from './tokens';
-import { dedupeKey, dropLoneSurrogates, splitSentences, squash, standsAlone, wordCount } from './text';
+import { contentWords, dedupeKey, dropLoneSurrogates, splitSentences, squash, standsAlone, wordCount } from './text';
 import { describeDay, resolveRelativeDates } from './dates';
 
 export interface RenderOptions {
@@ -185,7 +186,10 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     const clean = dropLoneSurrogates(line);
     // The line's own words: without its bullet and a short label ("Latest request:", "Open:"), so
     // one request is not repeated as the latest request, an open task and a request.
-    const bare = line.replace(/^- /, '').replace(/^[A-Z][a-z]+(?: [a-z]+){0,3}: /, '');
+    // Both with and without it: the "label" may be the speaker's own words ("Keep in mind: …"),
+    // which a key fact then repeats whole.
+    const whole = line.replace(/^- /, '');
+    const bare = whole.replace(/^[A-Z][a-z]+(?: [a-z]+){0,3}: /, '');
     const key = dedupeKey(bare);
     if (id !== 'goal' && id !== 'leftOff' && (shown.has(key) || (goalText !== '' && goalText.includes(bare)))) return true;
     const list = built.lines.get(id);
@@ -194,6 +198,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     if (built.used + c > cap) return false;
     built.used += c;
     shown.add(key);
+    if (bare !== whole) shown.add(dedupeKey(whole));
     if (list) list.push(clean);
     else built.lines.set(id, [clean]);
     return true;
@@ -211,13 +216,22 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     if (!line) return '';
     // In talk the facts carry the conversation: the task lines get less room than in work.
     const limit = Math.floor(target * (FIRST_SHARE[id] ?? 0.1) * (work ? 1 : TALK_TASK_SHARE));
+    const fitting = (sentences: readonly string[]): string => {
+      let text = '';
+      for (const sentence of sentences) {
+        const next = text ? `${text} ${sentence}` : sentence;
+        if (cost(`${label} ${next}`) + 1 > (text ? limit : 2 * limit)) break;
+        text = next;
+      }
+      return text;
+    };
     const sentences = splitSentences(squash(line.text));
-    let text = '';
-    for (const sentence of sentences) {
-      const next = text ? `${text} ${sentence}` : sentence;
-      if (cost(`${label} ${next}`) + 1 > (text ? limit : 2 * limit)) break;
-      text = next;
-    }
+    let text = fitting(sentences);
+    // A line that opens with context ("Keep in mind: … Can you summarise …?") and has room for
+    // the context only starts at the request instead, when the request says what it is about on
+    // its own ("What should I do first?" does not: the context before it is the goal then).
+    const ask = sentences.findIndex(isRequestText);
+    if (ask > 0 && !text.includes(sentences[ask] as string) && contentWords(sentences[ask] as string).length >= 3) text = fitting(sentences.slice(ask)) || text;
     return text && add(id, `${label} ${text}`, target) ? text : '';
   };
   goalText = taskLine('goal', record.goal, 'Goal:');

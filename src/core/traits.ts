@@ -15,9 +15,13 @@ export const SECOND_PERSON = 8;
 export const MY = 16;
 /** Dense in markup or code punctuation: a listing or a template, not a fact. */
 export const MARKUP = 32;
+/** "Let me read the note first.", "Let me know …": the speaker narrating the next step or asking
+ * to hear back; what the step found is the fact, not the announcement. */
+export const ANNOUNCEMENT = 64;
 
 const FIRST_PERSON_TEXT = /^(?:I|I['’](?:m|ve|d|ll)|my|My)\b|\s(?:I|I['’](?:m|ve|d|ll)|my|me|mine)\b/;
 const MY_TEXT = /\b(?:my|My|our|Our)\s/;
+const ANNOUNCEMENT_TEXT = /^(?:(?:first|now|ok|okay|great|sure|alright|right),?\s+)?let\s+me\b/i;
 const SECOND_PERSON_TEXT = /\b(?:you|your|you['’](?:re|ve|ll|d))\b/i;
 
 /** Every word flag: the pronoun patterns are tried whatever words the text holds. */
@@ -44,6 +48,7 @@ export function traitsOf(text: string, wc: number, wordFlags = ANY_WORDS, punct 
   if (wordFlags & FIRST && FIRST_PERSON_TEXT.test(text)) t |= FIRST_PERSON;
   if (wordFlags & SECOND && SECOND_PERSON_TEXT.test(text)) t |= SECOND_PERSON;
   if (wordFlags & POSSESSIVE && MY_TEXT.test(text)) t |= MY;
+  if (wc < 15 && ANNOUNCEMENT_TEXT.test(text)) t |= ANNOUNCEMENT;
   if (punct > 2 && punct / text.length > 0.03) t |= MARKUP;
   return t;
 }

@@ -86,3 +86,24 @@ export function datedDialogue(): ChatMessage[] {
     { id: 'd8', role: 'assistant', createdAt: at(14, 21), content: 'Send me a photo when it is done!' },
   ];
 }
+
+/** A research chat with a system prompt that names a link form, a standing instruction opening on
+ * "Keep in mind:", the assistant narrating its steps, and a draft given as a blockquote. */
+export function draftChat(): ChatMessage[] {
+  const at = (m: number): number => T0 + m * 60_000;
+  return [
+    { id: 'd0', role: 'system', createdAt: at(0), content: 'You help with notes. Cite notes as [[wikilinks]].' },
+    { id: 'd1', role: 'user', createdAt: at(1), content: 'Keep in mind: my editor wants British spelling throughout. Can you summarise [[Reading/Moths of Kent]] for the newsletter?' },
+    { id: 'd2', role: 'assistant', createdAt: at(2), content: 'Let me read the note first.' },
+    { id: 'd3', role: 'assistant', createdAt: at(3), content: 'The note lists 41 species recorded at Dungeness in 2023, with the Sussex emerald as the rarest find.' },
+    { id: 'd4', role: 'user', createdAt: at(4), content: 'Great, draft the paragraph please.' },
+    {
+      id: 'd5',
+      role: 'assistant',
+      createdAt: at(5),
+      content: 'Here is the paragraph:\n\n> Moth recorders at Dungeness logged 41 species in 2023. The rarest was the Sussex emerald, a moth of shingle grassland.\n\nShall I add it to the newsletter note?',
+    },
+    { id: 'd6', role: 'user', createdAt: at(6), content: 'Yes, add it.' },
+    { id: 'd7', role: 'assistant', createdAt: at(7), content: 'Added.' },
+  ];
+}

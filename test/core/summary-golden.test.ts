@@ -9,7 +9,7 @@ import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
 import { balancedMarkup } from '../../src/core/text';
 import { estimateTokens } from '../../src/core/tokens';
-import { agentRun, datedDialogue, vaultChat } from './golden-chats';
+import { agentRun, datedDialogue, draftChat, vaultChat } from './golden-chats';
 
 function block(chat: ChatMessage[], cut: number, budgetTokens = 1000): { text: string; lines: string[]; facts: string[] } {
   const r = compact(chat, { budgetTokens, cut, model: 'gpt-4o', now: 1 });
@@ -104,6 +104,35 @@ const chat = fc.array(turn, { minLength: 4, maxLength: 14 }).map((turns) =>
   // Each turn is marked with its own number, so no sentence of one turn is a sentence of another.
   turns.map((t, i): ChatMessage => ({ id: `p${i}`, createdAt: Date.UTC(2024, 0, 1 + (i >> 2)), role: i % 2 ? 'assistant' : 'user', content: `${t} Turn${i} ends here.` })),
 );
+
+describe('the summary of a drafting chat', () => {
+  const { text, lines, facts } = block(draftChat(), 6);
+
+  it('has the request as its goal when the message opens with an instruction, and the instruction as a constraint', () => {
+    expect(lines[0]).toBe('Goal: Can you summarise [[Reading/Moths of Kent]] for the newsletter?');
+  });
+
+  it('says a standing instruction once, even when it opens on what looks like a label', () => {
+    expect(lines).toContain('- Keep in mind: my editor wants British spelling throughout.');
+    expect(text.split('my editor wants British spelling').length - 1).toBe(1);
+  });
+
+  it('carries what a step found, not the announcement of the step', () => {
+    expect(facts).not.toContain('Let me read the note first.');
+    expect(text).not.toContain('Let me read');
+    expect(text).toContain('The note lists 41 species recorded at Dungeness in 2023, with the Sussex emerald as the rarest find.');
+  });
+
+  it("takes references from the conversation, not from the system prompt's instructions", () => {
+    expect(text).toContain('[[Reading/Moths of Kent]]');
+    expect(text).not.toContain('[[wikilinks]]');
+  });
+
+  it('reads a blockquote without its markers', () => {
+    expect(text).toContain('Moth recorders at Dungeness logged 41 species in 2023.');
+    expect(text).not.toMatch(/(?:^|: |- )> /m);
+  });
+});
 
 describe('summary properties', () => {
   it('every fact is a whole sentence of the message it cites, lines are balanced, one turn per line', () => {
