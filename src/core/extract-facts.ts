@@ -74,6 +74,11 @@ interface Candidate {
   cost: number;
 }
 
+/** A shown carried fact's seniority grows by this share of it per round since the round that
+ * found it: a fact that survived several rounds was judged worth keeping each time, and without
+ * this, facts carried from the middle rounds displace the first round's as readily as the newest
+ * do (chain decay on long dialogues: 0.76 → 0.85 at budget 1,000, 0.81 → 0.93 at 2,000). */
+const AGE_WEIGHT = 1;
 /** Conversations with fewer usable sentences than this are ranked in full. */
 const PREFILTER_MIN = 600;
 /** The prefilter keeps sentences worth this many times the pool's tokens. */
@@ -282,7 +287,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       weights: weigh(f.text, ids),
       boost:
         (options.seniority ?? 1) *
-        (f.shown ? (options.shownSeniority ?? 1) : 1) *
+        (f.shown ? (options.shownSeniority ?? 1) * (1 + AGE_WEIGHT * Math.max(0, options.round - f.round)) : 1) *
         focusBoost(ids) *
         (options.carriedRole ? priorOf(options.carriedRole(f.sources[0] ?? ''), traitsOf(f.text, wordCount(f.text))) : 1),
       ...(f.shown ? { shown: f.shown } : {}),

@@ -251,6 +251,15 @@ describe('key facts', () => {
     expect(selectFacts(news, { ...base, carriedRole: (id) => roles[id] })[0]?.sources).toEqual(['u1']);
   });
 
+  it('lets a shown fact that survived more rounds outrank a later one of the same worth', () => {
+    // Same words in both, so only the rounds differ; each alone would be picked first.
+    const fact = (round: number, id: string) => ({ text: 'Anika adopted a greyhound called Pepper from the Leeds shelter.', sources: [id], at: 0, score: 1, round, seq: round, shown: 4 });
+    const base = { poolTokens: 1, round: 5, seniority: 1.6, shownSeniority: 3 };
+    const news = sentencesOf([assistant('a9', 'The shelter in Leeds rehomes retired racing greyhounds every spring.')]);
+    expect(selectFacts(news, { ...base, carried: [fact(3, 'x3'), fact(1, 'x1')] })[0]?.sources).toEqual(['x1']);
+    expect(selectFacts(news, { ...base, carried: [fact(1, 'x1'), fact(3, 'x3')] })[0]?.sources).toEqual(['x1']);
+  });
+
   it('boosts what matches the focus', () => {
     const msgs: ChatMessage[] = [
       user('u1', 'The quarterly budget for the marketing team is 42,000 euros this year.'),
