@@ -13,7 +13,7 @@ import type { Sentence } from './extract-sentences';
 import { MaxHeap } from './max-heap';
 import type { SourcedLine } from './record';
 import { standsAlone, wordCount, wordIds } from './text';
-import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, MY, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
+import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, MY, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
 export interface FactOptions {
@@ -153,7 +153,21 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       mine.otherN++;
     }
   }
-  const personalAssistant = mine.other / mine.otherN >= 0.5 * (mine.user / mine.userN);
+  // An assistant that calls tools is at work, whatever its pronouns (an agent run's user text is
+  // an issue report, often with no "my" at all, which would make any assistant look personal).
+  let atWork = false;
+  for (let i = 0; i < sentences.length && !atWork; i++) atWork = (sentences[i] as Sentence).role === 'tool';
+  const personalAssistant = !atWork && mine.other / mine.otherN >= 0.5 * (mine.user / mine.userN);
+  // An assistant at work narrating its next step ("Now let me look at …", "I'll start by exploring
+  // the codebase …") tells nothing the step's outcome does not: no fact, however much room is left.
+  if (!personalAssistant) {
+    let kept = 0;
+    for (let i = 0; i < usable.length; i++) {
+      const s = usable[i] as Sentence;
+      if (!(s.role === 'assistant' && s.traits & (NARRATION | ANNOUNCEMENT))) usable[kept++] = s;
+    }
+    usable.length = kept;
+  }
   const lastMessage = usable.length ? (usable[usable.length - 1] as Sentence).message : 0;
 
   const weigh = (text: string, ids: readonly number[]): number[] => {

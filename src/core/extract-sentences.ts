@@ -90,8 +90,9 @@ const DANGLING = /\b(?:by|to|of|the|a|an|and|or|but|with|for|in|on|at|that|as|fr
 /** Code in a chat message outside a fence: an indented block (a tab or four spaces), a statement
  * (`x = f(y)`, `return …`, `def …`, `import …`), or a line dense in code punctuation. */
 function proseCodeLike(line: string): boolean {
-  // Indented code, a table row, template syntax (Templater's <% %>, Handlebars' {{ }}).
-  if (/^(?:\t|\s{4,})\S|^\s*\||<%|%>|\{\{|\}\}/.test(line)) return true;
+  // Indented code (any depth of tabs, four spaces or more), a run of tabs inside a line (pasted
+  // code or output: prose has none), a table row, template syntax (Templater's <% %>, Handlebars' {{ }}).
+  if (/^(?:\t|\s{4,})\s*\S|\t\t|^\s*\||<%|%>|\{\{|\}\}/.test(line)) return true;
   if (/^\s*(?:[\w.[\]'"]+\s*[-+*/]?=\s*\S|return\b|def |class \w|import |from \S+ import|@\w|#include|(?:const|let|var|function) )/.test(line) && !/[.!?]\s*$/.test(line)) return true;
   // Links are prose markup, not code punctuation.
   const text = line.includes('[') ? line.replace(/!?\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\)/g, 'link') : line;

@@ -18,10 +18,15 @@ export const MARKUP = 32;
 /** "Let me read the note first.", "Let me know …": the speaker narrating the next step or asking
  * to hear back; what the step found is the fact, not the announcement. */
 export const ANNOUNCEMENT = 64;
+/** "I'll start by exploring the codebase …", "Now I need to find …": an assistant narrating its
+ * process. Told apart from a person's plans by who says it (see extract-facts). */
+export const NARRATION = 128;
 
 const FIRST_PERSON_TEXT = /^(?:I|I['’](?:m|ve|d|ll)|my|My)\b|\s(?:I|I['’](?:m|ve|d|ll)|my|me|mine)\b/;
 const MY_TEXT = /\b(?:my|My|our|Our)\s/;
 const ANNOUNCEMENT_TEXT = /^(?:(?:first|now|ok|okay|great|sure|alright|right),?\s+)?let\s+me\b/i;
+const NARRATION_TEXT =
+  /^(?:(?:first|now|next|then|ok|okay|great|sure|alright|perfect|good),?\s+)?(?:I['’]ll|I will|I need to|I should|let['’]s|we need to)\s+(?:(?:first|now|next|also)\s+)?(?:start|begin|check|look|read|examine|explore|search|find|run|create|try|test|verify|see|open|view|locate|understand|investigate|implement|fix|modify|update|make|write|add)\b/i;
 const SECOND_PERSON_TEXT = /\b(?:you|your|you['’](?:re|ve|ll|d))\b/i;
 
 /** Every word flag: the pronoun patterns are tried whatever words the text holds. */
@@ -49,6 +54,7 @@ export function traitsOf(text: string, wc: number, wordFlags = ANY_WORDS, punct 
   if (wordFlags & SECOND && SECOND_PERSON_TEXT.test(text)) t |= SECOND_PERSON;
   if (wordFlags & POSSESSIVE && MY_TEXT.test(text)) t |= MY;
   if (wc < 15 && ANNOUNCEMENT_TEXT.test(text)) t |= ANNOUNCEMENT;
+  if (NARRATION_TEXT.test(text)) t |= NARRATION;
   if (punct > 2 && punct / text.length > 0.03) t |= MARKUP;
   return t;
 }

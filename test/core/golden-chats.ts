@@ -58,6 +58,7 @@ export function agentRun(): ChatMessage[] {
     out.push({ id: `a${n}`, role: 'assistant', createdAt: 0, content: text, toolCalls: [{ id: `c${n}`, name: 'bash', arguments: JSON.stringify({ command }) }] });
     out.push({ id: `t${n}`, role: 'tool', createdAt: 0, toolCallId: `c${n}`, content: output });
   };
+  step("I'll start by exploring the repository to locate the exporter and its tests.", 'ls /repo/src/export', 'csv.py\n__init__.py');
   step('Let me read the exporter first.', 'cat /repo/src/export/csv.py', 'def export_rows(rows):\n    for row in rows:\n        if not row.date:\n            continue');
   step('Let me run the tests:', 'cd /repo && python -m pytest tests/test_csv.py', "E   ModuleNotFoundError: No module named 'dateutil'");
   step('The dateutil package is missing, so I installed it.', 'pip install python-dateutil', 'Successfully installed python-dateutil-2.9.0');

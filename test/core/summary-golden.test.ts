@@ -51,11 +51,17 @@ describe('the summary of a vault chat', () => {
 });
 
 describe('the summary of a coding-agent run', () => {
-  const { text, lines } = block(agentRun(), 13);
+  const { text, lines } = block(agentRun(), 15);
 
   it("has the task as its goal, without the harness's instruction template", () => {
     expect(lines[0]).toBe('Goal: The CSV export drops rows with an empty date. When a row has no date, export_rows() skips it instead of writing an empty cell. Please fix it in src/export/csv.py.');
     expect(text).not.toMatch(/MUST|Do NOT edit/);
+  });
+
+  it("carries what the steps found, not the assistant's narration of them", () => {
+    expect(text).not.toContain("I'll start by exploring");
+    expect(text).not.toContain('Let me read');
+    expect(text).toContain('The dateutil package is missing, so I installed it.');
   });
 
   it('lists the files written by scripts, tee, cp and mv, one path each', () => {
