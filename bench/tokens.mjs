@@ -18,6 +18,7 @@
 //     the few npm packages it takes from the registry (npm pack, into node_modules/.cache).
 // Then the speed ratio against gpt-tokenizer: CPU time, interleaved, best of 7 rounds, tokens.ts
 // bundled by esbuild as the plugin ships it.
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +40,7 @@ if (args.includes('--fetch')) fetchHeldOut();
 const kit = kitRows();
 const gen = generatedRows();
 const held = heldOutSets().map((s) => ({ ...s, rows: s.texts.map((t, i) => row(t, s.cat, { fold: `${s.cat}#${i}` })) }));
-const missing = Object.keys(FETCHED).filter((p) => !held.some((s) => s.what.includes(p)));
+const missing = Object.keys(FETCHED).filter((p) => !existsSync(join(FETCH_DIR, p)));
 console.log(`# Token estimator — held-out folds and other real text\n`);
 console.log(`Kit: ${kit.length} samples from ${new Set(kit.map((r) => r.source)).size} sources (leave-one-source-out). Prior: ${gen.length} generated texts. Fit: ${JSON.stringify(hyper)}.`);
 console.log(`Other real text (never in the kit, the prior or the fit), read in place:`);
