@@ -33,7 +33,11 @@ const NEWLINE = 1; // slots: after punctuation (BPE merges ".\n", "{\n"), after 
 const LATIN = 2; // slots: letter 1..12 of a word; BPE keeps common words whole, splits long ones
 const DIGIT = 3; // slots: first digit, inside a group of three, first of the next group (\d{1,3})
 const PUNCT = 4; // ASCII punctuation: first of a run, then later ones (often merged: "();", "**")
-const REPEAT = 5; // the same punctuation again ("----", "===="): Markdown rules and table padding
+// The same punctuation again ("----", "===="): Markdown rules and table padding. Slots: the second
+// mark, the third to eighth, and every later one — the vocabularies hold long runs of - = * # as
+// single tokens (64 dashes are 2-3 tokens), so a table's separator row costs little per mark.
+const REPEAT = 5;
+const REPEAT_LONG = 7; // run position from which a repeated mark takes the third slot
 const CYRILLIC = 6;
 const GREEK = 7;
 const HEBREW = 8;
@@ -71,7 +75,7 @@ const PUNCT_CHAR = 31; // resolved in the loop: PUNCT, or REPEAT when it equals 
 
 const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN];
 const GROUPS: readonly (readonly [string, number])[] = [
-  ['space', 4], ['newline', 3], ['latin', 12], ['digit', 3], ['punct', 2], ['repeat', 2], ['cyrillic', 3],
+  ['space', 4], ['newline', 3], ['latin', 12], ['digit', 3], ['punct', 2], ['repeat', 3], ['cyrillic', 3],
   ['greek', 3], ['hebrew', 3], ['arabic', 3], ['indic', 3], ['thai', 3], ['seasian', 3], ['han', 2], ['kana', 2],
   ['hangul', 3], ['cjkpunct', 1], ['genpunct', 1], ['symbol', 2], ['emoji', 2], ['zwj', 1], ['variation', 1], ['other', 1],
   // Extra slots, added on top of the run slot. caps: an upper-case letter after another one
@@ -181,8 +185,8 @@ function step(s: State, k: number): [State, number[]] {
   const upper = k === UPPER;
   const cont = s.g === g && !(upper && !s.upper); // an upper-case letter after a lower-case one: camelCase
   const last = (GROUPS[g]?.[1] ?? 1) - 1;
-  let pos = cont ? Math.min(s.pos + 1, last) : 0;
-  let slot = pos;
+  let pos = cont ? Math.min(s.pos + 1, g === REPEAT ? REPEAT_LONG : last) : 0;
+  let slot = g === REPEAT ? (pos === 0 ? 0 : pos < REPEAT_LONG ? 1 : 2) : pos;
   if (g === NEWLINE) slot = cont ? 2 : s.g === PUNCT || s.g === REPEAT ? 0 : 1; // ".\n" and "{\n" merge
   else if (g === DIGIT) {
     pos = !cont ? 0 : s.pos === 3 ? 1 : s.pos + 1; // 0, then 1 2 3 1 2 3 …: 3 starts a new group of three
