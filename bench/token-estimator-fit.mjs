@@ -469,6 +469,8 @@ export function familyFitter(fam, genRows, opts = {}) {
   // 64 more dashes add one token in o200k/cl100k, none in Claude, four in Llama 2 / Mistral. The
   // kit has no runs that long, so the ninth mark on is priced from that, not fitted.
   fixed.set(slot('repeat2'), sp ? 0.07 : 0.02);
+  // The same for spaces: 64 more add one token in o200k/cl100k, none in Claude, four in Llama 2 / Mistral.
+  fixed.set(slot('space4'), sp ? 0.07 : 0.02);
   // Features left out (weight 0), e.g. `--drop cyrillicx0,accent0`: a feature stays only when it
   // wins on held-out folds.
   for (const name of String(o.drop).split(',').filter(Boolean)) fixed.set(slot(name), 0);
