@@ -7,8 +7,9 @@
 // (@anthropic-ai/tokenizer), Llama 2's and Mistral 7B's SentencePiece (llama-tokenizer-js,
 // mistral-tokenizer-js) — on a multilingual train corpus, with generated text (code, JSON,
 // Markdown, translated UI strings, ids, symbols) as a prior, and are scored by cross-validation
-// that holds out whole sources and on real text the fit never saw (`npm run bench:tokens`). They
-// lean toward over-counting, because an under-count is what overflows a context window.
+// that holds out whole files (and, stricter, whole sources) and on real text the fit never saw
+// (`npm run bench:tokens`). They lean toward over-counting, because an under-count is what
+// overflows a context window.
 //
 // Properties the conversation tracker relies on:
 // - a character's slot depends only on the characters before it (and, for a space, on the next
@@ -278,8 +279,9 @@ const END_ZERO = new Float64Array(STATES.length);
 // after a letter are at least one token each and a space before a digit is a token of its own; the
 // SentencePiece families spell every digit, newline and tab as a token; a run of tabs is at least
 // one token everywhere; an emoji costs at least 1.2 (o200k), 3 (llama), 1 (mistral) or 1.8 tokens;
-// `other` characters cost a fixed, conservative 1 (o200k) or 2 tokens. How it holds on text it
-// never saw: `npm run bench:tokens`.
+// the ninth and later space or repeated mark of a run costs 0.02 (0.07 in the SentencePiece
+// families); `other` characters cost a fixed, conservative 1 (o200k) or 2 tokens. How it holds on
+// text it never saw: `npm run bench:tokens`.
 const WEIGHTS: Record<TokenizerFamily, readonly number[]> = {
   o200k: [
     0.13, 1, 0.78, 0.06, 0.02, 0.17, 1.02, 0, 0.85, 0, 0, 0, 0.02, 0.03, 0.1, 0.14, 0.2, 0.15, 0.18,
