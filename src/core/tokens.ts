@@ -7,8 +7,9 @@
 // (@anthropic-ai/tokenizer), Llama 2's and Mistral 7B's SentencePiece (llama-tokenizer-js,
 // mistral-tokenizer-js) — on a multilingual train corpus, with generated text (code, JSON,
 // Markdown, translated UI strings, ids, symbols) as a prior, and are scored by cross-validation
-// that holds out whole sources and on real text the fit never saw (`npm run bench:tokens`). They
-// lean toward over-counting, because an under-count is what overflows a context window.
+// that holds out whole files (and, stricter, whole sources) and on real text the fit never saw
+// (`npm run bench:tokens`). They lean toward over-counting, because an under-count is what
+// overflows a context window.
 //
 // Properties the conversation tracker relies on:
 // - a character's slot depends only on the characters before it (and, for a space, on the next
@@ -28,12 +29,19 @@ export type TokenizerFamily = 'o200k' | 'cl100k' | 'claude' | 'llama' | 'mistral
 
 // Run groups. A run is a maximal sequence of characters of one group; the slot of a character is
 // its group's first slot plus its position in the run (capped), except where step() says otherwise.
-const SPACE = 0; // slots: merged into the next token, before a digit, starts a run of 2+, inside it
+// Slots: merged into the next token, before a digit, starts a run of 2+, the run's 2nd to 8th
+// space, and every later one (a long run of spaces, as in a padded table, is a token or two).
+const SPACE = 0;
+const SPACE_LONG = 8; // run position from which a space takes the last slot
 const NEWLINE = 1; // slots: after punctuation (BPE merges ".\n", "{\n"), after anything else, repeated
 const LATIN = 2; // slots: letter 1..12 of a word; BPE keeps common words whole, splits long ones
 const DIGIT = 3; // slots: first digit, inside a group of three, first of the next group (\d{1,3})
 const PUNCT = 4; // ASCII punctuation: first of a run, then later ones (often merged: "();", "**")
-const REPEAT = 5; // the same punctuation again ("----", "===="): Markdown rules and table padding
+// The same punctuation again ("----", "===="): Markdown rules and table padding. Slots: the second
+// mark, the third to eighth, and every later one — the vocabularies hold long runs of - = * # as
+// single tokens (64 dashes are 2-3 tokens), so a table's separator row costs little per mark.
+const REPEAT = 5;
+const REPEAT_LONG = 7; // run position from which a repeated mark takes the third slot
 const CYRILLIC = 6;
 const GREEK = 7;
 const HEBREW = 8;
@@ -62,12 +70,16 @@ const CYRILLIC_X = 27; // і ї є ґ ў ђ љ: non-Russian Cyrillic letters; th
 // lead what follows, and a tab, unlike a space, rarely merges with it, so a tab indent is two
 // tokens where a space indent is one ("\t\treadonly" is three tokens in cl100k, "    readonly" two).
 const TAB = 28; // slots: first tab of a run, second, later ones
-const SURROGATE = 29; // resolved in the loop: a pair (EMOJI or HAN) or a lone one (EMOJI)
-const PUNCT_CHAR = 30; // resolved in the loop: PUNCT, or REPEAT when it equals the previous character
+// An ideograph outside COMMON_HAN: the vocabularies give the few hundred most frequent ideographs
+// a token of their own and spell the rest in two or three byte tokens, so a text in Traditional
+// Chinese (or with rarer characters) costs a third more per character than everyday Simplified.
+const HAN_RARE = 29;
+const SURROGATE = 30; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
+const PUNCT_CHAR = 31; // resolved in the loop: PUNCT, or REPEAT when it equals the previous character
 
-const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB];
+const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN];
 const GROUPS: readonly (readonly [string, number])[] = [
-  ['space', 4], ['newline', 3], ['latin', 12], ['digit', 3], ['punct', 2], ['repeat', 2], ['cyrillic', 3],
+  ['space', 5], ['newline', 3], ['latin', 12], ['digit', 3], ['punct', 2], ['repeat', 3], ['cyrillic', 3],
   ['greek', 3], ['hebrew', 3], ['arabic', 3], ['indic', 3], ['thai', 3], ['seasian', 3], ['han', 2], ['kana', 2],
   ['hangul', 3], ['cjkpunct', 1], ['genpunct', 1], ['symbol', 2], ['emoji', 2], ['zwj', 1], ['variation', 1], ['other', 1],
   // Extra slots, added on top of the run slot. caps: an upper-case letter after another one
@@ -76,6 +88,10 @@ const GROUPS: readonly (readonly [string, number])[] = [
   ['caps', 1], ['accent', 2], ['accentext', 2], ['accentvi', 2], ['cyrillicx', 2],
   // The tab group (TAB: its class and its group have the same number).
   ['tab', 3],
+  // Extra slot of a rare ideograph (HAN_RARE), on top of its han slot.
+  ['hanrare', 1],
+  // Extra slot of a capital after a space: a German noun, a name (split more than lower-case words).
+  ['capword', 1],
 ];
 /** @internal Slot names, for the fitting script. */
 export const SLOT_NAMES: string[] = [];
@@ -87,6 +103,8 @@ for (const [name, n] of GROUPS) {
 /** @internal Number of weight slots. */
 export const SLOT_COUNT = SLOT_NAMES.length;
 const CAPS = BASE[23] ?? 0;
+const HAN_RARE_SLOT = BASE[29] ?? 0;
+const CAP_WORD = BASE[30] ?? 0;
 // Per class, the first of its two mark slots (-1: none).
 const MARK = new Int16Array(GROUP_OF.length).fill(-1);
 [LATIN1, LATIN_EXT, LATIN_VI, CYRILLIC_X].forEach((k, i) => (MARK[k] = BASE[24 + i] ?? 0));
@@ -108,8 +126,34 @@ const RANGES: readonly (readonly [number, number, number])[] = [
   [0x3000, 0x303f, CJK_PUNCT], [0x3200, 0x33ff, CJK_PUNCT], [0xfe30, 0xfe4f, CJK_PUNCT], [0xff00, 0xffef, CJK_PUNCT],
   [0x3040, 0x30ff, KANA], [0x31f0, 0x31ff, KANA], [0xff66, 0xff9f, KANA],
   [0xfe00, 0xfe0f, VARIATION], [0xd800, 0xdfff, SURROGATE],
+  [0x3400, 0x4dbf, HAN_RARE], [0x4e00, 0x9fff, HAN_RARE], [0xf900, 0xfaff, HAN_RARE],
 ];
 for (const [lo, hi, k] of RANGES) CLASS.fill(k, lo, hi + 1);
+// The ideographs that are a single token in cl100k_base or the Claude tokenizer (written by
+// bench/common-han.mjs): 94 % of the ideographs in everyday Simplified Chinese, about 70 % in
+// Traditional. The BPE vocabularies' own frequency ranking, so it carries over to Japanese kanji.
+const COMMON_HAN =
+  '一万三上下不与专且业东两个中串临为主么义之乐乘也习书买了事二于云互五些交产享京人' +
+  '亿什仅今介从仓他付代令以们件价任份企优会传似但位体何余作你使例供依価保信修個倍候' +
+  '値值假做停储像元充先光克入全公共关兴其具典内円册再写决况准减几出击分切划列则初利' +
+  '别到制前剧割力功加务动助動包化北匹区十午半华单南博占卡印即历原去县参及友双反发取' +
+  '受变口古句只可台右号司各合吉同名后向否含听启告员周命和品哈响商問器四回因团围国图' +
+  '土在地场址均坐块型城域基報場填境增声处备変复外多大天太失头夹女好如始子字存学宁它' +
+  '安宋完定实実审客害家容密对导対射将小少尔就尾局层屏展属山岁峰川州工左差己已市布带' +
+  '常平年并广庆序库应店度建开异式引张弹归当录形影径待很後得微德心必志态思性总息您情' +
+  '想意感戏成我或截户房所手才打执扩批找承技把投报拉拟择括持指按损换据掉排接控推描提' +
+  '換搜播支收改放政效教数整數文料断新方族旗无日时昌明易星映是显時普景曲更替最月有服' +
+  '期木未本术机权束条来板构析林果查标栏树校样核根格框案档检楼概標模次款止正此步武歳' +
+  '段母每比民気水永求江池汽没河治法波注活流测海消深清游湖源滑满滤火点為热無然照爬父' +
+  '片版牌物特状率王环现現球理生用由申电男画界略番発登白百的监盘目直相省看県真着知矩' +
+  '短石码确示社神票离私种科秒积称移程稍税稿空突窗立站章端笑符第等答策签简算管箱米类' +
+  '精系素索結線红约级线练组细终经结绘给络统继续维编缩网罪置美群老考者而联聚股育能自' +
+  '至致色节花若英范获菜藏行表被装西要見见规视览角解言計記設話読计订认让训议记许论设' +
+  '访证评识词试话询该详语误说请读课调象資负责败账货质购费资起超足距路跳身輸车转轮软' +
+  '轴载较辑输边达过运近返还这进连迭述追退送选递通速造連遍道那邮部都配采释里重量金针' +
+  '钟钮银链销错键长開間関门闭问间闻队防阳阵际陆限院除随隔雅集零雷需青非面音页项顺须' +
+  '预频题颜额飞首马验高黑默齒龙';
+for (let i = 0; i < COMMON_HAN.length; i++) CLASS[COMMON_HAN.charCodeAt(i)] = HAN;
 
 // The automaton. A state is all the next character's slots depend on: the group of the current
 // run, the position in it (capped at the group's last slot; for digits, the position modulo 3),
@@ -123,7 +167,7 @@ interface State {
   marked: boolean;
   upper: boolean;
 }
-const NC = 32; // row width: classes 0 … 28 (SURROGATE and PUNCT_CHAR never reach the table)
+const NC = 32; // row width: classes 0 … 29 (SURROGATE and PUNCT_CHAR never reach the table)
 const STATES: State[] = [];
 const IDS = new Map<string, number>();
 function stateId(s: State): number {
@@ -144,12 +188,15 @@ function step(s: State, k: number): [State, number[]] {
     if (k === SPACE) return [{ ...s, pos: 1 }, [sp + 2, sp + 3]];
     slots.push(sp + (k === DIGIT ? 1 : 0));
   }
-  if (k === SPACE) return s.g === SPACE ? [s, [sp + 3]] : [{ g, pos: 0, marked: false, upper: false }, []];
+  if (k === SPACE) {
+    if (s.g !== SPACE) return [{ g, pos: 0, marked: false, upper: false }, []];
+    return [{ ...s, pos: Math.min(s.pos + 1, SPACE_LONG) }, [sp + (s.pos + 1 < SPACE_LONG ? 3 : 4)]];
+  }
   const upper = k === UPPER;
   const cont = s.g === g && !(upper && !s.upper); // an upper-case letter after a lower-case one: camelCase
   const last = (GROUPS[g]?.[1] ?? 1) - 1;
-  let pos = cont ? Math.min(s.pos + 1, last) : 0;
-  let slot = pos;
+  let pos = cont ? Math.min(s.pos + 1, g === REPEAT ? REPEAT_LONG : last) : 0;
+  let slot = g === REPEAT ? (pos === 0 ? 0 : pos < REPEAT_LONG ? 1 : 2) : pos;
   if (g === NEWLINE) slot = cont ? 2 : s.g === PUNCT || s.g === REPEAT ? 0 : 1; // ".\n" and "{\n" merge
   else if (g === DIGIT) {
     pos = !cont ? 0 : s.pos === 3 ? 1 : s.pos + 1; // 0, then 1 2 3 1 2 3 …: 3 starts a new group of three
@@ -159,6 +206,8 @@ function step(s: State, k: number): [State, number[]] {
   const m = MARK[k] ?? -1;
   if (m >= 0) slots.push(...(cont && s.marked ? [m + 1] : [m, m + 1]));
   if (upper && cont && s.upper) slots.push(CAPS);
+  if (k === HAN_RARE) slots.push(HAN_RARE_SLOT);
+  if (upper && s.g === SPACE) slots.push(CAP_WORD);
   return [{ g, pos: g === NEWLINE ? slot : pos, marked: m >= 0 || (cont && s.marked), upper }, slots];
 }
 
@@ -187,7 +236,7 @@ const END_ADDS = STATES.map((s) => (s.g === SPACE && s.pos === 0 ? [BASE[SPACE] 
 const scan = ((): ((text: string, tw: Float64Array, end: Float64Array, counts?: Float64Array) => number) => {
   const classes = CLASS;
   const nextState = NEXT_STATE;
-  const [surrogate, punctChar, punct, repeat, han, emoji] = [SURROGATE, PUNCT_CHAR, PUNCT, REPEAT, HAN, EMOJI];
+  const [surrogate, punctChar, punct, repeat, hanRare, emoji] = [SURROGATE, PUNCT_CHAR, PUNCT, REPEAT, HAN_RARE, EMOJI];
   return (text, tw, end, counts) => {
     let state = 0;
     let sum = 0;
@@ -200,7 +249,7 @@ const scan = ((): ((text: string, tw: Float64Array, end: Float64Array, counts?: 
         else {
           const d = text.charCodeAt(i + 1); // NaN past the end
           if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
-            k = c >= 0xd840 && c < 0xd880 ? han : emoji; // planes 2-3 are CJK ideographs
+            k = c >= 0xd840 && c < 0xd880 ? hanRare : emoji; // planes 2-3 are CJK ideographs, all rare
             i++;
           } else k = emoji; // a lone surrogate: priced like an emoji, never a crash
         }
@@ -230,43 +279,44 @@ const END_ZERO = new Float64Array(STATES.length);
 // after a letter are at least one token each and a space before a digit is a token of its own; the
 // SentencePiece families spell every digit, newline and tab as a token; a run of tabs is at least
 // one token everywhere; an emoji costs at least 1.2 (o200k), 3 (llama), 1 (mistral) or 1.8 tokens;
-// `other` characters cost a fixed, conservative 1 (o200k) or 2 tokens. How it holds on text it
-// never saw: `npm run bench:tokens`.
+// the ninth and later space or repeated mark of a run costs 0.02 (0.07 in the SentencePiece
+// families); `other` characters cost a fixed, conservative 1 (o200k) or 2 tokens. How it holds on
+// text it never saw: `npm run bench:tokens`.
 const WEIGHTS: Record<TokenizerFamily, readonly number[]> = {
   o200k: [
-    0.19, 1, 0.74, 0.03, 0.22, 1.1, 0, 0.67, 0.11, 0.03, 0.01, 0.03, 0.02, 0.07, 0.21, 0.33, 0.2,
-    0.24, 0.21, 1.69, 0, 1, 0.67, 0.36, 0.54, 0.16, 1.44, 0.03, 0.04, 0, 0, 0.51, 0.01, 0.01, 0.76,
-    1.03, 0, 0.19, 0.09, 0, 0.56, 0.59, 0, 0.43, 0.26, 0.12, 0.65, 0.63, 0.57, 0.22, 0.71, 1.85, 0,
-    0.19, 2.76, 0.52, 2.3, 1.07, 1.47, 2.67, 0.53, 0.31, 1, 0.1, 0.18, 0.75, 2.44, 0, 0, 0, 1.31,
-    0.18, 1, 1, 0,
+    0.13, 1, 0.78, 0.06, 0.02, 0.17, 1.02, 0, 0.85, 0, 0, 0, 0.02, 0.03, 0.1, 0.14, 0.2, 0.15, 0.18,
+    0.3, 1.48, 0, 1, 0.62, 0.44, 0.78, 0.18, 0.02, 1.07, 0.44, 0.04, 0, 0.18, 0.48, 0.02, 0.2, 0.7,
+    0.35, 0, 0.45, 0.25, 0, 0.54, 0.67, 0.64, 0.39, 0, 0, 0.67, 1.37, 0.65, 0.01, 0.75, 1.16, 0.51,
+    0.49, 0.19, 1.27, 2, 1.29, 2.74, 1.61, 0.02, 0.6, 1, 0.07, 0.19, 0.75, 2.65, 0, 0, 0, 1.02, 0.59,
+    1, 1, 0, 0.97, 0.27,
   ],
   cl100k: [
-    0.28, 1, 0.65, 0.05, 0.23, 1.02, 0, 0.47, 0.25, 0.09, 0, 0, 0, 0, 0.11, 0.38, 0.37, 0.61, 0.49,
-    1.82, 0, 1, 0.64, 0.41, 0.37, 0.13, 1.18, 0.13, 0.35, 0.69, 0.92, 1.11, 0.09, 0.09, 2, 2.65, 0,
-    0.42, 2.17, 0, 1.59, 1.58, 0.68, 0.98, 2.38, 2.08, 1.63, 1.15, 0.86, 0.2, 1.08, 3, 0, 0.34, 2.7,
-    0.04, 2.76, 1.37, 2.01, 1.85, 0.28, 0.13, 2, 0.09, 0.45, 1.69, 3.49, 0.06, 0.09, 0.1, 2.27, 0.37,
-    1, 1, 0,
+    0.17, 1, 0.79, 0.06, 0.02, 0.15, 1, 0, 0.84, 0, 0, 0, 0, 0.01, 0.03, 0.1, 0.22, 0.25, 0.33, 0.53,
+    1.43, 0, 1, 0.63, 0.45, 0.65, 0.2, 0.02, 0.31, 1.28, 0.29, 0.14, 0.76, 1.31, 0.1, 0.55, 1.84,
+    0.59, 0.8, 0.89, 0, 0, 2.46, 1.04, 1.05, 0.99, 1.23, 1, 1.77, 1.43, 0.89, 0.44, 0.97, 1.25, 1.17,
+    1.14, 0.46, 1.87, 2.4, 1.53, 3.19, 2.69, 0.4, 0.31, 2, 0.05, 0.28, 2.02, 3.51, 0.15, 0.08, 0.09,
+    1.36, 1.62, 1, 1, 0, 1.85, 0.3,
   ],
   claude: [
-    0.06, 0, 0.13, 0.04, 0.32, 0.35, 0.22, 0.51, 0.38, 0.17, 0.02, 0.02, 0, 0.01, 0.11, 0.32, 0.39,
-    0.73, 0.62, 2.06, 0, 0.02, 0.95, 0.06, 0.44, 0.25, 1.66, 0.69, 0.32, 0, 1.79, 1.54, 0.07, 0.07,
-    1.88, 4.22, 0, 0.44, 0.59, 0.05, 3.08, 0.62, 1.11, 2.01, 3.68, 3.32, 2.98, 0.18, 0.81, 0.29, 1.18,
-    3.16, 0, 0.83, 3.72, 0.4, 2.79, 1.35, 2.06, 2.02, 0.7, 0.14, 2, 0.12, 2.48, 0.33, 3.86, 0.69,
-    1.21, 0.49, 0.19, 0.95, 1, 0, 0,
+    0, 0.8, 0.31, 0.02, 0.02, 0.26, 0.38, 0.53, 0.88, 0.13, 0.02, 0, 0.02, 0.01, 0.03, 0.09, 0.18,
+    0.32, 0.54, 0.69, 1.59, 0, 0.06, 0.98, 0.07, 0.27, 1, 0.02, 0.71, 1.3, 0.37, 0.02, 0.93, 1.76,
+    0.11, 0.65, 1.64, 1.67, 1.97, 0.64, 0, 0, 3.5, 0.58, 0.58, 2.05, 1.91, 1.76, 3.4, 1.45, 0.79,
+    0.45, 0.95, 1.03, 1.87, 1.35, 0.49, 1.81, 2.2, 1.63, 2.67, 2.66, 0.11, 0.96, 2, 0.07, 2.15, 0.75,
+    5.22, 0.03, 1.11, 0.47, 0.9, 1.16, 1, 0, 0, 1.8, 0.31,
   ],
   llama: [
-    0, 1.46, 0.31, 0.05, 1.03, 1.38, 1, 0.97, 0.03, 0.04, 0.02, 0.04, 0.03, 0.1, 0.19, 0.31, 0.46,
-    0.64, 0.57, 1.51, 1, 1.02, 1.02, 0.08, 0.12, 0.19, 0.93, 1.34, 0.12, 0.55, 1.42, 1.22, 0.09, 0.09,
-    2.14, 3.74, 0, 0.6, 3.43, 0, 1.5, 1.15, 0.98, 1.17, 2.68, 2.41, 2.32, 2.11, 1.15, 0.52, 0.93,
-    1.92, 2.5, 1.84, 2.74, 0.02, 2.17, 0.96, 3.92, 3.07, 0.34, 0.86, 2, 0.25, 1.56, 0.26, 1.83, 1.75,
-    1.54, 0.18, 0.04, 0.35, 1, 1, 1,
+    0, 0.54, 0.34, 0.06, 0.07, 1, 1, 1, 0.86, 0.14, 0.02, 0.01, 0.06, 0.07, 0.09, 0.16, 0.19, 0.26,
+    0.38, 0.53, 1.71, 1, 1.02, 1.04, 0.09, 0.16, 0.27, 0.07, 0.94, 1.15, 0.14, 0.48, 1.16, 1.3, 0.45,
+    0.81, 1.67, 2.03, 1.9, 0.51, 0, 0, 2.81, 0.81, 0.82, 1.2, 1.87, 1.67, 2.46, 1.43, 1.38, 0.72,
+    1.06, 2.19, 2.22, 1.82, 0.31, 1.15, 1.8, 1.01, 4.77, 3.59, 0.24, 0.71, 2, 0.23, 2.13, 0.12, 0.02,
+    3.12, 1.08, 0.4, 0.27, 0.34, 1, 1, 1, 1.77, 0.34,
   ],
   mistral: [
-    0, 1.4, 0.22, 0.05, 1.15, 1.22, 1, 0.91, 0.13, 0.03, 0, 0, 0, 0.06, 0.16, 0.34, 0.48, 0.85, 0.74,
-    1.65, 1, 1, 1.03, 0.12, 0.29, 0.26, 0.37, 1.9, 0.17, 0.82, 1.49, 1.14, 0.34, 0.77, 1.73, 3.57, 0,
-    0.63, 4, 0, 0.94, 1.05, 0.99, 1.08, 1.51, 1.39, 1.25, 1.31, 1.01, 0.17, 1.22, 1.29, 2.05, 1.05,
-    1.8, 0.11, 2.66, 1.12, 3.56, 2.73, 0.33, 0.68, 2, 0.18, 1.94, 0.35, 2.46, 1.37, 1.05, 0.17, 0.02,
-    0.4, 1, 1, 1,
+    0, 0.55, 0.27, 0.08, 0.07, 1.07, 1, 1, 0.98, 0.05, 0, 0, 0.03, 0.03, 0.08, 0.14, 0.19, 0.3, 0.52,
+    0.68, 1.66, 1, 1, 1.03, 0.11, 0.37, 0.49, 0.07, 0.73, 1.34, 0.18, 0.58, 1.09, 1.31, 0.62, 0.9,
+    1.55, 1.85, 1.84, 0.56, 0, 0, 2.38, 0.76, 0.77, 1.11, 0.94, 0.76, 1.32, 1.56, 1.04, 0.37, 1.12,
+    1.54, 1.72, 1.09, 0.61, 1.38, 2.35, 1.17, 4.63, 3.13, 0.03, 0.72, 2, 0.16, 2.57, 0.22, 0.57, 2.8,
+    0.83, 0.16, 0.39, 0.32, 1, 1, 1, 0.73, 0.21,
   ],
 };
 

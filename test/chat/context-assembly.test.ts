@@ -6,6 +6,7 @@ import { DEFAULT_SETTINGS } from '../../src/chat/settings';
 import { MapNoteSource } from '../../src/chat/vault-access';
 import { REQUEST_OVERHEAD_TOKENS, estimateSystemPromptTokens } from '../../src/core/message-tokens';
 import type { CompactionRecord } from '../../src/core/record';
+import { estimateTokens } from '../../src/core/tokens';
 
 const notes = (): MapNoteSource => new MapNoteSource(new Map([['Garden.md', 'Beds: three.'], ['Plan.md', 'Ship on Friday.'], ['Active.md', 'The open note.']]));
 const settings = { ...DEFAULT_SETTINGS, systemPrompt: ' Be brief. ', model: 'llama3.1:8b' };
@@ -36,7 +37,9 @@ describe('context assembly', () => {
     const context = new ContextAssembly(source);
     const small = { ...settings, includeActiveNote: true, activeNoteBudget: 4000, contextWindowOverride: 2048 };
     await context.refresh(small, [], new Set());
-    expect(context.partTokens('llama3.1:8b').activeNote).toBeLessThanOrEqual(512 + 16);
+    // The body within the budget, plus the wrapper and its cut marker (and a token of rounding at each seam).
+    const wrapper = estimateTokens('<active_note path="Long.md">\n\n[… truncated]\n</active_note>', 'llama3.1:8b');
+    expect(context.partTokens('llama3.1:8b').activeNote).toBeLessThanOrEqual(512 + wrapper + 2);
     expect(context.systemPrompt()).toContain('[… truncated]');
     await context.refresh({ ...small, contextWindowOverride: 100_000 }, [], new Set());
     expect(context.partTokens('llama3.1:8b').activeNote).toBeGreaterThan(3000);

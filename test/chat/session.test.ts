@@ -145,7 +145,7 @@ describe('compaction in the loop', () => {
     h = await startHarness({ ...small, contextWindowOverride: 2400 }, { 'Projects/Alpha.md': '# Alpha\nAlpha plan: ship version two by Friday.' });
     const topics = ['the [[Alpha]] project', 'the budget', 'the launch date', 'the team', 'the risks', 'the marketing', 'the retro', 'the pricing', 'the support plan', 'the roadmap', 'the hiring'];
     for (let i = 0; i < topics.length; i++) h.server.on('POST', '/api/chat', ollamaReply(para(topics[i] ?? '', 3)));
-    for (const topic of topics) await h.session.send(`Let us talk about ${topic}. ${para(topic, 2)}`);
+    for (const topic of topics) await h.session.send(`Let us talk about ${topic}. ${para(topic, 3)}`);
 
     expect(h.session.compactions.length).toBeGreaterThan(0);
     const bodies = h.bodies();

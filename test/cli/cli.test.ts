@@ -127,8 +127,8 @@ describe('compact-chat compact on every example format', () => {
 
   it('reads stdin with -', () => {
     const r = run(['compact', '-', '--keep-tokens', '0', '--format', 'json'], JSON.stringify([
-      { role: 'user', content: 'Plan the garden in [[Garden/Plan]].' },
-      { role: 'assistant', content: 'Sure.' },
+      { role: 'user', content: 'Plan the garden in [[Garden/Plan]]: beds along the south fence, a path of gravel, water from the rain barrel.' },
+      { role: 'assistant', content: 'Sure. Three beds along the fence, the path between them, and the barrel at the corner.' },
       { role: 'user', content: 'Add tomatoes.' },
       { role: 'assistant', content: 'Added.' },
       { role: 'user', content: 'And beans?' },

@@ -8,8 +8,12 @@ export const SAMPLES: Record<string, readonly string[]> = {
   'en-markdown': [
     '---\ntags: [project, review]\nstatus: draft\n---\n# Weekly review\n\n## Done\n- [x] Sent the invoice to [[Clients/Acme|Acme]]\n- [x] Fixed the `sync` script (see [notes](Notes/Sync%20issues.md))\n\n## Next\n1. Draft the **roadmap** for Q3\n2. Ask about the #budget in [[Meetings/2025-03-14]]\n\n> [!tip] Remember\n> Keep each task under an hour.\n',
     '| Plugin | Version | Enabled |\n|--------|---------|---------|\n| Dataview | 0.5.67 | yes |\n| Templater | 2.9.1 | no |\n| Calendar | 1.5.10 | yes |\n\n### Setup\n\nRun `npm install` then open **Settings → Community plugins**. Links: [[Setup guide#Step 2]], ![[diagram.png]], and https://example.org/docs/setup?lang=en.\n\n---\n\n- first\n  - nested *item*\n  - another ~~old~~ item\n',
+    // A table padded to aligned columns, as Obsidian's table editing plugins leave it.
+    '## Reading list\n\n| Title                          | Author            | Pages | Status      |\n| ------------------------------ | ----------------- | ----: | ----------- |\n| The Left Hand of Darkness      | Ursula K. Le Guin |   304 | finished    |\n| A Memory Called Empire         | Arkady Martine    |   462 | reading     |\n| Piranesi                       | Susanna Clarke    |   272 | to read     |\n| The Dispossessed               | Ursula K. Le Guin |   387 | to read     |\n\nNotes go in [[Books/Notes]], one file per title.\n',
   ],
   zh: [
+    // Traditional Chinese: more of its characters fall outside the few hundred the vocabularies keep whole.
+    '我們每天都會在筆記裡記錄想法，然後把相關的內容連結起來。這個外掛會在對話變得太長之前，自動壓縮較舊的訊息，讓模型不會超出上下文視窗。設定頁面可以調整壓縮的時機與保留的訊息數量，預設值適合大多數使用者。如果你同時在電腦與手機上使用同一個儲存庫，請先在電腦上啟用同步，再於手機登入同一個帳號。遇到衝突時，外掛會保留兩個版本並在檔名後加上日期，方便你之後手動比對與合併。所有資料都只存在你自己的裝置上，除非你另外開啟雲端備份。',
     '我每天早上都会打开笔记软件，先写下昨天完成的事情，再列出今天要做的三件事。这个习惯坚持了两年，让我明白计划不需要复杂，只要清楚就好。遇到新的想法时，我会建立一个新的页面，并用双向链接把它和相关的项目连接起来。',
     '## 同步设置\n\n如果你在多台设备上使用同一个库，请先在电脑上启用同步，然后在手机上登录同一个账号。第一次同步可能需要几分钟。注意：不要同时在两台设备上修改同一篇笔记，否则可能会产生冲突文件。',
   ],
