@@ -1,6 +1,7 @@
 // The compaction record: what one round removed and what it carried forward, as plain,
 // versioned data. It is saved with the conversation, shown in the summary panel, and handed back
 // to the next round for chaining, so it holds no functions, Maps or class instances.
+import type { LineEdit } from './edits';
 
 export const RECORD_VERSION = 1;
 
@@ -105,6 +106,13 @@ export interface CompactionRecord {
   /** The rendered `<previous_context>` block and its estimated tokens. */
   block: string;
   blockTokens: number;
+  /** The budget the block was rendered in (an edit renders it again in the same). */
+  blockBudget?: number;
+  /** The user's edits of the lines (src/core/edits.ts), oldest first; the block renders them. */
+  edits?: LineEdit[];
+  /** Messages before `removedThrough` that no round has summarised because the user had pinned
+   * them when it ran: still sent verbatim, and summarised by the next round once unpinned. */
+  keptPinned?: string[];
 }
 
 /** Every message id a record's extracted content points at. */
