@@ -58,6 +58,15 @@ function effective(edits: readonly LineEdit[] | undefined): Map<string, LineEdit
   return out;
 }
 
+/** Keys of the lines an edit changes (removed or rewritten). The same sentence may be extracted
+ * into two sections (a constraint is also a key fact): its copies elsewhere go with the edit, or
+ * the render would fill the freed room with the very words the user took out. */
+function changedKeys(held: ReadonlyMap<string, LineEdit>): Set<string> {
+  const keys = new Set<string>();
+  for (const e of held.values()) if (e.removed || e.text !== undefined) keys.add(e.key);
+  return keys;
+}
+
 /** What the user's edits make of this line (undefined: as extracted). */
 export function lineState(record: CompactionRecord, section: EditableSection, line: SourcedLine): LineState | undefined {
   if (!record.edits?.length) return undefined;
@@ -82,13 +91,20 @@ export function cleanEditText(text: string): string {
  */
 export function applyEdits(record: CompactionRecord): CompactionRecord {
   const held = effective(record.edits);
-  if (!held.size) return record;
+  const changed = changedKeys(held);
+  if (!changed.size) return record;
   const apply = <T extends SourcedLine>(section: EditableSection, lines: readonly T[]): T[] => {
     const out: T[] = [];
     for (const line of lines) {
-      const e = held.get(`${section}\u0000${lineKey(line.text)}`);
-      if (e?.removed) continue;
-      out.push(e?.text !== undefined ? { ...line, text: e.text } : line);
+      const key = lineKey(line.text);
+      if (!changed.has(key)) {
+        out.push(line);
+        continue;
+      }
+      const e = held.get(`${section}\u0000${key}`);
+      // Removed, or a copy of a line edited in another section.
+      if (e?.text === undefined || e.removed) continue;
+      out.push({ ...line, text: e.text });
     }
     return out;
   };
@@ -109,10 +125,14 @@ export function applyEdits(record: CompactionRecord): CompactionRecord {
   };
 }
 
-/** Whether the user removed this line (a later round leaves it out of the facts it ranks). */
+/** Whether the user's edits leave this line out: removed, or a copy of a line they edited in
+ * another section (a later round does not rank such a fact again). */
 export function isRemoved(record: CompactionRecord, section: EditableSection, line: SourcedLine): boolean {
-  const state = lineState(record, section, line);
-  return state !== undefined && 'removed' in state;
+  const held = effective(record.edits);
+  const key = lineKey(line.text);
+  if (!changedKeys(held).has(key)) return false;
+  const e = held.get(`${section}\u0000${key}`);
+  return e?.text === undefined || e.removed === true;
 }
 
 /**
@@ -124,7 +144,8 @@ export function carryEdits(previous: readonly LineEdit[] | undefined, next: Comp
   const out: LineEdit[] = [];
   for (const e of effective(previous).values()) {
     if (!e.removed && e.text === undefined) continue;
-    if (sectionLines(next, e.section).some((l) => lineKey(l.text) === e.key)) out.push(e);
+    // Kept while any section still holds the line: its copies elsewhere go with it.
+    if (EDITABLE_SECTIONS.some((section) => sectionLines(next, section).some((l) => lineKey(l.text) === e.key))) out.push(e);
   }
   return out;
 }
