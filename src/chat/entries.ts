@@ -31,6 +31,8 @@ export interface MessageEntry {
   model?: string;
   /** Vault paths of the notes a user message mentions (`[[…]]`): sent as context with it. */
   mentions?: string[];
+  /** Pinned by the user: always sent verbatim, never removed by compaction (with its unit). */
+  pinned?: boolean;
 }
 
 export interface NoticeEntry {

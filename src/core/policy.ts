@@ -179,17 +179,7 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
   // The token trigger aims at half the prompt; the message limit and "Compact now" are not about
   // size, so they aim at what a compaction at the point would reach.
   const target = reasons.includes('tokens') ? compactionTarget(input.promptBefore ?? input.promptTokens, budgets.window) : compactionTarget(budgets.point, budgets.window);
-  const free = target - input.fixedTokens - SLACK_TOKENS;
-  // The block gets up to 40 % of the room and the restored notes up to 20 %, less when the latest
-  // request is big (it is always sent whole): a block too small to render is left out rather
-  // than miss the target. The messages kept verbatim get the rest.
-  let blockBudget = Math.max(0, Math.min(budgets.blockBudget, Math.floor(free * 0.4), free - userTokens));
-  // When the fixed parts (system prompt, tools, notes) leave almost nothing, a block that says
-  // something beats the exact target: below ~2k windows the target gives way to a minimal block.
-  // (Not when a big latest request is what leaves no room: the target still wins there.)
-  if (blockBudget < MIN_USEFUL_BLOCK && userTokens <= budgets.point / 8) blockBudget = Math.min(budgets.blockBudget, MIN_USEFUL_BLOCK);
-  const notesRoom = Math.max(0, Math.min(budgets.restoredBudget, Math.floor(free * 0.2), free - userTokens - blockBudget));
-  const keepRoom = free - blockBudget - notesRoom;
+  const { blockBudget, keepRoom } = roomsFor(budgets, target, input.fixedTokens, userTokens);
 
   // What the keep settings ask for, never past the latest user message.
   const ceiling = snapDown(valid, lastUser >= 0 ? lastUser : (units[units.length - 1]?.start ?? 0));
@@ -239,6 +229,30 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
   }
   const oversized = !input.manual && keptAt(cut) > keepRoom;
   return { action: 'compact', reasons, cut, pinned, target, blockBudget, keptTokens: keptAt(cut), oversized, pinnedTokens: pinnedBefore[cut] as number, keepRoom };
+}
+
+/** How a compaction landing on `target` shares the room the fixed parts leave: the block, the
+ * restored notes and (the rest) the messages kept verbatim, the latest request (`userTokens`,
+ * always sent whole) among them. */
+function roomsFor(budgets: Budgets, target: number, fixedTokens: number, userTokens: number): { blockBudget: number; notesRoom: number; keepRoom: number } {
+  const free = target - fixedTokens - SLACK_TOKENS;
+  // The block gets up to 40 % of the room and the restored notes up to 20 %, less when the latest
+  // request is big (it is always sent whole): a block too small to render is left out rather
+  // than miss the target. The messages kept verbatim get the rest.
+  let blockBudget = Math.max(0, Math.min(budgets.blockBudget, Math.floor(free * 0.4), free - userTokens));
+  // When the fixed parts (system prompt, tools, notes) leave almost nothing, a block that says
+  // something beats the exact target: below ~2k windows the target gives way to a minimal block.
+  // (Not when a big latest request is what leaves no room: the target still wins there.)
+  if (blockBudget < MIN_USEFUL_BLOCK && userTokens <= budgets.point / 8) blockBudget = Math.min(budgets.blockBudget, MIN_USEFUL_BLOCK);
+  const notesRoom = Math.max(0, Math.min(budgets.restoredBudget, Math.floor(free * 0.2), free - userTokens - blockBudget));
+  const keepRoom = free - blockBudget - notesRoom;
+  return { blockBudget, notesRoom, keepRoom };
+}
+
+/** The room a compaction at the point leaves for the messages it keeps verbatim (pinned ones
+ * included): pinned messages past it mean the prompt cannot get as small as compaction aims. */
+export function keptRoom(budgets: Budgets, fixedTokens: number): number {
+  return roomsFor(budgets, compactionTarget(budgets.point, budgets.window), fixedTokens, 0).keepRoom;
 }
 
 /** After the block is rendered: the tokens the restored notes may take without passing the target. */
