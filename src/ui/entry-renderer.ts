@@ -4,6 +4,8 @@
 // which finds the entry by `data-entry-id` and the action by `data-action`.
 import { type Component, setIcon } from 'obsidian';
 import type { ChatEntry, CompactionState, MessageEntry, NoticeEntry } from '../chat/entries';
+import { plural } from '../chat/format';
+import { summarySections } from './compaction-sections';
 
 /** One entry as shown: its element, and the child Component owning its rendered Markdown. */
 export interface RenderedEntry {
@@ -133,22 +135,38 @@ function fillToolResult(el: HTMLElement, entry: MessageEntry): void {
   details.createEl('pre', { cls: 'compact-chat-tool-output', text: message.content });
 }
 
+/** A notice; after a compaction: the prose line, what was carried forward in sections, and the
+ * exact block one click away (not shown raw by default). */
 function fillNotice(el: HTMLElement, entry: NoticeEntry): void {
   el.className = `compact-chat-entry compact-chat-notice mod-${entry.level}`;
   el.toggleClass('is-undone', entry.undone === true);
   el.createDiv({ cls: 'compact-chat-notice-text', text: entry.text });
   const state = entry.compaction;
   if (!state) return;
+  el.addClass('mod-compaction');
   if (entry.undone) {
     el.createDiv({ cls: 'compact-chat-notice-undone', text: 'Undone: these messages are sent again.' });
     return;
   }
-  const details = el.createEl('details', { cls: 'compact-chat-notice-details' });
-  details.createEl('summary', { text: 'What was carried forward' });
-  details.createEl('pre', { cls: 'compact-chat-block', text: state.record.block || '(Nothing fit in the budget.)' });
-  if (state.restored.notes.length) {
-    details.createDiv({ text: `Re-attached notes: ${state.restored.notes.map((n) => n.path + (n.truncated ? ' (start only)' : '')).join(', ')}` });
+  const r = state.record;
+  const sections = summarySections(r).filter((section) => section.sent.length > 0);
+  const lines = sections.reduce((n, section) => n + section.sent.length, 0);
+  const carried = el.createEl('details', { cls: 'compact-chat-notice-details' });
+  carried.createEl('summary', { text: lines ? `What was carried forward (${plural(lines, 'line')})` : 'What was carried forward' });
+  const body = carried.createDiv('compact-chat-notice-sections');
+  if (!sections.length) body.createDiv({ cls: 'compact-chat-muted', text: 'Nothing fit in the budget.' });
+  for (const section of sections) {
+    body.createDiv({ cls: 'compact-chat-notice-section-title', text: section.title });
+    const list = body.createEl('ul');
+    for (const line of section.sent) list.createEl('li', { text: line.text });
   }
+  if (state.restored.notes.length) {
+    body.createDiv({ cls: 'compact-chat-notice-notes', text: `Re-attached notes: ${state.restored.notes.map((n) => n.path + (n.truncated ? ' (start only)' : '')).join(', ')}` });
+  }
+  const exact = el.createEl('details', { cls: 'compact-chat-notice-block' });
+  exact.createEl('summary', { text: 'Exact block sent' });
+  exact.createEl('pre', { cls: 'compact-chat-block', text: r.block || '(Nothing fit in the budget.)' });
+  el.createEl('button', { cls: 'compact-chat-notice-open', text: 'Open in the summary panel', attr: { 'data-open-round': String(r.round) } });
 }
 
 /** A per-message button; the list's delegated click handler acts on its `data-action`. */

@@ -4,6 +4,7 @@ import { type App, type Component, debounce, setIcon } from 'obsidian';
 import type { HistoryItem } from '../chat/conversation-store';
 import type { Conversations } from '../chat/conversations';
 import { ConfirmModal, RenameModal } from './chat-modals';
+import { formatDateTime } from './dates';
 
 export class HistoryPanel {
   private readonly el: HTMLElement;
@@ -68,7 +69,7 @@ export class HistoryPanel {
       row.toggleClass('is-active', item.id === current);
       const open = row.createEl('button', { cls: 'compact-chat-history-open', attr: { 'data-action': 'open' } });
       open.createDiv({ cls: 'compact-chat-history-title', text: item.title });
-      if (item.updated > 0) open.createDiv({ cls: 'compact-chat-history-date', text: formatDate(item.updated) });
+      if (item.updated > 0) open.createDiv({ cls: 'compact-chat-history-date', text: formatDateTime(item.updated) });
       rowButton(row, 'pencil', 'Rename', 'rename');
       rowButton(row, 'trash-2', 'Delete', 'delete');
     }
@@ -99,11 +100,4 @@ export class HistoryPanel {
 function rowButton(parent: HTMLElement, icon: string, label: string, action: string): void {
   const button = parent.createEl('button', { cls: 'clickable-icon compact-chat-action', attr: { 'aria-label': label, 'data-action': action } });
   setIcon(button, icon);
-}
-
-/** Local date and time, `YYYY-MM-DD HH:mm`. */
-function formatDate(ms: number): string {
-  const d = new Date(ms);
-  const two = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }

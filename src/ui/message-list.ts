@@ -273,9 +273,10 @@ export class MessageList {
       void this.app.workspace.openLinkText(link.href, '', Keymap.isModEvent(evt));
       return;
     }
-    const divider = evt.target instanceof Element ? evt.target.closest('.compact-chat-divider') : null;
-    if (divider) {
-      this.host.openCompactionPanel(Number(divider.getAttr('data-round')));
+    // A round's divider, or the button under its notice.
+    const round = evt.target instanceof Element ? evt.target.closest('.compact-chat-divider, [data-open-round]') : null;
+    if (round) {
+      this.host.openCompactionPanel(Number(round.getAttr('data-round') ?? round.getAttr('data-open-round')));
       return;
     }
     const target = evt.target instanceof Element ? evt.target.closest('[data-action]') : null;
