@@ -10,13 +10,15 @@
 // with its own child Component, so collapsing or re-rendering releases them.
 import { Component, ItemView, Keymap, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
 import { renderSafeMarkdown } from './safe-markdown';
-import { formatTokens, plural } from '../chat/format';
+import { formatCount, plural, promptChange } from '../chat/format';
 import type { CompactionCause, CompactionState } from '../chat/entries';
 import type { ChatSession } from '../chat/session';
 import type { ChatMessage } from '../core/messages';
-import { sentInBlock, sentPart, type CompactionRecord, type ErrorLine, type SourcedLine } from '../core/record';
+import type { CompactionRecord, ErrorLine, SourcedLine } from '../core/record';
 import { groupUnits } from '../core/units';
 import { pathLink, referenceLink, renderLink } from './compaction-links';
+import { summarySections } from './compaction-sections';
+import { formatDateTime } from './dates';
 
 export const VIEW_TYPE_COMPACTIONS = 'compact-chat-compactions';
 
@@ -25,11 +27,6 @@ export interface CompactionPanelHost {
   readonly session: ChatSession;
   /** Shows the message in the chat view (opening the chat if needed); false when it is not there. */
   revealMessage(id: string): Promise<boolean>;
-}
-
-interface Section {
-  title: string;
-  lines: readonly SourcedLine[];
 }
 
 export class CompactionPanelView extends ItemView {
@@ -215,7 +212,7 @@ export class CompactionPanelView extends ItemView {
     summary.createSpan({ cls: 'compact-chat-round-meta', text: ` · ${triggerText(r, state.causes)} · ${timeText(r.timestamp)}` });
     summary.createSpan({
       cls: 'compact-chat-round-meta',
-      text: ` · ${plural(r.removedIds.length, 'message')} removed · ${formatTokens(r.tokensBefore)} → ${formatTokens(r.tokensAfter)} tokens`,
+      text: ` · ${plural(r.removedIds.length, 'message')} summarised · ${promptChange(state.promptBefore, state.promptAfter)}`,
     });
     const body = details.createDiv('compact-chat-round-body');
 
@@ -231,9 +228,9 @@ export class CompactionPanelView extends ItemView {
     fact('Time', timeText(r.timestamp), 'compact-chat-figure-time');
     fact('Removed', `${plural(r.removedIds.length, 'message')} in ${plural(groupUnits(removed).length, 'unit')}`, 'compact-chat-figure-removed');
     fact('Kept', `${plural(r.keptIds.length, 'message')} in ${plural(groupUnits(kept).length, 'unit')}`, 'compact-chat-figure-kept');
-    fact('Tokens', `${fmt(r.tokensBefore)} → ${fmt(r.tokensAfter)} (messages and summary, estimated)`, 'compact-chat-figure-tokens');
-    fact('Summary block', `${fmt(r.blockTokens)} tokens`, 'compact-chat-figure-block');
-    fact('Whole prompt', `${fmt(state.promptBefore)} → ${fmt(state.promptAfter)} tokens`, 'compact-chat-figure-prompt');
+    // One pair of figures everywhere (the notice in the chat says the same): the whole prompt.
+    fact('Tokens', `${promptChange(state.promptBefore, state.promptAfter)} (whole prompt, estimated)`, 'compact-chat-figure-tokens');
+    fact('Summary block', `${formatCount(r.blockTokens)} tokens`, 'compact-chat-figure-block');
     if (state.microCleared.length) fact('Old tool results cleared', String(state.microCleared.length), 'compact-chat-figure-micro');
     if (state.restored.notes.length) {
       facts.createEl('dt', { text: 'Notes re-attached' });
@@ -247,36 +244,20 @@ export class CompactionPanelView extends ItemView {
 
     // Summary sections, as the block sent them: what the record holds beyond that is listed under
     // each section as not sent (it stays in the record for later rounds).
-    const sections: Section[] = [
-      { title: 'Goal', lines: r.goal ? [r.goal] : [] },
-      { title: 'Latest request', lines: r.request ? [r.request] : [] },
-      { title: 'Constraints and preferences', lines: r.constraints },
-      { title: 'Decisions', lines: r.decisions },
-      { title: 'Done', lines: r.done },
-      { title: 'Open tasks', lines: r.openTasks },
-      { title: 'Errors', lines: r.errors },
-      { title: 'Key facts (ranked)', lines: [...r.facts].sort((a, b) => b.score - a.score) },
-      { title: 'Where it left off', lines: r.leftOff ? [r.leftOff] : [] },
-      { title: 'Next step', lines: r.nextStep ? [r.nextStep] : [] },
-    ];
     const sum = this.section(body, 'Summary', 'compact-chat-round-sections');
-    let any = false;
+    const sections = summarySections(r);
+    const any = sections.length > 0;
     for (const section of sections) {
-      if (!section.lines.length) continue;
-      any = true;
-      const sent = section.lines.filter((l) => sentInBlock(r.block, l.text));
-      const notSent = section.lines.filter((l) => !sent.includes(l));
       sum.createEl('h5', { text: section.title });
-      if (sent.length) {
+      if (section.sent.length) {
         const list = sum.createEl('ul', { cls: 'compact-chat-lines' });
-        // As sent: a goal shortened to fit shows the sentences the block carried.
-        for (const line of sent) this.renderLine(list, { ...line, text: sentPart(r.block, line.text) });
+        for (const line of section.sent) this.renderLine(list, line);
       }
-      if (notSent.length) {
+      if (section.notSent.length) {
         const details = sum.createEl('details', { cls: 'compact-chat-not-sent' });
-        details.createEl('summary', { text: `Not sent: ${plural(notSent.length, 'line')} kept for later rounds` });
+        details.createEl('summary', { text: `Not sent: ${plural(section.notSent.length, 'line')} kept for later rounds` });
         const list = details.createEl('ul', { cls: 'compact-chat-lines' });
-        for (const line of notSent) this.renderLine(list, line);
+        for (const line of section.notSent) this.renderLine(list, line);
       }
     }
     if (!any) sum.createDiv({ cls: 'compact-chat-muted', text: 'Nothing was extracted.' });
@@ -447,7 +428,7 @@ function triggerText(record: CompactionRecord, causes: readonly CompactionCause[
 }
 
 function timeText(ms: number): string {
-  return ms > 0 ? new Date(ms).toLocaleString() : 'unknown time';
+  return formatDateTime(ms) || 'unknown time';
 }
 
 function roleLabel(message: ChatMessage): string {
@@ -461,10 +442,6 @@ function roleLabel(message: ChatMessage): string {
     case 'system':
       return 'System';
   }
-}
-
-function fmt(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
 }
 
 function truncate(text: string, n: number): string {

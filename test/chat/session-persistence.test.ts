@@ -42,7 +42,7 @@ describe('the saved form of a session', () => {
     expect(state.entries.map((e) => (e.kind === 'message' ? `${e.id}:${e.status}` : e.id))).toEqual(['u1:done', 'a1:done', 't1:done', 'notice-1', 'u2:done', 'a2:stopped']);
     expect(state.entries[0]).toMatchObject({ mentions: ['Garden.md'] });
     const notice = state.entries[3];
-    expect(notice?.kind === 'notice' && notice.text).toMatch(/^Compacted 3 messages \(round 1, requested\)/);
+    expect(notice?.kind === 'notice' && notice.text).toMatch(/^3 messages summarised; [\d,]+ → [\d,]+ tokens\. Round 1, requested\./);
     expect(state.compactions).toHaveLength(1);
     expect(state.cleared).toEqual(new Map([['t1', '[Old tool result cleared]']]));
     expect(toSaved(state.entries, state.compactions, state.cleared)).toEqual(items);
