@@ -141,7 +141,7 @@ describe('edits of the carried lines', () => {
   });
 
   it('a rewrite too long for the budget is kept but said not to be sent', async () => {
-    const h = await start({ blockBudget: 200 });
+    const h = await start({ contextBudget: 200 });
     await converse(h, TURNS);
     await h.session.compactNow();
     const line = sentLine(h.session, 'facts');
@@ -200,7 +200,7 @@ describe('pinned messages', () => {
     if (!call) throw new Error('no tool call');
     h.session.setPinned(call.id, true);
     expect((await h.session.compactNow()).kind).toBe('compacted');
-    const body = (await nextBody(h)) as OllamaBody & { messages: { role: string; content: string; tool_calls?: unknown[] }[] };
+    const body = (await nextBody(h)) as unknown as { messages: { role: string; content: string; tool_calls?: unknown[] }[] };
     const rest = body.messages.filter((m) => m.role !== 'system');
     expect(rest[0]?.tool_calls).toHaveLength(1);
     expect(rest[1]).toMatchObject({ role: 'tool', content: '# Garden\nCompost goes in in spring, never in summer.' });
