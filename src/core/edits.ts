@@ -102,9 +102,11 @@ export function applyEdits(record: CompactionRecord): CompactionRecord {
         continue;
       }
       const e = held.get(`${section}\u0000${key}`);
-      // Removed, or a copy of a line edited in another section.
-      if (e?.text === undefined || e.removed) continue;
-      out.push({ ...line, text: e.text });
+      // Restored here by the user (a copy of a line edited elsewhere, put back): as extracted.
+      if (e && !e.removed && e.text === undefined) out.push(line);
+      // Rewritten here.
+      else if (e?.text !== undefined && !e.removed) out.push({ ...line, text: e.text });
+      // Removed, or a copy of a line edited in another section: left out.
     }
     return out;
   };
@@ -132,7 +134,7 @@ export function isRemoved(record: CompactionRecord, section: EditableSection, li
   const key = lineKey(line.text);
   if (!changedKeys(held).has(key)) return false;
   const e = held.get(`${section}\u0000${key}`);
-  return e?.text === undefined || e.removed === true;
+  return !e || e.removed === true;
 }
 
 /**
@@ -142,8 +144,11 @@ export function isRemoved(record: CompactionRecord, section: EditableSection, li
  */
 export function carryEdits(previous: readonly LineEdit[] | undefined, next: CompactionRecord): LineEdit[] {
   const out: LineEdit[] = [];
-  for (const e of effective(previous).values()) {
-    if (!e.removed && e.text === undefined) continue;
+  const held = effective(previous);
+  const changed = changedKeys(held);
+  for (const e of held.values()) {
+    // A restore matters only beside an edit of the same line in another section (see applyEdits).
+    if (!e.removed && e.text === undefined && !changed.has(e.key)) continue;
     // Kept while any section still holds the line: its copies elsewhere go with it.
     if (EDITABLE_SECTIONS.some((section) => sectionLines(next, section).some((l) => lineKey(l.text) === e.key))) out.push(e);
   }

@@ -18,6 +18,7 @@ import type { CompactionRecord, ErrorLine, SourcedLine } from '../core/record';
 import { groupUnits } from '../core/units';
 import { pathLink, referenceLink, renderLink } from './compaction-links';
 import { summarySections } from './compaction-sections';
+import { CarriedLineEditor } from './carried-line-editor';
 import { formatDateTime } from './dates';
 
 export const VIEW_TYPE_COMPACTIONS = 'compact-chat-compactions';
@@ -35,6 +36,8 @@ export class CompactionPanelView extends ItemView {
   private focusInput!: HTMLInputElement;
   private compactButton!: HTMLButtonElement;
   private undoButton!: HTMLButtonElement;
+  private undoEditButton!: HTMLButtonElement;
+  private lineEditor!: CarriedLineEditor;
   private noteEl!: HTMLElement;
   private listEl!: HTMLElement;
   /** Rounds whose details are open, and rounds whose original messages are shown. */
@@ -74,6 +77,7 @@ export class CompactionPanelView extends ItemView {
 
     this.registerDomEvent(root, 'click', (evt) => this.onClick(evt));
     this.registerDomEvent(root, 'mouseover', (evt) => this.onHover(evt));
+    this.registerDomEvent(root, 'keydown', (evt) => this.lineEditor.onKeydown(evt));
     const events = this.session.events;
     this.register(events.on('compactions', () => this.renderRounds()));
     this.register(events.on('busy', () => this.updateControls()));
@@ -113,6 +117,9 @@ export class CompactionPanelView extends ItemView {
     });
     this.compactButton = row.createEl('button', { cls: 'mod-cta compact-chat-compact-now', text: 'Compact now' });
     this.undoButton = row.createEl('button', { cls: 'compact-chat-undo', text: 'Undo last compaction' });
+    this.lineEditor = new CarriedLineEditor(this.session);
+    this.undoEditButton = row.createEl('button', { cls: 'compact-chat-undo-edit', text: 'Undo last edit' });
+    this.registerDomEvent(this.undoEditButton, 'click', () => this.lineEditor.undoLast());
     const noteId = `compact-chat-panel-note-${Math.random().toString(36).slice(2, 8)}`;
     this.noteEl = this.controlsEl.createDiv({ cls: 'compact-chat-panel-note', attr: { id: noteId, 'aria-live': 'polite' } });
     this.compactButton.setAttr('aria-describedby', noteId);
@@ -135,6 +142,7 @@ export class CompactionPanelView extends ItemView {
     this.undoButton.disabled = undoReason !== null;
     const last = this.session.compactions[this.session.compactions.length - 1];
     setTooltip(this.undoButton, undoReason ?? `Undo round ${last?.record.round ?? ''}: its messages are sent again`);
+    this.lineEditor.updateUndo(this.undoEditButton);
     this.noteEl.setText(compactReason && !this.compacting ? `Compact now is unavailable: ${compactReason}` : '');
     this.noteEl.toggle(this.noteEl.getText() !== '');
 
@@ -247,18 +255,21 @@ export class CompactionPanelView extends ItemView {
     const sum = this.section(body, 'Summary', 'compact-chat-round-sections');
     const sections = summarySections(r);
     const any = sections.length > 0;
+    // The latest round's lines can be edited or removed: its block is the one sent.
+    const editable = latest && this.session.lineEditBlocker() === null;
     for (const section of sections) {
       sum.createEl('h5', { text: section.title });
       if (section.sent.length) {
         const list = sum.createEl('ul', { cls: 'compact-chat-lines' });
-        for (const line of section.sent) this.renderLine(list, line);
+        for (const line of section.sent) this.lineEditor.decorate(this.renderLine(list, line), line, editable);
       }
       if (section.notSent.length) {
         const details = sum.createEl('details', { cls: 'compact-chat-not-sent' });
         details.createEl('summary', { text: `Not sent: ${plural(section.notSent.length, 'line')} kept for later rounds` });
         const list = details.createEl('ul', { cls: 'compact-chat-lines' });
-        for (const line of section.notSent) this.renderLine(list, line);
+        for (const line of section.notSent) this.lineEditor.decorate(this.renderLine(list, line), line, editable);
       }
+      this.lineEditor.renderRemoved(sum, section, editable);
     }
     if (!any) sum.createDiv({ cls: 'compact-chat-muted', text: 'Nothing was extracted.' });
 
@@ -304,17 +315,18 @@ export class CompactionPanelView extends ItemView {
     return el;
   }
 
-  private renderLine(list: HTMLElement, line: SourcedLine | ErrorLine): void {
+  private renderLine(list: HTMLElement, line: SourcedLine | ErrorLine): HTMLElement {
     const li = list.createEl('li', { cls: 'compact-chat-line' });
     li.createSpan({ cls: 'compact-chat-line-text', text: line.text });
     if ('resolution' in line && line.resolution) li.createSpan({ cls: 'compact-chat-line-resolution', text: ` → ${line.resolution}` });
     const source = line.sources[line.sources.length - 1];
-    if (!source) return;
+    if (!source) return li;
     const jump = li.createEl('button', {
       cls: 'clickable-icon compact-chat-jump',
       attr: { 'data-source': source, 'aria-label': `Show the message this came from: ${truncate(line.text, 60)}` },
     });
     setIcon(jump, 'corner-down-right');
+    return li;
   }
 
   private showOriginals(record: CompactionRecord, toggle: HTMLElement, container: HTMLElement, removed: readonly ChatMessage[]): void {
@@ -362,6 +374,7 @@ export class CompactionPanelView extends ItemView {
       if (href) void this.app.workspace.openLinkText(href, '', Keymap.isModEvent(evt));
       return;
     }
+    if (target && this.lineEditor.onClick(target)) return;
     const jump = target?.closest('[data-source]');
     if (jump) {
       const id = jump.getAttr('data-source');
