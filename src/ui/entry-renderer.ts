@@ -24,6 +24,8 @@ export interface EntryContext {
   busy(): boolean;
   /** Whether entry `id` may be regenerated or edited and resent. */
   canRewrite(id: string): boolean;
+  /** Whether entry `id` may be pinned or unpinned now. */
+  canPin(id: string): boolean;
   /** Renders `markdown` into the entry's body (asynchronously, safely). */
   renderBody(item: RenderedEntry, markdown: string): void;
 }
@@ -44,6 +46,7 @@ export function fillEntry(item: RenderedEntry, ctx: EntryContext): void {
   el.toggleClass('is-streaming', entry.status === 'streaming');
   el.toggleClass('is-stopped', entry.status === 'stopped');
   el.toggleClass('is-error', entry.status === 'error');
+  el.toggleClass('is-pinned', entry.pinned === true);
   if (entry.message.role === 'tool') {
     fillToolResult(el, entry);
     return;
@@ -66,6 +69,7 @@ export function fillEntry(item: RenderedEntry, ctx: EntryContext): void {
       list.createEl('a', { cls: 'internal-link', text: path.replace(/\.md$/, ''), attr: { 'data-href': path, href: path } });
     });
   }
+  if (entry.pinned) pinnedMark(el, entry.message.role === 'assistant' && (entry.message.toolCalls?.length ?? 0) > 0);
   if (entry.status === 'stopped') el.createDiv({ cls: 'compact-chat-message-mark', text: 'Stopped: the reply is incomplete.' });
   if (entry.stopReason === 'max-tokens') el.createDiv({ cls: 'compact-chat-message-mark', text: 'The reply hit the length limit (reserve for the reply).' });
   if (entry.status === 'error' && entry.error) {
@@ -97,6 +101,19 @@ export function renderActions(item: RenderedEntry, ctx: EntryContext): void {
   if (text && role === 'assistant') actionButton(bar, 'file-input', 'Insert into the active note', 'insert');
   if (role === 'assistant' && canRewrite) actionButton(bar, 'refresh-cw', 'Regenerate', 'regenerate');
   if (role === 'user' && canRewrite) actionButton(bar, 'pencil', 'Edit and resend', 'edit');
+  if (ctx.canPin(entry.id)) {
+    const pinned = entry.pinned === true;
+    const button = actionButton(bar, pinned ? 'pin-off' : 'pin', pinned ? 'Unpin: compaction may summarise this message again' : 'Pin: always send this message word for word, never compacted', 'pin');
+    button.setAttr('aria-pressed', String(pinned));
+    button.toggleClass('is-active', pinned);
+  }
+}
+
+/** The mark on a pinned message (with its tool results, for a tool call). */
+function pinnedMark(el: HTMLElement, withResults: boolean): void {
+  const mark = el.createDiv({ cls: 'compact-chat-message-mark compact-chat-pinned-mark' });
+  setIcon(mark.createSpan('compact-chat-pinned-icon'), 'pin');
+  mark.createSpan({ text: withResults ? 'Pinned: sent word for word with its tool results, never compacted.' : 'Pinned: sent word for word, never compacted.' });
 }
 
 /** Replaces a user message's body with an edit box holding its text. */
@@ -170,9 +187,10 @@ function fillNotice(el: HTMLElement, entry: NoticeEntry): void {
 }
 
 /** A per-message button; the list's delegated click handler acts on its `data-action`. */
-function actionButton(parent: HTMLElement, icon: string, label: string, action: string): void {
+function actionButton(parent: HTMLElement, icon: string, label: string, action: string): HTMLElement {
   const button = parent.createEl('button', { cls: 'clickable-icon compact-chat-action', attr: { 'aria-label': label, 'data-action': action } });
   setIcon(button, icon);
+  return button;
 }
 
 /** ` · <path>` or ` · <query>` from a tool call's arguments, for its one-line summary. */

@@ -55,6 +55,7 @@ export class MessageList {
     this.ctx = {
       busy: () => this.session.busy,
       canRewrite: (id) => this.session.canRewrite(id),
+      canPin: (id) => this.session.pinBlocker(id) === null,
       // The Markdown lands asynchronously: scroll again once it has its final height, or the end
       // of a finished reply (and its actions) stays below the fold.
       renderBody: (item, markdown) => void this.renderMarkdown(item, markdown).then(() => this.stickToEnd && this.scrollToEnd()),
@@ -300,6 +301,11 @@ export class MessageList {
       case 'edit':
         startEdit(item);
         break;
+      case 'pin': {
+        const outcome = this.session.setPinned(entry.id, !this.session.isPinned(entry.id));
+        if (outcome.message) new Notice(outcome.message);
+        break;
+      }
       case 'edit-send':
         this.submitEdit(item);
         break;
