@@ -103,6 +103,18 @@ export default class CompactChatPlugin extends Plugin {
         return true;
       },
     });
+    this.addCommand({
+      id: 'undo-last-summary-edit',
+      name: 'Undo last edit of the compaction summary',
+      checkCallback: (checking) => {
+        if (this.session.lineEditUndoBlocker() !== null) return false;
+        if (!checking) {
+          const undone = this.session.undoLineEdit();
+          if (undone) new Notice(undone.removed ? 'Put the removed line back.' : 'Undid the last edit of the summary.');
+        }
+        return true;
+      },
+    });
     this.addSettingTab(
       new CompactChatSettingTab(this.app, this, {
         settings: this.settings,

@@ -28,7 +28,7 @@ export interface LineEdit {
 }
 
 /** What holds for one line: removed, rewritten, or (undefined) as extracted. */
-export type LineState = { removed: true } | { text: string };
+export type LineState = { removed: true; /** A copy of a line rewritten in this section. */ editedIn?: EditableSection } | { text: string };
 
 /** A line's identity within its section: its normalised words (what chaining merges lines by),
  * or the text itself when it has no words. */
@@ -51,31 +51,29 @@ export function sectionLines(record: CompactionRecord, section: EditableSection)
   }
 }
 
-/** The edit holding for each line (by `section\u0000key`): the last step naming it. */
+/** The edit holding for each line, by key: the last step naming it. The same sentence may be
+ * extracted into two sections (a constraint is also a key fact), and to the user it is one line:
+ * removed, it goes from every section; rewritten, it is sent once, in the section it was edited
+ * in (its copies elsewhere go, or the render would fill the freed room with the very words the
+ * user took out); put back, every copy is back. */
 function effective(edits: readonly LineEdit[] | undefined): Map<string, LineEdit> {
   const out = new Map<string, LineEdit>();
-  for (const e of edits ?? []) out.set(`${e.section}\u0000${e.key}`, e);
+  for (const e of edits ?? []) out.set(e.key, e);
   return out;
 }
 
-/** Keys of the lines an edit changes (removed or rewritten). The same sentence may be extracted
- * into two sections (a constraint is also a key fact): its copies elsewhere go with the edit, or
- * the render would fill the freed room with the very words the user took out. */
-function changedKeys(held: ReadonlyMap<string, LineEdit>): Set<string> {
-  const keys = new Set<string>();
-  for (const e of held.values()) if (e.removed || e.text !== undefined) keys.add(e.key);
-  return keys;
+/** What one step makes of a line of `section`: left out, rewritten, or (undefined) as extracted. */
+function stateOf(e: LineEdit | undefined, section: EditableSection): LineState | undefined {
+  if (!e || (!e.removed && e.text === undefined)) return undefined;
+  if (e.removed) return { removed: true };
+  if (e.section !== section) return { removed: true, editedIn: e.section };
+  return { text: e.text as string };
 }
 
 /** What the user's edits make of this line (undefined: as extracted). */
 export function lineState(record: CompactionRecord, section: EditableSection, line: SourcedLine): LineState | undefined {
   if (!record.edits?.length) return undefined;
-  const key = lineKey(line.text);
-  let found: LineEdit | undefined;
-  for (const e of record.edits) if (e.section === section && e.key === key) found = e;
-  if (!found) return undefined;
-  if (found.removed) return { removed: true };
-  return found.text !== undefined ? { text: found.text } : undefined;
+  return stateOf(effective(record.edits).get(lineKey(line.text)), section);
 }
 
 /** The text a user's edit may hold: one line (a block line is one bullet), no lone surrogates,
@@ -91,22 +89,13 @@ export function cleanEditText(text: string): string {
  */
 export function applyEdits(record: CompactionRecord): CompactionRecord {
   const held = effective(record.edits);
-  const changed = changedKeys(held);
-  if (!changed.size) return record;
+  if (![...held.values()].some((e) => e.removed || e.text !== undefined)) return record;
   const apply = <T extends SourcedLine>(section: EditableSection, lines: readonly T[]): T[] => {
     const out: T[] = [];
     for (const line of lines) {
-      const key = lineKey(line.text);
-      if (!changed.has(key)) {
-        out.push(line);
-        continue;
-      }
-      const e = held.get(`${section}\u0000${key}`);
-      // Restored here by the user (a copy of a line edited elsewhere, put back): as extracted.
-      if (e && !e.removed && e.text === undefined) out.push(line);
-      // Rewritten here.
-      else if (e?.text !== undefined && !e.removed) out.push({ ...line, text: e.text });
-      // Removed, or a copy of a line edited in another section: left out.
+      const state = stateOf(held.get(lineKey(line.text)), section);
+      if (!state) out.push(line);
+      else if ('text' in state) out.push({ ...line, text: state.text });
     }
     return out;
   };
@@ -130,11 +119,8 @@ export function applyEdits(record: CompactionRecord): CompactionRecord {
 /** Whether the user's edits leave this line out: removed, or a copy of a line they edited in
  * another section (a later round does not rank such a fact again). */
 export function isRemoved(record: CompactionRecord, section: EditableSection, line: SourcedLine): boolean {
-  const held = effective(record.edits);
-  const key = lineKey(line.text);
-  if (!changedKeys(held).has(key)) return false;
-  const e = held.get(`${section}\u0000${key}`);
-  return !e || e.removed === true;
+  const state = lineState(record, section, line);
+  return state !== undefined && 'removed' in state;
 }
 
 /**
@@ -144,11 +130,8 @@ export function isRemoved(record: CompactionRecord, section: EditableSection, li
  */
 export function carryEdits(previous: readonly LineEdit[] | undefined, next: CompactionRecord): LineEdit[] {
   const out: LineEdit[] = [];
-  const held = effective(previous);
-  const changed = changedKeys(held);
-  for (const e of held.values()) {
-    // A restore matters only beside an edit of the same line in another section (see applyEdits).
-    if (!e.removed && e.text === undefined && !changed.has(e.key)) continue;
+  for (const e of effective(previous).values()) {
+    if (!e.removed && e.text === undefined) continue;
     // Kept while any section still holds the line: its copies elsewhere go with it.
     if (EDITABLE_SECTIONS.some((section) => sectionLines(next, section).some((l) => lineKey(l.text) === e.key))) out.push(e);
   }

@@ -2,7 +2,7 @@
 // the lines the `<previous_context>` block carried, those the record keeps for later rounds, and
 // those the user removed. A line the user rewrote shows its new text and keeps the extracted one.
 // The summary panel shows all of it; the notice in the chat shows what was carried.
-import { type EditableSection, isRemoved, lineKey, lineState } from '../core/edits';
+import { type EditableSection, lineKey, lineState } from '../core/edits';
 import { sentInBlock, sentPart, type CompactionRecord, type ErrorLine, type SourcedLine } from '../core/record';
 
 /** A line as the panel shows it, with what names it for an edit. */
@@ -47,11 +47,12 @@ export function summarySections(r: CompactionRecord): SummarySection[] {
     const result: SummarySection = { title, section, sent: [], notSent: [], removed: [] };
     for (const raw of lines) {
       const line: SummaryLine = { ...raw, section, key: lineKey(raw.text), full: raw.text };
-      if (isRemoved(r, section, raw)) {
-        result.removed.push(line);
+      const state = lineState(r, section, raw);
+      if (state && 'removed' in state) {
+        // A copy of a line rewritten in another section is shown there, rewritten.
+        if (!state.editedIn) result.removed.push(line);
         continue;
       }
-      const state = lineState(r, section, raw);
       if (state && 'text' in state) {
         line.original = raw.text;
         line.text = state.text;
