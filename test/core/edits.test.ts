@@ -131,7 +131,7 @@ describe('pinned messages', () => {
         const pins = new Set(picks.map((p) => (messages[p % messages.length] as ChatMessage).id));
         const whole = wholeUnits(messages, pins);
         const valid = validCutPositions(groupUnits(messages), messages.length).flatMap((v, i) => (v ? [i] : []));
-        const result = compact(messages, { budgetTokens: 300, cut: valid[cutPick % valid.length] as number, pinned: pins });
+        const result = compact(messages, { budgetTokens: 300, cut: valid[cutPick % valid.length], pinned: pins });
         if (!result.ok) return;
         for (const removed of result.removed) expect(whole.has(removed.id)).toBe(false);
         for (const id of whole) expect(result.kept.some((k) => k.id === id)).toBe(true);

@@ -48,7 +48,7 @@ async function compactFromPanel(panel: HTMLElement): Promise<void> {
 }
 
 /** The latest round's carried lines (sent) in the panel. */
-const latestRound = (panel: HTMLElement): HTMLElement => panel.find('details.compact-chat-round') as HTMLElement;
+const latestRound = (panel: HTMLElement): HTMLElement => panel.find('details.compact-chat-round');
 const sentLines = (panel: HTMLElement): HTMLElement[] => latestRound(panel).findAll('.compact-chat-round-sections > ul.compact-chat-lines > li.compact-chat-line');
 const lineText = (li: HTMLElement): string => li.find('.compact-chat-line-text')?.getText() ?? '';
 const lastSystem = (): string => systemOf(bodies()[bodies().length - 1]);
@@ -146,7 +146,7 @@ describe('editing the carried lines in the panel', () => {
     const again2 = sentLines(panel).find((li) => lineText(li) === factText) as HTMLElement;
     button(again2, 'Remove line: it is no longer sent').click();
     await until(() => latestRound(panel).find('details.compact-chat-removed-lines') !== null);
-    button(latestRound(panel).find('details.compact-chat-removed-lines') as HTMLElement, 'Put back: send this line again').click();
+    button(latestRound(panel).find('details.compact-chat-removed-lines'), 'Put back: send this line again').click();
     await until(() => latestRound(panel).find('details.compact-chat-removed-lines') === null);
     expect(input(h)).not.toBeNull();
   });
