@@ -220,5 +220,16 @@ describe('pinned messages', () => {
     expect(h.session.setPinned(first.id, true).message).toMatch(/^Pinned messages take about [\d,]+ tokens, more than the [\d,]+ a compaction can leave/);
     h.session.setPinned(reply.id, true);
     expect(h.session.compactNowBlocker()).toMatch(/pinned.*Unpin some/);
+    h.session.setPinned(reply.id, false);
+
+    // An automatic compaction with them pinned says so once, and still keeps them.
+    const more = (n: number): string => Array.from({ length: 25 }, (_, i) => `Note ${n}.${i}: the beds get compost and mulch in spring.`).join(' ');
+    for (let n = 0; n < 4; n++) h.server.on('POST', '/api/chat', ollamaReply(`Reply ${n}.`));
+    for (let n = 0; n < 4; n++) await h.session.send(more(n));
+    expect(h.session.compactions.length).toBeGreaterThan(0);
+    const warnings = h.session.entries.filter((e) => e.kind === 'notice' && e.text.startsWith('Pinned messages take about'));
+    expect(warnings).toHaveLength(1);
+    const last = h.bodies()[h.bodies().length - 1];
+    expect(last?.messages.filter((m) => m.role !== 'system')[0]?.content).toBe(big);
   });
 });

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compact, type CompactOptions } from '../../src/core/compact';
-import { applyEdits, carryEdits, cleanEditText, type LineEdit, lineKey, lineState, reviseRecord } from '../../src/core/edits';
+import { EDITABLE_SECTIONS, applyEdits, carryEdits, cleanEditText, type LineEdit, lineKey, lineState, reviseRecord, sectionLines } from '../../src/core/edits';
 import type { ChatMessage } from '../../src/core/messages';
 import { decideCompaction, resolveBudgets, sentFrom } from '../../src/core/policy';
 import type { CompactionRecord, SourcedLine } from '../../src/core/record';
@@ -115,6 +115,33 @@ describe('edits of carried lines', () => {
     expect(edited.block).not.toContain(constraint.text);
     const second = ok(compact(messages, opts({ cut: 8, previous: edited }))).record;
     expect(second.block).not.toContain(constraint.text);
+  });
+
+  it('any sequence of removes, rewrites and restores: no removed line is rendered, and undoing every step gives the block back', () => {
+    const round = ok(compact(chat(), opts({ cut: 8 }))).record;
+    const lines = EDITABLE_SECTIONS.flatMap((section) => sectionLines(round, section).map((line) => ({ section, line })));
+    const step = fc.record({ pick: fc.nat(), kind: fc.constantFrom('remove', 'rewrite', 'restore'), text: fc.string({ unit: 'grapheme', maxLength: 30 }) });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 8 }), (steps) => {
+        const edits: LineEdit[] = steps.map(({ pick, kind, text }) => {
+          const { section, line } = lines[pick % lines.length] as (typeof lines)[number];
+          const base = { section, key: lineKey(line.text) };
+          const clean = cleanEditText(text);
+          return kind === 'remove' || (kind === 'rewrite' && !clean) ? { ...base, removed: true as const } : kind === 'rewrite' ? { ...base, text: clean } : base;
+        });
+        const revised = reviseRecord(round, edits, { model: 'gpt-4o' });
+        const shown = applyEdits(revised);
+        for (const section of EDITABLE_SECTIONS) {
+          for (const line of sectionLines(round, section)) {
+            const state = lineState(revised, section, line);
+            if (state && 'removed' in state) expect(sectionLines(shown, section).some((l) => lineKey(l.text) === lineKey(line.text) && l.sources === line.sources)).toBe(false);
+          }
+        }
+        expect(revised.blockTokens).toBeLessThanOrEqual(round.blockBudget ?? 0);
+        expect(reviseRecord(revised, [], { model: 'gpt-4o' }).block).toBe(round.block);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('edit text is one clean line', () => {
