@@ -95,7 +95,7 @@ export function applyEdits(record: CompactionRecord): CompactionRecord {
     for (const line of lines) {
       const state = stateOf(held.get(lineKey(line.text)), section);
       if (!state) out.push(line);
-      else if ('text' in state) out.push({ ...line, text: state.text });
+      else if ('text' in state) out.push({ ...line, text: state.text, edited: true });
     }
     return out;
   };

@@ -24,6 +24,8 @@ export interface SourcedLine {
   /** Last round whose block showed the line (key facts). A later round keeps what the model has
    * been shown unless something clearly better comes, so the carried context stays stable. */
   shown?: number;
+  /** Rewritten by the user: set only on the edited view a block is rendered from (edits.ts). */
+  edited?: boolean;
 }
 
 /** Where the work was left off, with the first line of the command the assistant ran then (agent
