@@ -6,7 +6,7 @@ import { newMessageId } from './core/messages';
 import { ConversationStore } from './chat/conversation-store';
 import { Conversations } from './chat/conversations';
 import { ChatSession } from './chat/session';
-import { type CompactChatSettings, DEFAULT_SETTINGS, mergeSettings } from './chat/settings';
+import { type CompactChatSettings, DEFAULT_BASE_URLS, DEFAULT_SETTINGS, mergeSettings } from './chat/settings';
 import { VaultTools } from './chat/tools/vault-tools';
 import type { NoteSource } from './chat/vault-access';
 import { WriteApprovalModal } from './ui/chat-modals';
@@ -81,6 +81,12 @@ export default class CompactChatPlugin extends Plugin {
             await this.saveSettings();
           },
           activeNotePath: () => this.activeNotePath(),
+          connection: () => ({ provider: this.settings.provider, baseUrl: this.settings.baseUrl || DEFAULT_BASE_URLS[this.settings.provider], model: this.settings.model.trim() }),
+          listModels: () => this.providerFor(this.settings).listModels({ apiKey: this.apiKey(this.settings) }),
+          setModel: async (model) => {
+            this.settings.model = model;
+            await this.saveSettings();
+          },
         }),
     );
     this.registerView(VIEW_TYPE_COMPACTIONS, (leaf) => new CompactionPanelView(leaf, { session: this.session, revealMessage: (id) => this.revealMessage(id) }));
