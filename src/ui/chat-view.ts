@@ -85,12 +85,13 @@ export class ChatView extends ItemView implements HoverParent {
 
     const toolbar = root.createDiv('compact-chat-toolbar');
     this.chatTitleEl = toolbar.createDiv('compact-chat-title');
-    this.picker = new ModelPicker(toolbar, this.host, this, () => this.updateEmptyState());
     this.toolbarButton(toolbar, 'history', 'Conversation history', () => this.toggleHistory());
     this.toolbarButton(toolbar, 'square-pen', 'New chat', () => void this.host.conversations.newChat());
     this.compactButton = this.toolbarButton(toolbar, 'fold-vertical', 'Compact now', () => this.compactNow());
     this.toolbarButton(toolbar, 'list-tree', 'Open compaction panel', () => this.host.openCompactionPanel());
     this.toolbarButton(toolbar, 'settings', 'Settings', () => this.host.openSettings());
+    // The model on a row of its own: a sidebar (or a phone) has no room for it beside the title.
+    this.picker = new ModelPicker(root.createDiv('compact-chat-model-row'), this.host, this, () => this.updateEmptyState());
 
     this.history = new HistoryPanel(root, this.app, this.host.conversations, this);
     const listHost = {
