@@ -12,6 +12,9 @@ import { CompactNowModal } from './compact-modal';
 import { Composer } from './composer';
 import { HistoryPanel } from './history-panel';
 import { MessageList } from './message-list';
+import type { ConnectionInfo } from './connection';
+import { EmptyState } from './empty-state';
+import { ModelPicker } from './model-picker';
 
 export { parseCompactCommand } from './composer';
 
@@ -31,6 +34,12 @@ export interface ChatHost {
   setIncludeActiveNote(on: boolean): Promise<void>;
   /** The note that would be attached as the active note, or null. */
   activeNotePath(): string | null;
+  /** Provider, address and model as the settings hold them. */
+  connection(): ConnectionInfo;
+  /** The server's models for the current settings; rejects with a readable error. */
+  listModels(): Promise<string[]>;
+  /** Saves `model` as the model setting. */
+  setModel(model: string): Promise<void>;
 }
 
 export class ChatView extends ItemView implements HoverParent {
@@ -46,6 +55,8 @@ export class ChatView extends ItemView implements HoverParent {
   private history!: HistoryPanel;
   private list!: MessageList;
   private composer!: Composer;
+  private picker!: ModelPicker;
+  private empty!: EmptyState;
 
   constructor(
     leaf: WorkspaceLeaf,
@@ -79,6 +90,8 @@ export class ChatView extends ItemView implements HoverParent {
     this.compactButton = this.toolbarButton(toolbar, 'fold-vertical', 'Compact now', () => this.compactNow());
     this.toolbarButton(toolbar, 'list-tree', 'Open compaction panel', () => this.host.openCompactionPanel());
     this.toolbarButton(toolbar, 'settings', 'Settings', () => this.host.openSettings());
+    // The model on a row of its own: a sidebar (or a phone) has no room for it beside the title.
+    this.picker = new ModelPicker(root.createDiv('compact-chat-model-row'), this.host, this, () => this.updateEmptyState());
 
     this.history = new HistoryPanel(root, this.app, this.host.conversations, this);
     const listHost = {
@@ -87,6 +100,12 @@ export class ChatView extends ItemView implements HoverParent {
       hoverSource: VIEW_TYPE_CHAT,
     };
     this.list = new MessageList(root, this.app, this.session, listHost, this);
+    this.empty = new EmptyState(
+      this.list.el,
+      this,
+      (prompt) => this.composer.fill(prompt),
+      () => this.host.openSettings(),
+    );
     this.statusEl = root.createDiv('compact-chat-status');
     const stallEl = root.createDiv('compact-chat-stall');
     this.buildMeter(root);
@@ -98,7 +117,10 @@ export class ChatView extends ItemView implements HoverParent {
     }, this);
 
     const events = this.session.events;
-    this.register(events.on('entries', () => this.list.sync(true)));
+    this.register(events.on('entries', () => {
+      this.list.sync(true);
+      this.updateEmptyState();
+    }));
     this.register(events.on('entry', (entry) => this.list.renderEntry(entry)));
     this.register(events.on('delta', ({ entry }) => this.list.scheduleStreamRender(entry)));
     this.register(events.on('busy', () => this.updateComposer()));
@@ -113,8 +135,8 @@ export class ChatView extends ItemView implements HoverParent {
     const conversations = this.host.conversations;
     this.register(conversations.events.on('current', () => this.updateTitle()));
     this.register(conversations.events.on('history', () => this.history.refresh()));
-    this.registerEvent(this.app.workspace.on('active-leaf-change', () => this.composer.updateActiveNote()));
-    this.registerEvent(this.app.workspace.on('file-open', () => this.composer.updateActiveNote()));
+    this.registerEvent(this.app.workspace.on('active-leaf-change', () => this.activeNoteChanged()));
+    this.registerEvent(this.app.workspace.on('file-open', () => this.activeNoteChanged()));
     this.updateTitle();
     this.composer.updateActiveNote();
 
@@ -136,6 +158,29 @@ export class ChatView extends ItemView implements HoverParent {
   /** Scrolls to message `id` and highlights it; false when the conversation has no such message. */
   revealMessage(id: string): boolean {
     return this.list.reveal(id);
+  }
+
+  private activeNoteChanged(): void {
+    this.composer.updateActiveNote();
+    this.updateEmptyState();
+  }
+
+  /** The empty state shows while the conversation has no entries. */
+  private updateEmptyState(): void {
+    if (!this.empty) return;
+    const shown = this.session.entries.length === 0;
+    this.empty.el.toggle(shown);
+    if (!shown) return;
+    const meter = this.session.meter();
+    const path = this.host.activeNotePath();
+    const file = path ? this.app.vault.getFileByPath(path) : null;
+    this.empty.render({
+      connection: this.host.connection(),
+      models: this.picker.state,
+      compactionPoint: meter.compactionPoint,
+      window: meter.window,
+      activeNote: file ? this.app.metadataCache.fileToLinktext(file, '') : null,
+    });
   }
 
   private updateComposer(): void {
@@ -163,6 +208,8 @@ export class ChatView extends ItemView implements HoverParent {
     this.meterLabelEl.setText(`${formatTokens(f.used)} / ${formatTokens(f.window)} tokens · compacts at ${formatTokens(f.compactionPoint)}${limit}`);
     setTooltip(this.meterEl, describeMeter(f), { placement: 'top' });
     this.updateComposer();
+    // Settings changes arrive as meter updates: the model or the server may have changed.
+    this.picker.update();
   }
 
   // ── compaction ────────────────────────────────────────────────────────────────────────────

@@ -67,6 +67,14 @@ export class Composer {
     });
   }
 
+  /** Puts `text` in the input box (an example prompt), the caret at its end. */
+  fill(text: string): void {
+    if (this.inputEl.disabled) return;
+    this.inputEl.value = text;
+    this.inputEl.focus();
+    this.inputEl.setSelectionRange(text.length, text.length);
+  }
+
   private submit(): void {
     if (this.session.busy || this.session.disabledReason()) return;
     const text = this.inputEl.value;

@@ -33,7 +33,7 @@ describe('the chat view', () => {
     typeInto(input(h), 'Where is the plan?');
     const shifted = pressKey('Enter', { target: input(h), shift: true });
     expect(shifted.defaultPrevented).toBe(false);
-    expect(h.server.requests).toHaveLength(0);
+    expect(h.server.to('/api/chat')).toHaveLength(0);
     pressKey('Enter', { target: input(h) });
     expect(input(h).value).toBe('');
 
