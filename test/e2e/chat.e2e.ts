@@ -224,15 +224,15 @@ describe('the plugin in Chromium', () => {
     // suggestions: its left edge where the caret is, one of its edges on the caret's line.
     const caret = await input.evaluate((area: HTMLTextAreaElement) => {
       const style = getComputedStyle(area);
-      const mirror = document.body.appendChild(document.createElement('div'));
+      // The page runs the obsidian runtime, so Obsidian's DOM helpers exist there.
+      const mirror = document.body.createDiv();
+      const props: Record<string, string> = { position: 'absolute', 'white-space': 'pre-wrap' };
       for (const p of ['box-sizing', 'width', 'padding-top', 'padding-left', 'padding-right', 'border-top-width', 'border-left-width', 'border-right-width', 'border-style', 'font-family', 'font-size', 'line-height', 'letter-spacing']) {
-        mirror.style.setProperty(p, style.getPropertyValue(p));
+        props[p] = style.getPropertyValue(p);
       }
-      mirror.style.position = 'absolute';
-      mirror.style.whiteSpace = 'pre-wrap';
-      mirror.textContent = area.value;
-      const marker = mirror.appendChild(document.createElement('span'));
-      marker.textContent = '|';
+      mirror.setCssProps(props);
+      mirror.setText(area.value);
+      const marker = mirror.createSpan({ text: '|' });
       const box = area.getBoundingClientRect();
       const at = { x: box.left + marker.offsetLeft, top: box.top + marker.offsetTop, bottom: box.top + marker.offsetTop + marker.offsetHeight };
       mirror.remove();
