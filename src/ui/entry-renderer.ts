@@ -16,6 +16,8 @@ export interface RenderedEntry {
   /** Bumped on each render; a render that finishes after a newer one started is dropped. */
   version: number;
   editing: boolean;
+  /** A compaction notice: the round's record it shows (an edit of the carried lines replaces it). */
+  record?: CompactionState['record'];
 }
 
 /** What filling an entry needs from the list. */
@@ -38,6 +40,7 @@ export function fillEntry(item: RenderedEntry, ctx: EntryContext): void {
   item.bodyEl = null;
   if (entry.kind === 'notice') {
     fillNotice(el, entry);
+    if (entry.compaction) item.record = entry.compaction.record;
     return;
   }
   const role = entry.message.role;

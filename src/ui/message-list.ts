@@ -112,7 +112,9 @@ export class MessageList {
     let previous: Element = this.earlierEl;
     for (const entry of visible) {
       let item = this.rendered.get(entry.id);
-      if (!item || item.entry !== entry) {
+      // A notice is rebuilt when its round's lines were edited since (it shows what is carried).
+      const stale = item?.entry.kind === 'notice' && item.entry.compaction !== undefined && item.record !== item.entry.compaction.record;
+      if (!item || item.entry !== entry || stale) {
         if (item) {
           this.release(item);
           item.el.detach();

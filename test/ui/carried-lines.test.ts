@@ -101,6 +101,8 @@ describe('editing the carried lines in the panel', () => {
     const edited = sentLines(panel).find((li) => li.hasClass('is-edited')) as HTMLElement;
     expect(lineText(edited)).toBe('The old apple tree stays where it is.');
     expect(edited.find('.compact-chat-line-edited')?.getText()).toBe('Edited');
+    // The round's notice in the chat shows the block now sent.
+    await until(() => (h.view().find('.compact-chat-notice .compact-chat-block')?.getText() ?? '').includes('The old apple tree stays where it is.'));
 
     // Remove a fact: it moves under "Removed by you".
     const fact = sentLines(panel).find((li) => li.getAttr('data-section') === 'facts') as HTMLElement;
