@@ -20,6 +20,8 @@ const PATHS: Record<string, string[]> = {
   'list-tree': ['M3 5h4', 'M3 12h4', 'M3 19h4', 'M10 5h11', 'M10 12h11', 'M10 19h11'],
   'corner-down-right': ['M15 10l5 5-5 5', 'M4 4v7a4 4 0 0 0 4 4h12'],
   history: ['M3 12a9 9 0 1 0 3-6.7', 'M3 4v5h5', 'M12 7v5l3 3'],
+  pin: ['M12 17v5', 'M8 3h8', 'M9 3v7l-3 4v3h12v-3l-3-4V3'],
+  'pin-off': ['M12 17v5', 'M8 3h8', 'M9 3v7l-3 4v3h12v-3l-3-4V3', 'M3 3l18 18'],
 };
 const FALLBACK = ['M12 8a4 4 0 1 0 0.01 0'];
 const SVG_NS = 'http://www.w3.org/2000/svg';

@@ -1,12 +1,12 @@
 // The Plugin subclass: wiring only. Logic lives in src/core (compaction) and src/chat (session);
 // src/ui renders it. The plugin owns the session (so the conversation outlives a closed view) but
 // keeps no reference to any view: it finds them with workspace.getLeavesOfType.
-import { MarkdownView, Notice, Plugin, TFile, type WorkspaceLeaf } from 'obsidian';
+import { MarkdownView, Notice, Platform, Plugin, TFile, type WorkspaceLeaf } from 'obsidian';
 import { newMessageId } from './core/messages';
 import { ConversationStore } from './chat/conversation-store';
 import { Conversations } from './chat/conversations';
 import { ChatSession } from './chat/session';
-import { type CompactChatSettings, DEFAULT_SETTINGS, mergeSettings } from './chat/settings';
+import { type CompactChatSettings, DEFAULT_BASE_URLS, DEFAULT_SETTINGS, mergeSettings } from './chat/settings';
 import { VaultTools } from './chat/tools/vault-tools';
 import type { NoteSource } from './chat/vault-access';
 import { WriteApprovalModal } from './ui/chat-modals';
@@ -81,6 +81,12 @@ export default class CompactChatPlugin extends Plugin {
             await this.saveSettings();
           },
           activeNotePath: () => this.activeNotePath(),
+          connection: () => ({ provider: this.settings.provider, baseUrl: this.settings.baseUrl || DEFAULT_BASE_URLS[this.settings.provider], model: this.settings.model.trim() }),
+          listModels: () => this.providerFor(this.settings).listModels({ apiKey: this.apiKey(this.settings) }),
+          setModel: async (model) => {
+            this.settings.model = model;
+            await this.saveSettings();
+          },
         }),
     );
     this.registerView(VIEW_TYPE_COMPACTIONS, (leaf) => new CompactionPanelView(leaf, { session: this.session, revealMessage: (id) => this.revealMessage(id) }));
@@ -99,6 +105,18 @@ export default class CompactChatPlugin extends Plugin {
         if (!checking) {
           const undone = this.session.undoLastCompaction();
           if (undone) new Notice(`Undid compaction round ${undone.record.round}.`);
+        }
+        return true;
+      },
+    });
+    this.addCommand({
+      id: 'undo-last-summary-edit',
+      name: 'Undo last edit of the compaction summary',
+      checkCallback: (checking) => {
+        if (this.session.lineEditUndoBlocker() !== null) return false;
+        if (!checking) {
+          const undone = this.session.undoLineEdit();
+          if (undone) new Notice(undone.removed ? 'Put the removed line back.' : 'Undid the last edit of the summary.');
         }
         return true;
       },
@@ -171,19 +189,28 @@ export default class CompactChatPlugin extends Plugin {
     await workspace.revealLeaf(leaf);
   }
 
-  /** Opens (or reveals) the compaction panel in the right sidebar, below the chat, on `round`. */
+  /** Opens (or reveals) the compaction panel on `round`, where it takes no room from the chat. */
   async openCompactionPanel(round?: number): Promise<void> {
     const { workspace } = this.app;
     let leaf: WorkspaceLeaf | null = workspace.getLeavesOfType(VIEW_TYPE_COMPACTIONS)[0] ?? null;
     if (!leaf) {
-      // A tab group of its own, so the chat stays visible beside it (jump to a message).
-      leaf = workspace.getRightLeaf(true);
+      leaf = this.newPanelLeaf();
       if (!leaf) return;
       await leaf.setViewState({ type: VIEW_TYPE_COMPACTIONS, active: true });
     }
     await workspace.revealLeaf(leaf);
     const view = leaf.view;
     if (round !== undefined && view instanceof CompactionPanelView) view.showRound(round);
+  }
+
+  /** A split of the sidebar left the chat ~150 px (~100 px on a phone). So: on a phone, a tab beside
+   * the chat in its drawer (one shown at a time, each at full height; "Show in chat" switches
+   * back); elsewhere, a tab in the main area, so the panel and the chat sit side by side at full
+   * height and jumping from a summary line to its message keeps both in view. */
+  private newPanelLeaf(): WorkspaceLeaf | null {
+    const { workspace } = this.app;
+    const phone = Platform.isPhone || activeDocument.body.hasClass('is-phone');
+    return phone ? workspace.getRightLeaf(false) : workspace.getLeaf('tab');
   }
 
   /** Shows message `id` in the chat view (opened when closed). */

@@ -63,7 +63,7 @@ describe('settings', () => {
     app = createTestApp();
     const plugin = await loadPlugin(CompactChatPlugin);
     const tab = openSettingTab(app, 'compact-chat');
-    expect(tab.findAll('.setting-item-heading').map((el) => el.find('.setting-item-name')?.getText())).toEqual(['Connection', 'Context window', 'Compaction']);
+    expect(tab.findAll('.setting-item-heading').map((el) => el.find('.setting-item-name')?.getText())).toEqual(['Provider and model', 'Compaction', 'Context from notes', 'Tools', 'Storage']);
 
     selectOption(settingNamed(tab, 'Provider').find('select') as HTMLSelectElement, 'openai');
     await until(() => plugin.settings.provider === 'openai');

@@ -4,11 +4,13 @@
 // messages a request carries (those after the boundary, the latest user message always). The
 // session coordinates; this module owns the rounds and the micro-compacted results.
 import { compact } from '../core/compact';
+import { type EditableSection, type LineEdit, cleanEditText, lineKey, reviseRecord, sectionLines } from '../core/edits';
 import { estimateMessageTokens } from '../core/message-tokens';
 import type { ChatMessage, ToolResultMessage } from '../core/messages';
 import { microCompact } from '../core/micro-compact';
 import { type Budgets, type PolicyDecision, decideCompaction, microSuffices, restoredRoom, sentFrom } from '../core/policy';
 import type { TokenTracker } from '../core/tracker';
+import { wholeUnits } from '../core/units';
 import type { ContextAssembly, MentionSource } from './context-assembly';
 import { type CompactionCause, type CompactionState, compactionNoticeText } from './entries';
 import { plural } from './format';
@@ -28,6 +30,8 @@ export interface CompactionHost {
   windowOf(settings: CompactChatSettings): number;
   /** Every message of the conversation that is sent when not compacted, in order. */
   sendable(): ChatMessage[];
+  /** Ids of the messages the user pinned (always sent verbatim). */
+  pinned(): ReadonlySet<string>;
   /** The entries, for the notes the sent user messages mention. */
   mentions(): MentionSource;
   /** Tokens of the tool definitions sent with the next request. */
@@ -51,6 +55,8 @@ export class CompactionControl {
   /** Set by an undo: the next request does not compact automatically while the prompt still fits
    * the window (the user just asked for the longer prompt). Cleared by that request. */
   private hold = false;
+  /** The pinned tokens last warned about as too many for the window (one warning per change). */
+  private pinWarned = '';
 
   constructor(private readonly host: CompactionHost) {}
 
@@ -74,11 +80,22 @@ export class CompactionControl {
   }
 
   /** Of `items` (every sendable message, or its entries, in order), those a request carries:
-   * after the boundary, and the latest user message first when a round inside its turn passed it. */
+   * after the boundary, the latest user message when a round inside its turn passed it, and the
+   * pinned messages before it (with their units). */
   sent<T extends { id: string }>(items: readonly T[], userOf: (item: T) => boolean): T[] {
     const through = this.boundaryId();
     const at = through ? items.findIndex((i) => i.id === through) : -1;
-    return sentFrom(items, at + 1, userOf);
+    const pins = at >= 0 ? this.keptVerbatim() : new Set<string>();
+    return sentFrom(items, at + 1, userOf, (item) => pins.has(item.id));
+  }
+
+  /** Ids of the messages sent verbatim wherever the boundary is: those the user pinned, and those
+   * the latest round left sent because they were pinned then (until a round summarises them),
+   * each with its whole unit so a tool call keeps its results. */
+  keptVerbatim(): Set<string> {
+    const ids = new Set(this.host.pinned());
+    for (const id of this.list[this.list.length - 1]?.record.keptPinned ?? []) ids.add(id);
+    return wholeUnits(this.host.sendable(), ids);
   }
 
   /** A message as sent: a micro-compacted tool result is its placeholder. */
@@ -95,8 +112,9 @@ export class CompactionControl {
     const all = this.host.sendable();
     const through = this.boundaryId();
     const at = through ? all.findIndex((m) => m.id === through) : -1;
-    const first = this.sent(all, isUser)[0];
-    if (first && all.indexOf(first) <= at) this.host.tracker().remove(first.id);
+    const kept = this.keptVerbatim();
+    const held = this.sent(all, isUser).find((m) => isUser(m) && all.indexOf(m) <= at && !kept.has(m.id));
+    if (held) this.host.tracker().remove(held.id);
   }
 
   /** Messages dropped by a rewrite: their placeholders go with them. */
@@ -140,7 +158,7 @@ export class CompactionControl {
 
     let microCleared: string[] = [];
     if (settings.microCompaction && !causes.includes('messages') && plan.action === 'compact') {
-      const micro = microCompact(this.sentMessages(), { keepRecentUnits: Math.max(4, settings.keepExchanges * 2), model });
+      const micro = microCompact(this.sentMessages(), { keepRecentUnits: Math.max(4, settings.keepExchanges * 2), model, keep: this.keptVerbatim() });
       if (micro.clearedIds.length) {
         microCleared = micro.clearedIds;
         for (const message of micro.messages) {
@@ -156,6 +174,7 @@ export class CompactionControl {
       }
     }
     if (plan.action !== 'compact') return this.skip(options.quiet === true, 'nothing-to-compact', plan.action === 'nothing-to-compact' ? plan.message : 'Nothing to compact.', microCleared);
+    this.warnPinned(plan);
 
     const all = this.host.sendable();
     const sent = this.sent(all, isUser);
@@ -171,6 +190,7 @@ export class CompactionControl {
       now: this.host.now(),
       trigger: causes[0] === 'overflow' ? 'tokens' : (causes[0] ?? 'unknown'),
       tokensOf: this.tokensOf(model),
+      pinned: this.host.pinned(),
     });
     if (!result.ok) return this.skip(options.quiet === true, 'nothing-to-compact', result.message, microCleared);
     if (result.unchanged) return this.skip(options.quiet === true, 'nothing-to-compact', 'Nothing new to compact.', microCleared);
@@ -266,7 +286,78 @@ export class CompactionControl {
       ...(promptBefore !== undefined ? { promptBefore } : {}),
       fixedTokens: this.host.context.fixedTokens(model, this.host.toolTokens()),
       manual,
+      pinned: this.keptVerbatim(),
     });
+  }
+
+  /** Pinned messages that alone take more than the room a compaction leaves the kept messages:
+   * the target cannot be met while they are pinned. Said once per such figure, not per request. */
+  private warnPinned(plan: Extract<PolicyDecision, { action: 'compact' }>): void {
+    if (plan.pinnedTokens <= plan.keepRoom) {
+      this.pinWarned = '';
+      return;
+    }
+    const key = String(plan.pinnedTokens);
+    if (key === this.pinWarned) return;
+    this.pinWarned = key;
+    this.host.notice(
+      'warning',
+      `Pinned messages take about ${plan.pinnedTokens.toLocaleString('en-US')} tokens, more than the ${Math.max(0, plan.keepRoom).toLocaleString('en-US')} a compaction can leave for the messages it keeps in this window, so the prompt stays larger than compaction aims for. Unpin some messages to let compaction summarise them.`,
+    );
+  }
+
+  // ── the user's edits of the latest round's lines ──────────────────────────────────────────
+
+  /** Why the latest round's lines cannot be edited now, or null. */
+  editBlocker(): string | null {
+    if (!this.list.length) return 'No compaction round to edit.';
+    return null;
+  }
+
+  /**
+   * Removes (`text` null or blank) or rewrites a line of the latest round (the one whose block is
+   * sent), or restores it (`text` undefined with `restore`). The block is rendered again within the
+   * round's budget and sent from the next request on; the step is kept with the round (saved, and
+   * undone by {@link undoEdit}). Returns a warning when the rewritten line did not fit the block.
+   */
+  editLine(settings: CompactChatSettings, section: EditableSection, key: string, change: { text: string | null } | { restore: true }): { ok: boolean; message: string } {
+    const state = this.list[this.list.length - 1];
+    if (!state) return { ok: false, message: 'No compaction round to edit.' };
+    const line = sectionLines(state.record, section).find((l) => lineKey(l.text) === key);
+    if (!line) return { ok: false, message: 'That line is no longer in the latest round.' };
+    const step: LineEdit = { section, key, ...(line.sources[0] ? { source: line.sources[0] } : {}) };
+    if ('text' in change) {
+      const text = change.text === null ? '' : cleanEditText(change.text);
+      if (text) step.text = text;
+      else step.removed = true;
+    }
+    this.revise(settings, state, [...(state.record.edits ?? []), step]);
+    if (step.text !== undefined && !state.record.block.includes(step.text)) {
+      return { ok: true, message: `The edited line does not fit in the summary's budget (${(state.record.blockBudget ?? state.record.blockTokens).toLocaleString('en-US')} tokens), so it is not sent. Shorten it, or remove other lines.` };
+    }
+    return { ok: true, message: '' };
+  }
+
+  /** Undoes the last edit step of the latest round; the step undone, or null when there is none. */
+  undoEdit(settings: CompactChatSettings): LineEdit | null {
+    const state = this.list[this.list.length - 1];
+    const edits = state?.record.edits ?? [];
+    const last = edits[edits.length - 1];
+    if (!state || !last) return null;
+    this.revise(settings, state, edits.slice(0, -1));
+    return last;
+  }
+
+  /** The latest round with these edits: its block rendered again and sent from now on. The state is
+   * changed in place, so its notice and persistence still find it. */
+  private revise(settings: CompactChatSettings, state: CompactionState, edits: readonly LineEdit[]): void {
+    const model = modelOf(settings);
+    const before = state.record.blockTokens;
+    state.record = reviseRecord(state.record, edits, model ? { model } : {});
+    state.promptAfter = Math.max(0, state.promptAfter - before + state.record.blockTokens);
+    this.host.context.setRound(state.record.block, state.restored);
+    this.host.tracker().setSystemPrompt(this.host.context.systemPrompt());
+    this.host.roundsChanged(this.list);
   }
 
   /** `quiet`: a second ask in the same request (see the session's prepare) warns of nothing. */

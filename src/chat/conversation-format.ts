@@ -40,6 +40,8 @@ export interface SavedMessage {
   stopReason?: StopReason;
   /** A reply that failed after some text arrived: how it ended, and the error as the user saw it. */
   failure?: SavedFailure;
+  /** Pinned by the user: always sent verbatim, never removed by compaction. */
+  pinned?: boolean;
 }
 
 export interface SavedFailure {
@@ -135,6 +137,7 @@ function messageMeta(item: SavedMessage): Record<string, unknown> {
   if (item.stopped) meta.stopped = true;
   if (item.stopReason !== undefined) meta.stopReason = item.stopReason;
   if (item.failure) meta.failure = item.failure;
+  if (item.pinned) meta.pinned = true;
   return meta;
 }
 
@@ -450,6 +453,7 @@ function buildMessage(role: ChatMessage['role'], meta: Record<string, unknown>, 
   const model = str('model', false);
   if (model !== undefined) item.model = model;
   if (meta.stopped === true) item.stopped = true;
+  if (meta.pinned === true) item.pinned = true;
   const stopReason = str('stopReason', false);
   if (stopReason !== undefined) item.stopReason = stopReason as StopReason;
   if (meta.failure !== undefined) item.failure = parseFailure(meta.failure, fail);

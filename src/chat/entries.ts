@@ -7,7 +7,7 @@ import type { CompactionRecord } from '../core/record';
 import type { TriggerReason } from '../core/triggers';
 import type { ProviderErrorKind } from '../providers/errors';
 import type { StopReason } from '../providers/types';
-import { plural } from './format';
+import { plural, promptChange } from './format';
 import type { RestoredNotes } from './restore';
 
 export type MessageStatus = 'done' | 'streaming' | 'stopped' | 'error';
@@ -31,6 +31,8 @@ export interface MessageEntry {
   model?: string;
   /** Vault paths of the notes a user message mentions (`[[…]]`): sent as context with it. */
   mentions?: string[];
+  /** Pinned by the user: always sent verbatim, never removed by compaction (with its unit). */
+  pinned?: boolean;
 }
 
 export interface NoticeEntry {
@@ -68,9 +70,11 @@ export function isSendable(entry: MessageEntry): boolean {
   return m.role !== 'assistant' || m.content.trim() !== '' || (m.toolCalls?.length ?? 0) > 0;
 }
 
+/** The prose line of a round's notice: "12 messages summarised; 7,012 → 2,210 tokens. Round 1, near
+ * the context limit; re-attached 1 note." (the same figures as the summary panel). */
 export function compactionNoticeText(state: CompactionState, removed: number): string {
   const notes = state.restored.notes.length ? `; re-attached ${plural(state.restored.notes.length, 'note')}` : '';
-  return `Compacted ${plural(removed, 'message')} (round ${state.record.round}, ${describeCauses(state.causes)}): about ${state.promptBefore.toLocaleString('en-US')} → ${state.promptAfter.toLocaleString('en-US')} tokens${notes}. Every message is still in the conversation.`;
+  return `${plural(removed, 'message')} summarised; ${promptChange(state.promptBefore, state.promptAfter)}. Round ${state.record.round}, ${describeCauses(state.causes)}${notes}. Every message is still in the conversation.`;
 }
 
 function describeCauses(causes: CompactionCause[]): string {

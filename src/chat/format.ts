@@ -13,3 +13,14 @@ export function formatTokens(n: number): string {
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
+
+/** "7,012": a whole token figure, as the notice and the panel print them. */
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** "7,012 → 2,210 tokens": a compaction round's figures, the whole prompt (system prompt, summary,
+ * notes, tools and the messages sent) just before and just after. The one pair every view shows. */
+export function promptChange(before: number, after: number): string {
+  return `${formatCount(before)} → ${formatCount(after)} tokens`;
+}

@@ -2,7 +2,9 @@
 // entries, applied compaction rounds, and the placeholders micro-compaction sent in place of old
 // tool results. Pure functions over plain data: the session holds the state and applies what
 // `fromSaved` returns (boundary, block and restored notes follow from the last round).
+import { EDITABLE_SECTIONS, type LineEdit } from '../core/edits';
 import { newMessageId } from '../core/messages';
+import type { CompactionRecord } from '../core/record';
 import type { ProviderErrorKind } from '../providers/errors';
 import type { SavedCompaction, SavedFailure, SavedItem } from './conversation-format';
 import { compactionNoticeText, isSendable } from './entries';
@@ -40,6 +42,7 @@ export function toSaved(entries: readonly ChatEntry[], compactions: readonly Com
       ...(entry.status === 'stopped' || entry.status === 'streaming' ? { stopped: true } : {}),
       ...(entry.stopReason !== undefined ? { stopReason: entry.stopReason } : {}),
       ...(entry.status === 'error' ? { failure: savedFailure(entry.error) } : {}),
+      ...(entry.pinned ? { pinned: true } : {}),
     });
   }
   return items;
@@ -56,12 +59,14 @@ export function fromSaved(items: readonly SavedItem[], newId: () => string = new
       if (item.mentions) entry.mentions = item.mentions;
       if (item.model !== undefined) entry.model = item.model;
       if (item.stopReason !== undefined) entry.stopReason = item.stopReason;
+      if (item.pinned) entry.pinned = true;
       state.entries.push(entry);
       continue;
     }
     const { placeholders, ...rest } = item.compaction;
     // Causes come from a note a person may have edited: unknown ones are dropped.
-    const round: CompactionState = { ...rest, causes: rest.causes.filter(isCause) };
+    // Edits and pins come from a note a person may have edited: malformed ones are dropped.
+    const round: CompactionState = { ...rest, record: withValidEdits(rest.record), causes: rest.causes.filter(isCause) };
     for (const [id, text] of Object.entries(placeholders ?? {})) state.cleared.set(id, text);
     state.compactions.push(round);
     state.entries.push({ kind: 'notice', id: newId(), level: 'info', text: compactionNoticeText(round, round.record.removedIds.length), compaction: round });
@@ -97,6 +102,31 @@ const ERROR_KINDS: readonly ChatError['kind'][] = [
 function chatError(failure: SavedFailure): ChatError {
   const kind = ERROR_KINDS.find((k) => k === failure.kind) ?? 'unexpected';
   return { kind, message: failure.message };
+}
+
+/** The record with only the edit steps this version can apply (a note edited by hand may hold
+ * anything), and `keptPinned` only when it is a list of ids. */
+function withValidEdits(record: CompactionRecord): CompactionRecord {
+  const { edits, keptPinned, ...rest } = record;
+  const out: CompactionRecord = { ...rest };
+  const valid = Array.isArray(edits) ? edits.filter(isLineEdit) : [];
+  if (valid.length) out.edits = valid;
+  if (Array.isArray(keptPinned) && keptPinned.every((id) => typeof id === 'string')) out.keptPinned = keptPinned;
+  if (typeof rest.blockBudget !== 'number' || !Number.isFinite(rest.blockBudget)) delete out.blockBudget;
+  return out;
+}
+
+function isLineEdit(value: unknown): value is LineEdit {
+  const e = value as Partial<LineEdit> | null;
+  return (
+    e !== null &&
+    typeof e === 'object' &&
+    (EDITABLE_SECTIONS as readonly unknown[]).includes(e.section) &&
+    typeof e.key === 'string' &&
+    (e.text === undefined || typeof e.text === 'string') &&
+    (e.removed === undefined || e.removed === true) &&
+    (e.source === undefined || typeof e.source === 'string')
+  );
 }
 
 function isCause(value: string): value is CompactionCause {

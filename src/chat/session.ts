@@ -11,7 +11,8 @@
 import { prepareMessage } from '../core/compact';
 import { estimateMessageTokens } from '../core/message-tokens';
 import { type AssistantMessage, type ChatMessage, type ToolCall, type ToolDefinition, type ToolResultMessage, type UserMessage, newMessageId } from '../core/messages';
-import { oversizedBy } from '../core/policy';
+import type { EditableSection, LineEdit } from '../core/edits';
+import { keptRoom, oversizedBy } from '../core/policy';
 import { TokenTracker } from '../core/tracker';
 import type { ProviderError } from '../providers/errors';
 import type { ChatProvider, ChatRequest, ProviderUsage } from '../providers/types';
@@ -113,6 +114,7 @@ export class ChatSession {
       tracker: () => this.tracker,
       windowOf: (settings) => this.windowOf(settings),
       sendable: () => this.sendableEntries().map((e) => e.message),
+      pinned: () => new Set(this.sendableEntries().filter((e) => e.pinned).map((e) => e.id)),
       mentions: () => this.messageEntries(),
       toolTokens: () => this.tracker.breakdown().tools,
       recount: () => this.recount(),
@@ -203,7 +205,102 @@ export class ChatSession {
     return index >= 0 && index >= this.boundaryIndex() && !this.busy && this.readOnlyReason === null;
   }
 
+  /** Whether the user pinned this message. */
+  isPinned(id: string): boolean {
+    const entry = this.entryList[this.indexOf(id)];
+    return entry?.kind === 'message' && entry.pinned === true;
+  }
+
+  /** Why the message cannot be pinned or unpinned now, or null when it can. */
+  pinBlocker(id: string): string | null {
+    const entry = this.entryList[this.indexOf(id)];
+    if (entry?.kind !== 'message' || !isSendable(entry)) return 'Only a message that is sent can be pinned.';
+    if (this.readOnlyReason) return this.readOnlyReason;
+    if (this.busy) return 'Wait for the reply to finish.';
+    return null;
+  }
+
+  /** Why the latest round's lines cannot be edited now, or null. */
+  lineEditBlocker(): string | null {
+    if (this.readOnlyReason) return this.readOnlyReason;
+    if (this.busy) return 'Wait for the reply to finish.';
+    return this.control.editBlocker();
+  }
+
+  /** Why the last edit of the summary cannot be undone now, or null. */
+  lineEditUndoBlocker(): string | null {
+    const blocker = this.lineEditBlocker();
+    if (blocker) return blocker;
+    const last = this.control.rounds[this.control.rounds.length - 1];
+    return last?.record.edits?.length ? null : 'No edit of the summary to undo.';
+  }
+
   // ── what the user does ────────────────────────────────────────────────────────────────────
+
+  /**
+   * Pins a message (always sent verbatim: no compaction removes it, nor the rest of its unit, so a
+   * pinned tool call keeps its results) or unpins it. A message pinned when a round passed it and
+   * unpinned later is still sent until the next round summarises it. Returns a warning when the
+   * pinned messages alone take more room than a compaction can leave for what it keeps, else ''.
+   */
+  setPinned(id: string, pinned: boolean): { ok: boolean; message: string } {
+    const blocker = this.pinBlocker(id);
+    if (blocker) return { ok: false, message: blocker };
+    const entry = this.entryList[this.indexOf(id)] as MessageEntry;
+    if ((entry.pinned === true) === pinned) return { ok: true, message: '' };
+    if (pinned) entry.pinned = true;
+    else delete entry.pinned;
+    // What is sent changed (a message before the boundary is sent again, or no longer).
+    this.recount();
+    this.syncTracker(this.deps.settings());
+    this.events.emit('entry', entry);
+    this.emitMeter();
+    return { ok: true, message: pinned ? this.pinnedWarning() : '' };
+  }
+
+  /** A warning when the pinned messages alone take more than the room a compaction leaves the
+   * messages it keeps in this window, else ''. */
+  private pinnedWarning(): string {
+    const settings = this.deps.settings();
+    const model = modelOf(settings);
+    const pins = this.control.keptVerbatim();
+    let tokens = 0;
+    for (const m of this.sendableEntries()) if (pins.has(m.id)) tokens += this.tracker.messageTokens(m.id) ?? estimateMessageTokens(m.message, model);
+    const room = keptRoom(this.control.budgets(settings), this.context.fixedTokens(model, this.tracker.breakdown().tools));
+    if (tokens <= room) return '';
+    return `Pinned messages take about ${tokens.toLocaleString('en-US')} tokens, more than the ${Math.max(0, room).toLocaleString('en-US')} a compaction can leave for the messages it keeps in this window, so the prompt cannot get as small as compaction aims while they are pinned.`;
+  }
+
+  /**
+   * Removes (`text` null or blank) or rewrites a line the latest compaction round carries. The
+   * block is rendered again (the room a removed line frees goes to what ranked next) and sent from
+   * the next request; the edit is saved with the round, carried by later rounds, and undone by
+   * {@link undoLineEdit}. `message` warns when the rewritten line does not fit the block.
+   */
+  editCarriedLine(section: EditableSection, key: string, text: string | null): { ok: boolean; message: string } {
+    const blocker = this.lineEditBlocker();
+    if (blocker) return { ok: false, message: blocker };
+    const outcome = this.control.editLine(this.deps.settings(), section, key, { text });
+    this.emitMeter();
+    return outcome;
+  }
+
+  /** Puts a removed or rewritten line of the latest round back as it was extracted. */
+  restoreCarriedLine(section: EditableSection, key: string): { ok: boolean; message: string } {
+    const blocker = this.lineEditBlocker();
+    if (blocker) return { ok: false, message: blocker };
+    const outcome = this.control.editLine(this.deps.settings(), section, key, { restore: true });
+    this.emitMeter();
+    return outcome;
+  }
+
+  /** Undoes the last edit of the latest round's lines; the step undone, or null. */
+  undoLineEdit(): LineEdit | null {
+    if (this.lineEditUndoBlocker() !== null) return null;
+    const undone = this.control.undoEdit(this.deps.settings());
+    this.emitMeter();
+    return undone;
+  }
 
   /**
    * Sends a user message and streams the reply; resolves when the reply has finished. A message

@@ -4,6 +4,7 @@
 // caller keeps the full transcript, and the record names every message it removed.
 import { mergeContent, type ExtractedContent } from './chain';
 import { selectCut } from './cut';
+import { applyEdits, carryEdits, isRemoved, lineState } from './edits';
 import { selectFacts } from './extract-facts';
 import { fileOpsOfCall, mergeSamePaths, samePath } from './extract-files';
 import { addReferences, findReferences, type FoundReference } from './extract-references';
@@ -16,6 +17,7 @@ import { type CompactionRecord, type CompactionTrigger, type FileEntry, type Ref
 import { renderBlock } from './render';
 import { contentWords } from './text';
 import { estimateTokens } from './tokens';
+import { wholeUnits } from './units';
 
 export interface CompactOptions {
   /** Token budget of the whole `<previous_context>` block, tags included. */
@@ -39,6 +41,10 @@ export interface CompactOptions {
   tokensOf?: (message: ChatMessage) => number;
   /** Share of the budget held back for estimation error (default DEFAULT_MARGIN in render.ts). */
   margin?: number;
+  /** Ids of messages the user pinned: never removed, whatever the cut (with the rest of their
+   * unit, so a pinned tool call keeps its results). A message pinned when an earlier round passed
+   * it and unpinned since (the previous record's `keptPinned`) is summarised by this round. */
+  pinned?: ReadonlySet<string>;
 }
 
 export type CompactionResult =
@@ -81,13 +87,22 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
     const at = messages.findIndex((m) => m.id === previous.removedThrough);
     if (at >= 0) from = at + 1;
   }
-  const removed = messages.slice(from, Math.max(from, cut));
-  const kept = messages.slice(cut);
+  const pinned = wholeUnits(messages, options.pinned ?? new Set());
+  // Messages an earlier round left sent because they were pinned, unpinned since: summarised now.
+  const held = new Set(previous?.keptPinned ?? []);
+  const released = messages.slice(0, from).filter((m) => held.has(m.id) && !pinned.has(m.id));
+  const passed = messages.slice(from, Math.max(from, cut));
+  const removed = [...released, ...passed.filter((m) => !pinned.has(m.id))];
+  const kept = messages.filter((m, i) => i >= cut || pinned.has(m.id));
+  const keptPinned = [...messages.slice(0, from).filter((m) => held.has(m.id) && pinned.has(m.id)), ...passed.filter((m) => pinned.has(m.id))].map((m) => m.id);
   const perMessage = options.tokensOf ?? ((m: ChatMessage) => estimateMessageTokens(m, model));
   const tokensOf = (ms: readonly ChatMessage[]): number => ms.reduce((sum, m) => sum + perMessage(m), 0);
 
   if (!removed.length) {
-    if (!previous) return { ok: false, reason: 'nothing-to-compact', message: 'Nothing to compact: no message lies before the cut.' };
+    if (!previous) {
+      const message = passed.length ? 'Nothing to compact: every message before the recent ones is pinned.' : 'Nothing to compact: no message lies before the cut.';
+      return { ok: false, reason: 'nothing-to-compact', message };
+    }
     // Idempotent: nothing new, the same record and block.
     return { ok: true, record: previous, block: previous.block, kept, removed: [], unchanged: true };
   }
@@ -103,13 +118,17 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
     ...(options.focus ? { focus: options.focus } : {}),
     removedIds: removed.map((m) => m.id),
     keptIds: kept.map((m) => m.id),
-    removedThrough: removed[removed.length - 1]?.id ?? previous?.removedThrough ?? null,
-    tokensBefore: (previous ? estimateTokens(previous.block, model) : 0) + tokensOf(messages.slice(from)),
+    removedThrough: passed.filter((m) => !pinned.has(m.id)).pop()?.id ?? previous?.removedThrough ?? null,
+    tokensBefore: (previous ? estimateTokens(previous.block, model) : 0) + tokensOf([...released, ...messages.slice(from)]),
     tokensAfter: 0,
     ...content,
     block: '',
     blockTokens: 0,
   };
+  if (keptPinned.length) record.keptPinned = keptPinned;
+  // The user's edits of the previous round hold for the lines this one still carries.
+  const edits = carryEdits(previous?.edits, record);
+  if (edits.length) record.edits = edits;
   const roles = new Map<string, string>();
   for (const m of removed) roles.set(m.id, m.role);
   if (previous) for (const f of previous.facts) for (const id of f.sources) if (!roles.has(id)) roles.set(id, previous.factRoles?.[id] ?? '');
@@ -117,9 +136,15 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
   // The block always costs less than what it replaces: compaction must shrink the prompt.
   const replaced = tokensOf(removed) + (previous ? previous.blockTokens : 0) - 1;
   const budgetTokens = Math.min(options.budgetTokens, replaced);
-  record.block = renderBlock(record, { budgetTokens, model, margin: options.margin }, (id) => record.factRoles?.[id] || undefined);
+  record.blockBudget = budgetTokens;
+  const edited = applyEdits(record);
+  record.block = renderBlock(edited, { budgetTokens, model, margin: options.margin }, (id) => record.factRoles?.[id] || undefined);
   record.blockTokens = record.block ? estimateTokens(record.block, model) : 0;
-  for (const f of record.facts) if (record.block.includes(f.text)) f.shown = round;
+  for (const f of record.facts) {
+    const state = lineState(record, 'facts', f);
+    const text = state ? ('text' in state ? state.text : '') : f.text;
+    if (text && record.block.includes(text)) f.shown = round;
+  }
   record.tokensAfter = record.blockTokens + tokensOf(kept);
   return { ok: true, record, block: record.block, kept, removed, unchanged: false };
 }
@@ -231,7 +256,8 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const facts = selectFacts(sentences, {
     focus: options.focus,
     covered,
-    carried: previous?.facts ?? [],
+    // A fact the user removed is not ranked again; one they rewrote keeps its place.
+    carried: previous ? previous.facts.filter((f) => !isRemoved(previous, 'facts', f)) : [],
     carriedRole: (id) => previous?.factRoles?.[id],
     seniority: SENIORITY,
     shownSeniority: SHOWN_SENIORITY,

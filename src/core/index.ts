@@ -10,6 +10,7 @@ export * from './units';
 export * from './cut';
 export * from './triggers';
 export * from './record';
+export * from './edits';
 export * from './compact';
 export * from './micro-compact';
 export { renderBlock, OPEN_TAG, CLOSE_TAG, MIN_BUDGET_TOKENS } from './render';

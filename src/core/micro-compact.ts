@@ -13,6 +13,8 @@ export interface MicroCompactOptions {
   /** Results shorter than this (estimated tokens) are not worth a placeholder. Default 200. */
   minTokens?: number;
   model?: string;
+  /** Ids of messages the user pinned: sent verbatim, never replaced by a placeholder. */
+  keep?: ReadonlySet<string>;
 }
 
 export interface MicroCompactResult {
@@ -43,7 +45,7 @@ export function microCompact(messages: readonly ChatMessage[], options: MicroCom
     if (assistant?.role !== 'assistant') return;
     for (const i of unit.indices.slice(1)) {
       const result = messages[i];
-      if (result?.role !== 'tool') continue;
+      if (result?.role !== 'tool' || options.keep?.has(result.id)) continue;
       const tokens = estimateTokens(result.content, options.model);
       if (tokens < minTokens) continue;
       const call = assistant.toolCalls?.find((c) => c.id === result.toolCallId);

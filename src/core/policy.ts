@@ -120,6 +120,8 @@ export interface PolicyInput {
   fixedTokens: number;
   /** "Compact now": no trigger needed, and it may keep less than the keep settings. */
   manual?: boolean;
+  /** Ids of the messages the user pinned (whole units): kept verbatim wherever the cut falls. */
+  pinned?: ReadonlySet<string>;
 }
 
 export type PolicyDecision =
@@ -139,6 +141,10 @@ export type PolicyDecision =
       keptTokens: number;
       /** The target cannot be met: the latest request (with the fixed parts) is too big by itself. */
       oversized: boolean;
+      /** Tokens of the pinned messages before the cut (kept verbatim, counted in `keptTokens`). */
+      pinnedTokens: number;
+      /** The room the target leaves the messages kept: pinned messages past it cannot be met. */
+      keepRoom: number;
     }
   | { action: 'nothing-to-compact'; reasons: TriggerReason[]; message: string };
 
@@ -158,26 +164,22 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
   const suffix = new Array<number>(n + 1).fill(0);
   for (let i = n - 1; i >= 0; i--) suffix[i] = (suffix[i + 1] as number) + input.tokensOf(messages[i] as ChatMessage, i);
   const keptFrom = (p: number): number => suffix[p] as number;
+  const pins = input.pinned ?? new Set<string>();
+  // pinnedBefore[p]: tokens of the pinned messages before p, which stay sent whatever the cut.
+  const pinnedBefore = new Array<number>(n + 1).fill(0);
+  for (let i = 0; i < n; i++) pinnedBefore[i + 1] = (pinnedBefore[i] as number) + (pins.has((messages[i] as ChatMessage).id) ? keptFrom(i) - keptFrom(i + 1) : 0);
   let lastUser = -1;
   for (let i = n - 1; i >= 0; i--) if (messages[i]?.role === 'user') { lastUser = i; break; }
+  const userPinned = lastUser >= 0 && pins.has((messages[lastUser] as ChatMessage).id);
   const userTokens = lastUser >= 0 ? keptFrom(lastUser) - keptFrom(lastUser + 1) : 0;
-  /** What stays sent with a cut at p: from p on, plus the latest user message when p passes it. */
-  const keptAt = (p: number): number => keptFrom(p) + (lastUser >= 0 && p > lastUser ? userTokens : 0);
+  /** What stays sent with a cut at p: from p on, the pinned messages before it, plus the latest
+   * user message when p passes it. */
+  const keptAt = (p: number): number => keptFrom(p) + (pinnedBefore[p] as number) + (lastUser >= 0 && p > lastUser && !userPinned ? userTokens : 0);
 
   // The token trigger aims at half the prompt; the message limit and "Compact now" are not about
   // size, so they aim at what a compaction at the point would reach.
   const target = reasons.includes('tokens') ? compactionTarget(input.promptBefore ?? input.promptTokens, budgets.window) : compactionTarget(budgets.point, budgets.window);
-  const free = target - input.fixedTokens - SLACK_TOKENS;
-  // The block gets up to 40 % of the room and the restored notes up to 20 %, less when the latest
-  // request is big (it is always sent whole): a block too small to render is left out rather
-  // than miss the target. The messages kept verbatim get the rest.
-  let blockBudget = Math.max(0, Math.min(budgets.blockBudget, Math.floor(free * 0.4), free - userTokens));
-  // When the fixed parts (system prompt, tools, notes) leave almost nothing, a block that says
-  // something beats the exact target: below ~2k windows the target gives way to a minimal block.
-  // (Not when a big latest request is what leaves no room: the target still wins there.)
-  if (blockBudget < MIN_USEFUL_BLOCK && userTokens <= budgets.point / 8) blockBudget = Math.min(budgets.blockBudget, MIN_USEFUL_BLOCK);
-  const notesRoom = Math.max(0, Math.min(budgets.restoredBudget, Math.floor(free * 0.2), free - userTokens - blockBudget));
-  const keepRoom = free - blockBudget - notesRoom;
+  const { blockBudget, keepRoom } = roomsFor(budgets, target, input.fixedTokens, userTokens);
 
   // What the keep settings ask for, never past the latest user message.
   const ceiling = snapDown(valid, lastUser >= 0 ? lastUser : (units[units.length - 1]?.start ?? 0));
@@ -220,8 +222,37 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
   if (pinned !== null && cut - 1 <= 0) {
     return nothing('Nothing to compact: only the latest request is sent, and it is always sent whole (with the notes it mentions, it is too big for the window by itself).');
   }
+  if (pins.size && !messages.slice(0, cut).some((m, i) => !pins.has(m.id) && i !== pinned)) {
+    return nothing(
+      `Nothing to compact: every message before the recent ones is pinned (${(pinnedBefore[cut] as number).toLocaleString('en-US')} tokens), and pinned messages are always sent whole. Unpin some to let compaction summarise them.`,
+    );
+  }
   const oversized = !input.manual && keptAt(cut) > keepRoom;
-  return { action: 'compact', reasons, cut, pinned, target, blockBudget, keptTokens: keptAt(cut), oversized };
+  return { action: 'compact', reasons, cut, pinned, target, blockBudget, keptTokens: keptAt(cut), oversized, pinnedTokens: pinnedBefore[cut] as number, keepRoom };
+}
+
+/** How a compaction landing on `target` shares the room the fixed parts leave: the block, the
+ * restored notes and (the rest) the messages kept verbatim, the latest request (`userTokens`,
+ * always sent whole) among them. */
+function roomsFor(budgets: Budgets, target: number, fixedTokens: number, userTokens: number): { blockBudget: number; notesRoom: number; keepRoom: number } {
+  const free = target - fixedTokens - SLACK_TOKENS;
+  // The block gets up to 40 % of the room and the restored notes up to 20 %, less when the latest
+  // request is big (it is always sent whole): a block too small to render is left out rather
+  // than miss the target. The messages kept verbatim get the rest.
+  let blockBudget = Math.max(0, Math.min(budgets.blockBudget, Math.floor(free * 0.4), free - userTokens));
+  // When the fixed parts (system prompt, tools, notes) leave almost nothing, a block that says
+  // something beats the exact target: below ~2k windows the target gives way to a minimal block.
+  // (Not when a big latest request is what leaves no room: the target still wins there.)
+  if (blockBudget < MIN_USEFUL_BLOCK && userTokens <= budgets.point / 8) blockBudget = Math.min(budgets.blockBudget, MIN_USEFUL_BLOCK);
+  const notesRoom = Math.max(0, Math.min(budgets.restoredBudget, Math.floor(free * 0.2), free - userTokens - blockBudget));
+  const keepRoom = free - blockBudget - notesRoom;
+  return { blockBudget, notesRoom, keepRoom };
+}
+
+/** The room a compaction at the point leaves for the messages it keeps verbatim (pinned ones
+ * included): pinned messages past it mean the prompt cannot get as small as compaction aims. */
+export function keptRoom(budgets: Budgets, fixedTokens: number): number {
+  return roomsFor(budgets, compactionTarget(budgets.point, budgets.window), fixedTokens, 0).keepRoom;
 }
 
 /** After the block is rendered: the tokens the restored notes may take without passing the target. */
@@ -244,15 +275,24 @@ export function oversizedBy(budgets: Budgets, fixedTokens: number, messageTokens
   return Math.max(0, messageTokens - room);
 }
 
-/** The messages a request carries: those after `boundary`, and the latest user message first when
- * an in-turn compaction left it before the boundary (it is always sent verbatim). */
-export function sentFrom<T>(items: readonly T[], boundary: number, isUser: (item: T) => boolean): T[] {
-  const rest = items.slice(Math.max(0, boundary));
-  if (rest.some(isUser)) return rest;
-  for (let i = Math.min(boundary, items.length) - 1; i >= 0; i--) {
-    if (isUser(items[i] as T)) return [items[i] as T, ...rest];
+/** The messages a request carries: those after `boundary`, the latest user message when an
+ * in-turn compaction left it before the boundary (it is always sent verbatim), and the messages
+ * before the boundary the user pinned (`isPinned`: whole units), in conversation order. */
+export function sentFrom<T>(items: readonly T[], boundary: number, isUser: (item: T) => boolean, isPinned: (item: T) => boolean = () => false): T[] {
+  const b = Math.max(0, Math.min(boundary, items.length));
+  const rest = items.slice(b);
+  let latestUser = -1;
+  if (!rest.some(isUser)) {
+    for (let i = b - 1; i >= 0; i--) {
+      if (isUser(items[i] as T)) {
+        latestUser = i;
+        break;
+      }
+    }
   }
-  return rest;
+  const before: T[] = [];
+  for (let i = 0; i < b; i++) if (i === latestUser || isPinned(items[i] as T)) before.push(items[i] as T);
+  return before.length ? [...before, ...rest] : rest;
 }
 
 /** Largest valid cut position ≤ p. */

@@ -1,6 +1,7 @@
 // The compaction record: what one round removed and what it carried forward, as plain,
 // versioned data. It is saved with the conversation, shown in the summary panel, and handed back
 // to the next round for chaining, so it holds no functions, Maps or class instances.
+import type { LineEdit } from './edits';
 
 export const RECORD_VERSION = 1;
 
@@ -23,6 +24,8 @@ export interface SourcedLine {
   /** Last round whose block showed the line (key facts). A later round keeps what the model has
    * been shown unless something clearly better comes, so the carried context stays stable. */
   shown?: number;
+  /** Rewritten by the user: set only on the edited view a block is rendered from (edits.ts). */
+  edited?: boolean;
 }
 
 /** Where the work was left off, with the first line of the command the assistant ran then (agent
@@ -105,6 +108,13 @@ export interface CompactionRecord {
   /** The rendered `<previous_context>` block and its estimated tokens. */
   block: string;
   blockTokens: number;
+  /** The budget the block was rendered in (an edit renders it again in the same). */
+  blockBudget?: number;
+  /** The user's edits of the lines (src/core/edits.ts), oldest first; the block renders them. */
+  edits?: LineEdit[];
+  /** Messages before `removedThrough` that no round has summarised because the user had pinned
+   * them when it ran: still sent verbatim, and summarised by the next round once unpinned. */
+  keptPinned?: string[];
 }
 
 /** Every message id a record's extracted content points at. */

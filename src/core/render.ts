@@ -176,6 +176,12 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   if (options.budgetTokens < MIN_BUDGET_TOKENS || target <= 4) return '';
 
   const built: Built = { lines: new Map(), used: 0 };
+  // Lines the user rewrote (src/core/edits.ts marks them): past the section shares, like the
+  // task lines' sentence limit, as long as the whole block fits.
+  const editedTexts = new Set<string>();
+  for (const l of [record.goal, record.request, record.leftOff, record.nextStep, ...record.constraints, ...record.decisions, ...record.done, ...record.openTasks, ...record.errors, ...record.topics]) {
+    if (l?.edited) editedTexts.add(l.text);
+  }
   // The goal as shown: a line it holds is not repeated by another section.
   let goalText = '';
   // What a section already shows is not repeated as a key fact, nor the other way round.
@@ -189,9 +195,11 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // Both with and without it: the "label" may be the speaker's own words ("Keep in mind: …"),
     // which a key fact then repeats whole.
     const whole = line.replace(/^- /, '');
-    const bare = whole.replace(/^[A-Z][a-z]+(?: [a-z]+){0,3}: /, '');
+    const bare = bareOf(line);
     const key = dedupeKey(bare);
     if (id !== 'goal' && id !== 'leftOff' && (shown.has(key) || (goalText !== '' && goalText.includes(bare)))) return true;
+    // A line the user rewrote is what they asked to send: only the whole budget bounds it.
+    if (editedTexts.has(bare)) cap = Math.max(cap, target);
     const list = built.lines.get(id);
     const heading = !list && needsHeading(id) ? cost(HEADINGS[id]) + 1 : 0;
     const c = cost(clean) + 1 + heading;
@@ -214,8 +222,9 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const work = record.filesRead.length + record.filesModified.length + record.errors.length > 0;
   const taskLine = (id: SectionId, line: SourcedLine | null | undefined, label: string): string => {
     if (!line) return '';
-    // In talk the facts carry the conversation: the task lines get less room than in work.
-    const limit = Math.floor(target * (FIRST_SHARE[id] ?? 0.1) * (work ? 1 : TALK_TASK_SHARE));
+    // In talk the facts carry the conversation: the task lines get less room than in work. A line
+    // the user rewrote gets the whole budget.
+    const limit = line.edited ? target : Math.floor(target * (FIRST_SHARE[id] ?? 0.1) * (work ? 1 : TALK_TASK_SHARE));
     const fitting = (sentences: readonly string[]): string => {
       let text = '';
       for (const sentence of sentences) {
@@ -262,6 +271,9 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // Each request of the user, marked done when a later "done" line covers it, else open.
     ['topics', record.topics.map((l) => `- ${closeTasks([l], record.done).length ? 'Open' : 'Done'}: ${l.text}`)],
   ];
+  // The lines the user rewrote go first, each section's ahead of its other lines: what they asked
+  // to send is sent while the whole block has room for it.
+  if (editedTexts.size) for (const [id, items] of listSections) for (const item of items) if (editedTexts.has(bareOf(item))) add(id, item, target);
   const taken = new Map<SectionId, number>();
   const fillList = (id: SectionId, items: readonly string[], capFor: () => number): void => {
     let i = taken.get(id) ?? 0;
@@ -480,6 +492,11 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   }
 
   return fit(built.lines, options.budgetTokens, margin, cost);
+}
+
+/** A block line's own words: without its bullet and a short label ("Latest request:", "Open:"). */
+function bareOf(line: string): string {
+  return line.replace(/^- /, '').replace(/^[A-Z][a-z]+(?: [a-z]+){0,3}: /, '');
 }
 
 function needsHeading(id: SectionId): boolean {

@@ -82,3 +82,17 @@ export function validCutPositions(units: readonly MessageUnit[], messageCount: n
   }
   return valid;
 }
+
+/**
+ * Ids of every message in a unit that holds one of `ids`: a pinned assistant tool call keeps its
+ * results, and a pinned result its call and the other results, so what is sent stays paired.
+ */
+export function wholeUnits(messages: readonly ChatMessage[], ids: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  if (!ids.size) return out;
+  for (const unit of groupUnits(messages)) {
+    if (!unit.indices.some((i) => ids.has((messages[i] as ChatMessage).id))) continue;
+    for (const i of unit.indices) out.add((messages[i] as ChatMessage).id);
+  }
+  return out;
+}

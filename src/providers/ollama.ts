@@ -98,7 +98,8 @@ export class OllamaProvider extends HttpChatProvider {
     const local = this.baseUrl === OLLAMA_DEFAULT_URL;
     return {
       name: local ? 'Ollama' : `Ollama at ${this.baseUrl}`,
-      connectionHint: local ? 'Is Ollama running? Start it with `ollama serve`.' : `Is Ollama running at ${this.baseUrl}? Start it with \`ollama serve\`, and check the address in the plugin settings.`,
+      // The name already holds the address: the hint says each thing once.
+      connectionHint: local ? 'Is Ollama running? Start it with `ollama serve`.' : 'Is Ollama running there? Start it with `ollama serve`, and check the address in the plugin settings.',
       usesKey: apiKey !== undefined && apiKey !== '',
       missingModelHint: (model) => `Pull it with \`ollama pull ${model}\` or choose another model in the plugin settings.`,
     };

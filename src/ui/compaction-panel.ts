@@ -10,13 +10,16 @@
 // with its own child Component, so collapsing or re-rendering releases them.
 import { Component, ItemView, Keymap, Notice, setIcon, setTooltip, type WorkspaceLeaf } from 'obsidian';
 import { renderSafeMarkdown } from './safe-markdown';
-import { formatTokens, plural } from '../chat/format';
+import { formatCount, plural, promptChange } from '../chat/format';
 import type { CompactionCause, CompactionState } from '../chat/entries';
 import type { ChatSession } from '../chat/session';
 import type { ChatMessage } from '../core/messages';
-import { sentInBlock, sentPart, type CompactionRecord, type ErrorLine, type SourcedLine } from '../core/record';
+import type { CompactionRecord, ErrorLine, SourcedLine } from '../core/record';
 import { groupUnits } from '../core/units';
 import { pathLink, referenceLink, renderLink } from './compaction-links';
+import { summarySections } from './compaction-sections';
+import { CarriedLineEditor } from './carried-line-editor';
+import { formatDateTime } from './dates';
 
 export const VIEW_TYPE_COMPACTIONS = 'compact-chat-compactions';
 
@@ -27,17 +30,14 @@ export interface CompactionPanelHost {
   revealMessage(id: string): Promise<boolean>;
 }
 
-interface Section {
-  title: string;
-  lines: readonly SourcedLine[];
-}
-
 export class CompactionPanelView extends ItemView {
   private controlsEl!: HTMLElement;
   private statusEl!: HTMLElement;
   private focusInput!: HTMLInputElement;
   private compactButton!: HTMLButtonElement;
   private undoButton!: HTMLButtonElement;
+  private undoEditButton!: HTMLButtonElement;
+  private lineEditor!: CarriedLineEditor;
   private noteEl!: HTMLElement;
   private listEl!: HTMLElement;
   /** Rounds whose details are open, and rounds whose original messages are shown. */
@@ -77,6 +77,7 @@ export class CompactionPanelView extends ItemView {
 
     this.registerDomEvent(root, 'click', (evt) => this.onClick(evt));
     this.registerDomEvent(root, 'mouseover', (evt) => this.onHover(evt));
+    this.registerDomEvent(root, 'keydown', (evt) => this.lineEditor.onKeydown(evt));
     const events = this.session.events;
     this.register(events.on('compactions', () => this.renderRounds()));
     this.register(events.on('busy', () => this.updateControls()));
@@ -116,6 +117,9 @@ export class CompactionPanelView extends ItemView {
     });
     this.compactButton = row.createEl('button', { cls: 'mod-cta compact-chat-compact-now', text: 'Compact now' });
     this.undoButton = row.createEl('button', { cls: 'compact-chat-undo', text: 'Undo last compaction' });
+    this.lineEditor = new CarriedLineEditor(this.session);
+    this.undoEditButton = row.createEl('button', { cls: 'compact-chat-undo-edit', text: 'Undo last edit' });
+    this.registerDomEvent(this.undoEditButton, 'click', () => this.lineEditor.undoLast());
     const noteId = `compact-chat-panel-note-${Math.random().toString(36).slice(2, 8)}`;
     this.noteEl = this.controlsEl.createDiv({ cls: 'compact-chat-panel-note', attr: { id: noteId, 'aria-live': 'polite' } });
     this.compactButton.setAttr('aria-describedby', noteId);
@@ -138,6 +142,7 @@ export class CompactionPanelView extends ItemView {
     this.undoButton.disabled = undoReason !== null;
     const last = this.session.compactions[this.session.compactions.length - 1];
     setTooltip(this.undoButton, undoReason ?? `Undo round ${last?.record.round ?? ''}: its messages are sent again`);
+    this.lineEditor.updateUndo(this.undoEditButton);
     this.noteEl.setText(compactReason && !this.compacting ? `Compact now is unavailable: ${compactReason}` : '');
     this.noteEl.toggle(this.noteEl.getText() !== '');
 
@@ -215,7 +220,7 @@ export class CompactionPanelView extends ItemView {
     summary.createSpan({ cls: 'compact-chat-round-meta', text: ` · ${triggerText(r, state.causes)} · ${timeText(r.timestamp)}` });
     summary.createSpan({
       cls: 'compact-chat-round-meta',
-      text: ` · ${plural(r.removedIds.length, 'message')} removed · ${formatTokens(r.tokensBefore)} → ${formatTokens(r.tokensAfter)} tokens`,
+      text: ` · ${plural(r.removedIds.length, 'message')} summarised · ${promptChange(state.promptBefore, state.promptAfter)}`,
     });
     const body = details.createDiv('compact-chat-round-body');
 
@@ -231,9 +236,9 @@ export class CompactionPanelView extends ItemView {
     fact('Time', timeText(r.timestamp), 'compact-chat-figure-time');
     fact('Removed', `${plural(r.removedIds.length, 'message')} in ${plural(groupUnits(removed).length, 'unit')}`, 'compact-chat-figure-removed');
     fact('Kept', `${plural(r.keptIds.length, 'message')} in ${plural(groupUnits(kept).length, 'unit')}`, 'compact-chat-figure-kept');
-    fact('Tokens', `${fmt(r.tokensBefore)} → ${fmt(r.tokensAfter)} (messages and summary, estimated)`, 'compact-chat-figure-tokens');
-    fact('Summary block', `${fmt(r.blockTokens)} tokens`, 'compact-chat-figure-block');
-    fact('Whole prompt', `${fmt(state.promptBefore)} → ${fmt(state.promptAfter)} tokens`, 'compact-chat-figure-prompt');
+    // One pair of figures everywhere (the notice in the chat says the same): the whole prompt.
+    fact('Tokens', `${promptChange(state.promptBefore, state.promptAfter)} (whole prompt, estimated)`, 'compact-chat-figure-tokens');
+    fact('Summary block', `${formatCount(r.blockTokens)} tokens`, 'compact-chat-figure-block');
     if (state.microCleared.length) fact('Old tool results cleared', String(state.microCleared.length), 'compact-chat-figure-micro');
     if (state.restored.notes.length) {
       facts.createEl('dt', { text: 'Notes re-attached' });
@@ -247,37 +252,24 @@ export class CompactionPanelView extends ItemView {
 
     // Summary sections, as the block sent them: what the record holds beyond that is listed under
     // each section as not sent (it stays in the record for later rounds).
-    const sections: Section[] = [
-      { title: 'Goal', lines: r.goal ? [r.goal] : [] },
-      { title: 'Latest request', lines: r.request ? [r.request] : [] },
-      { title: 'Constraints and preferences', lines: r.constraints },
-      { title: 'Decisions', lines: r.decisions },
-      { title: 'Done', lines: r.done },
-      { title: 'Open tasks', lines: r.openTasks },
-      { title: 'Errors', lines: r.errors },
-      { title: 'Key facts (ranked)', lines: [...r.facts].sort((a, b) => b.score - a.score) },
-      { title: 'Where it left off', lines: r.leftOff ? [r.leftOff] : [] },
-      { title: 'Next step', lines: r.nextStep ? [r.nextStep] : [] },
-    ];
     const sum = this.section(body, 'Summary', 'compact-chat-round-sections');
-    let any = false;
+    const sections = summarySections(r);
+    const any = sections.length > 0;
+    // The latest round's lines can be edited or removed: its block is the one sent.
+    const editable = latest && this.session.lineEditBlocker() === null;
     for (const section of sections) {
-      if (!section.lines.length) continue;
-      any = true;
-      const sent = section.lines.filter((l) => sentInBlock(r.block, l.text));
-      const notSent = section.lines.filter((l) => !sent.includes(l));
       sum.createEl('h5', { text: section.title });
-      if (sent.length) {
+      if (section.sent.length) {
         const list = sum.createEl('ul', { cls: 'compact-chat-lines' });
-        // As sent: a goal shortened to fit shows the sentences the block carried.
-        for (const line of sent) this.renderLine(list, { ...line, text: sentPart(r.block, line.text) });
+        for (const line of section.sent) this.lineEditor.decorate(this.renderLine(list, line), line, editable);
       }
-      if (notSent.length) {
+      if (section.notSent.length) {
         const details = sum.createEl('details', { cls: 'compact-chat-not-sent' });
-        details.createEl('summary', { text: `Not sent: ${plural(notSent.length, 'line')} kept for later rounds` });
+        details.createEl('summary', { text: `Not sent: ${plural(section.notSent.length, 'line')} kept for later rounds` });
         const list = details.createEl('ul', { cls: 'compact-chat-lines' });
-        for (const line of notSent) this.renderLine(list, line);
+        for (const line of section.notSent) this.lineEditor.decorate(this.renderLine(list, line), line, editable);
       }
+      this.lineEditor.renderRemoved(sum, section, editable);
     }
     if (!any) sum.createDiv({ cls: 'compact-chat-muted', text: 'Nothing was extracted.' });
 
@@ -323,17 +315,18 @@ export class CompactionPanelView extends ItemView {
     return el;
   }
 
-  private renderLine(list: HTMLElement, line: SourcedLine | ErrorLine): void {
+  private renderLine(list: HTMLElement, line: SourcedLine | ErrorLine): HTMLElement {
     const li = list.createEl('li', { cls: 'compact-chat-line' });
     li.createSpan({ cls: 'compact-chat-line-text', text: line.text });
     if ('resolution' in line && line.resolution) li.createSpan({ cls: 'compact-chat-line-resolution', text: ` → ${line.resolution}` });
     const source = line.sources[line.sources.length - 1];
-    if (!source) return;
+    if (!source) return li;
     const jump = li.createEl('button', {
       cls: 'clickable-icon compact-chat-jump',
       attr: { 'data-source': source, 'aria-label': `Show the message this came from: ${truncate(line.text, 60)}` },
     });
     setIcon(jump, 'corner-down-right');
+    return li;
   }
 
   private showOriginals(record: CompactionRecord, toggle: HTMLElement, container: HTMLElement, removed: readonly ChatMessage[]): void {
@@ -381,6 +374,7 @@ export class CompactionPanelView extends ItemView {
       if (href) void this.app.workspace.openLinkText(href, '', Keymap.isModEvent(evt));
       return;
     }
+    if (target && this.lineEditor.onClick(target)) return;
     const jump = target?.closest('[data-source]');
     if (jump) {
       const id = jump.getAttr('data-source');
@@ -447,7 +441,7 @@ function triggerText(record: CompactionRecord, causes: readonly CompactionCause[
 }
 
 function timeText(ms: number): string {
-  return ms > 0 ? new Date(ms).toLocaleString() : 'unknown time';
+  return formatDateTime(ms) || 'unknown time';
 }
 
 function roleLabel(message: ChatMessage): string {
@@ -461,10 +455,6 @@ function roleLabel(message: ChatMessage): string {
     case 'system':
       return 'System';
   }
-}
-
-function fmt(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
 }
 
 function truncate(text: string, n: number): string {

@@ -8,9 +8,18 @@
 // contenteditable, reading and writing its text content, which for a textarea is not its value.
 // So both value paths are overridden: `getValue` reads the text between `[[` and the caret from
 // `textarea.value`, and `selectSuggestion` replaces it; the base class never touches the value.
+//
+// Placement: the base class places its popover by the input box as a whole; for a multi-line box
+// at the foot of the sidebar that is far from where the user types. Like Obsidian's editor
+// suggestions, the popover goes under the caret (above it when there is no room below): its
+// container gets our class and the caret's coordinates as CSS variables (styles.css), set when the
+// first suggestion of each list is rendered, the one hook the API gives to the popover element.
 import { AbstractInputSuggest, type App, type TFile, prepareFuzzySearch } from 'obsidian';
+import { caretRect } from './caret-position';
 
 const LIMIT = 20;
+/** The popover's height at most (styles.css: --compact-chat-mention-max-height). */
+const MAX_HEIGHT = 280;
 
 /** The mention being typed before the caret: where its `[[` starts and the query after it. */
 export function mentionQuery(text: string, caret: number): { start: number; query: string } | null {
@@ -63,9 +72,29 @@ export class MentionSuggest extends AbstractInputSuggest<TFile> {
   }
 
   renderSuggestion(file: TFile, el: HTMLElement): void {
+    if (!el.previousElementSibling) this.place(el.closest('.suggestion-container'));
     el.addClass('compact-chat-mention-item');
     el.createDiv({ cls: 'suggestion-title', text: file.basename });
     if (file.parent && !file.parent.isRoot()) el.createDiv({ cls: 'suggestion-note', text: file.parent.path });
+  }
+
+  /** Puts the popover under the caret's line, or above it when the window has no room below. */
+  private place(container: Element | null): void {
+    if (!(container instanceof HTMLElement)) return;
+    const area = this.textarea;
+    const caret = caretRect(area, area.selectionStart ?? area.value.length);
+    const viewport = area.win.innerHeight;
+    const below = viewport - caret.bottom;
+    const above = caret.top > below && below < MAX_HEIGHT;
+    const width = area.win.innerWidth;
+    container.addClass('compact-chat-mention-popover');
+    container.toggleClass('is-above', above);
+    container.setCssProps({
+      '--compact-chat-mention-left': `${Math.max(0, Math.min(caret.left, width - 300))}px`,
+      '--compact-chat-mention-top': `${caret.bottom + 2}px`,
+      '--compact-chat-mention-bottom': `${viewport - caret.top + 2}px`,
+      '--compact-chat-mention-max-height': `${Math.max(120, Math.min(MAX_HEIGHT, (above ? caret.top : below) - 8))}px`,
+    });
   }
 
   override selectSuggestion(file: TFile): void {

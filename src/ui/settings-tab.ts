@@ -5,6 +5,7 @@ import { type App, type Plugin, PluginSettingTab, SecretComponent, Setting } fro
 import { type ScaledSetting, describeScaled } from '../core/policy';
 import { type CompactChatSettings, DEFAULT_BASE_URLS, DEFAULT_SETTINGS, PROVIDER_IDS, budgetsFor, compactionPointFor, windowFor } from '../chat/settings';
 import type { ProviderId } from '../providers/types';
+import { PROVIDER_NAMES } from './connection';
 import { existingFolderNote, folderNameProblem } from './folder-name';
 
 /** What the tab needs from the plugin. */
@@ -22,12 +23,6 @@ const SCALED_NAMES: Record<ScaledSetting, string> = {
   keepTokens: 'tokens to keep',
   blockBudget: 'previous context budget',
   restoredBudget: 'restored notes budget',
-};
-
-const PROVIDER_NAMES: Record<ProviderId, string> = {
-  ollama: 'Ollama',
-  openai: 'OpenAI-compatible',
-  anthropic: 'Anthropic',
 };
 
 export class CompactChatSettingTab extends PluginSettingTab {
@@ -62,9 +57,17 @@ export class CompactChatSettingTab extends PluginSettingTab {
   private render(): void {
     const { containerEl } = this;
     containerEl.empty();
+    containerEl.addClass('compact-chat-settings');
     const s = this.host.settings;
+    this.providerSection(containerEl, s);
+    this.compactionSection(containerEl, s);
+    this.notesSection(containerEl, s);
+    this.toolsSection(containerEl, s);
+    this.storageSection(containerEl, s);
+  }
 
-    new Setting(containerEl).setName('Connection').setHeading();
+  private providerSection(containerEl: HTMLElement, s: CompactChatSettings): void {
+    new Setting(containerEl).setName('Provider and model').setHeading();
     new Setting(containerEl)
       .setName('Provider')
       .setDesc('The kind of server that answers: Ollama on this device, any server with an OpenAI-compatible API, or Anthropic.')
@@ -103,18 +106,81 @@ export class CompactChatSettingTab extends PluginSettingTab {
           await this.save();
         }),
       );
-    new Setting(containerEl)
+    const window = windowFor(s);
+    if (s.provider === 'ollama') {
+      const maximum = this.modelMaximum ? ` The model can take up to ${this.modelMaximum.toLocaleString('en-US')}.` : '';
+      this.numberSetting(
+        containerEl,
+        'Context size',
+        `Tokens Ollama is asked to hold (sent as num_ctx); the meter and the compaction point use it.${maximum} Ollama reserves memory for the whole size when the model loads: larger sizes need more memory and load slower.`,
+        'ollamaContextSize',
+      );
+    }
+    this.numberSetting(
+      containerEl,
+      'Context window override',
+      `Tokens the model can take. 0 uses ${s.provider === 'ollama' ? 'the context size above' : 'the known window for the model'} (now ${window.toLocaleString('en-US')}).`,
+      'contextWindowOverride',
+    );
+    this.numberSetting(containerEl, 'Wait for the server', 'Seconds to wait for the first answer; a local model may first have to load.', 'connectTimeoutSeconds');
+    this.numberSetting(containerEl, 'Stalled reply', 'Seconds a reply may send nothing before it is stopped as stalled; the text so far is kept.', 'idleTimeoutSeconds');
+    const prompt = new Setting(containerEl)
       .setName('System prompt')
-      .setDesc('Sent at the start of every request.')
-      .addTextArea((area) =>
+      .setDesc('Sent at the start of every request, before the notes and the summary of earlier messages.')
+      .addTextArea((area) => {
+        area.inputEl.addClass('compact-chat-system-prompt');
+        area.inputEl.rows = 8;
         area
           .setPlaceholder(DEFAULT_SETTINGS.systemPrompt)
           .setValue(s.systemPrompt)
           .onChange(async (value) => {
             s.systemPrompt = value;
             await this.save();
+          });
+      });
+    prompt.settingEl.addClass('compact-chat-setting-wide');
+  }
+
+  private compactionSection(containerEl: HTMLElement, s: CompactChatSettings): void {
+    const window = windowFor(s);
+    new Setting(containerEl).setName('Compaction').setHeading();
+    new Setting(containerEl)
+      .setName('Compaction trigger')
+      .setDesc(`Compact when the prompt passes a share of the window or a number of tokens (now at ${compactionPointFor(s, window).toLocaleString('en-US')} tokens).`)
+      .addDropdown((dropdown) =>
+        dropdown
+          .addOption('percent', 'Percentage of the window')
+          .addOption('tokens', 'Number of tokens')
+          .setValue(s.triggerMode)
+          .onChange(async (value) => {
+            s.triggerMode = value === 'tokens' ? 'tokens' : 'percent';
+            await this.save();
+            this.render();
           }),
       );
+    if (s.triggerMode === 'percent') this.numberSetting(containerEl, 'Trigger percentage', 'Percentage of the window (1–100).', 'triggerPercent');
+    else this.numberSetting(containerEl, 'Trigger tokens', 'Prompt size in tokens.', 'triggerTokens');
+    this.numberSetting(containerEl, 'Message-count limit', 'Also compact when more messages than this would be sent. 0 turns the limit off.', 'messageLimit');
+    this.numberSetting(containerEl, 'Reserve for the reply', 'Tokens kept free for the reply; also the longest reply requested.', 'replyReserve');
+    this.numberSetting(containerEl, 'Exchanges to keep', 'Most recent exchanges always sent word for word.', 'keepExchanges');
+    this.numberSetting(containerEl, 'Tokens to keep', 'At least this many recent tokens are sent word for word.', 'keepTokens');
+    this.numberSetting(containerEl, 'Previous context budget', 'Tokens for the summary of the compacted part.', 'contextBudget');
+    this.numberSetting(containerEl, 'Restored notes budget', 'Tokens for the notes re-read after a compaction. 0 turns this off.', 'restoredNotesBudget');
+    new Setting(containerEl)
+      .setName('Micro-compaction')
+      .setDesc('Before compacting, replace old bulky tool results with a short placeholder.')
+      .addToggle((toggle) =>
+        toggle.setValue(s.microCompaction).onChange(async (value) => {
+          s.microCompaction = value;
+          await this.save();
+        }),
+      );
+    const scaled = describeScaled(budgetsFor(s, window), SCALED_NAMES);
+    if (scaled) new Setting(containerEl).setName('What fits this window').setDesc(scaled);
+  }
+
+  private notesSection(containerEl: HTMLElement, s: CompactChatSettings): void {
+    new Setting(containerEl).setName('Context from notes').setHeading();
     new Setting(containerEl)
       .setName('Include the active note')
       .setDesc('Attach the note you are looking at to every request.')
@@ -126,6 +192,10 @@ export class CompactChatSettingTab extends PluginSettingTab {
       );
     this.numberSetting(containerEl, 'Active note budget', 'Tokens of the active note sent at most; a longer note is cut at a line or word end.', 'activeNoteBudget');
     this.numberSetting(containerEl, 'Mentioned notes budget', 'Tokens of the notes mentioned with [[links]] in your messages sent at most, newest mention first.', 'mentionBudget');
+  }
+
+  private toolsSection(containerEl: HTMLElement, s: CompactChatSettings): void {
+    new Setting(containerEl).setName('Tools').setHeading();
     new Setting(containerEl)
       .setName('Let the model use vault tools')
       .setDesc('Read a note, search the vault, list a folder; creating or appending to a note always asks you first. Models or servers without tool support are detected and chat without them.')
@@ -144,6 +214,10 @@ export class CompactChatSettingTab extends PluginSettingTab {
           await this.save();
         }),
       );
+  }
+
+  private storageSection(containerEl: HTMLElement, s: CompactChatSettings): void {
+    new Setting(containerEl).setName('Storage').setHeading();
     const folderDesc = (folder: string): string =>
       folderNameProblem(folder) ??
       `Vault folder where conversations are saved as notes.${existingFolderNote(this.app.vault, folder || DEFAULT_SETTINGS.conversationFolder)}`;
@@ -163,62 +237,6 @@ export class CompactChatSettingTab extends PluginSettingTab {
             await this.save();
           }),
       );
-
-    this.numberSetting(containerEl, 'Wait for the server', 'Seconds to wait for the first answer; a local model may first have to load.', 'connectTimeoutSeconds');
-    this.numberSetting(containerEl, 'Stalled reply', 'Seconds a reply may send nothing before it is stopped as stalled; the text so far is kept.', 'idleTimeoutSeconds');
-
-    new Setting(containerEl).setName('Context window').setHeading();
-    const window = windowFor(s);
-    if (s.provider === 'ollama') {
-      const maximum = this.modelMaximum ? ` The model can take up to ${this.modelMaximum.toLocaleString('en-US')}.` : '';
-      this.numberSetting(
-        containerEl,
-        'Context size',
-        `Tokens Ollama is asked to hold (sent as num_ctx); the meter and the compaction point use it.${maximum} Ollama reserves memory for the whole size when the model loads: larger sizes need more memory and load slower.`,
-        'ollamaContextSize',
-      );
-    }
-    this.numberSetting(
-      containerEl,
-      'Context window override',
-      `Tokens the model can take. 0 uses ${s.provider === 'ollama' ? 'the context size above' : 'the known window for the model'} (now ${window.toLocaleString('en-US')}).`,
-      'contextWindowOverride',
-    );
-    this.numberSetting(containerEl, 'Reserve for the reply', 'Tokens kept free for the reply; also the longest reply requested.', 'replyReserve');
-
-    new Setting(containerEl).setName('Compaction').setHeading();
-    new Setting(containerEl)
-      .setName('Compaction trigger')
-      .setDesc(`Compact when the prompt passes a share of the window or a number of tokens (now at ${compactionPointFor(s, window).toLocaleString('en-US')} tokens).`)
-      .addDropdown((dropdown) =>
-        dropdown
-          .addOption('percent', 'Percentage of the window')
-          .addOption('tokens', 'Number of tokens')
-          .setValue(s.triggerMode)
-          .onChange(async (value) => {
-            s.triggerMode = value === 'tokens' ? 'tokens' : 'percent';
-            await this.save();
-            this.render();
-          }),
-      );
-    if (s.triggerMode === 'percent') this.numberSetting(containerEl, 'Trigger percentage', 'Percentage of the window (1–100).', 'triggerPercent');
-    else this.numberSetting(containerEl, 'Trigger tokens', 'Prompt size in tokens.', 'triggerTokens');
-    this.numberSetting(containerEl, 'Message-count limit', 'Also compact when more messages than this would be sent. 0 turns the limit off.', 'messageLimit');
-    this.numberSetting(containerEl, 'Exchanges to keep', 'Most recent exchanges always sent word for word.', 'keepExchanges');
-    this.numberSetting(containerEl, 'Tokens to keep', 'At least this many recent tokens are sent word for word.', 'keepTokens');
-    this.numberSetting(containerEl, 'Previous context budget', 'Tokens for the summary of the compacted part.', 'contextBudget');
-    this.numberSetting(containerEl, 'Restored notes budget', 'Tokens for the notes re-read after a compaction. 0 turns this off.', 'restoredNotesBudget');
-    new Setting(containerEl)
-      .setName('Micro-compaction')
-      .setDesc('Before compacting, replace old bulky tool results with a short placeholder.')
-      .addToggle((toggle) =>
-        toggle.setValue(s.microCompaction).onChange(async (value) => {
-          s.microCompaction = value;
-          await this.save();
-        }),
-      );
-    const scaled = describeScaled(budgetsFor(s, window), SCALED_NAMES);
-    if (scaled) new Setting(containerEl).setName('What fits this window').setDesc(scaled);
   }
 
   private modelSetting(containerEl: HTMLElement, s: CompactChatSettings): void {

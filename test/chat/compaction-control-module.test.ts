@@ -23,6 +23,7 @@ function setup() {
     tracker: () => tracker,
     windowOf: (s) => s.contextWindowOverride,
     sendable: () => messages,
+    pinned: () => new Set<string>(),
     mentions: () => messages,
     toolTokens: () => 0,
     recount: () => tracker.setModel(settings.model, control.sent(messages, (m) => m.role === 'user').map((m) => control.sentVersion(m)), context.systemPrompt(), []),

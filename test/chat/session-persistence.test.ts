@@ -2,7 +2,7 @@
 // a compaction round with its micro-compaction placeholders, what is never saved (failed turns,
 // undone rounds) and a reply still streaming (saved as stopped).
 import { describe, expect, it } from 'vitest';
-import type { SavedItem } from '../../src/chat/conversation-format';
+import { type SavedItem, parseConversation, serializeConversation } from '../../src/chat/conversation-format';
 import { EMPTY_RESTORED } from '../../src/chat/restore';
 import type { ChatEntry } from '../../src/chat/entries';
 import { fromSaved, toSaved } from '../../src/chat/session-persistence';
@@ -42,7 +42,7 @@ describe('the saved form of a session', () => {
     expect(state.entries.map((e) => (e.kind === 'message' ? `${e.id}:${e.status}` : e.id))).toEqual(['u1:done', 'a1:done', 't1:done', 'notice-1', 'u2:done', 'a2:stopped']);
     expect(state.entries[0]).toMatchObject({ mentions: ['Garden.md'] });
     const notice = state.entries[3];
-    expect(notice?.kind === 'notice' && notice.text).toMatch(/^Compacted 3 messages \(round 1, requested\)/);
+    expect(notice?.kind === 'notice' && notice.text).toMatch(/^3 messages summarised; [\d,]+ → [\d,]+ tokens\. Round 1, requested\./);
     expect(state.compactions).toHaveLength(1);
     expect(state.cleared).toEqual(new Map([['t1', '[Old tool result cleared]']]));
     expect(toSaved(state.entries, state.compactions, state.cleared)).toEqual(items);
@@ -64,5 +64,31 @@ describe('the saved form of a session', () => {
     const saved = toSaved(entries, [], state.cleared);
     expect(saved.map((i) => (i.kind === 'message' ? i.message.id : 'compaction'))).toEqual(['u1', 'a1', 't1', 'u2', 'a2', 'a3']);
     expect(saved.at(-1)).toMatchObject({ stopped: true, model: 'llama3.1:8b' });
+  });
+
+  it('keeps pins and the edits of a round through a saved note, and drops malformed edits from a hand-edited one', () => {
+    const items = savedItems().map((item): SavedItem => {
+      if (item.kind === 'message') return item.message.id === 'u1' ? { ...item, pinned: true } : item;
+      const record = { ...item.compaction.record, edits: [{ section: 'facts' as const, key: 'we grow tomatoes this year', text: 'We grow tomatoes and beans.' }], keptPinned: ['u1'] };
+      return { ...item, compaction: { ...item.compaction, record } };
+    });
+    const note = serializeConversation({ id: 'c', title: 't', model: 'm', created: 0, updated: 0, items });
+    const parsed = parseConversation(note);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const state = fromSaved(parsed.conversation.items);
+    expect(state.entries[0]).toMatchObject({ id: 'u1', pinned: true });
+    expect(state.compactions[0]?.record.edits).toEqual([{ section: 'facts', key: 'we grow tomatoes this year', text: 'We grow tomatoes and beans.' }]);
+    expect(state.compactions[0]?.record.keptPinned).toEqual(['u1']);
+    expect(toSaved(state.entries, state.compactions, state.cleared)).toEqual(items);
+
+    // A hand edit left nonsense in the edits: what cannot be applied is dropped, the rest loads.
+    const broken = items.map((item): SavedItem => {
+      if (item.kind !== 'compaction') return item;
+      const edits = [...(item.compaction.record.edits ?? []), { section: 'nowhere', key: 'x' }, { section: 'facts', key: 3 }, null, { section: 'goal', key: 'g', removed: 'yes' }];
+      return { ...item, compaction: { ...item.compaction, record: { ...item.compaction.record, edits: edits as never, keptPinned: 'u1' as never } } };
+    });
+    const loaded = fromSaved(broken);
+    expect(loaded.compactions[0]?.record.edits).toHaveLength(1);
+    expect(loaded.compactions[0]?.record.keptPinned).toBeUndefined();
   });
 });

@@ -143,29 +143,51 @@ describe('the plugin in Chromium', () => {
 
     // Every message is still in the conversation and on screen: compaction changes what is sent.
     expect(await messages(page).count()).toBe(exchanges * 2);
-    const notice = page.locator(`${CHAT} .compact-chat-notice`).filter({ has: page.locator('details') });
-    expect(await notice.count()).toBeGreaterThan(0);
-    await notice.locator('summary').first().click();
-    const block = await notice.locator('pre.compact-chat-block').first().textContent();
-    expect(block).toContain('<previous_context');
-    expect(block).toMatch(/no-pesticides|pesticides/);
+    const notice = page.locator(`${CHAT} .compact-chat-notice.mod-compaction`).first();
+    expect(await notice.count()).toBe(1);
+    // Prose with the whole-prompt figures; the raw block is not shown until asked for.
+    const prose = (await notice.locator('.compact-chat-notice-text').textContent()) ?? '';
+    expect(prose).toMatch(/^\d+ messages summarised; [\d,]+ → [\d,]+ tokens\. Round 1, /);
+    const block = notice.locator('pre.compact-chat-block');
+    expect(await block.isVisible()).toBe(false);
+    await notice.locator('.compact-chat-notice-details > summary').click();
+    expect(await notice.locator('.compact-chat-notice-section-title').first().isVisible()).toBe(true);
+    expect(await notice.locator('.compact-chat-notice-sections').textContent()).toMatch(/no-pesticides|pesticides/);
+    expect(await block.isVisible()).toBe(false);
+    await notice.scrollIntoViewIfNeeded();
+    await shot(page, '07-compacted');
+    await notice.locator('.compact-chat-notice-block > summary').click();
+    expect(await block.isVisible()).toBe(true);
+    expect(await block.textContent()).toContain('<previous_context');
+    // The same figures as the summary panel's round header.
+    const figures = /[\d,]+ → [\d,]+ tokens/.exec(prose)?.[0];
+    await notice.locator('.compact-chat-notice-open').click();
+    const header = page.locator('.compact-chat-panel .compact-chat-round-summary').first();
+    await header.waitFor();
+    expect(await header.textContent()).toContain(figures);
 
     // The request after the compaction carried the block and fewer messages than the transcript.
     const body = e2e.harness.chatBodies().at(-1);
     const system = body?.messages.find((m) => m.role === 'system')?.content ?? '';
     expect(system).toContain('<previous_context');
     expect(body?.messages.filter((m) => m.role !== 'system').length).toBeLessThan(exchanges * 2);
-    await page.locator(`${CHAT} .compact-chat-notice`).first().scrollIntoViewIfNeeded();
-    await shot(page, '07-compacted');
   });
 
   it('opens the compaction summary panel and expands the original messages of a round', async () => {
     const page = await open();
     await compactByConversation(page);
+    const listHeight = async (): Promise<number> => (await page.locator(`${CHAT} .compact-chat-messages`).boundingBox())?.height ?? 0;
+    const before = await listHeight();
     // The chat toolbar's button, as a user opens it (the command `compact-chat:open-compaction-panel` does the same).
     await page.locator(`${CHAT} .compact-chat-toolbar [aria-label="Open compaction panel"]`).click();
-    const round = page.locator('.mod-right-split .compact-chat-panel .compact-chat-round').first();
+    // Beside the chat, in the main area: the chat keeps every pixel of its height.
+    const round = page.locator('.mod-root .compact-chat-panel .compact-chat-round').first();
     await round.waitFor();
+    expect(await page.locator(CHAT).isVisible()).toBe(true);
+    expect(await listHeight()).toBe(before);
+    expect(before).toBeGreaterThan(400);
+    const panelBox = await page.locator('.mod-root .compact-chat-panel').boundingBox();
+    expect(panelBox?.height).toBeGreaterThan(600);
     expect(await round.locator('.compact-chat-round-title').textContent()).toBe('Round 1');
     if ((await round.getAttribute('open')) === null) await round.locator('summary').first().click();
     expect(await round.locator('pre.compact-chat-block').textContent()).toContain('<previous_context');
@@ -198,6 +220,38 @@ describe('the plugin in Chromium', () => {
     const item = page.locator('.suggestion-container .suggestion-item').first();
     await item.waitFor();
     expect(await item.textContent()).toContain('Garden redesign');
+    // Under the caret (or just above it when the window has no room below), as Obsidian's own
+    // suggestions: its left edge where the caret is, one of its edges on the caret's line.
+    const caret = await input.evaluate((area: HTMLTextAreaElement) => {
+      const style = getComputedStyle(area);
+      // The page runs the obsidian runtime, so Obsidian's DOM helpers exist there.
+      const mirror = document.body.createDiv();
+      const props: Record<string, string> = { position: 'absolute', 'white-space': 'pre-wrap' };
+      for (const p of ['box-sizing', 'width', 'padding-top', 'padding-left', 'padding-right', 'border-top-width', 'border-left-width', 'border-right-width', 'border-style', 'font-family', 'font-size', 'line-height', 'letter-spacing']) {
+        props[p] = style.getPropertyValue(p);
+      }
+      mirror.setCssProps(props);
+      mirror.setText(area.value);
+      const marker = mirror.createSpan({ text: '|' });
+      const box = area.getBoundingClientRect();
+      const at = { x: box.left + marker.offsetLeft, top: box.top + marker.offsetTop, bottom: box.top + marker.offsetTop + marker.offsetHeight };
+      mirror.remove();
+      return at;
+    });
+    const popover = await page.locator('.suggestion-container').boundingBox();
+    if (!popover) throw new Error('no popover');
+    // At the caret, or shifted left just enough to stay in the window.
+    const viewportWidth = page.viewportSize()?.width ?? 0;
+    const atCaret = Math.abs(popover.x - caret.x) < 24;
+    const shifted = popover.x < caret.x && Math.abs(popover.x + popover.width - viewportWidth) < 16;
+    expect(atCaret || shifted).toBe(true);
+    expect(popover.x + popover.width).toBeLessThanOrEqual(viewportWidth);
+    const under = Math.abs(popover.y - caret.bottom) < 8;
+    const over = Math.abs(popover.y + popover.height - caret.top) < 8;
+    expect(under || over).toBe(true);
+    const look = await page.locator('.suggestion-container').evaluate((el) => ({ background: getComputedStyle(el).backgroundColor, shadow: getComputedStyle(el).boxShadow }));
+    expect(look.background).not.toBe('rgba(0, 0, 0, 0)');
+    expect(look.shadow).not.toBe('none');
     await shot(page, '09b-mention-picker');
     await item.click();
     expect(await input.inputValue()).toBe('What does [[Garden redesign]]');
@@ -208,6 +262,89 @@ describe('the plugin in Chromium', () => {
     const system = e2e.harness.chatBodies().at(-1)?.messages.find((m) => m.role === 'system')?.content ?? '';
     expect(system).toContain('<note path="Projects/Garden redesign.md">');
     expect(await messages(page).first().locator('.compact-chat-mentions a.internal-link').getAttribute('data-href')).toBe('Projects/Garden redesign.md');
+  });
+
+  it('at phone width the panel is a tab beside the chat: each keeps the full height', async () => {
+    const page = await open('', { width: 360, height: 740 });
+    await page.waitForFunction(() => document.body.classList.contains('is-phone'));
+    await compactByConversation(page);
+    const list = page.locator(`${CHAT} .compact-chat-messages`);
+    const before = (await list.boundingBox())?.height ?? 0;
+    expect(before).toBeGreaterThan(400);
+    await page.locator(`${CHAT} .compact-chat-toolbar [aria-label="Open compaction panel"]`).click();
+    const panel = page.locator('.mod-right-split .compact-chat-panel');
+    await panel.locator('.compact-chat-round').first().waitFor();
+    const panelBox = await panel.boundingBox();
+    expect(panelBox?.width).toBe(360);
+    expect(panelBox?.height).toBeGreaterThan(550);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(overflow).toBeLessThanOrEqual(360);
+    await shot(page, '13-panel-phone');
+    // "Show in chat" from a summary line brings the chat back at full height (less the drawer's
+    // row of tab headers, now that it holds two tabs).
+    await panel.locator('.compact-chat-jump').first().click();
+    await page.waitForSelector(`${CHAT} .compact-chat-message.is-highlighted`);
+    const after = (await list.boundingBox())?.height ?? 0;
+    expect(after).toBeGreaterThan(400);
+    expect(after).toBeGreaterThanOrEqual(before - 40);
+    expect(await panel.isVisible()).toBe(false);
+    // The drawer's tab headers switch between the two, as in Obsidian.
+    expect(await page.locator('.mod-right-split .workspace-tab-header').count()).toBe(2);
+    await shot(page, '14-panel-phone-chat');
+  });
+
+  it('greets a new conversation: the model, what compaction does, prompts about the open note, a model picker', async () => {
+    const page = await open();
+    const empty = page.locator(`${CHAT} .compact-chat-empty`);
+    await page.waitForFunction((chat) => document.querySelector(`${chat} .compact-chat-empty-model`)?.textContent?.startsWith('Connected to'), CHAT);
+    expect(await empty.locator('.compact-chat-empty-model').textContent()).toContain(HARNESS_MODEL);
+    expect(await empty.locator('.compact-chat-empty-compaction').textContent()).toMatch(/summarised on this device, with no extra model call/);
+    const prompts = empty.locator('.compact-chat-example');
+    expect(await prompts.count()).toBe(3);
+    expect(await prompts.first().textContent()).toContain('[[Welcome]]');
+    // The header's picker holds the server's list with the model in use selected.
+    const picker = page.locator(`${CHAT} select.compact-chat-model`);
+    expect(await picker.inputValue()).toBe(HARNESS_MODEL);
+    expect(await picker.locator('option').allTextContents()).toEqual([HARNESS_MODEL]);
+    await shot(page, '00-empty-state');
+    // Refresh asks the server again.
+    const listed = e2e.harness.requests('/api/tags').length;
+    await page.locator(`${CHAT} [aria-label="Refresh the model list"]`).click();
+    await expect.poll(() => e2e.harness.requests('/api/tags').length).toBe(listed + 1);
+    // A prompt fills the composer, to edit or send.
+    const text = (await prompts.nth(1).textContent()) ?? '';
+    await prompts.nth(1).click();
+    expect(await page.locator(`${CHAT} textarea.compact-chat-input`).inputValue()).toBe(text);
+    await send(page, text);
+    await idle(page);
+    expect(await empty.isVisible()).toBe(false);
+  });
+
+  it('at phone width the header, the empty state and the composer fit', async () => {
+    const page = await open('', { width: 360, height: 740 });
+    await page.waitForFunction(() => document.body.classList.contains('is-phone'));
+    await page.locator(`${CHAT} .compact-chat-empty .compact-chat-example`).first().waitFor();
+    const toolbar = await page.locator(`${CHAT} .compact-chat-toolbar`).boundingBox();
+    expect(toolbar?.height).toBeLessThan(60);
+    const picker = await page.locator(`${CHAT} select.compact-chat-model`).boundingBox();
+    expect((picker?.x ?? 0) + (picker?.width ?? 0)).toBeLessThanOrEqual(360);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await shot(page, '00b-empty-state-phone');
+  });
+
+  it('shows the settings in sections with a roomy system prompt', async () => {
+    const page = await open();
+    await page.locator('.harness-settings').click();
+    const tab = page.locator('.compact-chat-settings');
+    await tab.waitFor();
+    expect(await tab.locator('.setting-item-heading .setting-item-name').allTextContents()).toEqual(['Provider and model', 'Compaction', 'Context from notes', 'Tools', 'Storage']);
+    const prompt = tab.locator('textarea.compact-chat-system-prompt');
+    const box = await prompt.boundingBox();
+    expect(box?.height).toBeGreaterThanOrEqual(150);
+    expect(box?.width).toBeGreaterThan(400);
+    await shot(page, '15-settings');
+    await tab.locator('.setting-item-heading').nth(2).scrollIntoViewIfNeeded();
+    await shot(page, '15b-settings-sections');
   });
 
   it('switches between the light and the dark theme', async () => {

@@ -77,6 +77,7 @@ export {
 export { requestUrl, request } from './request';
 
 export { apiVersion, requireApiVersion } from './version';
+export { getLanguage } from './language';
 
 // Plain data shapes, shared with Obsidian's own declarations.
 export type {

@@ -9,6 +9,7 @@ import { installLeakTracking, resetLeakTracking } from './leak-tracker';
 import { setMarkdownHtmlMode } from './markdown-html';
 import { clearNoticeHistory, noticeHistory } from './notice';
 import { type PlatformFlags, resetPlatform } from './platform';
+import { setAppLanguage } from './language';
 import { Plugin } from './plugin';
 
 export { installDomHelpers } from './dom';
@@ -48,6 +49,7 @@ export function createTestApp(options: TestAppOptions = {}): App {
   win.document.body.appendChild(app.containerEl);
   if (options.layoutReady !== false) app.workspace.markLayoutReady();
   resetPlatform();
+  setAppLanguage('en');
   setMarkdownHtmlMode('text');
   clearNoticeHistory();
   // jsdom's selector engine (nwsapi) adds mouseover/mouseout listeners to the document on the first
@@ -132,6 +134,11 @@ export async function deferLeaf(leaf: { defer(): Promise<void> }): Promise<void>
 /** Back to desktop defaults, then these flags (e.g. `{ isMobile: true, isDesktop: false }`). */
 export function setPlatform(flags: Partial<PlatformFlags>): void {
   resetPlatform(flags);
+}
+
+/** The app language getLanguage reports (Obsidian's language setting), until the next test app. */
+export function setLanguage(code: string): void {
+  setAppLanguage(code);
 }
 
 /** The plugin's data.json exactly as it would be on disk, or null if it was never saved. */

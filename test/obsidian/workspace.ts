@@ -101,14 +101,17 @@ export class WorkspaceSidedock extends WorkspaceSplit {
   }
 }
 
-/** A tab group: only the current tab's leaf is shown. */
+/** A tab group: only the current tab's leaf is shown. Each tab has a header (its view's icon and
+ * title, `aria-label` the title; `is-active` on the current one), as Obsidian draws them; a click on
+ * one reveals its leaf (the workspace's delegated listener). */
 export class WorkspaceTabs extends WorkspaceParent {
   currentTab = 0;
+  private readonly headerEl: HTMLElement;
   private readonly tabContainerEl: HTMLElement;
 
   constructor(parent: WorkspaceSplit) {
     super(createDiv('workspace-tabs'), parent);
-    this.containerEl.createDiv('workspace-tab-header-container');
+    this.headerEl = this.containerEl.createDiv('workspace-tab-header-container');
     this.tabContainerEl = this.containerEl.createDiv('workspace-tab-container');
   }
 
@@ -119,13 +122,37 @@ export class WorkspaceTabs extends WorkspaceParent {
   override insertChild(child: WorkspaceItem): void {
     super.insertChild(child);
     child.containerEl.toggle(this.children.length === 1);
+    this.renderHeaders();
+  }
+
+  override removeChild(child: WorkspaceItem): void {
+    super.removeChild(child);
+    this.renderHeaders();
   }
 
   selectTab(leaf: WorkspaceLeaf): void {
     this.currentTab = Math.max(0, this.children.indexOf(leaf));
     for (const child of this.children) child.containerEl.toggle(child === leaf);
+    this.renderHeaders();
+  }
+
+  /** Internal: redraws the tab headers (a tab came or went, or a leaf's view changed). */
+  renderHeaders(): void {
+    this.headerEl.empty();
+    this.children.forEach((child, i) => {
+      if (!(child instanceof WorkspaceLeaf)) return;
+      const title = child.getDisplayText();
+      const header = this.headerEl.createDiv({ cls: 'workspace-tab-header', attr: { 'aria-label': title, 'data-type': child.view.getViewType() } });
+      header.toggleClass('is-active', i === this.currentTab);
+      setIcon(header.createDiv('workspace-tab-header-inner-icon'), child.getIcon());
+      header.createDiv({ cls: 'workspace-tab-header-inner-title', text: title });
+      leafByHeader.set(header, child);
+    });
   }
 }
+
+/** The leaf each tab header stands for. */
+const leafByHeader = new WeakMap<Element, WorkspaceLeaf>();
 
 export class WorkspaceRibbon {
   containerEl: HTMLElement;
@@ -197,6 +224,7 @@ export class WorkspaceLeaf extends WorkspaceItem {
     this.view = view;
     await previous.close();
     await view.open(this.containerEl);
+    this.parent.renderHeaders();
     return view;
   }
 
@@ -324,6 +352,12 @@ export class Workspace extends Events {
     };
     this.containerEl.addEventListener('mousedown', activateFromDom);
     this.containerEl.addEventListener('focusin', activateFromDom);
+    // A click on a tab header shows its leaf.
+    this.containerEl.addEventListener('click', (evt) => {
+      const header = evt.target instanceof Element ? evt.target.closest('.workspace-tab-header') : null;
+      const leaf = header ? leafByHeader.get(header) : undefined;
+      if (leaf) void this.revealLeaf(leaf);
+    });
 
     app.vault.on('delete', (file: TAbstractFile) => {
       if (file === this.lastActiveFile) this.lastActiveFile = null;

@@ -216,6 +216,13 @@ describe('Anthropic provider over real HTTP', () => {
     expect(server.to('/v1/models')[0]!.headers['x-api-key']).toBe(KEY);
   });
 
+  it('lists models from /v1/models with the key (the chat header picker)', async () => {
+    server.on('GET', '/v1/models', { chunks: [JSON.stringify({ data: [{ id: 'claude-sonnet-4-5', type: 'model' }, { id: 'claude-haiku-4-5', type: 'model' }], has_more: false })] });
+    const provider = new AnthropicProvider({ baseUrl: server.url, transport: testTransport().transport });
+    await expect(provider.listModels({ apiKey: KEY })).resolves.toEqual(['claude-sonnet-4-5', 'claude-haiku-4-5']);
+    expect(server.to('/v1/models')[0]!.headers['x-api-key']).toBe(KEY);
+  });
+
   it('a stream without message_stop is interrupted', async () => {
     server.on('POST', '/v1/messages', { chunks: sse(start(), ...textBlock(0, 'Almost')) });
     const provider = new AnthropicProvider({ baseUrl: server.url, transport: testTransport().transport });

@@ -178,9 +178,11 @@ describe('Ollama provider over real HTTP', () => {
     expectOneTerminal(events);
     const error = errorOf(events);
     expect(error.kind).toBe('connection');
-    expect(error.message).toContain('Is Ollama running at');
+    expect(error.message).toContain('Is Ollama running there?');
     expect(error.message).toContain('`ollama serve`');
     expect(error.message).toContain('ECONNREFUSED');
+    // Each thing once: the address appears a single time.
+    expect(error.message.split(`127.0.0.1:${port}`)).toHaveLength(2);
   });
 
   it('the default address gets the short hint', async () => {

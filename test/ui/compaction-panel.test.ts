@@ -77,7 +77,12 @@ describe('the compaction panel', () => {
       if (!el || !r) throw new Error('missing round');
       expect(figure(el, 'removed')).toBe(`${r.removedIds.length} messages in ${r.removedIds.length} units`);
       expect(figure(el, 'kept')).toBe(`${r.keptIds.length} messages in ${r.keptIds.length} units`);
-      expect(figure(el, 'tokens')).toContain(`${r.tokensBefore.toLocaleString('en-US')} → ${r.tokensAfter.toLocaleString('en-US')}`);
+      // One pair of figures, the whole prompt, in the round's header, its figures and its notice.
+      const change = `${state.promptBefore.toLocaleString('en-US')} → ${state.promptAfter.toLocaleString('en-US')} tokens`;
+      expect(figure(el, 'tokens')).toContain(change);
+      expect(el.find('summary')?.getText()).toContain(change);
+      const notice = h.view().findAll('.compact-chat-notice').find((n) => n.find('.compact-chat-notice-text')?.getText().includes(`Round ${r.round},`));
+      expect(notice?.find('.compact-chat-notice-text')?.getText()).toContain(change);
       expect(figure(el, 'block')).toBe(`${r.blockTokens.toLocaleString('en-US')} tokens`);
       expect(el.find('.compact-chat-block')?.getText()).toBe(r.block);
     }

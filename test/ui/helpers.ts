@@ -22,6 +22,8 @@ export async function startUi(settings: Partial<CompactChatSettings> = {}, files
   const plugin = await loadPlugin(CompactChatPlugin);
   Object.assign(plugin.settings, { baseUrl: server.url, model: 'llama3.1:8b', ...settings });
   await plugin.saveSettings();
+  // The chat header's model picker asks the server for its models when the view opens.
+  server.on('GET', '/api/tags', modelList(plugin.settings.model ? [plugin.settings.model] : []));
   runCommand(app, 'compact-chat:open-chat');
   await until(() => app.workspace.getLeavesOfType(VIEW_TYPE_CHAT).length === 1);
   const view = (): HTMLElement => {
@@ -30,7 +32,13 @@ export async function startUi(settings: Partial<CompactChatSettings> = {}, files
     return leaf.view.containerEl;
   };
   await until(() => view().find('.compact-chat-input') !== null);
+  await until(() => server.to('/api/tags').length === 1 && view().find('.compact-chat-model-picker.is-loading') === null);
   return { app, plugin, server, view };
+}
+
+/** Ollama's `/api/tags` answer listing `models`. */
+export function modelList(models: string[]): { headers: Record<string, string>; chunks: string[] } {
+  return { headers: { 'content-type': 'application/json' }, chunks: [JSON.stringify({ models: models.map((name) => ({ name })) })] };
 }
 
 export async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {

@@ -1,0 +1,67 @@
+// The summary of a compaction round in sections (Goal, Decisions, Open tasks …), each split into
+// the lines the `<previous_context>` block carried, those the record keeps for later rounds, and
+// those the user removed. A line the user rewrote shows its new text and keeps the extracted one.
+// The summary panel shows all of it; the notice in the chat shows what was carried.
+import { type EditableSection, lineKey, lineState } from '../core/edits';
+import { sentInBlock, sentPart, type CompactionRecord, type ErrorLine, type SourcedLine } from '../core/record';
+
+/** A line as the panel shows it, with what names it for an edit. */
+export type SummaryLine = (SourcedLine | ErrorLine) & {
+  section: EditableSection;
+  /** The line's identity for an edit (its text as extracted, normalised). */
+  key: string;
+  /** The text as extracted, when the user rewrote it. */
+  original?: string;
+  /** The whole line (`text` may be the part the block sent: a goal shortened to fit). */
+  full: string;
+};
+
+export interface SummarySection {
+  title: string;
+  section: EditableSection;
+  /** Lines as the block carried them (a goal shortened to fit: the sentences it kept). */
+  sent: SummaryLine[];
+  /** Lines in the record the block had no room for. */
+  notSent: SummaryLine[];
+  /** Lines the user removed (or copies of a line they edited in another section). */
+  removed: SummaryLine[];
+}
+
+/** The record's sections in the block's order; sections without lines are left out. */
+export function summarySections(r: CompactionRecord): SummarySection[] {
+  const sections: { title: string; section: EditableSection; lines: readonly (SourcedLine | ErrorLine)[] }[] = [
+    { title: 'Goal', section: 'goal', lines: r.goal ? [r.goal] : [] },
+    { title: 'Latest request', section: 'request', lines: r.request ? [r.request] : [] },
+    { title: 'Constraints and preferences', section: 'constraints', lines: r.constraints },
+    { title: 'Decisions', section: 'decisions', lines: r.decisions },
+    { title: 'Done', section: 'done', lines: r.done },
+    { title: 'Open tasks', section: 'openTasks', lines: r.openTasks },
+    { title: 'Errors', section: 'errors', lines: r.errors },
+    { title: 'Key facts (ranked)', section: 'facts', lines: [...r.facts].sort((a, b) => b.score - a.score) },
+    { title: 'Where it left off', section: 'leftOff', lines: r.leftOff ? [r.leftOff] : [] },
+    { title: 'Next step', section: 'nextStep', lines: r.nextStep ? [r.nextStep] : [] },
+  ];
+  const out: SummarySection[] = [];
+  for (const { title, section, lines } of sections) {
+    if (!lines.length) continue;
+    const result: SummarySection = { title, section, sent: [], notSent: [], removed: [] };
+    for (const raw of lines) {
+      const line: SummaryLine = { ...raw, section, key: lineKey(raw.text), full: raw.text };
+      const state = lineState(r, section, raw);
+      if (state && 'removed' in state) {
+        // A copy of a line rewritten in another section is shown there, rewritten.
+        if (!state.editedIn) result.removed.push(line);
+        continue;
+      }
+      if (state && 'text' in state) {
+        line.original = raw.text;
+        line.text = state.text;
+        line.full = state.text;
+      }
+      if (sentInBlock(r.block, line.text)) result.sent.push({ ...line, text: sentPart(r.block, line.text) });
+      else result.notSent.push(line);
+    }
+    out.push(result);
+  }
+  return out;
+}
