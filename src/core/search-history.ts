@@ -113,38 +113,41 @@ export class HistoryIndex<K> {
 /** The tool's name, the line the block carries while it is offered, and its definition: shared by
  * the session that offers it and the CLI replay that counts what the session sends. */
 export const SEARCH_HISTORY = 'search_history';
-/** Characters of compacted text below which the tool is not offered: its definition (about 150
- * tokens on every request) would cost more than the few short messages it could reach, and a
- * "Compact now" on a short chat would make the prompt grow. */
-export const HISTORY_MIN_CHARS = 2_000;
-/** Smallest context window the tool is offered in: below it, its definition and the block's line
- * (about 180 tokens on every request) take room the compaction policy sized for the conversation,
- * and requests end up over the compaction point (measured with `npm run bench:policy`). */
-export const HISTORY_MIN_WINDOW = 16_384;
+/** Characters of compacted text below which the tool is not offered: its definition and line
+ * (about 90 tokens, some 360 characters of English, on every request) would cost about as much as
+ * the few short messages it could reach, and a "Compact now" on a short chat would make the
+ * prompt grow. */
+export const HISTORY_MIN_CHARS = 1_000;
+/** Smallest context window the tool is offered in. From 4k up, `npm run bench:policy` meets every
+ * target with the tool offered (its line counts as a fixed part, so the block's budget leaves it
+ * room). Below, the latest request alone often outgrows the room already, and the tool's ~90
+ * tokens about tripled the requests sent over the compaction point in a 2k window (146 → 424). */
+export const HISTORY_MIN_WINDOW = 4_096;
 
 /** Whether the history tool is worth offering: enough compacted text, and a window it fits in. */
 export function historyWorthOffering(compactedChars: number, window: number): boolean {
   return compactedChars >= HISTORY_MIN_CHARS && window >= HISTORY_MIN_WINDOW;
 }
-/** Matches returned by default, and at most. */
+/** Matches returned by default, and at most (a `limit` argument is honoured though the terse
+ * definition does not advertise it). */
 export const HISTORY_DEFAULT_LIMIT = 5;
 export const HISTORY_MAX_LIMIT = 20;
 
-/** The line the `<previous_context>` block carries while the tool is offered. */
-export const HISTORY_LINE = `Earlier messages of this conversation are not shown in full; search them with the ${SEARCH_HISTORY} tool.`;
+/** The line the `<previous_context>` block carries while the tool is offered: short, since it is
+ * sent with every request (the tool's own description says the rest). */
+export const HISTORY_LINE = `Older messages: search them with ${SEARCH_HISTORY}.`;
 
+/** Kept terse on purpose: the definition goes with every request while the tool is offered, and in
+ * a 4k window every token of it is one the conversation does not get. */
 export const HISTORY_TOOL_DEFINITION: ToolDefinition = {
   name: SEARCH_HISTORY,
-  description:
-    'Search the earlier messages of this conversation that were compacted and are no longer shown in full. Returns the best matches verbatim with who said them, when, and their id. Put exact phrases in "quotes". To read the messages around a match, call again with "around" set to its id.',
+  description: 'Search older messages of this chat. "Quote" phrases; around=id: its neighbours.',
   parameters: {
     type: 'object',
     properties: {
-      query: { type: 'string', description: 'Words to search for (names, places, what was said).' },
-      around: { type: 'string', description: 'A message id from an earlier result: returns the messages just before and after it.' },
-      limit: { type: 'number', description: `How many matches to return (default ${HISTORY_DEFAULT_LIMIT}, at most ${HISTORY_MAX_LIMIT}).` },
+      query: { type: 'string' },
+      around: { type: 'string' },
     },
-    required: [],
   },
 };
 
