@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCore } from './retention-adapter.mjs';
@@ -119,7 +119,10 @@ function cliTiming(data) {
       runs.push(performance.now() - t0);
       if (out.trim().split('\n').length !== questions.length) throw new Error('the CLI printed one line per query? it did not');
     }
-    console.log(`\nCLI (dist/cli.js): ${questions.length} questions over ${id} (${t.messages.length} messages) in one process: ${runs.map((ms) => `${ms.toFixed(0)} ms`).join(', ')} (target well under 2,000 ms)`);
+    // Wall time counts the machine's other work too: the load is printed with it.
+    console.log(
+      `\nCLI (dist/cli.js): ${questions.length} questions over ${id} (${t.messages.length} messages) in one process: best ${Math.min(...runs).toFixed(0)} ms of ${runs.map((ms) => ms.toFixed(0)).join(', ')} ms (target well under 2,000 ms; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -62,22 +62,24 @@ export function rankWithNeighbours<K>(index: SearchIndex<K>, query: string, limi
   const own = index.scores(query);
   const combined = share > 0 ? new Float64Array(own.length) : own;
   if (share > 0) {
-    for (let slot = 0; slot < own.length; slot++) {
+    const last = own.length - 1;
+    for (let slot = 0; slot <= last; slot++) {
       const score = own[slot] as number;
       if (!score) continue;
       combined[slot] = (combined[slot] as number) + score;
-      for (const n of [slot - 1, slot + 1]) if (index.keyAt(n) !== undefined) combined[n] = (combined[n] as number) + share * score;
+      // A removed neighbour gets a share too; it is zeroed below.
+      if (slot > 0) combined[slot - 1] = (combined[slot - 1] as number) + share * score;
+      if (slot < last) combined[slot + 1] = (combined[slot + 1] as number) + share * score;
     }
   }
   // A quoted phrase is a filter: a neighbour lacking it is no hit, whatever share it received.
   if (share > 0 && parseQuery(query).phrases.length) for (let slot = 0; slot < own.length; slot++) if (!own[slot]) combined[slot] = 0;
   const pointed = options.roleOf && options.asker ? pointedRole(query, options.asker) : null;
-  if (pointed && options.roleOf) {
-    for (let slot = 0; slot < combined.length; slot++) {
-      if (!combined[slot]) continue;
-      const key = index.keyAt(slot);
-      if (key !== undefined && options.roleOf(key) === pointed) combined[slot] = (combined[slot] as number) * SPEAKER_BOOST;
-    }
+  for (let slot = 0; slot < combined.length; slot++) {
+    if (!combined[slot]) continue;
+    const key = index.keyAt(slot);
+    if (key === undefined) combined[slot] = 0;
+    else if (pointed && options.roleOf?.(key) === pointed) combined[slot] = (combined[slot] as number) * SPEAKER_BOOST;
   }
   return index.hits(topSlots(combined, limit));
 }

@@ -175,6 +175,10 @@ export class SearchIndex<K> {
     const avg = this.totalLength / this.live || 1;
     const counts = new Map<string, number>();
     parsed.terms.forEach((term, i) => counts.set(term, (counts.get(term) ?? 0) + (parsed.weights[i] ?? 1)));
+    // Stopwords kept at a fraction of their weight re-rank, they do not retrieve: a document
+    // matching none of the other words is no hit (else "what did I say" would match everything).
+    const content = new Set(parsed.terms.filter((_, i) => parsed.weights[i] === 1));
+    const matched = content.size < counts.size ? new Uint8Array(this.docs.length) : null;
     for (const [term, times] of counts) {
       const list = this.compacted(term);
       if (!list) continue;
@@ -186,8 +190,10 @@ export class SearchIndex<K> {
         const doc = this.docs[slot] as Doc<K>;
         const norm = tf + this.k1 * (1 - this.b + (this.b * doc.length) / avg);
         scores[slot] = (scores[slot] as number) + (times * idf * (tf * (this.k1 + 1))) / norm;
+        if (matched && content.has(term)) matched[slot] = 1;
       }
     }
+    if (matched) for (let slot = 0; slot < scores.length; slot++) if (!matched[slot]) scores[slot] = 0;
     if (parsed.phrases.length) {
       for (let slot = 0; slot < scores.length; slot++) {
         if (!scores[slot]) continue;

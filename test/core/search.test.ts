@@ -121,6 +121,14 @@ describe('SearchIndex', () => {
     expect(a?.score).toBe(b?.score);
   });
 
+  it('with stopwords kept at a fraction, a document matching only stopwords is no hit', () => {
+    const index = new SearchIndex<number>({ stopwordWeight: 0.5 });
+    ['what did you do', 'the rye bread was good', 'I did the dishes'].forEach((t, i) => index.add(i, t));
+    expect(index.search('what did I do with the bread', 3).map((h) => h.key)).toEqual([1]);
+    // A query of stopwords only still finds what holds them.
+    expect(index.search('what did you do', 3).map((h) => h.key)[0]).toBe(0);
+  });
+
   it('selects the best slots in one pass, ties by slot, zero scores left out', () => {
     const scores = Float64Array.from([0, 2, 5, 2, 0, 7, 2]);
     expect(topSlots(scores, 3)).toEqual([[5, 7], [2, 5], [1, 2]]);
