@@ -116,13 +116,13 @@ export class HistoryIndex<K> {
  * the session that offers it and the CLI replay that counts what the session sends. */
 export const SEARCH_HISTORY = 'search_history';
 /** Characters of compacted text below which the tool is not offered: its definition and line
- * (about 90 tokens, some 360 characters of English, on every request) would cost about as much as
+ * (about 85 tokens, some 340 characters of English, on every request) would cost about as much as
  * the few short messages it could reach, and a "Compact now" on a short chat would make the
  * prompt grow. */
 export const HISTORY_MIN_CHARS = 1_000;
 /** Smallest context window the tool is offered in. From 4k up, `npm run bench:policy` meets every
  * target with the tool offered (its line counts as a fixed part, so the block's budget leaves it
- * room). Below, the latest request alone often outgrows the room already, and the tool's ~90
+ * room). Below, the latest request alone often outgrows the room already, and the tool's ~85
  * tokens about tripled the requests sent over the compaction point in a 2k window (146 → 424). */
 export const HISTORY_MIN_WINDOW = 4_096;
 
@@ -143,7 +143,7 @@ export const HISTORY_LINE = `Older messages: search them with ${SEARCH_HISTORY}.
  * a 4k window every token of it is one the conversation does not get. */
 export const HISTORY_TOOL_DEFINITION: ToolDefinition = {
   name: SEARCH_HISTORY,
-  description: 'Search older messages of this chat. "Quote" phrases; around=id: its neighbours.',
+  description: 'Search older messages of this chat; results carry ids. "Quote" exact phrases; around=<id> returns the messages near one.',
   parameters: {
     type: 'object',
     properties: {
