@@ -204,7 +204,7 @@ export class CompactionControl {
     const keptIds = new Set([...result.kept, ...(pinned ? [pinned] : [])].map((m) => m.id));
     // Notes mentioned only by removed messages leave the mentioned block.
     const mentioned = await context.mentionedBlock(settings, this.host.mentions(), keptIds);
-    const withoutNotes = { ...context.parts, previousContext: result.block, mentioned, restored: '' };
+    const withoutNotes = { ...context.parts, previousContext: context.shownBlock(result.block), mentioned, restored: '' };
     const restored = await context.restoreAfter(settings, result.removed, result.record, restoredRoom(this.budgets(settings), plan.target, promptWith(withoutNotes)));
 
     const promptAfter = promptWith({ ...withoutNotes, restored: restored.block });

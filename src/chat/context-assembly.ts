@@ -6,7 +6,7 @@ import type { ChatMessage } from '../core/messages';
 import type { CompactionRecord } from '../core/record';
 import { REQUEST_OVERHEAD_TOKENS, estimateSystemPromptTokens } from '../core/message-tokens';
 import { estimateTokens } from '../core/tokens';
-import { withHistoryLine } from '../core/search-history';
+import { HISTORY_LINE, withHistoryLine } from '../core/search-history';
 import { EMPTY_RESTORED, type RestoredNotes, attachNotes, restoreCandidates, restoreNotes } from './restore';
 import { type CompactChatSettings, modelOf, windowFor } from './settings';
 import { EMPTY_PARTS, MENTIONED_NOTES, type SystemParts, activeNoteBlock, composeSystemPrompt, mentionedPaths } from './system-prompt';
@@ -68,10 +68,12 @@ export class ContextAssembly {
   }
 
   /** The prompt apart from the messages, the block and the restored notes: request overhead,
-   * system prompt, attached notes, tool definitions. Without `mentioned`, what no compaction can
-   * shrink (the notes mentioned by messages a compaction removes leave with them). */
+   * system prompt, attached notes, tool definitions, and the history tool's line while the tool is
+   * offered (it goes with whatever block comes next, so the block's budget must leave it room).
+   * Without `mentioned`, what no compaction can shrink (the notes mentioned by messages a
+   * compaction removes leave with them). */
   fixedTokens(model: string | undefined, toolTokens: number, options: { mentioned: boolean } = { mentioned: true }): number {
-    const parts = { ...this.current, previousContext: '', restored: '', ...(options.mentioned ? {} : { mentioned: '' }) };
+    const parts = { ...this.current, previousContext: this.searchable ? HISTORY_LINE : '', restored: '', ...(options.mentioned ? {} : { mentioned: '' }) };
     return REQUEST_OVERHEAD_TOKENS + toolTokens + estimateSystemPromptTokens(composeSystemPrompt(parts), model);
   }
 
@@ -102,8 +104,9 @@ export class ContextAssembly {
     this.current = { ...this.current, previousContext: this.shownBlock() };
   }
 
-  private shownBlock(): string {
-    return this.searchable && this.block ? withHistoryLine(this.block) : this.block;
+  /** A block as it is sent: with the history tool's line while the tool is offered. */
+  shownBlock(block = this.block): string {
+    return this.searchable && block ? withHistoryLine(block) : block;
   }
 
   /** A new chat: nothing from the previous conversation is carried. */

@@ -4,8 +4,7 @@
 // Read-only, so it needs no approval. The index grows as rounds remove messages (search-history.ts
 // in the core ranks); an undo that sends messages again rebuilds it, which is rare.
 import { type ChatMessage, type ToolCall, parseToolArguments } from '../core/messages';
-import { SearchIndex } from '../core/search';
-import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, SEARCH_HISTORY, historyFields, historyWorthOffering, rankWithNeighbours } from '../core/search-history';
+import { type Asker, HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, HistoryIndex, SEARCH_HISTORY, historyWorthOffering } from '../core/search-history';
 import { truncateAtWord } from '../core/text';
 import { estimateTokens } from '../core/tokens';
 
@@ -37,7 +36,7 @@ export class HistorySearch {
       this.position.set(message.id, this.order.length);
       this.order.push(message);
       this.chars += message.content.length;
-      this.index.add(message.id, historyFields(message.content, speaker(message)));
+      this.index.add(message.id, message.content, message.role, speaker(message));
     }
   }
 
@@ -49,8 +48,22 @@ export class HistorySearch {
   }
 
   /** An index that reads phrase checks from the messages kept here (no second copy of the text). */
-  private newIndex(): SearchIndex<string> {
-    return new SearchIndex<string>({ textOf: (id) => this.order[this.position.get(id) ?? -1]?.content ?? '' });
+  private newIndex(): HistoryIndex<string> {
+    return new HistoryIndex<string>((id) => this.order[this.position.get(id) ?? -1]?.content ?? '');
+  }
+
+  /** How many messages are indexed. */
+  get size(): number {
+    return this.order.length;
+  }
+
+  /** The indexed messages that best match `query`, best first: for the panel's search box (a
+   * person asks) and the tool (the model asks). */
+  find(query: string, limit: number, asker: Asker): ChatMessage[] {
+    return this.index
+      .search(query, limit, asker)
+      .map((h) => this.order[this.position.get(h.key) ?? -1])
+      .filter((m): m is ChatMessage => m !== undefined);
   }
 
   /** Runs one call; never throws. */
@@ -61,9 +74,9 @@ export class HistorySearch {
     const query = typeof args.query === 'string' ? args.query.trim() : '';
     if (!query) return { content: 'Give a "query" to search for, or "around" with a message id.', isError: true };
     const limit = typeof args.limit === 'number' && args.limit >= 1 ? Math.min(HISTORY_MAX_LIMIT, Math.floor(args.limit)) : HISTORY_DEFAULT_LIMIT;
-    const hits = rankWithNeighbours(this.index, query, limit);
-    if (!hits.length) return { content: `No earlier message matches "${query}" (searched ${this.order.length} compacted messages).` };
-    const messages = hits.map((h) => this.order[this.position.get(h.key) ?? -1]).filter((m): m is ChatMessage => m !== undefined);
+    // The model asks: its "I" points at the assistant's messages, its "you" at the user's.
+    const messages = this.find(query, limit, 'assistant');
+    if (!messages.length) return { content: `No earlier message matches "${query}" (searched ${this.order.length} compacted messages).` };
     return { content: fitMessages(`Best matches for "${query}" among ${this.order.length} compacted messages, best first:`, messages) };
   }
 

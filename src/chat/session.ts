@@ -683,6 +683,19 @@ export class ChatSession {
     return this.history.available(this.windowOf(settings)) ? [...vault, HISTORY_TOOL_DEFINITION] : vault;
   }
 
+  /** The compacted messages (no longer sent as written, original text) that best match `query`,
+   * best first: the compaction panel's search box, where the user asks. */
+  searchCompacted(query: string, limit: number): ChatMessage[] {
+    this.history.sync(this.unsentMessages());
+    return this.history.find(query, limit, 'user');
+  }
+
+  /** How many messages `searchCompacted` searches. */
+  compactedCount(): number {
+    this.history.sync(this.unsentMessages());
+    return this.history.size;
+  }
+
   /** Messages that were sent once and are no longer sent as written: those before the boundary,
    * and the micro-compacted tool results (their original text). */
   private unsentMessages(): ChatMessage[] {

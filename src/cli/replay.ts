@@ -11,8 +11,10 @@ import {
   decideCompaction,
   estimateMessageTokens,
   estimateSystemPromptTokens,
+  estimateTokens,
   groupUnits,
   historyWorthOffering,
+  HISTORY_LINE,
   HISTORY_TOOL_DEFINITION,
   microCompact,
   microSuffices,
@@ -127,7 +129,10 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
     tracker.setSystemPrompt(shownBlock);
     tracker.setTools([...(options.tools ?? []), HISTORY_TOOL_DEFINITION]);
   };
-  const fixedTokens = (): number => tracker.estimated() - blockTokens() - sentFrom(all, boundary, isUser).reduce((sum, m) => sum + tokensOf(m), 0);
+  /** While the tool is offered its line goes with every block, so it is a fixed part: the next
+   * block's budget must leave room for it. */
+  const lineTokens = (): number => (offered ? estimateTokens(`${HISTORY_LINE}\n`, model) : 0);
+  const fixedTokens = (): number => tracker.estimated() - blockTokens() + lineTokens() - sentFrom(all, boundary, isUser).reduce((sum, m) => sum + tokensOf(m), 0);
 
   const beforeRequest = (last: ChatMessage, position: number): void => {
     requests++;
@@ -174,13 +179,14 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
             const dropped = result.removed.filter((m) => m !== pinned);
             const removedTokens = dropped.reduce((sum, m) => sum + (tracker.messageTokens(m.id) ?? 0), 0);
             const estimated = tracker.estimated();
-            const promptAfter = estimated - removedTokens - blockTokens() + estimateSystemPromptTokens(result.block, model);
+            const nextBlock = offered ? withHistoryLine(result.block) : result.block;
+            const promptAfter = estimated - removedTokens - blockTokens() + estimateSystemPromptTokens(nextBlock, model);
             if (promptAfter >= estimated) {
               skip(`Compaction was not applied: it would not shrink the prompt (${estimated.toLocaleString('en-US')} → ${promptAfter.toLocaleString('en-US')} tokens).`);
             } else {
               for (const m of dropped) tracker.remove(m.id);
               // As the session's context: the new block carries the line if the tool was offered.
-              shownBlock = offered ? withHistoryLine(result.block) : result.block;
+              shownBlock = nextBlock;
               tracker.setSystemPrompt(shownBlock);
               previous = result.record;
               const through = result.record.removedThrough;

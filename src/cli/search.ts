@@ -1,7 +1,7 @@
 // `compact-chat search FILE QUERY` / `--queries FILE`: the k best messages of one conversation for
-// each query, ranked by the core's search as the history tool ranks (text and speaker, neighbours'
-// share). One index per conversation, built once for every query of the run.
-import { type ChatMessage, SearchIndex, historyFields, rankWithNeighbours } from '../core';
+// each query, ranked by the core's history search (text and speaker, neighbours' share, the speaker a
+// question points at; the asker is the person running it). One index per conversation, built once for every query of the run.
+import { type ChatMessage, HistoryIndex } from '../core';
 
 export interface SearchResult {
   /** 0-based position of the message in the conversation as read. */
@@ -13,10 +13,11 @@ export interface SearchResult {
 
 /** One ranked list per query, in query order. */
 export function searchConversation(messages: readonly ChatMessage[], queries: readonly string[], k: number): SearchResult[][] {
-  const index = new SearchIndex<number>({ textOf: (i) => messages[i]?.content ?? '' });
-  messages.forEach((m, i) => index.add(i, historyFields(m.content, m.role)));
+  const index = new HistoryIndex<number>((i) => messages[i]?.content ?? '');
+  messages.forEach((m, i) => index.add(i, m.content, m.role));
+  // A person asks: "I" points at the user's messages, "you" at the assistant's.
   return queries.map((q) =>
-    rankWithNeighbours(index, q, k).map((h) => {
+    index.search(q, k, 'user').map((h) => {
       const m = messages[h.key] as ChatMessage;
       return { index: h.key, role: m.role, score: Math.round(h.score * 1000) / 1000, text: m.content };
     }),

@@ -9,7 +9,7 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 /** Characters from the CJK radicals block up: a word without any cannot hold CJK. */
 const MAYBE_CJK = /[\u2e80-\uffff]/;
 /** A word: letters, digits and joining marks, kept with inner apostrophes stripped ("don't" → "dont"). */
-const WORD = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}]+)*/gu;
+export const WORD = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}]+)*/gu;
 
 export interface TermOptions {
   /** Light English stemming (default true); a plain BM25 turns it off. */

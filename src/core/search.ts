@@ -2,6 +2,7 @@
 // notes, the CLI): BM25 over an inverted index that grows one document at a time (adding costs
 // O(that document's terms)), with removal, exact phrases in quotes, and ties broken by insertion
 // order so the same query always gives the same list. Terms come from search-terms.ts. Pure.
+import { MaxHeap } from './max-heap';
 import { searchTerms } from './search-terms';
 import { STOPWORDS } from './words';
 
@@ -12,9 +13,10 @@ export interface SearchOptions<K = unknown> {
   b?: number;
   /** Light English stemming (default true). */
   stem?: boolean;
-  /** Query words that carry no fact ("what", "did", "the") are left out of a query that has other
-   * words (default true). A plain BM25 keeps them. */
-  dropStopwords?: boolean;
+  /** Weight of query words that carry no fact alone ("what", "did", "I"): 0 (the default) leaves
+   * them out of a query that has other words, 1 counts them fully as a plain BM25 does. Between the
+   * two they still tell "what did I say" from "what did you say" (see bench/search.mjs). */
+  stopwordWeight?: number;
   /** The text a key was added with, for phrase checks, when the caller keeps it anyway (the
    * history tool keeps the messages): the index then stores no copy, about a third of its memory. */
   textOf?: (key: K) => string;
@@ -33,31 +35,63 @@ interface Doc<K> {
   folded: string | null;
 }
 
-/** A query as parsed: the words to rank by and the phrases every hit must contain. */
+/** A query as parsed: the words to rank by, each with its weight, and the phrases every hit must
+ * contain. */
 export interface ParsedQuery {
   terms: string[];
+  /** The weight of each of `terms` (1, or the stopword weight). */
+  weights: number[];
   phrases: string[];
 }
 
 /** Splits `query` into ranking terms and "quoted phrases" (a phrase's words also rank). */
-export function parseQuery(query: string, options: { stem?: boolean; dropStopwords?: boolean } = {}): ParsedQuery {
+export function parseQuery(query: string, options: { stem?: boolean; stopwordWeight?: number } = {}): ParsedQuery {
   const phrases: string[] = [];
   const bare = query.replace(/["“”]([^"“”]+)["“”]/g, (_, phrase: string) => {
     if (phrase.trim()) phrases.push(fold(phrase).trim());
     return ` ${phrase} `;
   });
   const all = searchTerms(bare, options);
-  if (options.dropStopwords === false) return { terms: all, phrases };
+  const stopword = options.stopwordWeight ?? 0;
   // Stopwords are judged on the unstemmed word ("does" stems to "do").
-  const kept = searchTerms(bare, { stem: false })
-    .map((raw, i) => (STOPWORDS.has(raw) ? null : all[i]))
-    .filter((t): t is string => t !== undefined && t !== null);
-  return { terms: kept.length ? kept : all, phrases };
+  const raw = searchTerms(bare, { stem: false });
+  const terms: string[] = [];
+  const weights: number[] = [];
+  all.forEach((term, i) => {
+    const weight = STOPWORDS.has(raw[i] ?? '') ? stopword : 1;
+    if (weight <= 0) return;
+    terms.push(term);
+    weights.push(weight);
+  });
+  // A query of stopwords only ("what was it") ranks by them.
+  if (!terms.some((_, i) => weights[i] === 1)) return { terms: all, weights: all.map(() => 1), phrases };
+  return { terms, weights, phrases };
 }
 
 /** Lower-cased, NFKC-folded, runs of spaces as one: what a phrase is matched against. */
 function fold(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
+}
+
+/** The `limit` best [slot, score] pairs with a score above 0, best first, ties by slot: a bounded
+ * heap over one pass, O(slots × log limit). */
+export function topSlots(scores: Float64Array, limit: number): [number, number][] {
+  // The heap's top is the worst pair kept: lower score, or the same score and a later slot.
+  const worse = (a: [number, number], b: [number, number]): number => b[1] - a[1] || a[0] - b[0];
+  const heap = new MaxHeap<[number, number]>(worse);
+  if (limit <= 0) return [];
+  for (let slot = 0; slot < scores.length; slot++) {
+    const score = scores[slot] as number;
+    if (score <= 0) continue;
+    if (heap.size < limit) heap.push([slot, score]);
+    else if (worse(heap.peek() as [number, number], [slot, score]) > 0) {
+      heap.pop();
+      heap.push([slot, score]);
+    }
+  }
+  const out: [number, number][] = [];
+  while (heap.size) out.push(heap.pop() as [number, number]);
+  return out.reverse();
 }
 
 export class SearchIndex<K> {
@@ -70,7 +104,7 @@ export class SearchIndex<K> {
   private readonly k1: number;
   private readonly b: number;
   private readonly stem: boolean;
-  private readonly dropStopwords: boolean;
+  private readonly stopwordWeight: number;
   private readonly textOf: ((key: K) => string) | undefined;
 
   constructor(options: SearchOptions<K> = {}) {
@@ -78,7 +112,7 @@ export class SearchIndex<K> {
     this.k1 = options.k1 ?? 1.2;
     this.b = options.b ?? 0.75;
     this.stem = options.stem ?? true;
-    this.dropStopwords = options.dropStopwords ?? true;
+    this.stopwordWeight = options.stopwordWeight ?? 0;
   }
 
   get size(): number {
@@ -128,25 +162,23 @@ export class SearchIndex<K> {
   /** Scores every document holding a query term (BM25), keeps those containing every quoted
    * phrase, and returns the best `limit`, ties in insertion order. */
   search(query: string, limit = 10): SearchHit<K>[] {
-    const scores = this.scores(query);
-    const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    const out: SearchHit<K>[] = [];
-    for (const [slot, score] of ranked) {
-      if (out.length >= limit) break;
-      const doc = this.docs[slot];
-      if (doc) out.push({ key: doc.key, score });
-    }
-    return out;
+    return this.hits(topSlots(this.scores(query), limit));
   }
 
-  /** BM25 score by document slot, phrase filter applied (documents with no query term absent). */
-  scores(query: string): Map<number, number> {
-    const parsed = parseQuery(query, { stem: this.stem, dropStopwords: this.dropStopwords });
-    const scores = new Map<number, number>();
+  /** BM25 score by document slot (0: no query term, or a quoted phrase missing, or removed): one
+   * number per slot ever used, so a query costs the postings it reads and one pass to rank, never
+   * a sort of every match. */
+  scores(query: string): Float64Array {
+    const parsed = parseQuery(query, { stem: this.stem, stopwordWeight: this.stopwordWeight });
+    const scores = new Float64Array(this.docs.length);
     if (!this.live) return scores;
     const avg = this.totalLength / this.live || 1;
     const counts = new Map<string, number>();
-    for (const term of parsed.terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    parsed.terms.forEach((term, i) => counts.set(term, (counts.get(term) ?? 0) + (parsed.weights[i] ?? 1)));
+    // Stopwords kept at a fraction of their weight re-rank, they do not retrieve: a document
+    // matching none of the other words is no hit (else "what did I say" would match everything).
+    const content = new Set(parsed.terms.filter((_, i) => parsed.weights[i] === 1));
+    const matched = content.size < counts.size ? new Uint8Array(this.docs.length) : null;
     for (const [term, times] of counts) {
       const list = this.compacted(term);
       if (!list) continue;
@@ -157,17 +189,30 @@ export class SearchIndex<K> {
         const tf = list[i + 1] as number;
         const doc = this.docs[slot] as Doc<K>;
         const norm = tf + this.k1 * (1 - this.b + (this.b * doc.length) / avg);
-        scores.set(slot, (scores.get(slot) ?? 0) + (times * idf * (tf * (this.k1 + 1))) / norm);
+        scores[slot] = (scores[slot] as number) + (times * idf * (tf * (this.k1 + 1))) / norm;
+        if (matched && content.has(term)) matched[slot] = 1;
       }
     }
+    if (matched) for (let slot = 0; slot < scores.length; slot++) if (!matched[slot]) scores[slot] = 0;
     if (parsed.phrases.length) {
-      for (const slot of [...scores.keys()]) {
+      for (let slot = 0; slot < scores.length; slot++) {
+        if (!scores[slot]) continue;
         const doc = this.docs[slot] as Doc<K>;
         const folded = doc.folded ?? fold((this.textOf as (key: K) => string)(doc.key));
-        if (!parsed.phrases.every((p) => folded.includes(p))) scores.delete(slot);
+        if (!parsed.phrases.every((p) => folded.includes(p))) scores[slot] = 0;
       }
     }
     return scores;
+  }
+
+  /** The hits for ranked slots (removed documents skipped). */
+  hits(slots: readonly (readonly [number, number])[]): SearchHit<K>[] {
+    const out: SearchHit<K>[] = [];
+    for (const [slot, score] of slots) {
+      const doc = this.docs[slot];
+      if (doc) out.push({ key: doc.key, score });
+    }
+    return out;
   }
 
   /** The key stored at `slot` (what `scores` is keyed by), or undefined once removed. */

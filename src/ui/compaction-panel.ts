@@ -20,6 +20,7 @@ import { pathLink, referenceLink, renderLink } from './compaction-links';
 import { summarySections } from './compaction-sections';
 import { CarriedLineEditor } from './carried-line-editor';
 import { formatDateTime } from './dates';
+import { HistorySearchBox, sessionSearchHost } from './history-search';
 
 export const VIEW_TYPE_COMPACTIONS = 'compact-chat-compactions';
 
@@ -40,6 +41,8 @@ export class CompactionPanelView extends ItemView {
   private lineEditor!: CarriedLineEditor;
   private noteEl!: HTMLElement;
   private listEl!: HTMLElement;
+  /** The search box over the compacted messages (history-search.ts). */
+  private historySearch: HistorySearchBox | null = null;
   /** Rounds whose details are open, and rounds whose original messages are shown. */
   private readonly openRounds = new Set<number>();
   private readonly originalsShown = new Set<number>();
@@ -73,6 +76,7 @@ export class CompactionPanelView extends ItemView {
     root.empty();
     root.addClass('compact-chat-panel');
     this.buildControls(root);
+    this.historySearch = new HistorySearchBox(root, sessionSearchHost(this.session, (id) => void this.reveal(id), (round) => this.showRound(round)), this);
     this.listEl = root.createDiv({ cls: 'compact-chat-rounds', attr: { role: 'region', 'aria-label': 'Compaction rounds, newest first' } });
 
     this.registerDomEvent(root, 'click', (evt) => this.onClick(evt));
@@ -207,6 +211,7 @@ export class CompactionPanelView extends ItemView {
       if (state) this.renderRound(state, byId, i === rounds.length - 1);
     }
     this.newestSeen = rounds[rounds.length - 1]?.record.round ?? 0;
+    this.historySearch?.refresh();
     this.updateControls();
   }
 

@@ -1,7 +1,7 @@
 // The search_history tool through a real session and a loopback Ollama server: offered only once
 // messages are no longer sent, answering from their original text, its result sent back.
 import { afterEach, describe, expect, it } from 'vitest';
-import { HISTORY_LINE, SEARCH_HISTORY } from '../../src/core/search-history';
+import { HISTORY_LINE, HISTORY_MIN_CHARS, SEARCH_HISTORY } from '../../src/core/search-history';
 import { type Harness, harnessPool, ollamaReply, ollamaToolCalls, systemOf } from './helpers/harness';
 
 const pool = harnessPool();
@@ -17,7 +17,7 @@ interface ToolBody {
 const toolNames = (h: Harness, i: number): string[] => ((h.bodies()[i] as unknown as ToolBody | undefined)?.tools ?? []).map((t) => t.function.name);
 
 async function converse(h: Harness): Promise<void> {
-  const turns = [BAKERY, filler('the garden'), filler('the trip'), filler('the budget'), filler('the move')];
+  const turns = [BAKERY, filler('the garden'), filler('the trip'), filler('the budget'), filler('the party'), filler('the move')];
   for (const turn of turns) {
     h.server.on('POST', '/api/chat', ollamaReply(`Noted: ${turn.slice(0, 40)}`));
     await h.session.send(turn);
@@ -32,10 +32,15 @@ describe('search_history', () => {
     expect(h.bodies().every((b) => !systemOf(b).includes(HISTORY_LINE))).toBe(true);
   });
 
-  it('is not offered in a small window, where its definition would take the room compaction made', async () => {
-    const h = await pool.start({ systemPrompt: 'Be brief.', keepExchanges: 1, ollamaContextSize: 8_192 });
+  it('is not offered in a window under 4k, where its definition would take the room compaction made', async () => {
+    const h = await pool.start({ systemPrompt: 'Be brief.', keepExchanges: 1, ollamaContextSize: 2_048 });
     await converse(h);
-    expect((await h.session.compactNow()).kind).toBe('compacted');
+    const compacted = await h.session.compactNow();
+    expect(compacted.kind).toBe('compacted');
+    // Enough was compacted to offer it in a bigger window: the window is what withholds it.
+    const removed = new Set(compacted.kind === 'compacted' ? compacted.state.record.removedIds : []);
+    const chars = h.session.messages.filter((m) => removed.has(m.id)).reduce((n, m) => n + m.content.length, 0);
+    expect(chars).toBeGreaterThanOrEqual(HISTORY_MIN_CHARS);
     h.server.on('POST', '/api/chat', ollamaReply('Noted.'));
     await h.session.send('Which bakery did I recommend?');
     const last = h.bodies().length - 1;
@@ -43,8 +48,8 @@ describe('search_history', () => {
     expect(systemOf(h.bodies()[last])).not.toContain(HISTORY_LINE);
   });
 
-  it('after a compaction: offered, returns the compacted message verbatim, and the next request carries the result', async () => {
-    const h = await pool.start({ systemPrompt: 'Be brief.', keepExchanges: 1, ollamaContextSize: 32_768 });
+  it('after a compaction (in a 4k window too): offered, returns the compacted message verbatim, and the next request carries the result', async () => {
+    const h = await pool.start({ systemPrompt: 'Be brief.', keepExchanges: 1, ollamaContextSize: 4_096 });
     await converse(h);
     expect((await h.session.compactNow()).kind).toBe('compacted');
     const sentBefore = h.bodies().length;

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SearchIndex, parseQuery } from '../../src/core/search';
 import { searchTerms, stemWord } from '../../src/core/search-terms';
-import { rankWithNeighbours } from '../../src/core/search-history';
+import { HistoryIndex, pointedRole, rankWithNeighbours } from '../../src/core/search-history';
+import { topSlots } from '../../src/core/search';
 
 const keys = (index: SearchIndex<string>, query: string, limit = 10): string[] => index.search(query, limit).map((h) => h.key);
 
@@ -29,8 +30,14 @@ describe('search terms', () => {
   });
 
   it('reads quoted phrases and leaves out stopwords unless the query is only stopwords', () => {
-    expect(parseQuery('what did "Main Street" say')).toEqual({ terms: ['main', 'street'], phrases: ['main street'] });
+    expect(parseQuery('what did "Main Street" say')).toEqual({ terms: ['main', 'street'], weights: [1, 1], phrases: ['main street'] });
     expect(parseQuery('what was it').terms).toEqual(['what', 'was', 'it']);
+  });
+
+  it('keeps stopwords at a fraction of their weight when asked to', () => {
+    expect(parseQuery('what did Anna say', { stopwordWeight: 0.5 })).toEqual({ terms: ['what', 'did', 'anna', 'say'], weights: [0.5, 0.5, 1, 0.5], phrases: [] });
+    // A query of stopwords only still ranks by all of them, fully.
+    expect(parseQuery('what was it', { stopwordWeight: 0.5 }).weights).toEqual([1, 1, 1]);
   });
 });
 
@@ -101,6 +108,34 @@ describe('SearchIndex', () => {
     expect(ranked.map((h) => h.key)).toEqual([1, 0, 2]);
   });
 
+  it('a stopword at half weight tells apart two otherwise equal messages; dropped, it cannot', () => {
+    const texts = ['my sister moved to Oslo', 'your sister moved to Oslo'];
+    const half = new SearchIndex<number>({ stopwordWeight: 0.5 });
+    const dropped = new SearchIndex<number>();
+    texts.forEach((t, i) => {
+      half.add(i, t);
+      dropped.add(i, t);
+    });
+    expect(half.search('where did your sister move', 2).map((h) => h.key)).toEqual([1, 0]);
+    const [a, b] = dropped.search('where did your sister move', 2);
+    expect(a?.score).toBe(b?.score);
+  });
+
+  it('with stopwords kept at a fraction, a document matching only stopwords is no hit', () => {
+    const index = new SearchIndex<number>({ stopwordWeight: 0.5 });
+    ['what did you do', 'the rye bread was good', 'I did the dishes'].forEach((t, i) => index.add(i, t));
+    expect(index.search('what did I do with the bread', 3).map((h) => h.key)).toEqual([1]);
+    // A query of stopwords only still finds what holds them.
+    expect(index.search('what did you do', 3).map((h) => h.key)[0]).toBe(0);
+  });
+
+  it('selects the best slots in one pass, ties by slot, zero scores left out', () => {
+    const scores = Float64Array.from([0, 2, 5, 2, 0, 7, 2]);
+    expect(topSlots(scores, 3)).toEqual([[5, 7], [2, 5], [1, 2]]);
+    expect(topSlots(scores, 10).map(([s]) => s)).toEqual([5, 2, 1, 3, 6]);
+    expect(topSlots(scores, 0)).toEqual([]);
+  });
+
   const word = fc.stringMatching(/^[a-z]{3,8}$/);
   it('returns a message containing every query word in order (property)', () => {
     fc.assert(
@@ -115,5 +150,39 @@ describe('SearchIndex', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('history search', () => {
+  it("reads whose messages a question points at, from the asker's side", () => {
+    expect(pointedRole('what did you recommend', 'user')).toBe('assistant');
+    expect(pointedRole('which car did I buy', 'user')).toBe('user');
+    // "you" wins over the "I" that frames a question.
+    expect(pointedRole('I was wondering which companies you mentioned', 'user')).toBe('assistant');
+    // The model asking: its "I" is the assistant, its "you" the user.
+    expect(pointedRole('what I recommended', 'assistant')).toBe('assistant');
+    expect(pointedRole('bakery on Main Street', 'user')).toBeNull();
+  });
+
+  it('favours the pointed speaker: the same words, said by the user or by the assistant', () => {
+    const messages = [
+      { role: 'user', text: 'We had pasta at Luigi on Friday.' },
+      { role: 'assistant', text: 'Pasta at Luigi on Friday sounds lovely.' },
+    ];
+    const index = new HistoryIndex<number>((i) => messages[i]?.text ?? '');
+    messages.forEach((m, i) => index.add(i, m.text, m.role));
+    expect(index.search('where did I have pasta', 2, 'user')[0]?.key).toBe(0);
+    expect(index.search('where did you say pasta was', 2, 'user')[0]?.key).toBe(1);
+    expect(index.search('where did you have pasta', 2, 'assistant')[0]?.key).toBe(0);
+    expect(index.size).toBe(2);
+  });
+
+  it('keeps phrases and neighbours: a quoted phrase filters, a reply gains from its question', () => {
+    const messages = ['Where should we eat near the harbour?', 'Try Sjømat, the fish place by the pier.', 'A fish market opens on Sunday.'];
+    const index = new HistoryIndex<number>((i) => messages[i] ?? '');
+    messages.forEach((m, i) => index.add(i, m, i % 2 ? 'assistant' : 'user'));
+    expect(index.search('"fish place"', 3, 'user').map((h) => h.key)).toEqual([1]);
+    expect(index.search('eat harbour fish', 3, 'user')[0]?.key).toBe(0);
+    expect(index.search('eat harbour fish', 3, 'user')[1]?.key).toBe(1);
   });
 });

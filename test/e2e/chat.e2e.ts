@@ -210,6 +210,22 @@ describe('the plugin in Chromium', () => {
     expect(await originals.first().textContent()).toContain('Question 1');
     await originals.first().scrollIntoViewIfNeeded();
     await shot(page, '09-panel-originals');
+
+    // The search box over the compacted messages: typed as a user types, results with the
+    // matching words marked, and "Show in chat" brings the original into view in the chat.
+    const search = page.locator('.mod-right-split .compact-chat-panel input.compact-chat-history-search-input');
+    await search.click();
+    await search.pressSequentially('what to plant in bed 1');
+    const hit = page.locator('.mod-right-split .compact-chat-panel .compact-chat-history-search-result').first();
+    await hit.waitFor();
+    expect(await hit.locator('.compact-chat-history-search-who').textContent()).toBe('You');
+    expect(await hit.locator('.compact-chat-history-search-snippet').textContent()).toContain('Question 1: what should we plant in bed 1?');
+    expect(await hit.locator('mark').allTextContents()).toEqual(expect.arrayContaining(['plant', 'bed', '1']));
+    await shot(page, '09c-panel-search');
+    await hit.locator('button.compact-chat-history-search-open').click();
+    const first = messages(page).first();
+    await page.waitForFunction((chat) => document.querySelector(`${chat} .compact-chat-message.is-highlighted`)?.textContent?.includes('Question 1:') === true, CHAT);
+    expect(await first.isVisible()).toBe(true);
   });
 
   it('types a [[ mention and picks a note from the suggestions', async () => {
