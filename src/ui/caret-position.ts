@@ -46,7 +46,7 @@ export function caretRect(area: HTMLTextAreaElement, position: number): CaretRec
   // Text after the caret up to the next break keeps the caret's word on the line it wraps to.
   const marker = mirror.createSpan({ text: area.value.slice(position).split(/\s/, 1)[0] || '\u200b' });
   const box = area.getBoundingClientRect();
-  const lineHeight = marker.offsetHeight || parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.4;
+  const lineHeight = marker.offsetHeight || parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.4 || 20;
   const left = box.left + marker.offsetLeft - area.scrollLeft;
   const top = box.top + marker.offsetTop - area.scrollTop;
   mirror.detach();

@@ -67,7 +67,8 @@ export class EmptyState {
     const settings = (): void => void el.createEl('button', { cls: 'compact-chat-empty-settings', text: 'Open settings', attr: { 'data-action': 'settings' } });
     if (facts.models.kind === 'failed') {
       el.addClass('mod-warning');
-      el.createSpan({ text: `Could not reach ${server}: ${facts.models.error}` });
+      // The provider's message names the server and the next step already: said once.
+      el.createSpan({ text: facts.models.error });
       settings();
       return;
     }

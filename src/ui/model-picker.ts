@@ -92,8 +92,9 @@ export class ModelPicker {
           ? `Could not load the models: ${this.list.error}`
           : current && !models.includes(current)
             ? `${current} is not on the server's list`
-            : `Model (${models.length} on the server)`;
-    setTooltip(this.select, tip);
+            : `${current || 'none chosen'} (${models.length} on the server)`;
+    // The tooltip is also the accessible name (setTooltip sets aria-label): it starts with "Model".
+    setTooltip(this.select, `Model: ${tip}`);
     this.select.toggleClass('is-unlisted', this.list.kind === 'loaded' && current !== '' && !models.includes(current));
     this.changed();
   }

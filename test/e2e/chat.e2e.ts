@@ -154,7 +154,7 @@ describe('the plugin in Chromium', () => {
     expect(await notice.locator('.compact-chat-notice-section-title').first().isVisible()).toBe(true);
     expect(await notice.locator('.compact-chat-notice-sections').textContent()).toMatch(/no-pesticides|pesticides/);
     expect(await block.isVisible()).toBe(false);
-    await notice.scrollIntoViewIfNeeded();
+    await notice.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await shot(page, '07-compacted');
     await notice.locator('.compact-chat-notice-block > summary').click();
     expect(await block.isVisible()).toBe(true);

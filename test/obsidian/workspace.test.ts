@@ -162,6 +162,27 @@ describe('views in leaves', () => {
     expect(leaf.getViewState()).toEqual({ type: 'not-registered', state: { a: 1 } });
   });
 
+  it('draws a header per tab (title, current one marked); a click on one shows its leaf', async () => {
+    withTestView();
+    const first = app.workspace.getRightLeaf(false);
+    const second = app.workspace.getRightLeaf(false);
+    if (!first || !second) throw new Error('no leaf');
+    await first.setViewState({ type: VIEW_TYPE });
+    await second.setViewState({ type: VIEW_TYPE });
+    await app.workspace.revealLeaf(second);
+    const headers = (): HTMLElement[] => first.parent.containerEl.findAll('.workspace-tab-header');
+    expect(headers().map((h) => h.getAttr('aria-label'))).toEqual(['Test view', 'Test view']);
+    expect(headers().map((h) => h.hasClass('is-active'))).toEqual([false, true]);
+    expect(first.containerEl.isShown()).toBe(false);
+    headers()[0]?.click();
+    await settle();
+    expect(first.containerEl.isShown()).toBe(true);
+    expect(second.containerEl.isShown()).toBe(false);
+    expect(headers().map((h) => h.hasClass('is-active'))).toEqual([true, false]);
+    await second.detach();
+    expect(headers()).toHaveLength(1);
+  });
+
   it('adds header actions', async () => {
     withTestView();
     const leaf = app.workspace.getRightLeaf(false);

@@ -1,0 +1,108 @@
+// @vitest-environment jsdom
+// The entry renderer's compaction notice and the shared summary sections, on a real round from the
+// core: prose with the whole-prompt figures, the carried sections rendered as text, the exact block
+// behind its own click, and never any of the model's or the notes' text as HTML.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compact } from '../../src/core/compact';
+import type { ChatMessage } from '../../src/core/messages';
+import { sentInBlock } from '../../src/core/record';
+import { compactionNoticeText, type CompactionState, type NoticeEntry } from '../../src/chat/entries';
+import { compactionDivider, fillEntry, type RenderedEntry } from '../../src/ui/entry-renderer';
+import { summarySections } from '../../src/ui/compaction-sections';
+import { installDomHelpers } from '../obsidian/dom';
+
+installDomHelpers(window);
+
+const T0 = Date.UTC(2026, 10, 25, 18, 0);
+let seq = 0;
+const m = (role: 'user' | 'assistant', content: string): ChatMessage => ({ id: `m${seq++}`, createdAt: T0 + seq * 60_000, role, content });
+
+function round(messages: ChatMessage[], promptBefore = 7012, promptAfter = 2210): CompactionState {
+  const result = compact(messages, { budgetTokens: 500, keepExchanges: 1, now: T0 + 3_600_000, trigger: 'tokens' });
+  if (!result.ok) throw new Error(result.message);
+  return { record: result.record, causes: ['tokens'], microCleared: [], restored: { notes: [], block: '', tokens: 0 }, promptBefore, promptAfter };
+}
+
+function gardenChat(): ChatMessage[] {
+  seq = 0;
+  return [
+    m('user', 'Help me plan the garden in [[Projects/Garden]]. Never use pesticides.'),
+    m('assistant', 'We decided to put raised beds by the shed. <img src=x onerror="alert(1)">'),
+    m('user', 'Next, order the soil before Friday.'),
+    m('assistant', 'I will list the soil suppliers next.'),
+    m('user', 'What about the pond?'),
+    m('assistant', 'The pond goes in spring.'),
+  ];
+}
+
+function renderNotice(entry: NoticeEntry): HTMLElement {
+  const item: RenderedEntry = { entry, el: createDiv(), bodyEl: null, component: null, version: 0, editing: false };
+  fillEntry(item, { busy: () => false, canRewrite: () => false, renderBody: () => undefined });
+  return item.el;
+}
+
+describe('the compaction notice', () => {
+  it('reads as prose with the whole-prompt figures, sections one click away, the exact block behind its own', () => {
+    const state = round(gardenChat());
+    const removed = state.record.removedIds.length;
+    const el = renderNotice({ kind: 'notice', id: 'n1', level: 'info', text: compactionNoticeText(state, removed), compaction: state });
+
+    expect(el.hasClass('mod-compaction')).toBe(true);
+    expect(el.find('.compact-chat-notice-text')?.getText()).toBe(
+      `${removed} messages summarised; 7,012 → 2,210 tokens. Round 1, near the context limit. Every message is still in the conversation.`,
+    );
+    const [carried, exact] = el.findAll('details');
+    expect(carried?.hasClass('compact-chat-notice-details')).toBe(true);
+    expect(carried?.hasAttribute('open')).toBe(false);
+    const titles = carried?.findAll('.compact-chat-notice-section-title').map((t) => t.getText());
+    expect(titles).toEqual(summarySections(state.record).filter((s) => s.sent.length > 0).map((s) => s.title));
+    expect(titles).toContain('Decisions');
+    expect(carried?.getText()).toContain('raised beds');
+    expect(carried?.find('summary')?.getText()).toMatch(/^What was carried forward \(\d+ lines?\)$/);
+    // The block sits in its own closed <details>, exactly as sent.
+    expect(exact?.hasClass('compact-chat-notice-block')).toBe(true);
+    expect(exact?.hasAttribute('open')).toBe(false);
+    expect(exact?.find('pre.compact-chat-block')?.getText()).toBe(state.record.block);
+    // Model text is text: the markup in a reply never becomes an element.
+    expect(el.find('img')).toBeNull();
+    expect(el.find('.compact-chat-notice-open')?.getAttr('data-open-round')).toBe('1');
+  });
+
+  it('an undone round keeps its line, struck through, without the details', () => {
+    const state = round(gardenChat());
+    const el = renderNotice({ kind: 'notice', id: 'n1', level: 'info', text: compactionNoticeText(state, 4), compaction: state, undone: true });
+    expect(el.hasClass('is-undone')).toBe(true);
+    expect(el.find('details')).toBeNull();
+    expect(el.find('.compact-chat-notice-undone')?.getText()).toMatch(/sent again/);
+  });
+
+  it('the divider after a round names it and opens it', () => {
+    const state = round(gardenChat());
+    const el = compactionDivider(state);
+    expect(el.getAttr('data-round')).toBe('1');
+    expect(el.getText()).toBe('Compacted · round 1');
+  });
+});
+
+describe('summary sections', () => {
+  it('split every line of the record into sent (as the block carried it) and not sent, in the block order', () => {
+    const word = fc.constantFrom('garden', 'pond', 'soil', 'budget', 'shed', 'Friday', 'tomatoes', 'decided', 'never', 'must', 'next', 'ordered');
+    const sentence = fc.array(word, { minLength: 3, maxLength: 12 }).map((w) => `${w.join(' ')}.`);
+    fc.assert(
+      fc.property(fc.array(sentence, { minLength: 4, maxLength: 16 }), (texts) => {
+        seq = 0;
+        const messages = texts.map((t, i) => m(i % 2 === 0 ? 'user' : 'assistant', t));
+        const result = compact(messages, { budgetTokens: 200, keepExchanges: 1, now: T0, trigger: 'manual' });
+        if (!result.ok) return;
+        const r = result.record;
+        for (const section of summarySections(r)) {
+          expect(section.sent.length + section.notSent.length).toBeGreaterThan(0);
+          for (const line of section.sent) expect(r.block).toContain(line.text);
+          for (const line of section.notSent) expect(sentInBlock(r.block, line.text)).toBe(false);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
