@@ -1,0 +1,96 @@
+// `npm run bench` (imported by run.mjs): what one save of a conversation note costs at 10 and at
+// 2,000 messages — time and bytes written — through the plugin's real store (src/chat/
+// conversation-store.ts) and vault adapter (src/ui/obsidian-vault.ts) over the test runtime's
+// in-memory vault (test/obsidian/), whose disk writes are counted here.
+import { register } from 'node:module';
+import { performance } from 'node:perf_hooks';
+
+register(new URL('./obsidian-hooks.mjs', import.meta.url).href);
+const { Vault } = await import('../test/obsidian/vault.ts');
+const { MemoryAdapter } = await import('../test/obsidian/adapter.ts');
+const { conversationVault } = await import('../src/ui/obsidian-vault.ts');
+const { ConversationStore } = await import('../src/chat/conversation-store.ts');
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const encoder = new TextEncoder();
+
+/** The vault with every text the adapter is asked to write kept (write, append, create, process),
+ * so the bytes are counted after the timed save, not during it. */
+function countingVault() {
+  const adapter = new MemoryAdapter();
+  const written = [];
+  for (const name of ['write', 'writeNew', 'append']) {
+    const original = adapter[name].bind(adapter);
+    adapter[name] = (path, data, options) => {
+      written.push(data);
+      return original(path, data, options);
+    };
+  }
+  const process = adapter.process.bind(adapter);
+  adapter.process = (path, fn, options) =>
+    process(path, (data) => {
+      const next = fn(data);
+      written.push(next);
+      return next;
+    }, options);
+  const vault = new Vault(adapter);
+  const take = () => written.splice(0).reduce((n, text) => n + encoder.encode(text).length, 0);
+  return { vault, take };
+}
+
+// About 500 bytes a message, so 2,000 messages make a note of about a megabyte (issue #18).
+const prose = 'We looked at [[Projects/Garden redesign]] again: the beds go along the fence, the pond by the shed, and the budget stays under €900. ';
+const message = (i) => ({
+  kind: 'message',
+  message: { id: `m${i}`, createdAt: 1_795_000_000_000 + i * 60_000, role: i % 2 ? 'assistant' : 'user', content: `${prose.repeat(1 + (i % 5))}(${i})` },
+  ...(i % 2 ? { model: 'llama3.1:8b' } : {}),
+});
+
+/** A conversation of `size` messages saved once; `step()` adds a message and saves again, returning
+ * that save's time and bytes written. */
+async function conversationAt(size) {
+  const { vault, take } = countingVault();
+  const store = new ConversationStore(conversationVault({ vault }, { registerEvent() {} }), { folder: () => 'Compact Chat', warn() {} });
+  const items = Array.from({ length: size }, (_, i) => message(i));
+  let updated = 1;
+  // Fresh item objects around the same messages each time, as the session's toSaved gives them.
+  const conversation = () => ({ id: 'bench', title: 'Bench', model: 'llama3.1:8b', created: 1_795_000_000_000, updated: updated++, items: items.map((item) => ({ ...item })) });
+  const first = await store.save(conversation());
+  if (first.kind !== 'saved') throw new Error(`the first save failed: ${JSON.stringify(first)}`);
+  return {
+    async step() {
+      items.push(message(items.length));
+      const next = conversation();
+      take();
+      const t0 = performance.now();
+      const result = await store.save(next);
+      const ms = performance.now() - t0;
+      if (result.kind !== 'saved') throw new Error(`a save failed: ${JSON.stringify(result)}`);
+      return { ms, bytes: take() };
+    },
+    noteBytes: () => encoder.encode(vault.adapter.peek('Compact Chat/Bench.md') ?? '').length,
+  };
+}
+
+export async function benchSave(reps = 201) {
+  console.log('\n## Conversation note: one save after a new message (store + vault adapter, in-memory disk)');
+  const sizes = [10, 2000];
+  const runs = await Promise.all(sizes.map(conversationAt));
+  const samples = sizes.map(() => ({ ms: [], bytes: [] }));
+  // Interleaved, so the load of a shared machine falls on both sizes alike; the first rounds warm up.
+  for (let r = 0; r < reps + 10; r++) {
+    for (let k = 0; k < sizes.length; k++) {
+      const { ms, bytes } = await runs[k].step();
+      if (r >= 10) {
+        samples[k].ms.push(ms);
+        samples[k].bytes.push(bytes);
+      }
+    }
+  }
+  const [small, large] = samples.map((s) => ({ ms: median(s.ms), bytes: median(s.bytes) }));
+  sizes.forEach((n, k) => {
+    const r = k === 0 ? small : large;
+    console.log(`at ${n.toLocaleString('en')} messages: ${r.ms.toFixed(3)} ms, ${r.bytes.toLocaleString('en')} bytes written (note ${runs[k].noteBytes().toLocaleString('en')} bytes after ${reps + 10} more saves)`);
+  });
+  console.log(`ratio (2,000 / 10): time ${(large.ms / small.ms).toFixed(2)}, bytes ${(large.bytes / small.bytes).toFixed(2)}  (target ≤ 2; medians of ${reps} saves each)`);
+}
