@@ -363,7 +363,8 @@ function byteLength(text: string): number {
 }
 
 /** Whether a complete temporary file is a newer save than the note: the same conversation, not
- * older, or any version of it when the note no longer parses (a replace that died half-way). */
+ * older, or any version of it when the note no longer parses (a replace that died half-way; one
+ * cut off in the blocks still reads, with the new save's `updated` in its front matter). */
 function supersedes(candidate: SavedConversation, note: ParseResult): boolean {
   if (!note.ok) return note.partial === null || note.partial.id === candidate.id;
   return note.conversation.id === candidate.id && candidate.updated >= note.conversation.updated;
