@@ -9,6 +9,9 @@
 //     The reply, as plain Markdown, [[links]] and all.
 //     (a closing line when the reply leaves a fence open: markdown-tail.ts)
 //     (blank line)
+//     <!-- compact-chat status -->                       ← only for a reply stopped or failed:
+//     *Reply interrupted: The connection dropped.*          how it ended, for people
+//     (blank line)
 //     <!-- compact-chat tool-call -->                    ← one per tool call, with its arguments
 //     Tool call `read_note`:
 //     ```json
@@ -30,6 +33,8 @@ import { FormatError, escapeSeparators, fenceFor, humanTime, isoTime, metaJson, 
 const MARK = '<!-- compact-chat';
 const END = `${MARK} end`;
 const TOOL_CALL = `${MARK} tool-call -->`;
+/** Before a line for people saying how a reply ended (not read back: the metadata holds it). */
+const STATUS = `${MARK} status -->`;
 const ESCAPED = 'escaped';
 const LABEL: Record<ChatMessage['role'], string> = { user: 'User', assistant: 'Assistant', system: 'System', tool: 'Tool result' };
 const START = /^<!-- compact-chat (user|assistant|system|tool|compaction)( escaped)?(?: (\{.*\}))? -->$/;
@@ -98,10 +103,13 @@ function head(item: SavedMessage, escaped: boolean): string {
   return `\n## ${LABEL[m.role]}${tool} · ${humanTime(m.createdAt)}\n${MARK} ${m.role}${escaped ? ` ${ESCAPED}` : ''} ${metaJson({ id: m.id, createdAt: m.createdAt })} -->\n\n`;
 }
 
-/** The tool calls' arguments and the end line with the rest of the metadata. */
+/** How a reply ended, for people (after its text, so a streaming reply's block only grows); then
+ * the tool calls' arguments and the end line with the rest of the metadata. */
 function tail(item: SavedMessage, close: string | null): string {
   let out = '';
   const m = item.message;
+  if (item.failure) out += `${STATUS}\n*Reply ${item.failure.ended}: ${oneLine(item.failure.message)}*\n\n`;
+  else if (item.stopped || item.streaming) out += `${STATUS}\n*Reply stopped.*\n\n`;
   if (m.role === 'assistant') {
     for (const call of m.toolCalls ?? []) {
       out += `${TOOL_CALL}\nTool call \`${oneLine(call.name).replace(/`/g, "'")}\`:\n${fenced(call.arguments, 'json').join('\n')}\n\n`;
@@ -168,6 +176,8 @@ export function parseBlocks(lines: string[], start: number, conversation: SavedC
     i++;
     const body = region(lines, i, end);
     i += body.lines.length;
+    // How a reply ended, for people: the end line's metadata holds it.
+    if (i < end && lines[i] === STATUS) i += 1 + region(lines, i + 1, end).lines.length;
     const calls: Region[] = [];
     while (i < end && lines[i] === TOOL_CALL) {
       const call = region(lines, i + 1, end);
