@@ -3,7 +3,7 @@
 // read or that changed elsewhere (the conversation then continues in a new note). A hand edit of
 // the open conversation's note is loaded into the chat when nothing local would be lost. Plain
 // class: main.ts gives it timers and a way to tell the user.
-import type { SavedConversation } from './conversation-format';
+import type { SavedConversation, TornTail } from './conversation-format';
 import type { ConversationStore, HistoryItem, LoadResult } from './conversation-store';
 import { Emitter } from './emitter';
 import type { ChatSession } from './session';
@@ -253,6 +253,7 @@ export class Conversations {
       this.savedItems = JSON.stringify(this.deps.session.toSaved());
       this.switchTo({ id: c.id, title: c.title, created: c.created, path, problem: null });
       if (result.recovered) this.deps.notify(`Recovered "${c.title}" from its last save, which was interrupted.`);
+      if (result.tail) this.deps.notify(tornTailMessage(c.title, result.tail));
       return true;
     }
     if (result.line === 0) return false;
@@ -290,6 +291,15 @@ export class Conversations {
   private keyOf(title: string, model: string, itemsJson: string): string {
     return `${JSON.stringify([title, model])}${itemsJson}`;
   }
+}
+
+/** What the user is told about a note whose end was cut off (a save or a reply interrupted by a crash). */
+export function tornTailMessage(title: string, tail: TornTail): string {
+  if (tail.recovered && tail.dropped === '') return `The last message of "${title}" was cut off (line ${tail.line}); it was recovered as far as it was written.`;
+  const first = tail.dropped.split('\n').find((l) => l.trim() !== '') ?? '';
+  const chars = Array.from(first);
+  const what = `${tail.dropped.length.toLocaleString('en')} characters from line ${tail.line} ("${chars.length > 40 ? `${chars.slice(0, 40).join('')}…` : first}")`;
+  return `The end of "${title}" was cut off and could not be read: ${what} ${tail.recovered ? 'after the recovered message ' : ''}will be left out when the conversation is next saved. Copy them from the note first if you need them.`;
 }
 
 /** A title from the first user message: its first line, Markdown marks dropped, at most 60 characters. */
