@@ -21,8 +21,8 @@
 //     <!-- compact-chat end {…the rest of the metadata…} -->
 //
 // The note's own lines all start `<!-- compact-chat`; any line of carried text (a message, a tool
-// result, arguments) that starts with that, after any backslashes, gets one more backslash, and the
-// reader takes one off. A block with no end line is incomplete: a reply still being written (an
+// result, arguments) that starts with that, after any spaces, gets one more space in front, and the
+// reader takes one off (CommonMark reads an HTML comment with up to three spaces before it alike). A block with no end line is incomplete: a reply still being written (an
 // "open" block, which later saves extend by appending its new lines) or an append cut off.
 import type { ChatMessage } from '../core/messages';
 import type { SavedConversation, SavedItem, SavedMessage, TornTail } from './conversation-format';
@@ -39,8 +39,9 @@ const ESCAPED = 'escaped';
 const LABEL: Record<ChatMessage['role'], string> = { user: 'User', assistant: 'Assistant', system: 'System', tool: 'Tool result' };
 const START = /^<!-- compact-chat (user|assistant|system|tool|compaction)( escaped)?(?: (\{.*\}))? -->$/;
 const END_LINE = /^<!-- compact-chat end(?: saved=(\S+))?(?: close=(\S+))?(?: (\{.*\}))? -->$/;
-/** A line of carried text that must be escaped (or, read back, unescaped). */
-const LOOKS_LIKE_MARK = /^\\*<!-- compact-chat/;
+/** A line of carried text that must be escaped (or, read back, unescaped): the escape is one more
+ * leading space, which CommonMark reads the same way (up to three spaces before an HTML block). */
+const LOOKS_LIKE_MARK = /^ *<!-- compact-chat/;
 
 // ── writing ─────────────────────────────────────────────────────────────────────────────────
 
@@ -130,11 +131,11 @@ function fenced(text: string, info: string): string[] {
 }
 
 function escapeLine(line: string): string {
-  return LOOKS_LIKE_MARK.test(line) ? `\\${line}` : line;
+  return LOOKS_LIKE_MARK.test(line) ? ` ${line}` : line;
 }
 
 function unescapeLine(line: string): string {
-  return line.startsWith('\\') && LOOKS_LIKE_MARK.test(line) ? line.slice(1) : line;
+  return line.startsWith(' ') && LOOKS_LIKE_MARK.test(line) ? line.slice(1) : line;
 }
 
 // ── reading ─────────────────────────────────────────────────────────────────────────────────
@@ -152,8 +153,11 @@ interface Region {
  * else is left out and reported. `saved` is the save time on the last end line that has one.
  */
 export function parseBlocks(lines: string[], start: number, conversation: SavedConversation): { tail?: TornTail; saved?: number } {
-  // The line break that ends the last line does not start another one.
-  const end = lines.length > start && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+  // The line break that ends the last line does not start another one. Without it, the last line
+  // may be cut off: one of the note's own lines that does not read there is a torn end.
+  const complete = lines.length > start && lines[lines.length - 1] === '';
+  const end = complete ? lines.length - 1 : lines.length;
+  const cutOff = (at: number): boolean => !complete && at === end - 1;
   const ids = new Set<string>();
   let saved: number | undefined;
   let i = start;
@@ -169,6 +173,10 @@ export function parseBlocks(lines: string[], start: number, conversation: SavedC
     }
     const startAt = i;
     const startMatch = START.exec(lines[i] as string);
+    if (!startMatch && cutOff(i)) {
+      const from = blockStart >= 0 ? blockStart : i;
+      return { saved, tail: { line: from + 1, recovered: false, dropped: lines.slice(from, end).join('\n') } };
+    }
     if (!startMatch) throw new FormatError(`Expected the start of a message ("${MARK} user {…} -->" …); found another of the note's own lines.`, i + 1);
     const kind = startMatch[1] as ChatMessage['role'] | 'compaction';
     const escaped = startMatch[2] !== undefined;
@@ -184,9 +192,9 @@ export function parseBlocks(lines: string[], start: number, conversation: SavedC
       calls.push(call);
       i += 1 + call.lines.length;
     }
-    if (i >= end) {
+    if (i >= end || (cutOff(i) && !END_LINE.test(lines[i] as string))) {
       const tailStart = blockStart >= 0 ? blockStart : startAt;
-      const recovered = kind === 'compaction' || kind === 'tool' || escaped ? null : recoverOpen(kind, startJson, body, startAt + 1, ids);
+      const recovered = kind === 'compaction' || kind === 'tool' || escaped ? null : recoverOpen(kind, startJson, body, startAt + 1, ids, !complete);
       if (recovered) conversation.items.push(recovered);
       const dropped = recovered ? lines.slice(calls[0] ? calls[0].from - 1 : end, end).join('\n') : lines.slice(tailStart, end).join('\n');
       return { saved, tail: { line: tailStart + 1, recovered: recovered !== null, dropped } };
@@ -272,10 +280,16 @@ function readFenced(body: Region, what: string): { text: string; line: number } 
 }
 
 /** The message an incomplete block holds, when its start line is whole and it has text: a reply
- * that was being written (or a message whose append was cut off), marked stopped. */
-function recoverOpen(role: ChatMessage['role'], startJson: Record<string, unknown>, body: Region, line: number, ids: Set<string>): SavedMessage | null {
+ * that was being written (or a message whose append was cut off); a reply is marked stopped. */
+function recoverOpen(role: ChatMessage['role'], startJson: Record<string, unknown>, body: Region, line: number, ids: Set<string>, cutOff: boolean): SavedMessage | null {
   const lines = [...body.lines];
   if (lines[0] === '') lines.shift();
+  // A line cut off while the writer's own line after the text was being written is not text; nor
+  // are the blank lines the writer puts after it. (A closing line the writer added may stay: the
+  // text is recovered as far as it can be told.)
+  const last = lines[lines.length - 1];
+  if (cutOff && last !== undefined && last !== '' && (MARK.startsWith(last) || last.startsWith(MARK))) lines.pop();
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
   const content = lines.map(unescapeLine).join('\n');
   if (content.trim() === '') return null;
   let item: SavedMessage;
