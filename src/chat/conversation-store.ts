@@ -20,6 +20,7 @@
 // file holds the complete new one, and `load` recovers from it when the note no longer parses.
 import { type ParseResult, type SavedConversation, type TornTail, parseConversation, parseConversationHeader } from './conversation-format';
 import { type WrittenNote, planNew, planSave, writtenFromLoad } from './note-writer';
+import { replaceLoneSurrogates } from './note-text';
 
 /** Obsidian Sync's per-file limit. */
 export const SYNC_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -382,10 +383,8 @@ function basename(path: string): string {
 
 /** A file name from a title: no characters Obsidian or the file systems refuse, no lone surrogates. */
 export function safeFileName(title: string): string {
-  const cleaned = title
-    // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
-    .replace(/[\\/:*?"<>|#^[\]\u0000-\u001f\u007f]/g, ' ')
-    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
+  const cleaned = replaceLoneSurrogates(title.replace(/[\\/:*?"<>|#^[\]\u0000-\u001f\u007f]/g, ' '), '')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^\.+/, '');

@@ -114,7 +114,7 @@ function roleData(m: ChatMessage): unknown {
 /** Deep equality of plain data; allocates nothing. */
 export function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a !== a && b !== b; // NaN
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Number.isNaN(a) && Number.isNaN(b);
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!same(a[i], b[i])) return false;
@@ -128,7 +128,7 @@ export function same(a: unknown, b: unknown): boolean {
     if (!Object.prototype.hasOwnProperty.call(y, key) || !same(x[key], y[key])) return false;
     keys++;
   }
-  for (const _key in y) keys--;
+  for (const key in y) if (Object.prototype.hasOwnProperty.call(y, key)) keys--;
   return keys === 0;
 }
 

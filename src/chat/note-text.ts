@@ -71,17 +71,20 @@ export function humanTime(ms: number): string {
  * space), lone surrogates and control characters replaced, so the note stays valid UTF-8 whatever a name or path holds. */
 export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
-  const flat = text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' ');
+  return replaceLoneSurrogates(text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]+/g, ' '), '\uFFFD');
+}
+
+/** Lone surrogates replaced by `by` (a loop, not a lookbehind: iOS before 16.4 cannot parse those). */
+export function replaceLoneSurrogates(text: string, by: string): string {
   let out = '';
-  for (let i = 0; i < flat.length; i++) {
-    const c = flat.charCodeAt(i);
-    const pairStart = c >= 0xd800 && c <= 0xdbff;
-    const next = flat.charCodeAt(i + 1);
-    if (pairStart && next >= 0xdc00 && next <= 0xdfff) {
-      out += flat.slice(i, i + 2);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
+    if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      out += text.slice(i, i + 2);
       i++;
     } else {
-      out += pairStart || (c >= 0xdc00 && c <= 0xdfff) ? '\uFFFD' : flat[i];
+      out += c >= 0xd800 && c <= 0xdfff ? by : text[i];
     }
   }
   return out;
