@@ -34,6 +34,21 @@ export class ItemSnapshots {
     return c;
   }
 
+  /** Whether `items` are exactly the items held (in order, none more or less). */
+  matches(items: readonly SavedItem[]): boolean {
+    if (items.length !== this.length) return false;
+    for (let i = 0; i < items.length; i++) if (!this.same(i, items[i] as SavedItem)) return false;
+    return true;
+  }
+
+  /** Holds `items` from now on (copying only those that changed). */
+  update(items: readonly SavedItem[]): void {
+    items.forEach((item, i) => {
+      if (i >= this.length || !this.same(i, item)) this.set(i, item);
+    });
+    for (const column of [this.kinds, this.ids, this.createdAts, this.roles, this.contents, this.roleData, this.rest, this.keyCounts]) column.length = items.length;
+  }
+
   /** The message id at `i` ('' for a compaction round). */
   idAt(i: number): string {
     return this.ids[i] ?? '';
