@@ -150,7 +150,9 @@ export class ConversationStore {
     const tmpText = await this.vault.read(tmp);
     const parsed: ParseResult = parseConversation(text);
     const fromTmp = tmpText === null ? null : parseConversation(tmpText);
-    if (tmpText !== null && fromTmp?.ok && tmpText !== text && supersedes(fromTmp.conversation, parsed)) {
+    // A temporary file is written whole before the replace: one with a torn end is a write that died.
+    const tmpComplete = fromTmp?.ok === true && !fromTmp.tail;
+    if (tmpText !== null && fromTmp?.ok && tmpComplete && tmpText !== text && supersedes(fromTmp.conversation, parsed)) {
       if (await this.vault.replace(path, tmpText, text)) {
         await this.vault.removeHidden(tmp).catch(() => undefined);
         this.readOnly.delete(path);
@@ -163,7 +165,7 @@ export class ConversationStore {
       this.readOnly.delete(path);
       await this.remember(parsed.conversation.id, path, text, writtenFromLoad(parsed.conversation, appendable(parsed, text)));
       // Read and judged: the note's own text (the save died after the replace) or a torn write.
-      if (tmpText !== null && (tmpText === text || !fromTmp?.ok)) await this.vault.removeHidden(tmp).catch(() => undefined);
+      if (tmpText !== null && (tmpText === text || !tmpComplete)) await this.vault.removeHidden(tmp).catch(() => undefined);
       return { ok: true, conversation: parsed.conversation, path, recovered: false, ...(parsed.tail ? { tail: parsed.tail } : {}) };
     }
     this.readOnly.add(path);
