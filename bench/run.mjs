@@ -1,9 +1,11 @@
-// `npm run bench`: the core's performance figures, in one run. Prints figures; asserts nothing
+// `npm run bench`: the core's performance figures, and the cost of saving a conversation note
+// (bench/save.mjs), in one run. Prints figures; asserts nothing
 // (machines here are shared and noisy: timings belong in reports, never in tests).
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TokenTracker, estimateTokens } from '../src/core/index.ts';
+import { benchSave } from './save.mjs';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -161,3 +163,5 @@ console.log(`first compaction of messages never read:        ${(median(rounds.fi
 console.log(`compaction of messages read as they arrived:    ${(median(rounds.prepared) / 1e6).toFixed(1)} ms, ratio ${median(rounds.preparedRatio).toFixed(1)}×  (the plugin's path; reading them: ${(median(rounds.prepare) / 1e3 / big.length).toFixed(1)} µs per message, ${(median(rounds.prepare) / 1e6).toFixed(1)} ms for all ${big.length})`);
 console.log(`repeated compaction (same messages):            ${(median(rounds.repeated) / 1e6).toFixed(1)} ms, ratio ${median(rounds.repeatedRatio).toFixed(1)}×${sink < 0 ? '' : ''}`);
 console.log(`(ratios: median over ${ROUNDS} rounds of compaction time / split time measured side by side)`);
+
+await benchSave();

@@ -1,17 +1,25 @@
-// Conversation notes on disk: find, load, save (atomically, never over a note it could not read or
-// one changed behind its back), rename, delete, search. Plain class over `ConversationVault`, which
-// main.ts implements with the Vault API (src/ui/obsidian-vault.ts) and tests with the in-memory vault.
+// Conversation notes on disk: find, load, save, rename, delete, search. Never writes over a note it
+// could not read or one changed behind its back. Plain class over `ConversationVault`, which main.ts
+// implements with the Vault API (src/ui/obsidian-vault.ts) and tests with the in-memory vault.
 //
-// Why the save is "temporary file, then in-place replace" rather than "temporary file, then rename":
-// Obsidian's adapter cannot rename over an existing file, so a rename would need a delete first,
-// leaving an instant with no note at all (and it closes open tabs and breaks the file's identity
-// for links). Instead every save first writes the complete new text to a hidden sibling
-// (`.<name>.md.tmp`, outside the vault index), then replaces the note's text with `vault.process`
-// (which also checks, in the same step, that the note is still what we last read or wrote), then
-// removes the temporary file. At every instant one complete version is on disk: before the
-// replace the note is the old version; if the process dies during the replace, the temporary file
-// holds the complete new one, and `load` recovers from it when the note no longer parses.
-import { type ParseResult, type SavedConversation, parseConversation, parseConversationHeader, serializeConversation } from './conversation-format';
+// A save writes what changed (note-writer.ts): the common save — a reply arrived, a streaming
+// reply grew or finished — appends blocks to the note; each block ends with its own end line, so an
+// append cut off by a crash leaves a note that still loads, with the torn tail recovered or
+// reported (conversation-blocks.ts). Before appending, the note's size and modification time are
+// compared with those after this store's last write (reading the whole note only when they differ),
+// so a note changed elsewhere is never appended to.
+//
+// Any other save rewrites the note: "temporary file, then in-place replace" rather than "temporary
+// file, then rename". Obsidian's adapter cannot rename over an existing file, so a rename would need
+// a delete first, leaving an instant with no note at all (and it closes open tabs and breaks the
+// file's identity for links). Instead a rewrite first writes the complete new text to a hidden
+// sibling (`.<name>.md.tmp`, outside the vault index), then replaces the note's text with
+// `vault.process` (which also checks, in the same step, that the note is still what we last read or
+// wrote), then removes the temporary file. At every instant one complete version is on disk: before
+// the replace the note is the old version; if the process dies during the replace, the temporary
+// file holds the complete new one, and `load` recovers from it when the note no longer parses.
+import { type ParseResult, type SavedConversation, type TornTail, parseConversation, parseConversationHeader } from './conversation-format';
+import { type WrittenNote, planNew, planSave, writtenFromLoad } from './note-writer';
 import { dropLoneSurrogates } from '../core/text';
 
 /** Obsidian Sync's per-file limit. */
@@ -30,6 +38,10 @@ export interface ConversationVault {
   /** Replaces the note's text if it still equals `expected` (atomic read-check-write); false when it
    * changed meanwhile. */
   replace(path: string, text: string, expected: string): Promise<boolean>;
+  /** Adds `text` at the end of the note (`Vault.append`). */
+  append(path: string, text: string): Promise<void>;
+  /** The file's size in bytes and modification time, or null when there is none (cheap: no read). */
+  stat(path: string): Promise<NoteStat | null>;
   /** Writes / removes a hidden file (not in the vault index). */
   writeHidden(path: string, text: string): Promise<void>;
   removeHidden(path: string): Promise<void>;
@@ -40,6 +52,11 @@ export interface ConversationVault {
   onModify(listener: (path: string) => void): void;
 }
 
+export interface NoteStat {
+  size: number;
+  mtime: number;
+}
+
 export interface HistoryItem {
   id: string;
   path: string;
@@ -48,7 +65,9 @@ export interface HistoryItem {
 }
 
 export type LoadResult =
-  | { ok: true; conversation: SavedConversation; path: string; recovered: boolean }
+  /** `recovered`: from the temporary file of a rewrite that died. `tail`: the note ended in an
+   * incomplete block (an append or a reply cut off), recovered into the last message or left out. */
+  | { ok: true; conversation: SavedConversation; path: string; recovered: boolean; tail?: TornTail }
   | { ok: false; path: string; error: string; line: number; partial: SavedConversation | null };
 
 export type SaveResult =
@@ -61,8 +80,9 @@ export type SaveResult =
 export class ConversationStore {
   /** Conversation id → note path, as far as known. */
   private readonly paths = new Map<string, string>();
-  /** Note path → the text last read or written here (to detect changes made elsewhere). */
-  private readonly known = new Map<string, string>();
+  /** Note path → the note as last read or written here (to detect changes made elsewhere, and to
+   * know what a save must add). */
+  private readonly notes = new Map<string, NoteState>();
   /** Notes that did not parse: never written. */
   private readonly readOnly = new Set<string>();
   private readonly warnedSize = new Set<string>();
@@ -130,59 +150,99 @@ export class ConversationStore {
     const tmpText = await this.vault.read(tmp);
     const parsed: ParseResult = parseConversation(text);
     const fromTmp = tmpText === null ? null : parseConversation(tmpText);
-    if (tmpText !== null && fromTmp?.ok && tmpText !== text && supersedes(fromTmp.conversation, parsed)) {
+    // A temporary file is written whole before the replace: one with a torn end is a write that died.
+    const tmpComplete = fromTmp?.ok === true && !fromTmp.tail;
+    if (tmpText !== null && fromTmp?.ok && tmpComplete && tmpText !== text && supersedes(fromTmp.conversation, parsed)) {
       if (await this.vault.replace(path, tmpText, text)) {
         await this.vault.removeHidden(tmp).catch(() => undefined);
         this.readOnly.delete(path);
-        this.remember(fromTmp.conversation.id, path, tmpText);
+        await this.remember(fromTmp.conversation.id, path, tmpText, writtenFromLoad(fromTmp.conversation, appendable(fromTmp, tmpText)));
         return { ok: true, conversation: fromTmp.conversation, path, recovered: true };
       }
     }
     if (parsed.ok) {
       // A note that did not parse and was fixed since (by hand) is writable again.
       this.readOnly.delete(path);
-      this.remember(parsed.conversation.id, path, text);
+      await this.remember(parsed.conversation.id, path, text, writtenFromLoad(parsed.conversation, appendable(parsed, text)));
       // Read and judged: the note's own text (the save died after the replace) or a torn write.
-      if (tmpText !== null && (tmpText === text || !fromTmp?.ok)) await this.vault.removeHidden(tmp).catch(() => undefined);
-      return { ok: true, conversation: parsed.conversation, path, recovered: false };
+      if (tmpText !== null && (tmpText === text || !tmpComplete)) await this.vault.removeHidden(tmp).catch(() => undefined);
+      return { ok: true, conversation: parsed.conversation, path, recovered: false, ...(parsed.tail ? { tail: parsed.tail } : {}) };
     }
     this.readOnly.add(path);
-    this.known.set(path, text);
+    this.notes.set(path, { text, bytes: byteLength(text), stat: await this.vault.stat(path), written: null });
     // Its id now points at the read-only note, so a save of that conversation can never land anywhere.
     if (parsed.partial) this.paths.set(parsed.partial.id, path);
     return { ok: false, path, error: parsed.error, line: parsed.line, partial: parsed.partial };
   }
 
-  /** Saves the conversation to its note (created on first save, named after its title). */
+  /** Saves the conversation to its note (created on first save, named after its title): appends
+   * what is new when that is all that changed, else rewrites the note. */
   async save(conversation: SavedConversation): Promise<SaveResult> {
-    const text = serializeConversation(conversation);
     let path = this.paths.get(conversation.id) ?? null;
     if (path && this.readOnly.has(path)) return { kind: 'read-only', path };
-    this.checkSize(conversation, text);
     try {
-      const expected = path ? this.known.get(path) : undefined;
-      const current = path ? await this.vault.read(path) : null;
-      if (path === null || current === null) {
+      const note = path ? this.notes.get(path) : undefined;
+      const stat = path ? await this.vault.stat(path) : null;
+      if (path === null || stat === null) {
         // New, or its note was deleted / renamed away: create it (again).
+        const plan = planNew(conversation);
+        this.checkSize(conversation, byteLength(plan.text));
         await this.vault.ensureFolder(this.folder());
-        path = await this.createFree(conversation.title, text);
-        this.remember(conversation.id, path, text);
+        path = await this.createFree(conversation.title, plan.text);
+        await this.remember(conversation.id, path, plan.text, plan.next);
         return { kind: 'saved', path };
       }
-      if (current === text) return { kind: 'saved', path };
-      if (expected === undefined || current !== expected) return { kind: 'conflict', path };
+      if (!note?.written || !(await this.unchanged(path, note, stat))) return { kind: 'conflict', path };
+      const plan = planSave(note.written, conversation);
+      if (plan.kind === 'none') return { kind: 'saved', path };
+      if (plan.kind === 'append') {
+        this.checkSize(conversation, note.bytes + byteLength(plan.text));
+        await this.append(path, note, plan.text, plan.next);
+        return { kind: 'saved', path };
+      }
+      this.checkSize(conversation, byteLength(plan.text));
       const tmp = tmpPath(path);
-      await this.vault.writeHidden(tmp, text);
-      if (!(await this.vault.replace(path, text, expected))) {
+      await this.vault.writeHidden(tmp, plan.text);
+      if (!(await this.vault.replace(path, plan.text, note.text))) {
         await this.vault.removeHidden(tmp).catch(() => undefined);
         return { kind: 'conflict', path };
       }
-      this.known.set(path, text);
+      await this.remember(conversation.id, path, plan.text, plan.next);
       await this.vault.removeHidden(tmp).catch(() => undefined);
       return { kind: 'saved', path };
     } catch (error) {
       return { kind: 'error', path: path ?? '', message: error instanceof Error ? error.message : String(error) };
     }
+  }
+
+  /** Appends to the note. If the append fails part-way, what is on disk is read back: the next save
+   * then rewrites it (the torn end goes), or, when it cannot even be read, treats it as changed
+   * elsewhere (the conversation goes on in a new note; nothing is written over). */
+  private async append(path: string, note: NoteState, text: string, next: WrittenNote): Promise<void> {
+    try {
+      await this.vault.append(path, text);
+    } catch (error) {
+      const now = await this.vault.read(path).catch(() => null);
+      if (now === null) this.notes.delete(path);
+      else this.notes.set(path, { text: now, bytes: byteLength(now), stat: await this.vault.stat(path).catch(() => null), written: { ...note.written!, appendable: false } });
+      throw error;
+    }
+    note.text += text;
+    note.bytes += byteLength(text);
+    note.written = next;
+    const stat = await this.vault.stat(path);
+    // Someone else wrote at the same moment: the next save compares the text itself.
+    note.stat = stat && stat.size === note.bytes ? stat : null;
+  }
+
+  /** Whether the note on disk is still what this store last read or wrote: its size and time
+   * when they are known and match, else its text. */
+  private async unchanged(path: string, note: NoteState, stat: NoteStat): Promise<boolean> {
+    if (note.stat && note.stat.size === stat.size && note.stat.mtime === stat.mtime) return true;
+    const text = await this.vault.read(path);
+    if (text !== note.text) return false;
+    note.stat = stat;
+    return true;
   }
 
   /** Calls `listener` when a note's text changes (any note, any writer: see `changedOnDisk`). */
@@ -194,8 +254,17 @@ export class ConversationStore {
    * edit or another device's save, false for this store's own saves (the modify events of its
    * `replace` and of a watcher seeing the same write again carry the text it wrote). */
   async changedOnDisk(path: string): Promise<boolean> {
+    const note = this.notes.get(path);
+    const stat = await this.vault.stat(path);
+    if (stat === null) return false;
+    if (note?.stat && note.stat.size === stat.size && note.stat.mtime === stat.mtime) return false;
     const text = await this.vault.read(path);
-    return text !== null && text !== this.known.get(path);
+    if (text === null) return false;
+    if (note && text === note.text) {
+      note.stat = stat;
+      return false;
+    }
+    return true;
   }
 
   /** Forgets the id's note (a conflict: the conversation continues in a new note). */
@@ -210,9 +279,9 @@ export class ConversationStore {
     const target = await this.freePath(title, path);
     if (target === path) return path;
     await this.vault.rename(path, target);
-    const text = this.known.get(path);
-    this.known.delete(path);
-    if (text !== undefined) this.known.set(target, text);
+    const note = this.notes.get(path);
+    this.notes.delete(path);
+    if (note) this.notes.set(target, { ...note, stat: null });
     if (this.readOnly.delete(path)) this.readOnly.add(target);
     this.paths.set(id, target);
     return target;
@@ -223,19 +292,22 @@ export class ConversationStore {
     if (!path) return false;
     await this.vault.trash(path);
     this.paths.delete(id);
-    this.known.delete(path);
+    this.notes.delete(path);
     this.readOnly.delete(path);
     return true;
   }
 
-  private remember(id: string, path: string, text: string): void {
+  private async remember(id: string, path: string, text: string, written: WrittenNote): Promise<void> {
     this.paths.set(id, path);
-    this.known.set(path, text);
+    this.notes.set(path, { text, bytes: byteLength(text), stat: null, written });
+    const stat = await this.vault.stat(path);
+    const note = this.notes.get(path);
+    // Only when nothing else was written meanwhile (its size is what was written here).
+    if (note && stat && stat.size === note.bytes) note.stat = stat;
   }
 
-  private checkSize(conversation: SavedConversation, text: string): void {
+  private checkSize(conversation: SavedConversation, bytes: number): void {
     if (this.warnedSize.has(conversation.id)) return;
-    const bytes = new TextEncoder().encode(text).length;
     if (bytes <= SYNC_LIMIT_BYTES) return;
     this.warnedSize.add(conversation.id);
     this.options.warn(
@@ -270,8 +342,32 @@ export class ConversationStore {
   }
 }
 
+/** The note as last read or written here. */
+interface NoteState {
+  text: string;
+  /** Its size in UTF-8 bytes (kept as appends add to it). */
+  bytes: number;
+  /** Its size and time on disk right after; null when unknown (the text is compared instead). */
+  stat: NoteStat | null;
+  /** What the writer knows of its blocks; null for a note that could not be read (never written). */
+  written: WrittenNote | null;
+}
+
+/** Whether blocks can be appended to the note as it is: format 2, nothing incomplete at its end,
+ * ending with a line break, LF line ends only (CR is never written: text holding one is escaped). */
+function appendable(parsed: ParseResult, text: string): boolean {
+  return parsed.ok && parsed.format >= 2 && !parsed.tail && text.endsWith('\n') && !text.includes('\r');
+}
+
+const encoder = new TextEncoder();
+
+function byteLength(text: string): number {
+  return encoder.encode(text).length;
+}
+
 /** Whether a complete temporary file is a newer save than the note: the same conversation, not
- * older, or any version of it when the note no longer parses (a replace that died half-way). */
+ * older, or any version of it when the note no longer parses (a replace that died half-way; one
+ * cut off in the blocks still reads, with the new save's `updated` in its front matter). */
 function supersedes(candidate: SavedConversation, note: ParseResult): boolean {
   if (!note.ok) return note.partial === null || note.partial.id === candidate.id;
   return note.conversation.id === candidate.id && candidate.updated >= note.conversation.updated;
@@ -289,10 +385,9 @@ function basename(path: string): string {
 
 /** A file name from a title: no characters Obsidian or the file systems refuse, no lone surrogates. */
 export function safeFileName(title: string): string {
-  const cleaned = dropLoneSurrogates(title)
-    // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
-    .replace(/[\\/:*?"<>|#^[\]\u0000-\u001f\u007f]/g, ' ')
-        .replace(/\s+/g, ' ')
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
+  const cleaned = dropLoneSurrogates(title.replace(/[\\/:*?"<>|#^[\]\u0000-\u001f\u007f]/g, ' '))
+    .replace(/\s+/g, ' ')
     .trim()
     .replace(/^\.+/, '');
   const cut = Array.from(cleaned).slice(0, 60).join('').replace(/…$/, '').trim();

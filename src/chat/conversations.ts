@@ -3,9 +3,10 @@
 // read or that changed elsewhere (the conversation then continues in a new note). A hand edit of
 // the open conversation's note is loaded into the chat when nothing local would be lost. Plain
 // class: main.ts gives it timers and a way to tell the user.
-import type { SavedConversation } from './conversation-format';
+import type { SavedConversation, SavedItem, TornTail } from './conversation-format';
 import type { ConversationStore, HistoryItem, LoadResult } from './conversation-store';
 import { Emitter } from './emitter';
+import { ItemSnapshots } from './item-snapshots';
 import type { ChatSession } from './session';
 import type { CompactChatSettings } from './settings';
 
@@ -46,10 +47,10 @@ export class Conversations {
   private currentConversation: CurrentConversation;
   private cancelTimer: (() => void) | null = null;
   private saving: Promise<void> = Promise.resolve();
-  /** What was last saved or loaded (items, title, model), so an unchanged conversation is not rewritten. */
-  private lastKey = '';
-  /** The session's items as last saved or loaded: anything else is local work a reload would lose. */
-  private savedItems = '';
+  /** What was last saved or loaded (title, model, the session's items as it gives them), so an
+   * unchanged conversation is not saved again, and anything else is local work a reload would
+   * lose. Compared item by item (ItemSnapshots): no pass over the whole text on every save. */
+  private saved: { title: string; model: string; items: ItemSnapshots } | null = null;
   private disposed = false;
   private readonly unsubscribe: (() => void)[] = [];
 
@@ -167,18 +168,16 @@ export class Conversations {
     if (!items.some((i) => i.kind === 'message')) return;
     const title = current.title || titleFrom(items) || 'Chat';
     const model = this.deps.settings().model.trim();
-    // The items' JSON is worked out once: it is both the save's key and what `hasLocalWork` compares.
-    const itemsJson = JSON.stringify(items);
-    const key = this.keyOf(title, model, itemsJson);
-    if (key === this.lastKey && current.path) return;
+    if (current.path && this.saved && this.saved.title === title && this.saved.model === model && this.saved.items.matches(items)) return;
+    // Taken now: a streaming reply's text grows in place while the note is written.
+    const snapshot = this.snapshotOf(items);
     const conversation: SavedConversation = { id: current.id, title, model, created: current.created, updated: this.deps.now(), items };
     const result = await this.deps.store.save(conversation);
     // The user switched conversations while this was written: nothing more to update.
     if (this.currentConversation.id !== current.id) return;
     switch (result.kind) {
       case 'saved': {
-        this.lastKey = key;
-        this.savedItems = itemsJson;
+        this.saved = { title, model, items: snapshot };
         const isNew = this.currentConversation.path !== result.path;
         this.currentConversation = { ...this.currentConversation, title, path: result.path };
         if (isNew) {
@@ -239,7 +238,14 @@ export class Conversations {
     const session = this.deps.session;
     if (session.busy) return true;
     if (this.currentConversation.problem) return false;
-    return JSON.stringify(session.toSaved()) !== this.savedItems;
+    return !this.saved?.items.matches(session.toSaved());
+  }
+
+  /** Copies of `items`, reusing those of the last save that did not change. */
+  private snapshotOf(items: readonly SavedItem[]): ItemSnapshots {
+    const snapshot = this.saved?.items.clone() ?? new ItemSnapshots();
+    snapshot.update(items);
+    return snapshot;
   }
 
   /** Shows a loaded note (read-only with the reason when it could not be read in full); false when
@@ -248,11 +254,11 @@ export class Conversations {
     if (result.ok) {
       const c = result.conversation;
       this.deps.session.load(c.items);
-      this.lastKey = this.keyOf(c.title, c.model, JSON.stringify(c.items));
-      // As the session gives them back, so the comparison in `hasLocalWork` is like for like.
-      this.savedItems = JSON.stringify(this.deps.session.toSaved());
+      // As the session gives them back, so the comparisons are like for like.
+      this.saved = { title: c.title, model: c.model, items: this.snapshotOf(this.deps.session.toSaved()) };
       this.switchTo({ id: c.id, title: c.title, created: c.created, path, problem: null });
       if (result.recovered) this.deps.notify(`Recovered "${c.title}" from its last save, which was interrupted.`);
+      if (result.tail) this.deps.notify(tornTailMessage(c.title, result.tail));
       return true;
     }
     if (result.line === 0) return false;
@@ -273,10 +279,7 @@ export class Conversations {
   }
 
   private switchTo(next: CurrentConversation): void {
-    if (next.path === null) {
-      this.lastKey = '';
-      this.savedItems = '';
-    }
+    if (next.path === null) this.saved = null;
     this.currentConversation = next;
     this.events.emit('current', next);
     this.deps.openChanged(next.id);
@@ -286,10 +289,15 @@ export class Conversations {
     return { id: this.deps.newId(), title: '', created: this.deps.now(), path: null, problem: null };
   }
 
-  /** What a save writes, as one string: an unchanged conversation is not written again. */
-  private keyOf(title: string, model: string, itemsJson: string): string {
-    return `${JSON.stringify([title, model])}${itemsJson}`;
-  }
+}
+
+/** What the user is told about a note whose end was cut off (a save or a reply interrupted by a crash). */
+export function tornTailMessage(title: string, tail: TornTail): string {
+  if (tail.recovered && tail.dropped === '') return `The last message of "${title}" was cut off (line ${tail.line}); it was recovered as far as it was written.`;
+  const first = tail.dropped.split('\n').find((l) => l.trim() !== '') ?? '';
+  const chars = Array.from(first);
+  const what = `${tail.dropped.length.toLocaleString('en')} characters from line ${tail.line} ("${chars.length > 40 ? `${chars.slice(0, 40).join('')}…` : first}")`;
+  return `The end of "${title}" was cut off and could not be read: ${what} ${tail.recovered ? 'after the recovered message ' : ''}will be left out when the conversation is next saved. Copy them from the note first if you need them.`;
 }
 
 /** A title from the first user message: its first line, Markdown marks dropped, at most 60 characters. */

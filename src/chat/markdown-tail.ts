@@ -65,6 +65,7 @@ function indentOf(line: string): number {
 const isBlank = (line: string): boolean => /^[ \t]*$/.test(line);
 const THEMATIC = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const ATX = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+const SETEXT = /^ {0,3}(?:=+|-+)[ \t]*$/;
 const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 
 function fenceOpen(line: string): { char: string; length: number; indent: number } | null {
@@ -136,8 +137,11 @@ export function closingLine(lines: readonly string[]): string | null {
       matched++;
     }
     if (matched < stack.length) {
-      // A paragraph goes on lazily when the line starts nothing else; any other leaf ends with its container.
-      if (leaf.kind === 'paragraph' && !startsBlock(rest, true)) continue;
+      // A paragraph goes on lazily when the line starts nothing else; any other leaf ends with its
+      // container. A list marker on a line that would be lazy (outside the quote or item) ends it
+      // even when it could not interrupt a paragraph ("2) two", an empty item): so markdown-it reads
+      // it, and the closing line must agree with the renderer about where the message's blocks end.
+      if (leaf.kind === 'paragraph' && !startsBlock(rest, true) && !listMarker(rest)) continue;
       stack.length = matched;
       if (leaf.kind !== 'none' && (leaf.kind === 'paragraph' || leaf.kind === 'indented' || ('depth' in leaf && leaf.depth > matched))) leaf = { kind: 'none' };
     }
@@ -197,7 +201,9 @@ export function closingLine(lines: readonly string[]): string | null {
       leaf = ends ? { kind: 'none' } : { kind: 'html', type: html, depth: stack.length, tag };
       continue;
     }
-    if (ATX.test(rest) || THEMATIC.test(rest)) {
+    // A setext underline turns the paragraph into a heading, which ends it: what follows may start
+    // blocks that could not interrupt a paragraph.
+    if (ATX.test(rest) || THEMATIC.test(rest) || (paragraph && SETEXT.test(rest))) {
       leaf = { kind: 'none' };
       continue;
     }

@@ -40,6 +40,8 @@ export function toSaved(entries: readonly ChatEntry[], compactions: readonly Com
       ...(entry.mentions ? { mentions: entry.mentions } : {}),
       ...(entry.model !== undefined ? { model: entry.model } : {}),
       ...(entry.status === 'stopped' || entry.status === 'streaming' ? { stopped: true } : {}),
+      // Still growing: the store writes it as an open block that the next saves extend.
+      ...(entry.status === 'streaming' ? { streaming: true } : {}),
       ...(entry.stopReason !== undefined ? { stopReason: entry.stopReason } : {}),
       ...(entry.status === 'error' ? { failure: savedFailure(entry.error) } : {}),
       ...(entry.pinned ? { pinned: true } : {}),

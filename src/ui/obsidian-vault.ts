@@ -63,6 +63,12 @@ export function conversationVault(app: App, owner: Pick<Component, 'registerEven
       });
       return same;
     },
+    append: (path, text) => vault.append(file(path), text),
+    stat: async (path) => {
+      // The adapter's stat (a file system stat on desktop): no read of the note.
+      const stat = await vault.adapter.stat(path);
+      return stat?.type === 'file' ? { size: stat.size, mtime: stat.mtime } : null;
+    },
     writeHidden: (path, text) => vault.adapter.write(path, text),
     removeHidden: async (path) => {
       if (await vault.adapter.exists(path)) await vault.adapter.remove(path);

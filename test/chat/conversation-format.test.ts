@@ -124,7 +124,7 @@ describe('the conversation note format', () => {
     expect(parsed.ok && parsed.conversation).toEqual(c);
   });
 
-  it('is readable: front matter, headings per message, fenced text, tool calls as json', () => {
+  it('is readable: front matter, a heading per message, plain Markdown text, tool calls as json', () => {
     const c = base([
       user('u1', 'Read [[Plan]]'),
       { kind: 'message', message: { id: 'a1', createdAt: 1_700_000_001_000, role: 'assistant', content: 'Reading it.', toolCalls: [{ id: 'c1', name: 'read_note', arguments: '{"path":"Plan.md"}' }] }, model: 'llama3.1:8b' },
@@ -133,10 +133,12 @@ describe('the conversation note format', () => {
     c.items[0] = { ...(c.items[0] as SavedItem & { kind: 'message' }), mentions: ['Plan.md'] };
     const text = serializeConversation(c);
     expect(text).toMatch(/^---\nid: "c1"\ntitle: "Garden"\nmodel: "llama3.1:8b"\ncreated: 2023-11-14T22:13:20.000Z\n/);
-    expect(text).toContain('### User · 2023-11-14 22:13');
-    expect(text).toContain('Mentioned: [[Plan.md]]');
-    expect(text).toContain('### Tool result · read_note · 2023-11-14 22:13');
+    expect(text).toContain('compact-chat: 2\n');
+    // The user's text as it is (no fence around it), between the heading and the end line.
+    expect(text).toContain('## User · 2023-11-14 22:13\n<!-- compact-chat user {"id":"u1","createdAt":1700000000000} -->\n\nRead [[Plan]]\n\n<!-- compact-chat end {"mentions":["Plan.md"]} -->\n');
+    expect(text).toContain('## Tool result · read_note · 2023-11-14 22:13');
     expect(text).toContain('```json\n{"path":"Plan.md"}\n```');
+    expect(text).toContain('```text\n# Plan\n```');
   });
 
   it('loads a hand edit that still parses, and reports one that does not with its line', () => {
@@ -150,21 +152,24 @@ describe('the conversation note format', () => {
       expect(parsed.conversation.items[0]).toMatchObject({ message: { content: 'Hello, edited by hand' } });
     }
 
-    // The closing fence of the second message deleted.
+    // The first message's end line deleted: the second message's start line is where it shows.
     const lines = text.split('\n');
-    const last = lines.lastIndexOf('```');
-    const broken = [...lines.slice(0, last), ...lines.slice(last + 1)].join('\n');
+    const firstEnd = lines.indexOf('<!-- compact-chat end -->');
+    const broken = [...lines.slice(0, firstEnd), ...lines.slice(firstEnd + 1)].join('\n');
     const bad = parseConversation(broken);
     expect(bad.ok).toBe(false);
     if (!bad.ok) {
-      expect(bad.error).toMatch(/not closed/);
-      expect(lines[bad.line - 1]).toBe('```markdown');
-      expect(bad.partial?.items).toHaveLength(1);
+      expect(bad.error).toMatch(/no end line/);
+      expect(broken.split('\n')[bad.line - 1]).toContain('"id":"u2"');
+      expect(bad.partial?.items).toHaveLength(0);
     }
 
     const badMeta = parseConversation(text.replace('"id":"u2"', '"id":u2'));
     expect(badMeta.ok).toBe(false);
-    if (!badMeta.ok) expect(lines[badMeta.line - 1]).toContain('"id":"u2"');
+    if (!badMeta.ok) {
+      expect(lines[badMeta.line - 1]).toContain('"id":"u2"');
+      expect(badMeta.partial?.items).toHaveLength(1);
+    }
 
     const noFront = parseConversation('# Just a note\n');
     expect(noFront).toMatchObject({ ok: false, line: 1 });

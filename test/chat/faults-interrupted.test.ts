@@ -72,7 +72,7 @@ describe('fault suite: interrupted replies are saved', () => {
         expect(reply.failure).toBeUndefined();
       } else {
         expect(reply.failure).toMatchObject({ ended: c.ended, kind: c.kind });
-        expect(note).toContain(`· ${c.ended}\n`);
+        expect(note).toContain(`*Reply ${c.ended}: `);
       }
 
       // Loaded into a session, the reply shows as it was before the reload.

@@ -25,7 +25,8 @@ const conv = (contents: string[], updated: number, id = 'c1'): SavedConversation
   items: contents.map((content, i) => ({ kind: 'message', message: { id: `u${i}`, createdAt: 1_700_000_000_000, role: 'user', content } })),
 });
 const OLD = conv(['Old version'], 1_700_000_001_000);
-const NEW = conv(['Old version', 'Newer message'], 1_700_000_002_000);
+// The first message edited: a save that rewrites the note (a new message alone is an append: below).
+const NEW = conv(['Edited version', 'Newer message'], 1_700_000_002_000);
 
 type Step = 'writing the temporary file' | 'after the temporary file' | 'replacing the note' | 'after the replace' | 'nowhere';
 
@@ -66,10 +67,10 @@ function newStore(vault: ConversationVault): ConversationStore {
 describe('fault suite: a crash at each step of a save', () => {
   const expected: Record<Step, string[]> = {
     'writing the temporary file': ['Old version'],
-    'after the temporary file': ['Old version', 'Newer message'],
-    'replacing the note': ['Old version', 'Newer message'],
-    'after the replace': ['Old version', 'Newer message'],
-    nowhere: ['Old version', 'Newer message'],
+    'after the temporary file': ['Edited version', 'Newer message'],
+    'replacing the note': ['Edited version', 'Newer message'],
+    'after the replace': ['Edited version', 'Newer message'],
+    nowhere: ['Edited version', 'Newer message'],
   };
   for (const [step, loads] of Object.entries(expected) as [Step, string[]][]) {
     it(`a crash ${step === 'nowhere' ? 'nowhere' : `while ${step}`.replace('while after', 'right after')}: the newest complete version loads`, async () => {
@@ -90,7 +91,7 @@ describe('fault suite: a crash at each step of a save', () => {
   it('a temporary file that is older than the note (a save after it won) is read and left, not loaded', async () => {
     app = createTestApp({ files: { [PATH]: serializeConversation(NEW), [tmpPath(PATH)]: serializeConversation(OLD) } });
     const loaded = await newStore(conversationVault(app as never, new Component())).load(PATH);
-    expect(contents(loaded)).toEqual(['Old version', 'Newer message']);
+    expect(contents(loaded)).toEqual(['Edited version', 'Newer message']);
     expect(app.vault.adapter.peek(tmpPath(PATH))).toBe(serializeConversation(OLD));
   });
 

@@ -37,5 +37,11 @@ describe('what a message leaves open at its end', () => {
     expect(closingLine(['> ```', '> code'])).toBeNull();
     expect(closingLine(['    ```', '    indented code'])).toBeNull();
     expect(closingLine(['<!-- open comment'])).toBeNull();
+    // A list marker on a line that would lazily continue an item's or a quote's paragraph starts a
+    // list of its own (as markdown-it reads it), so a fence under it is in that list.
+    expect(closingLine(['  - nested', '2) two', '   ```'])).toBeNull();
+    expect(closingLine(['> quote', '2) two', '   ```'])).toBeNull();
+    // A setext heading ends its paragraph: the tag line after it starts an HTML block, which holds the fence.
+    expect(closingLine(['%%', '===', '<custom-tag>', '```', ' '])).toBeNull();
   });
 });

@@ -8,6 +8,8 @@ import { hasCaseInsensitiveDisk } from './platform';
 interface FileEntry {
   kind: 'file';
   data: string;
+  /** UTF-8 bytes of `data`, kept as it changes (a real disk's stat does not read the file). */
+  size: number;
   ctime: number;
   mtime: number;
 }
@@ -105,7 +107,7 @@ export class MemoryAdapter {
   async stat(normalizedPath: string): Promise<Stat | null> {
     const entry = this.entries.get(this.resolve(normalizedPath));
     if (!entry) return null;
-    return { type: entry.kind, ctime: entry.ctime, mtime: entry.mtime, size: entry.kind === 'file' ? byteLength(entry.data) : 0 };
+    return { type: entry.kind, ctime: entry.ctime, mtime: entry.mtime, size: entry.kind === 'file' ? entry.size : 0 };
   }
 
   async list(normalizedPath: string): Promise<ListedFiles> {
@@ -212,7 +214,7 @@ export class MemoryAdapter {
     if (this.entries.has(target)) throw new Error('Destination file already exists!');
     this.requireParentFolder(target, 'copyfile');
     const now = Date.now();
-    this.entries.set(target, { kind: 'file', data: source.data, ctime: now, mtime: now });
+    this.entries.set(target, { kind: 'file', data: source.data, size: source.size, ctime: now, mtime: now });
     this.emit({ type: 'create', path: target, kind: 'file' });
   }
 
@@ -230,7 +232,7 @@ export class MemoryAdapter {
 
   fileStat(path: string): { ctime: number; mtime: number; size: number } | null {
     const entry = this.entries.get(key(path));
-    return entry?.kind === 'file' ? { ctime: entry.ctime, mtime: entry.mtime, size: byteLength(entry.data) } : null;
+    return entry?.kind === 'file' ? { ctime: entry.ctime, mtime: entry.mtime, size: entry.size } : null;
   }
 
   /** Every path except the root, parents before their children. */
@@ -292,11 +294,14 @@ export class MemoryAdapter {
     const now = Date.now();
     if (existing) {
       existing.data = append ? existing.data + written : written;
-      existing.mtime = options?.mtime ?? now;
+      existing.size = (append ? existing.size : 0) + byteLength(written);
+      // Real disks keep times far finer than a millisecond, so two writes never share one there:
+      // here each write moves the time on by at least 1 ms, so a size-and-time check sees every write.
+      existing.mtime = options?.mtime ?? Math.max(now, existing.mtime + 1);
       if (options?.ctime !== undefined) existing.ctime = options.ctime;
       this.emit({ type: 'modify', path, kind: 'file' });
     } else {
-      this.entries.set(path, { kind: 'file', data: written, ctime: options?.ctime ?? now, mtime: options?.mtime ?? now });
+      this.entries.set(path, { kind: 'file', data: written, size: byteLength(written), ctime: options?.ctime ?? now, mtime: options?.mtime ?? now });
       this.emit({ type: 'create', path, kind: 'file' });
     }
     if (torn) throw torn.error ?? fsError('EIO', 'i/o error', 'write', path);

@@ -38,7 +38,7 @@ function gardenChat(): ChatMessage[] {
 
 function renderNotice(entry: NoticeEntry): HTMLElement {
   const item: RenderedEntry = { entry, el: createDiv(), bodyEl: null, component: null, version: 0, editing: false };
-  fillEntry(item, { busy: () => false, canRewrite: () => false, renderBody: () => undefined });
+  fillEntry(item, { busy: () => false, canRewrite: () => false, canPin: () => false, renderBody: () => undefined });
   return item.el;
 }
 
