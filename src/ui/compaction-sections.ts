@@ -42,6 +42,9 @@ export function summarySections(r: CompactionRecord): SummarySection[] {
     { title: 'Next step', section: 'nextStep', lines: r.nextStep ? [r.nextStep] : [] },
   ];
   const out: SummarySection[] = [];
+  // The block says a sentence once (a key fact that is also a decision or the goal is not repeated):
+  // so does the summary, under the first section that carried it.
+  const carried = new Set<string>();
   for (const { title, section, lines } of sections) {
     if (!lines.length) continue;
     const result: SummarySection = { title, section, sent: [], notSent: [], removed: [] };
@@ -58,10 +61,14 @@ export function summarySections(r: CompactionRecord): SummarySection[] {
         line.text = state.text;
         line.full = state.text;
       }
-      if (sentInBlock(r.block, line.text)) result.sent.push({ ...line, text: sentPart(r.block, line.text) });
-      else result.notSent.push(line);
+      if (sentInBlock(r.block, line.text)) {
+        const said = lineKey(line.text);
+        if (carried.has(said)) continue;
+        carried.add(said);
+        result.sent.push({ ...line, text: sentPart(r.block, line.text) });
+      } else result.notSent.push(line);
     }
-    out.push(result);
+    if (result.sent.length + result.notSent.length + result.removed.length) out.push(result);
   }
   return out;
 }

@@ -69,6 +69,18 @@ describe('the compaction notice', () => {
     expect(el.find('.compact-chat-notice-open')?.getAttr('data-open-round')).toBe('1');
   });
 
+  it('lists a sentence the block carried once, under the first section that holds it', () => {
+    const state = round(gardenChat());
+    const decision = state.record.decisions[0];
+    expect(decision).toBeDefined();
+    // The same sentence as a ranked fact too (the block says it once, as a decision).
+    const record = { ...state.record, facts: [{ ...(decision as NonNullable<typeof decision>), score: 9, round: 1 }, ...state.record.facts] };
+    const sections = summarySections(record);
+    const said = sections.flatMap((s) => s.sent.map((l) => l.full));
+    expect(said.filter((t) => t === decision?.text)).toHaveLength(1);
+    expect(sections.find((s) => s.section === 'decisions')?.sent.map((l) => l.full)).toContain(decision?.text);
+  });
+
   it('an undone round keeps its line, struck through, without the details', () => {
     const state = round(gardenChat());
     const el = renderNotice({ kind: 'notice', id: 'n1', level: 'info', text: compactionNoticeText(state, 4), compaction: state, undone: true });
