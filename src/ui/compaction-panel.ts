@@ -20,7 +20,7 @@ import { pathLink, referenceLink, renderLink } from './compaction-links';
 import { summarySections } from './compaction-sections';
 import { CarriedLineEditor } from './carried-line-editor';
 import { formatDateTime } from './dates';
-import { HistorySearchBox, sessionSearchHost } from './history-search';
+import { HistorySearchBox, sessionSearchHost, speakerLabel } from './history-search';
 
 export const VIEW_TYPE_COMPACTIONS = 'compact-chat-compactions';
 
@@ -347,13 +347,13 @@ export class CompactionPanelView extends ItemView {
     if (!removed.length) container.createDiv({ cls: 'compact-chat-muted', text: 'The original messages are no longer in this conversation.' });
     for (const message of removed) {
       const el = container.createDiv({ cls: `compact-chat-message compact-chat-original mod-${message.role}`, attr: { 'data-message-id': message.id } });
-      el.createDiv({ cls: 'compact-chat-original-role', text: roleLabel(message) });
+      el.createDiv({ cls: 'compact-chat-original-role', text: speakerLabel(message) });
       const bodyEl = el.createDiv('compact-chat-message-body markdown-rendered');
       if (message.content) void renderSafeMarkdown(this.app, message.content, bodyEl, '', component);
       if (message.role === 'assistant') {
         for (const call of message.toolCalls ?? []) el.createDiv({ cls: 'compact-chat-tool-call', text: `Tool call: ${call.name}(${call.arguments})` });
       }
-      el.createEl('button', { cls: 'compact-chat-original-jump', text: 'Show in chat', attr: { 'data-source': message.id, 'aria-label': `Show this ${roleLabel(message).toLowerCase()} message in the chat` } });
+      el.createEl('button', { cls: 'compact-chat-original-jump', text: 'Show in chat', attr: { 'data-source': message.id, 'aria-label': `Show this ${speakerLabel(message).toLowerCase()} message in the chat` } });
     }
   }
 
@@ -449,18 +449,6 @@ function timeText(ms: number): string {
   return formatDateTime(ms) || 'unknown time';
 }
 
-function roleLabel(message: ChatMessage): string {
-  switch (message.role) {
-    case 'user':
-      return 'You';
-    case 'assistant':
-      return 'Assistant';
-    case 'tool':
-      return 'Tool result';
-    case 'system':
-      return 'System';
-  }
-}
 
 function truncate(text: string, n: number): string {
   return text.length <= n ? text : `${text.slice(0, n - 1)}…`;

@@ -137,8 +137,8 @@ export class HistorySearchBox {
   }
 }
 
-/** Who said a message, as the panel names it. */
-function speakerLabel(message: ChatMessage): string {
+/** Who said a message, as the panel names it (its search results and its original messages). */
+export function speakerLabel(message: ChatMessage): string {
   switch (message.role) {
     case 'user':
       return 'You';
