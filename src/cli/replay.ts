@@ -11,7 +11,6 @@ import {
   decideCompaction,
   estimateMessageTokens,
   estimateSystemPromptTokens,
-  estimateTokens,
   groupUnits,
   historyWorthOffering,
   HISTORY_LINE,
@@ -130,8 +129,9 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
     tracker.setTools([...(options.tools ?? []), HISTORY_TOOL_DEFINITION]);
   };
   /** While the tool is offered its line goes with every block, so it is a fixed part: the next
-   * block's budget must leave room for it. */
-  const lineTokens = (): number => (offered ? estimateTokens(`${HISTORY_LINE}\n`, model) : 0);
+   * block's budget must leave room for it, and for the system message it is sent in (as the
+   * session's context counts it: the line alone is a system prompt, overhead included). */
+  const lineTokens = (): number => (offered ? estimateSystemPromptTokens(HISTORY_LINE, model) : 0);
   const fixedTokens = (): number => tracker.estimated() - blockTokens() + lineTokens() - sentFrom(all, boundary, isUser).reduce((sum, m) => sum + tokensOf(m), 0);
 
   const beforeRequest = (last: ChatMessage, position: number): void => {

@@ -18,6 +18,17 @@ export const REQUEST_OVERHEAD_TOKENS = 3;
 /** Wrapper of one tool definition in the tools list. */
 export const TOOL_DEFINITION_OVERHEAD_TOKENS = 8;
 
+/**
+ * Estimated tokens of a tool-call id, from its length alone. Ids are opaque and minted from the
+ * clock or at random (Ollama's local ids hold Date.now in base 36, other providers' are random), so
+ * reading their characters made the count, and with it when compaction fires and what the block
+ * holds, depend on the moment a reply arrived. Random alphanumerics cost about a token per two
+ * characters, so this rounds up as the overheads do.
+ */
+export function estimateIdTokens(id: string): number {
+  return id ? Math.ceil(id.length / 2) : 0;
+}
+
 /** Estimated tokens one message adds to a prompt: text, tool calls, tool-result framing, images. */
 export function estimateMessageTokens(message: ChatMessage, model?: string): number {
   let total = MESSAGE_OVERHEAD_TOKENS + estimateTokens(message.content, model);
@@ -26,13 +37,13 @@ export function estimateMessageTokens(message: ChatMessage, model?: string): num
       for (const call of message.toolCalls ?? []) {
         total +=
           TOOL_CALL_OVERHEAD_TOKENS +
-          estimateTokens(call.id, model) +
+          estimateIdTokens(call.id) +
           estimateTokens(call.name, model) +
           estimateTokens(call.arguments, model);
       }
       break;
     case 'tool':
-      total += TOOL_RESULT_OVERHEAD_TOKENS + estimateTokens(message.toolCallId, model);
+      total += TOOL_RESULT_OVERHEAD_TOKENS + estimateIdTokens(message.toolCallId);
       break;
     case 'user':
       total += (message.images?.length ?? 0) * IMAGE_TOKENS;
