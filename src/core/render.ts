@@ -239,7 +239,9 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // A line that opens with context ("Keep in mind: … Can you summarise …?") and has room for
     // the context only starts at the request instead, when the request says what it is about on
     // its own ("What should I do first?" does not: the context before it is the goal then).
-    const ask = sentences.findIndex(isRequestText);
+    // A line that already opens with a question or request keeps its opening.
+    const first = sentences[0] ?? '';
+    const ask = isRequestText(first) || /\?["'”’)\]*_`]*$/u.test(first) ? -1 : sentences.findIndex(isRequestText);
     if (ask > 0 && !text.includes(sentences[ask] as string) && contentWords(sentences[ask] as string).length >= 3) text = fitting(sentences.slice(ask)) || text;
     return text && add(id, `${label} ${text}`, target) ? text : '';
   };

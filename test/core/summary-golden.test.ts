@@ -118,6 +118,14 @@ describe('the summary of a drafting chat', () => {
     expect(lines[0]).toBe('Goal: Can you summarise [[Reading/Moths of Kent]] for the newsletter?');
   });
 
+  it('keeps a goal that opens with its question, even when a request-like instruction follows', () => {
+    const chat = draftChat();
+    chat[1] = { ...chat[1]!, content: 'Question 1: what should the newsletter say about [[Reading/Moths of Kent]]? Please keep my editor\'s house style in mind, always.' };
+    const r = compact(chat, { budgetTokens: 160, cut: 6, model: 'gpt-4o', now: 1 });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.block).toMatch(/^Goal: Question 1: what should the newsletter say about \[\[Reading\/Moths of Kent\]\]\?/m);
+  });
+
   it('says a standing instruction once, even when it opens on what looks like a label', () => {
     expect(lines).toContain('- Keep in mind: my editor wants British spelling throughout.');
     expect(text.split('my editor wants British spelling').length - 1).toBe(1);

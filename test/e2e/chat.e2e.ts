@@ -213,10 +213,10 @@ describe('the plugin in Chromium', () => {
 
     // The search box over the compacted messages: typed as a user types, results with the
     // matching words marked, and "Show in chat" brings the original into view in the chat.
-    const search = page.locator('.mod-right-split .compact-chat-panel input.compact-chat-history-search-input');
+    const search = page.locator('.compact-chat-panel input.compact-chat-history-search-input');
     await search.click();
     await search.pressSequentially('what to plant in bed 1');
-    const hit = page.locator('.mod-right-split .compact-chat-panel .compact-chat-history-search-result').first();
+    const hit = page.locator('.compact-chat-panel .compact-chat-history-search-result').first();
     await hit.waitFor();
     expect(await hit.locator('.compact-chat-history-search-who').textContent()).toBe('You');
     expect(await hit.locator('.compact-chat-history-search-snippet').textContent()).toContain('Question 1: what should we plant in bed 1?');
