@@ -11,6 +11,7 @@ import type { ChatMessage } from '../core/messages';
 import { searchSnippet } from '../core/search-snippet';
 import { plural } from '../chat/format';
 import type { ChatSession } from '../chat/session';
+import { formatDateTime } from './dates';
 
 /** Results shown at most: a panel column holds about this many snippets usefully. */
 export const HISTORY_SEARCH_LIMIT = 20;
@@ -97,7 +98,7 @@ export class HistorySearchBox {
     const li = this.resultsEl.createEl('li', { cls: `compact-chat-history-search-result mod-${message.role}` });
     const meta = li.createDiv('compact-chat-history-search-meta');
     meta.createSpan({ cls: 'compact-chat-history-search-who', text: speakerLabel(message) });
-    if (message.createdAt > 0) meta.createSpan({ cls: 'compact-chat-history-search-when', text: ` · ${new Date(message.createdAt).toLocaleString()}` });
+    if (message.createdAt > 0) meta.createSpan({ cls: 'compact-chat-history-search-when', text: ` · ${formatDateTime(message.createdAt)}` });
     const snippet = searchSnippet(message.content, query);
     const text = li.createDiv('compact-chat-history-search-snippet');
     let at = 0;

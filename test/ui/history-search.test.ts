@@ -8,6 +8,7 @@ import { VIEW_TYPE_COMPACTIONS } from '../../src/ui/compaction-panel';
 import { ollamaReply } from '../chat/helpers/harness';
 import { destroyTestApp, pressKey, runCommand, typeInto } from '../obsidian/testing';
 import { input, startUi, type UiHarness, until, uiActions } from './helpers';
+import { formatDateTime } from '../../src/ui/dates';
 
 let h: UiHarness;
 const { idle } = uiActions(() => h);
@@ -61,7 +62,7 @@ describe('searching the compacted messages from the panel', () => {
     const [first] = results(panel);
     const bakery = h.plugin.session.messages.find((m) => m.content === BAKERY);
     expect(first?.find('.compact-chat-history-search-who')?.getText()).toBe('You');
-    expect(first?.find('.compact-chat-history-search-when')?.getText()).toBe(` · ${new Date(bakery?.createdAt ?? 0).toLocaleString()}`);
+    expect(first?.find('.compact-chat-history-search-when')?.getText()).toBe(` · ${formatDateTime(bakery?.createdAt ?? 0)}`);
     expect(first?.find('.compact-chat-history-search-snippet')?.getText()).toBe(BAKERY);
     expect(first?.findAll('mark').map((m) => m.getText())).toEqual(['bakery']);
     expect(status(panel)).toMatch(new RegExp(`^\\d+ of ${removed.length} compacted messages, best first\\.$`));
