@@ -2,27 +2,13 @@
 // actions, a compaction from the panel, one carried line rewritten inline and another removed; the
 // next request sends the pinned message word for word and the edited block. Screenshots of the
 // pinned message and of the panel with the edited line go to test-artifacts/e2e/.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ollamaReply } from '../../harness/replies';
-import { CHAT, type E2e, idle, newPage, send, shot, startE2e, stopE2e, type TestPage } from './helpers';
+import { CHAT, e2eSuite, idle, send, shot } from './helpers';
 
-let e2e: E2e;
-let current: TestPage | null = null;
-
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterAll(async () => {
-  await stopE2e(e2e);
-});
-afterEach(async () => {
-  if (!current) return;
-  const errors = await current.errors();
-  await current.page.close();
-  current = null;
-  expect(errors, 'uncaught errors in the page').toEqual([]);
-});
+const suite = e2eSuite();
+const open = suite.open;
 
 const TURNS: [string, string][] = [
   ['Help me plan the garden renovation. The budget is 3,500 euros. Never suggest removing the old apple tree.', 'Happy to help. The soil pH is 6.2, which suits vegetables and most herbs.'],
@@ -33,15 +19,14 @@ const TURNS: [string, string][] = [
 ];
 
 async function say(page: Page, text: string, reply: string): Promise<void> {
-  e2e.harness.script('POST', '/api/chat', ollamaReply(reply));
+  suite.e2e().harness.script('POST', '/api/chat', ollamaReply(reply));
   await send(page, text);
   await idle(page);
 }
 
 describe('what is carried, decided by the user', () => {
   it('pins a message, edits and removes carried lines in the panel; the next request carries them', async () => {
-    current = await newPage(e2e);
-    const page = current.page;
+    const page = await open();
     await page.evaluate(() => window.harness?.configure({ keepExchanges: 1, keepTokens: 0, messageLimit: 0 }));
     for (const [text, reply] of TURNS) await say(page, text, reply);
 
@@ -80,7 +65,7 @@ describe('what is carried, decided by the user', () => {
     await shot(page, '11-panel-edited-line');
 
     await say(page, 'What comes next?', 'Next, we prepare the beds.');
-    const body = e2e.harness.chatBodies().at(-1);
+    const body = suite.e2e().harness.chatBodies().at(-1);
     const system = body?.messages.find((m) => m.role === 'system')?.content ?? '';
     expect(system).toContain('The old apple tree stays where it is.');
     expect(system).not.toContain(original);

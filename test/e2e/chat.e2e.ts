@@ -2,32 +2,13 @@
 // runtime, against the harness's scripted Ollama endpoint. Every test opens a fresh page (a fresh
 // app and plugin), asserts on the DOM and on what the plugin sent, and saves a screenshot of each
 // state under test-artifacts/e2e/. Nothing here asserts on pixels.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { endlessReply, HARNESS_MODEL, ollamaReply } from '../../harness/replies';
-import { CHAT, type E2e, idle, newPage, send, shot, startE2e, stopE2e, type TestPage } from './helpers';
+import { CHAT, e2eSuite, idle, send, shot } from './helpers';
 
-let e2e: E2e;
-let current: TestPage | null = null;
-
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterAll(async () => {
-  await stopE2e(e2e);
-});
-afterEach(async () => {
-  if (!current) return;
-  const errors = await current.errors();
-  await current.page.close();
-  current = null;
-  expect(errors, 'uncaught errors in the page').toEqual([]);
-});
-
-const open = async (query = '', viewport?: { width: number; height: number }): Promise<Page> => {
-  current = await newPage(e2e, query, viewport);
-  return current.page;
-};
+const suite = e2eSuite();
+const open = suite.open;
 
 const messages = (page: Page) => page.locator(`${CHAT} .compact-chat-message`);
 
@@ -54,7 +35,7 @@ async function compactByConversation(page: Page): Promise<number> {
     window.harness?.configure({ contextWindowOverride: 3000, replyReserve: 200, triggerPercent: 60, keepExchanges: 1, keepTokens: 0, contextBudget: 400 }),
   );
   for (let i = 1; i <= 14; i++) {
-    e2e.harness.script('POST', '/api/chat', ollamaReply(longReply(i)));
+    suite.e2e().harness.script('POST', '/api/chat', ollamaReply(longReply(i)));
     await send(page, `Question ${i}: what should we plant in bed ${i}? Please keep the no-pesticides rule in mind, always.`);
     await idle(page);
     const compacted = await page.evaluate(() => window.harness?.plugin.session.compactions.length ?? 0);
@@ -79,7 +60,7 @@ describe('the plugin in Chromium', () => {
 
   it('sends a message, streams the reply in and renders it as Markdown with a clickable wikilink', async () => {
     const page = await open();
-    e2e.harness.script('POST', '/api/chat', ollamaReply(PLAN_REPLY, { delayMs: 25, promptEvalCount: 120 }));
+    suite.e2e().harness.script('POST', '/api/chat', ollamaReply(PLAN_REPLY, { delayMs: 25, promptEvalCount: 120 }));
     await send(page, 'Where is the garden plan?');
 
     // Mid-stream: the reply is on screen, marked as streaming, and the button stops it.
@@ -103,7 +84,7 @@ describe('the plugin in Chromium', () => {
     await shot(page, '03-reply');
 
     // What went over the wire: the harness model, the window, the question last.
-    const body = e2e.harness.chatBodies().at(-1);
+    const body = suite.e2e().harness.chatBodies().at(-1);
     expect(body?.model).toBe(HARNESS_MODEL);
     expect(body?.options?.num_ctx).toBeGreaterThan(0);
     expect(body?.messages.at(-1)).toMatchObject({ role: 'user', content: 'Where is the garden plan?' });
@@ -117,7 +98,7 @@ describe('the plugin in Chromium', () => {
 
   it('stops a stream: the partial reply stays, marked as stopped, and the connection is closed', async () => {
     const page = await open();
-    e2e.harness.script('POST', '/api/chat', endlessReply('Once upon a time there was a gardener who talked for a very long time about slugs. '.repeat(3), 20));
+    suite.e2e().harness.script('POST', '/api/chat', endlessReply('Once upon a time there was a gardener who talked for a very long time about slugs. '.repeat(3), 20));
     await send(page, 'Tell me a long story');
     await page.waitForFunction((chat) => (document.querySelectorAll(`${chat} .compact-chat-message`)[1]?.textContent ?? '').includes('gardener'), CHAT);
     const stop = page.locator(`${CHAT} .compact-chat-send`);
@@ -131,7 +112,7 @@ describe('the plugin in Chromium', () => {
     expect(await reply.getAttribute('class')).toContain('is-stopped');
     expect(await reply.textContent()).toContain('Once upon a time');
     expect(await reply.locator('.compact-chat-message-mark').textContent()).toMatch(/stopped/i);
-    const request = e2e.harness.requests('/api/chat').at(-1);
+    const request = suite.e2e().harness.requests('/api/chat').at(-1);
     expect(await request?.closed).toBe(true);
     await shot(page, '06-stopped');
   });
@@ -167,7 +148,7 @@ describe('the plugin in Chromium', () => {
     expect(await header.textContent()).toContain(figures);
 
     // The request after the compaction carried the block and fewer messages than the transcript.
-    const body = e2e.harness.chatBodies().at(-1);
+    const body = suite.e2e().harness.chatBodies().at(-1);
     const system = body?.messages.find((m) => m.role === 'system')?.content ?? '';
     expect(system).toContain('<previous_context');
     expect(body?.messages.filter((m) => m.role !== 'system').length).toBeLessThan(exchanges * 2);
@@ -272,10 +253,10 @@ describe('the plugin in Chromium', () => {
     await item.click();
     expect(await input.inputValue()).toBe('What does [[Garden redesign]]');
     await input.pressSequentially(' say?');
-    e2e.harness.script('POST', '/api/chat', ollamaReply('It says raised beds first.'));
+    suite.e2e().harness.script('POST', '/api/chat', ollamaReply('It says raised beds first.'));
     await input.press('Enter');
     await idle(page);
-    const system = e2e.harness.chatBodies().at(-1)?.messages.find((m) => m.role === 'system')?.content ?? '';
+    const system = suite.e2e().harness.chatBodies().at(-1)?.messages.find((m) => m.role === 'system')?.content ?? '';
     expect(system).toContain('<note path="Projects/Garden redesign.md">');
     expect(await messages(page).first().locator('.compact-chat-mentions a.internal-link').getAttribute('data-href')).toBe('Projects/Garden redesign.md');
   });
@@ -324,9 +305,9 @@ describe('the plugin in Chromium', () => {
     expect(await picker.locator('option').allTextContents()).toEqual([HARNESS_MODEL]);
     await shot(page, '00-empty-state');
     // Refresh asks the server again.
-    const listed = e2e.harness.requests('/api/tags').length;
+    const listed = suite.e2e().harness.requests('/api/tags').length;
     await page.locator(`${CHAT} [aria-label="Refresh the model list"]`).click();
-    await expect.poll(() => e2e.harness.requests('/api/tags').length).toBe(listed + 1);
+    await expect.poll(() => suite.e2e().harness.requests('/api/tags').length).toBe(listed + 1);
     // A prompt fills the composer, to edit or send.
     const text = (await prompts.nth(1).textContent()) ?? '';
     await prompts.nth(1).click();
@@ -365,7 +346,7 @@ describe('the plugin in Chromium', () => {
 
   it('switches between the light and the dark theme', async () => {
     const page = await open();
-    e2e.harness.script('POST', '/api/chat', ollamaReply(PLAN_REPLY));
+    suite.e2e().harness.script('POST', '/api/chat', ollamaReply(PLAN_REPLY));
     await send(page, 'Where is the garden plan?');
     await idle(page);
     const colours = () =>
@@ -393,7 +374,7 @@ describe('the plugin in Chromium', () => {
 
   it('fits a phone-width viewport: the chat fills the screen, nothing overflows sideways', async () => {
     const page = await open('?theme=dark');
-    e2e.harness.script('POST', '/api/chat', ollamaReply(`${PLAN_REPLY}\n\nA long path: Projects/Garden redesign/Attachments/very-long-file-name-without-any-spaces-at-all.png`));
+    suite.e2e().harness.script('POST', '/api/chat', ollamaReply(`${PLAN_REPLY}\n\nA long path: Projects/Garden redesign/Attachments/very-long-file-name-without-any-spaces-at-all.png`));
     await send(page, 'Where is the garden plan?');
     await idle(page);
     await page.setViewportSize({ width: 390, height: 844 });

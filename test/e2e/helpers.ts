@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { launchChromium, openHarness } from '../../harness/browser';
 import { type Harness, startHarness } from '../../harness/server';
 
@@ -34,6 +35,38 @@ export interface TestPage {
   page: Page;
   /** Uncaught errors in the page, from Chromium and from the harness's own listeners. */
   errors(): Promise<string[]>;
+}
+
+/** A suite's set-up, registered as its hooks: one harness and browser for the file; `open` gives a
+ * fresh page, closed after its test, which fails if the page saw an uncaught error. `e2e()` is the
+ * running harness (to script replies and read what was sent). */
+export function e2eSuite(): { e2e: () => E2e; open: (query?: string, viewport?: { width: number; height: number }) => Promise<Page> } {
+  let e2e: E2e | undefined;
+  let current: TestPage | null = null;
+  beforeAll(async () => {
+    e2e = await startE2e();
+  });
+  afterAll(async () => {
+    await stopE2e(e2e);
+  });
+  afterEach(async () => {
+    if (!current) return;
+    const errors = await current.errors();
+    await current.page.close();
+    current = null;
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  });
+  const running = (): E2e => {
+    if (!e2e) throw new Error('The e2e harness is not running (use it inside a test).');
+    return e2e;
+  };
+  return {
+    e2e: running,
+    open: async (query = '', viewport) => {
+      current = await newPage(running(), query, viewport);
+      return current.page;
+    },
+  };
 }
 
 export async function newPage(e2e: E2e, query = '', viewport = { width: 1280, height: 800 }): Promise<TestPage> {
