@@ -6,13 +6,12 @@
 // change, and reopening the saved conversation shows the same marks and sends the same block.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompactChatSettings } from '../../src/chat/settings';
-import { VIEW_TYPE_COMPACTIONS } from '../../src/ui/compaction-panel';
-import { ollamaReply, systemOf } from '../chat/helpers/harness';
+import { systemOf } from '../chat/helpers/harness';
 import { destroyTestApp, pressKey, runCommand, shownNotices, typeInto } from '../obsidian/testing';
 import { button, input, messages, startUi, type UiHarness, uiActions, until } from './helpers';
 
 let h: UiHarness;
-const { bodies, idle, send } = uiActions(() => h);
+const { bodies, say, openPanel } = uiActions(() => h);
 afterEach(async () => {
   await destroyTestApp(h.app);
   await h.server.close();
@@ -26,20 +25,7 @@ const TURNS: [string, string][] = [
   ['I ordered 40 lavender plants from Hortus Nursery for the border.', 'Lavender needs full sun and well-drained soil, so the border works.'],
 ];
 
-async function say(text: string, reply: string): Promise<void> {
-  h.server.on('POST', '/api/chat', ollamaReply(reply));
-  send(text);
-  await until(() => h.plugin.session.busy || h.plugin.session.messages.some((m) => m.content === reply));
-  await idle();
-}
 
-async function openPanel(): Promise<HTMLElement> {
-  runCommand(h.app, 'compact-chat:open-compaction-panel');
-  await until(() => h.app.workspace.getLeavesOfType(VIEW_TYPE_COMPACTIONS).length === 1);
-  const panel = (): HTMLElement | null => h.app.workspace.getLeavesOfType(VIEW_TYPE_COMPACTIONS)[0]?.view.containerEl ?? null;
-  await until(() => panel()?.find('.compact-chat-rounds') !== null);
-  return panel() as HTMLElement;
-}
 
 async function compactFromPanel(panel: HTMLElement): Promise<void> {
   const count = h.plugin.session.compactions.length;

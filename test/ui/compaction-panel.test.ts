@@ -11,7 +11,7 @@ import { destroyTestApp, liveListenerCount, pressKey, runCommand, shownNotices, 
 import { input, messages, startUi, type UiHarness, until, uiActions } from './helpers';
 
 let h: UiHarness;
-const { bodies, idle } = uiActions(() => h);
+const { bodies, say, openPanel } = uiActions(() => h);
 afterEach(async () => {
   await destroyTestApp(h.app);
   await h.server.close();
@@ -21,25 +21,11 @@ const manual: Partial<CompactChatSettings> = { keepExchanges: 1, keepTokens: 0, 
 const para = (topic: string, n: number): string =>
   Array.from({ length: n }, (_, i) => `Point ${i + 1} about ${topic}: we keep the details of ${topic} in mind and check them again later.`).join(' ');
 
-async function say(text: string, reply: string): Promise<void> {
-  h.server.on('POST', '/api/chat', ollamaReply(reply));
-  typeInto(input(h), text);
-  pressKey('Enter', { target: input(h) });
-  await until(() => h.plugin.session.busy || h.plugin.session.messages.some((m) => m.content === reply));
-  await idle();
-}
 
 async function converse(topics: readonly string[]): Promise<void> {
   for (const topic of topics) await say(`Let us talk about ${topic}. ${para(topic, 2)}`, `About ${topic}: ${para(topic, 2)}`);
 }
 
-async function openPanel(): Promise<HTMLElement> {
-  runCommand(h.app, 'compact-chat:open-compaction-panel');
-  await until(() => h.app.workspace.getLeavesOfType(VIEW_TYPE_COMPACTIONS).length === 1);
-  const panel = (): HTMLElement | null => h.app.workspace.getLeavesOfType(VIEW_TYPE_COMPACTIONS)[0]?.view.containerEl ?? null;
-  await until(() => panel()?.find('.compact-chat-rounds') !== null);
-  return panel() as HTMLElement;
-}
 
 const rounds = (panel: HTMLElement): HTMLDetailsElement[] => panel.findAll('details.compact-chat-round') as HTMLDetailsElement[];
 const figure = (round: HTMLElement, name: string): string => round.find(`.compact-chat-figure-${name}`)?.getText() ?? '';

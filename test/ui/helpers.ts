@@ -5,7 +5,8 @@ import { VIEW_TYPE_CHAT } from '../../src/ui/chat-view';
 import type { App } from '../obsidian/index';
 import { createTestApp, loadPlugin, pressKey, runCommand, typeInto } from '../obsidian/testing';
 import { ScriptedServer, sentJson } from '../providers/helpers/server';
-import type { OllamaBody } from '../chat/helpers/harness';
+import { type OllamaBody, ollamaReply } from '../chat/helpers/harness';
+import { VIEW_TYPE_COMPACTIONS } from '../../src/ui/compaction-panel';
 import type { CompactChatSettings } from '../../src/chat/settings';
 
 export interface UiHarness {
@@ -70,15 +71,35 @@ export function uiActions(current: () => UiHarness): {
   bodies: () => OllamaBody[];
   notes: () => string[];
   noteText: (path: string) => string;
+  say: (text: string, reply: string) => Promise<void>;
+  openPanel: (ready?: string) => Promise<HTMLElement>;
 } {
+  const send = (text: string): void => {
+    typeInto(input(current()), text);
+    pressKey('Enter', { target: input(current()) });
+  };
+  const idle = (): Promise<void> => until(() => !current().plugin.session.busy && current().view().find('.compact-chat-send')?.getText() === 'Send');
   return {
     /** Types into the input box and presses Enter, as a user would. */
-    send: (text) => {
-      typeInto(input(current()), text);
-      pressKey('Enter', { target: input(current()) });
-    },
+    send,
     /** Waits until no request is running and the Send button is back. */
-    idle: () => until(() => !current().plugin.session.busy && current().view().find('.compact-chat-send')?.getText() === 'Send'),
+    idle,
+    /** Sends `text` with `reply` scripted as the model's answer, and waits for the turn to end. */
+    say: async (text, reply) => {
+      current().server.on('POST', '/api/chat', ollamaReply(reply));
+      send(text);
+      await until(() => current().plugin.session.busy || current().plugin.session.messages.some((m) => m.content === reply));
+      await idle();
+    },
+    /** Opens the compaction panel by its command; resolves once `ready` is in it. */
+    openPanel: async (ready = '.compact-chat-rounds') => {
+      const h = current();
+      runCommand(h.app, 'compact-chat:open-compaction-panel');
+      await until(() => h.app.workspace.getLeavesOfType(VIEW_TYPE_COMPACTIONS).length === 1);
+      const panel = (): HTMLElement | null => h.app.workspace.getLeavesOfType(VIEW_TYPE_COMPACTIONS)[0]?.view.containerEl ?? null;
+      await until(() => panel()?.find(ready) !== null);
+      return panel() as HTMLElement;
+    },
     /** Every /api/chat request body the server received, in order. */
     bodies: () => current().server.to('/api/chat').map((r) => sentJson(r) as unknown as OllamaBody),
     /** The saved conversation notes, sorted. */

@@ -4,14 +4,12 @@
 // matching words marked) that open the original in the chat or its round in the panel.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompactChatSettings } from '../../src/chat/settings';
-import { VIEW_TYPE_COMPACTIONS } from '../../src/ui/compaction-panel';
-import { ollamaReply } from '../chat/helpers/harness';
-import { destroyTestApp, pressKey, runCommand, typeInto } from '../obsidian/testing';
-import { input, startUi, type UiHarness, until, uiActions } from './helpers';
+import { destroyTestApp, pressKey, typeInto } from '../obsidian/testing';
+import { startUi, type UiHarness, until, uiActions } from './helpers';
 import { formatDateTime } from '../../src/ui/dates';
 
 let h: UiHarness;
-const { idle } = uiActions(() => h);
+const { say, openPanel } = uiActions(() => h);
 afterEach(async () => {
   await destroyTestApp(h.app);
   await h.server.close();
@@ -20,21 +18,7 @@ afterEach(async () => {
 const manual: Partial<CompactChatSettings> = { keepExchanges: 1, keepTokens: 0, messageLimit: 0 };
 const BAKERY = 'For bread I went to the Bluebird bakery on Cooper Lane; their rye is the best in town.';
 
-async function say(text: string, reply: string): Promise<void> {
-  h.server.on('POST', '/api/chat', ollamaReply(reply));
-  typeInto(input(h), text);
-  pressKey('Enter', { target: input(h) });
-  await until(() => h.plugin.session.busy || h.plugin.session.messages.some((m) => m.content === reply));
-  await idle();
-}
 
-async function openPanel(): Promise<HTMLElement> {
-  runCommand(h.app, 'compact-chat:open-compaction-panel');
-  await until(() => h.app.workspace.getLeavesOfType(VIEW_TYPE_COMPACTIONS).length === 1);
-  const panel = (): HTMLElement | null => h.app.workspace.getLeavesOfType(VIEW_TYPE_COMPACTIONS)[0]?.view.containerEl ?? null;
-  await until(() => panel()?.find('.compact-chat-history-search-input') !== null);
-  return panel() as HTMLElement;
-}
 
 const box = (panel: HTMLElement): HTMLInputElement => panel.find('input.compact-chat-history-search-input') as HTMLInputElement;
 const results = (panel: HTMLElement): HTMLElement[] => panel.findAll('.compact-chat-history-search-result');
@@ -43,7 +27,7 @@ const status = (panel: HTMLElement): string => panel.find('.compact-chat-history
 describe('searching the compacted messages from the panel', () => {
   it('is disabled until something is compacted, then finds a compacted message and links to it', async () => {
     h = await startUi(manual);
-    const panel = await openPanel();
+    const panel = await openPanel('.compact-chat-history-search-input');
     expect(box(panel).disabled).toBe(true);
     expect(box(panel).placeholder).toMatch(/no compacted messages/i);
 
@@ -97,7 +81,7 @@ describe('searching the compacted messages from the panel', () => {
 
   it('renders message text as text, never as HTML', async () => {
     h = await startUi(manual);
-    const panel = await openPanel();
+    const panel = await openPanel('.compact-chat-history-search-input');
     const hostile = 'The <img src=x onerror="alert(1)"> bakery <b>bold</b> note.';
     await say(hostile, 'Seen.');
     await say('Next topic, the garden.', 'Fine.');
