@@ -28,14 +28,13 @@ import type { ChatMessage } from '../core/messages';
 import type { SavedConversation, SavedItem, SavedMessage, TornTail } from './conversation-format';
 import { buildMessage, messageMeta, parseCompaction } from './conversation-meta';
 import { closingLine } from './markdown-tail';
-import { FormatError, escapeSeparators, fenceFor, humanTime, isoTime, metaJson, oneLine, parseTime, plainSafe } from './note-text';
+import { ESCAPED, FormatError, blockText, escapeSeparators, fenceFor, humanTime, isoTime, metaJson, oneLine, parseTime, plainSafe } from './note-text';
 
 const MARK = '<!-- compact-chat';
 const END = `${MARK} end`;
 const TOOL_CALL = `${MARK} tool-call -->`;
 /** Before a line for people saying how a reply ended (not read back: the metadata holds it). */
 const STATUS = `${MARK} status -->`;
-const ESCAPED = 'escaped';
 const LABEL: Record<ChatMessage['role'], string> = { user: 'User', assistant: 'Assistant', system: 'System', tool: 'Tool result' };
 const START = /^<!-- compact-chat (user|assistant|system|tool|compaction)( escaped)?(?: (\{.*\}))? -->$/;
 const END_LINE = /^<!-- compact-chat end(?: saved=(\S+))?(?: close=(\S+))?(?: (\{.*\}))? -->$/;
@@ -268,15 +267,7 @@ function readFenced(body: Region, what: string): { text: string; line: number } 
   const close = body.lines.indexOf(ticks, at + 1);
   const line = body.from + at + 1;
   if (close < 0) throw new FormatError(`The code block of ${what} is not closed (a line of exactly ${ticks.length} backticks).`, line);
-  const text = body.lines.slice(at + 1, close).map(unescapeLine).join('\n');
-  if (info !== ESCAPED) return { text, line };
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'string') throw new Error('not a string');
-    return { text: value, line };
-  } catch {
-    throw new FormatError(`The escaped block of ${what} must hold one JSON string.`, line);
-  }
+  return blockText(info, body.lines.slice(at + 1, close).map(unescapeLine).join('\n'), what, line);
 }
 
 /** The message an incomplete block holds, when its start line is whole and it has text: a reply

@@ -5,11 +5,10 @@
 import type { ChatMessage } from '../core/messages';
 import type { SavedConversation } from './conversation-format';
 import { buildMessage, parseCompaction } from './conversation-meta';
-import { FormatError } from './note-text';
+import { FormatError, blockText } from './note-text';
 
 const META_OPEN = '<!-- compact-chat ';
 const META_CLOSE = ' -->';
-const ESCAPED = 'escaped';
 const LABEL_ROLE = new Map<string, ChatMessage['role']>([
   ['user', 'user'],
   ['assistant', 'assistant'],
@@ -85,14 +84,7 @@ function readBlock(cur: Cursor, what: string): { text: string; line: number } {
       if (end < 0) throw new FormatError(`The code block of ${what} is not closed (a line of exactly ${ticks.length} backticks).`, open);
       const body = cur.lines.slice(cur.i + 1, end).join('\n');
       cur.i = end + 1;
-      if (info !== ESCAPED) return { text: body, line: open };
-      try {
-        const value: unknown = JSON.parse(body);
-        if (typeof value !== 'string') throw new Error('not a string');
-        return { text: value, line: open };
-      } catch {
-        throw new FormatError(`The escaped block of ${what} must hold one JSON string.`, open);
-      }
+      return blockText(info, body, what, open);
     }
     cur.i++;
   }

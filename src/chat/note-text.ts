@@ -83,6 +83,21 @@ export function fenceFor(lines: readonly string[]): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
+/** The info string of a block holding its text as one JSON string (text a plain fence cannot carry). */
+export const ESCAPED = 'escaped';
+
+/** A fenced block's text as carried: the lines themselves, or the JSON string of an escaped block. */
+export function blockText(info: string, body: string, what: string, line: number): { text: string; line: number } {
+  if (info !== ESCAPED) return { text: body, line };
+  try {
+    const value: unknown = JSON.parse(body);
+    if (typeof value !== 'string') throw new Error('not a string');
+    return { text: value, line };
+  } catch {
+    throw new FormatError(`The escaped block of ${what} must hold one JSON string.`, line);
+  }
+}
+
 export function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
