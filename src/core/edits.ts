@@ -149,11 +149,10 @@ export interface ReviseOptions {
  * what ranked next, as in any render.
  */
 export function reviseRecord(record: CompactionRecord, edits: readonly LineEdit[], options: ReviseOptions = {}): CompactionRecord {
-  const margin = options.margin ?? DEFAULT_MARGIN;
   // Records saved before the budget was kept: the budget the block's size implies.
-  const budgetTokens = record.blockBudget ?? Math.ceil(record.blockTokens / (1 - margin));
+  const budgetTokens = record.blockBudget ?? Math.ceil(record.blockTokens / (1 - (options.margin ?? DEFAULT_MARGIN)));
   const revised: CompactionRecord = { ...record, edits: [...edits] };
-  const block = renderBlock(applyEdits(revised), { budgetTokens, model: options.model, margin }, (id) => record.factRoles?.[id] || undefined);
+  const block = renderBlock(applyEdits(revised), { budgetTokens, model: options.model, margin: options.margin }, (id) => record.factRoles?.[id] || undefined);
   const blockTokens = block ? estimateTokens(block, options.model) : 0;
   return { ...revised, block, blockTokens, tokensAfter: Math.max(0, record.tokensAfter - record.blockTokens + blockTokens) };
 }
