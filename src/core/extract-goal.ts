@@ -17,9 +17,10 @@ const MAX_FIRST = 110;
 /** Most words of the "left off" and "next step" lines. */
 const LEFT_OFF_WORDS = 45;
 
-// A request: asks for something to be done or explained (English, Chinese, Japanese).
+// A request: asks for something to be done or explained (English, Chinese, Japanese). Whole words
+// only: "I'm looking forward to …" is no "I'm looking for …", "Pleased to …" no "please".
 const REQUEST_EN =
-  /^(?:(?:hey|hi|ok(?:ay)?|so|now|also|and|but|then)[,!]?\s+)?(?:(?:can|could|would|will) you|please|pls|help me|I (?:need|want|would like) (?:you )?to|I(?:['’]m| am) looking for|I (?:need|want) (?:an?|some) |I['’]d like (?:you )?to|I['’]m (?:trying|looking) to|let['’]s|let us|how (?:do|can|should|would) (?:I|we)|(?:what|which|where|when) (?:should|can|could) (?:I|we)|(?:what|which) (?:are|is) (?:some|the best|a good|good)|any (?:tips|ideas|suggestions|advice)|(?:write|create|add|make|fix|implement|explain|summari[sz]e|find|show|list|update|change|refactor|rename|remove|delete|draft|translate|review|check|compare|generate|build|set up|organi[sz]e|convert|move|merge|insert|read|search|suggest|recommend|tell me|give me|plan|outline|describe)\b)/i;
+  /^(?:(?:hey|hi|ok(?:ay)?|so|now|also|and|but|then)[,!]?\s+)?(?:(?:can|could|would|will) you|please|pls|help me|I (?:need|want|would like) (?:you )?to|I(?:['’]m| am) looking for|I (?:need|want) (?:an?|some) |I['’]d like (?:you )?to|I['’]m (?:trying|looking) to|let['’]s|let us|how (?:do|can|should|would) (?:I|we)|(?:what|which|where|when) (?:should|can|could) (?:I|we)|(?:what|which) (?:are|is) (?:some|the best|a good|good)|any (?:tips|ideas|suggestions|advice)|(?:write|create|add|make|fix|implement|explain|summari[sz]e|find|show|list|update|change|refactor|rename|remove|delete|draft|translate|review|check|compare|generate|build|set up|organi[sz]e|convert|move|merge|insert|read|search|suggest|recommend|tell me|give me|plan|outline|describe))\b/i;
 /** A question that asks for help anywhere in it ("Do you have any tips for …?"). */
 const ASKS_FOR_HELP = /\b(?:recommend|suggest|suggestions|tips|ideas|advice|best way|help me|how to)\b/i;
 const REQUEST_CJK = /请|帮我|能不能|可以.*吗|してください|して下さい|お願いします|教えて/;

@@ -357,6 +357,10 @@ describe('goal', () => {
     expect(goalOf([user('u1', 'Please translate my CV into German before Friday.')])).toBe('Please translate my CV into German before Friday.');
     expect(goalOf([user('u1', 'Hey Sam! Long time no see, how have you been lately?')])).toBeUndefined();
     expect(goalOf([user('u1', 'Hey Mel! Good to see you! How are things going with the new team?')])).toBeUndefined();
+    // A request's words only as whole words: looking forward is not looking for, pleased not please.
+    expect(goalOf([user('u1', "Not yet, I've been busy. But I'm looking forward to exploring the city with you.")])).toBeUndefined();
+    expect(goalOf([user('u1', 'Pleased to meet you all at the reunion last weekend, it was lovely.')])).toBeUndefined();
+    expect(goalOf([user('u1', "I'm looking for a quiet cafe near the station to write in.")])).toBe("I'm looking for a quiet cafe near the station to write in.");
     // The greeting before the request is left out; the request is whole sentences.
     expect(goalOf([user('u1', 'Hi! Can you help me plan a garden bed for shade? It is about 2 m by 1 m.')])).toBe('Can you help me plan a garden bed for shade? It is about 2 m by 1 m.');
   });
