@@ -205,6 +205,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   }
   // The goal as shown: a line it holds is not repeated by another section.
   let goalText = '';
+  // The "Left off" line as shown, lower case: a section line it holds is not repeated either.
+  let leftOffLower = '';
   // What a section already shows is not repeated as a key fact, nor the other way round.
   const shown = new Set<string>();
   // The goal as shown: a line the goal holds is not repeated — but only what the block shows of
@@ -219,6 +221,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     const bare = bareOf(line);
     const key = dedupeKey(bare);
     if (id !== 'goal' && id !== 'leftOff' && (shown.has(key) || (goalText !== '' && goalText.includes(bare)))) return true;
+    // Nor what the "Left off" line already says ("Done: the fence line is in [[…]]. Do you want …?").
+    if (id !== 'leftOff' && id !== 'nextStep' && leftOffLower !== '' && bare.length >= 20 && leftOffLower.includes(bare.toLowerCase())) return true;
     // A line the user rewrote is what they asked to send: only the whole budget bounds it.
     if (editedTexts.has(bare)) cap = Math.max(cap, target);
     const list = built.lines.get(id);
@@ -274,6 +278,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const goalLower = `${goalText}\n${requestText}`.toLowerCase();
   // Nor one the "Left off" line holds, or that holds it.
   const leftOffText = taskLine('leftOff', record.leftOff, 'Left off:').toLowerCase();
+  leftOffLower = leftOffText;
   if (leftOffText) {
     shown.add(dedupeKey(leftOffText));
     // The command it ran then, verbatim, as a list item under the line (what "Let me run the
@@ -290,7 +295,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     ['errors', record.errors.map((e) => `- ${e.text}`)],
     ['open', record.openTasks.map((l) => `- ${l.text}`)],
     ['decisions', record.decisions.map((l) => `- ${l.text}`)],
-    ['done', record.done.map((l) => `- ${l.text}`)],
+    // Under the "Done:" heading an item does not say "Done:" again.
+    ['done', record.done.map((l) => `- ${withoutLabel(l.text, 'done')}`)],
     // Each request of the user, marked done when a later "done" line covers it, else open.
     ['topics', record.topics.map((l) => `- ${closeTasks([l], record.done).length ? 'Open' : 'Done'}: ${l.text}`)],
   ];
@@ -521,6 +527,15 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
 function blockTexts(record: CompactionRecord): string[] {
   const lines = [record.goal, record.request, record.leftOff, record.nextStep, ...record.constraints, ...record.decisions, ...record.done, ...record.openTasks, ...record.errors, ...record.facts.slice(0, 80)];
   return [...lines.map((l) => l?.text ?? ''), ...record.filesModified.map((f) => f.path), ...record.filesRead.map((f) => f.path)];
+}
+
+/** `text` without a leading "<label>:" that repeats its section's heading ("Done: the fence line is
+ * in …" under "Done:"), when at least three words follow it. */
+function withoutLabel(text: string, label: string): string {
+  const m = new RegExp(`^${label}\\s*[:—–-]\\s+`, 'i').exec(text);
+  if (!m) return text;
+  const rest = text.slice(m[0].length);
+  return wordCount(rest) >= 3 ? rest : text;
 }
 
 /** A block line's own words: without its bullet and a short label ("Latest request:", "Open:"). */

@@ -280,6 +280,22 @@ describe('compact', () => {
     expect(work).toContain('Done:');
   });
 
+  it('does not repeat what the "Left off" line says, nor a "Done:" heading in its items', () => {
+    const line = (text: string, i: number) => ({ text, sources: [`s${i}`], at: 0, score: 1, round: 1, seq: i });
+    const files = { filesModified: [{ path: 'Projects/Garden redesign.md', sources: ['s1'], last: 1 }] };
+    const record = {
+      ...bare(),
+      ...files,
+      done: [line('Done: the fence line is in [[Projects/Garden redesign]].', 1), line('Done: the pond liner is ordered from the garden centre.', 2)],
+      leftOff: line('Done: the fence line is in [[Projects/Garden redesign]]. Do you want a watering schedule next?', 3),
+    };
+    const block = renderBlock(record, { budgetTokens: 600, model: 'gpt-4o' });
+    expect(block).toContain('Left off: Done: the fence line is in [[Projects/Garden redesign]]. Do you want a watering schedule next?');
+    expect(block.split('the fence line is in').length - 1).toBe(1);
+    expect(block).toContain('Done:\n- the pond liner is ordered from the garden centre.');
+    expect(block).not.toContain('- Done: the pond');
+  });
+
   it('marks the facts a block showed, and the next round keeps them', () => {
     seq = 0;
     const first: ChatMessage[] = [
