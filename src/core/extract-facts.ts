@@ -72,6 +72,8 @@ interface Candidate {
   /** Base multiplier (role, question, focus, seniority). */
   boost: number;
   cost: number;
+  /** A shown carried fact's gain, fixed before any coverage (see gainOf). */
+  fixedGain?: number;
 }
 
 /** A shown carried fact's seniority grows by this share of it per round since the round that
@@ -316,6 +318,9 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     if (id >= 0) covered[id] = 1;
   }
   const gainOf = (c: Candidate): number => {
+    // A fact an earlier block showed was picked for what it added then: what the new part covers
+    // since does not make it worth less, or the chain drops a different slice of it every round.
+    if (c.shown !== undefined && c.fixedGain !== undefined) return c.fixedGain;
     let g = 0;
     for (let i = 0; i < c.ids.length; i++) {
       const v = c.weights[i] as number;
@@ -326,7 +331,11 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
 
   // Lazy greedy: gains only shrink as coverage grows, so a stale gain is an upper bound.
   const heap = new MaxHeap<{ c: Candidate; gain: number }>((a, b) => a.gain - b.gain || b.c.pos - a.c.pos);
-  for (const c of candidates) heap.push({ c, gain: gainOf(c) });
+  for (const c of candidates) {
+    const gain = gainOf(c);
+    if (c.shown !== undefined) c.fixedGain = gain;
+    heap.push({ c, gain });
+  }
   const picked: SourcedLine[] = [];
   const seenText = new Set<string>();
   const usedGroups = new Set<number>();

@@ -332,6 +332,18 @@ describe('key facts: what the ranking favours', () => {
     expect(facts[0]?.sources).toEqual(['p1']);
     expect(facts[0]?.shown).toBe(1);
   });
+
+  it('does not let a shown fact lose to a weaker one because another shown fact shares its words', () => {
+    // Both were picked, side by side, when their round ranked them: the overlap was priced then.
+    const shown = (text: string, id: string) => ({ text, sources: [id], at: 0, score: 1, round: 1, shown: 1 });
+    const carried = [
+      shown('My sister Ana moved to Lisbon in March for a marine biology job at the Oceanario aquarium.', 'p1'),
+      shown('In March, Ana started the marine biology job at the Oceanario aquarium in Lisbon.', 'p2'),
+      shown('We had a nice walk along the river today.', 'p3'),
+    ];
+    const facts = selectFacts([], { poolTokens: 40, round: 2, carried, seniority: 1.6, shownSeniority: 3 });
+    expect(facts.map((f) => f.sources[0]).sort()).toEqual(['p1', 'p2']);
+  });
 });
 
 describe('sentence pass', () => {
