@@ -178,7 +178,7 @@ for (let i = 0; i < COMMON_HAN.length; i++) CLASS[COMMON_HAN.charCodeAt(i)] = HA
 // run, the position in it (capped at the group's last slot; for digits, the position modulo 3),
 // whether the word already has a marked letter and whether the last letter was upper-case. A
 // lone space waits in a state of its own, because its slot depends on what follows. Built once
-// from the start state by stepping every class (90 states); the loop then does one table
+// from the start state by stepping every class (107 states); the loop then does one table
 // look-up per character.
 interface State {
   g: number;
