@@ -15,7 +15,7 @@ export const SAMPLES: Record<string, readonly string[]> = {
     '## Reading list\n\n| Title                          | Author            | Pages | Status      |\n| ------------------------------ | ----------------- | ----: | ----------- |\n| The Left Hand of Darkness      | Ursula K. Le Guin |   304 | finished    |\n| A Memory Called Empire         | Arkady Martine    |   462 | reading     |\n| Piranesi                       | Susanna Clarke    |   272 | to read     |\n| The Dispossessed               | Ursula K. Le Guin |   387 | to read     |\n\nNotes go in [[Books/Notes]], one file per title.\n',
     // A table whose columns are padded with runs of no-break spaces, as documentation generators leave them.
     ['## Rules', '', `| ${nbspPad('Name', 48)} | ${nbspPad('Description', 44)} | ${nbspPad('Fixable', 10)} |`, '| :--- | :--- | :-: |',
-      ...[['no-sync-calls', 'disallow synchronous file system calls', 'yes'], ['prefer-promises', 'prefer the promise API of fs and dns', 'no'], ['no-missing-import', 'report imports of files that do not exist', 'no'], ['no-deprecated-api', 'disallow APIs that are deprecated', 'yes']].map(([a, b, c]) => `| ${nbspPad(a, 48)} | ${nbspPad(b, 44)} | ${nbspPad(c, 10)} |`), ''].join('\n'),
+      ...([['no-sync-calls', 'disallow synchronous file system calls', 'yes'], ['prefer-promises', 'prefer the promise API of fs and dns', 'no'], ['no-missing-import', 'report imports of files that do not exist', 'no'], ['no-deprecated-api', 'disallow APIs that are deprecated', 'yes']] as const).map(([a, b, c]) => `| ${nbspPad(a, 48)} | ${nbspPad(b, 44)} | ${nbspPad(c, 10)} |`), ''].join('\n'),
   ],
   zh: [
     // Traditional Chinese: more of its characters fall outside the few hundred the vocabularies keep whole.
