@@ -74,10 +74,22 @@ const TAB = 28; // slots: first tab of a run, second, later ones
 // a token of their own and spell the rest in two or three byte tokens, so a text in Traditional
 // Chinese (or with rarer characters) costs a third more per character than everyday Simplified.
 const HAN_RARE = 29;
-const SURROGATE = 30; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
-const PUNCT_CHAR = 31; // resolved in the loop: PUNCT, or REPEAT when it equals the previous character
+// A no-break or other fixed-width space (U+00A0, U+2000–U+200A, U+202F, U+205F): French puts one
+// inside « » and before : ; ! ?, and generated Markdown tables pad their columns with runs of them.
+// It behaves as a space (a run of them is a token or two in every vocabulary, and Claude's NFKC
+// turns each into a plain space) but the BPE vocabularies and SentencePiece spell a lone one as a
+// token of its own instead of joining it to the next word.
+const NBSP = 30;
+// Invisible format characters (soft hyphen, zero-width space and non-joiner, direction marks):
+// Persian's ZWNJ, Khmer's word-separating ZWSP. Unlike quotes and dashes, which the vocabularies
+// keep as one token and often merge with their neighbours, these are byte tokens in most
+// vocabularies (o200k, trained on more Persian, merges ZWNJ into words). A group of its own (its
+// class and its group have the same number, as for TAB).
+const FORMAT = 31;
+const SURROGATE = 32; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
+const PUNCT_CHAR = 33; // resolved in the loop: PUNCT, or REPEAT when it equals the previous character
 
-const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN];
+const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN, SPACE, FORMAT];
 const GROUPS: readonly (readonly [string, number])[] = [
   ['space', 5], ['newline', 3], ['latin', 12], ['digit', 3], ['punct', 2], ['repeat', 3], ['cyrillic', 3],
   ['greek', 3], ['hebrew', 3], ['arabic', 3], ['indic', 3], ['thai', 3], ['seasian', 3], ['han', 2], ['kana', 2],
@@ -92,6 +104,10 @@ const GROUPS: readonly (readonly [string, number])[] = [
   ['hanrare', 1],
   // Extra slot of a capital after a space: a German noun, a name (split more than lower-case words).
   ['capword', 1],
+  // The format group (FORMAT: its class and its group have the same number).
+  ['format', 1],
+  // Extra slots of a no-break space (NBSP): alone or first of a run, and later in a run.
+  ['nbsp', 2],
 ];
 /** @internal Slot names, for the fitting script. */
 export const SLOT_NAMES: string[] = [];
@@ -105,6 +121,7 @@ export const SLOT_COUNT = SLOT_NAMES.length;
 const CAPS = BASE[23] ?? 0;
 const HAN_RARE_SLOT = BASE[29] ?? 0;
 const CAP_WORD = BASE[30] ?? 0;
+const NBSP_SLOT = BASE[32] ?? 0;
 // Per class, the first of its two mark slots (-1: none).
 const MARK = new Int16Array(GROUP_OF.length).fill(-1);
 [LATIN1, LATIN_EXT, LATIN_VI, CYRILLIC_X].forEach((k, i) => (MARK[k] = BASE[24 + i] ?? 0));
@@ -121,6 +138,8 @@ const RANGES: readonly (readonly [number, number, number])[] = [
   [0x600, 0x77f, ARABIC], [0x8a0, 0x8ff, ARABIC], [0xfb50, 0xfdff, ARABIC], [0xfe70, 0xfefe, ARABIC],
   [0x900, 0xdff, INDIC], [0xe00, 0xeff, THAI], [0xf00, 0x109f, SEASIAN], [0x1780, 0x17ff, SEASIAN],
   [0x1e00, 0x1eff, LATIN_VI], [0x2000, 0x206f, GEN_PUNCT], [0x200d, 0x200d, ZWJ], [0x2070, 0x2bff, SYMBOL],
+  [0xa0, 0xa0, NBSP], [0x2000, 0x200a, NBSP], [0x202f, 0x202f, NBSP], [0x205f, 0x205f, NBSP],
+  [0xad, 0xad, FORMAT], [0x200b, 0x200c, FORMAT], [0x200e, 0x200f, FORMAT], [0x202a, 0x202e, FORMAT], [0x2060, 0x206f, FORMAT],
   [0x1100, 0x11ff, HANGUL], [0x3130, 0x318f, HANGUL], [0xac00, 0xd7af, HANGUL],
   [0x2e80, 0x2fff, HAN], [0x3400, 0x4dbf, HAN], [0x4e00, 0x9fff, HAN], [0xf900, 0xfaff, HAN],
   [0x3000, 0x303f, CJK_PUNCT], [0x3200, 0x33ff, CJK_PUNCT], [0xfe30, 0xfe4f, CJK_PUNCT], [0xff00, 0xffef, CJK_PUNCT],
@@ -159,7 +178,7 @@ for (let i = 0; i < COMMON_HAN.length; i++) CLASS[COMMON_HAN.charCodeAt(i)] = HA
 // run, the position in it (capped at the group's last slot; for digits, the position modulo 3),
 // whether the word already has a marked letter and whether the last letter was upper-case. A
 // lone space waits in a state of its own, because its slot depends on what follows. Built once
-// from the start state by stepping every class (90 states); the loop then does one table
+// from the start state by stepping every class (107 states); the loop then does one table
 // look-up per character.
 interface State {
   g: number;
@@ -167,7 +186,7 @@ interface State {
   marked: boolean;
   upper: boolean;
 }
-const NC = 32; // row width: classes 0 … 29 (SURROGATE and PUNCT_CHAR never reach the table)
+const NC = 32; // row width: classes 0 … 31 (SURROGATE and PUNCT_CHAR never reach the table)
 const STATES: State[] = [];
 const IDS = new Map<string, number>();
 function stateId(s: State): number {
@@ -182,15 +201,17 @@ function step(s: State, k: number): [State, number[]] {
   const g = GROUP_OF[k] ?? OTHER;
   const sp = BASE[SPACE] ?? 0;
   const slots: number[] = [];
+  // A no-break space's extra slot: alone or first of a run, or later in one.
+  const nbsp = k === NBSP ? [NBSP_SLOT + (s.g === SPACE ? 1 : 0)] : [];
   if (s.g === SPACE && s.pos === 0) {
     // The waiting lone space: a second one makes a run (one token, then little more); otherwise
     // it joins the next token (" the", " (", " \n") unless that is a digit.
-    if (k === SPACE) return [{ ...s, pos: 1 }, [sp + 2, sp + 3]];
+    if (g === SPACE) return [{ ...s, pos: 1 }, [sp + 2, sp + 3, ...nbsp]];
     slots.push(sp + (k === DIGIT ? 1 : 0));
   }
-  if (k === SPACE) {
-    if (s.g !== SPACE) return [{ g, pos: 0, marked: false, upper: false }, []];
-    return [{ ...s, pos: Math.min(s.pos + 1, SPACE_LONG) }, [sp + (s.pos + 1 < SPACE_LONG ? 3 : 4)]];
+  if (g === SPACE) {
+    if (s.g !== SPACE) return [{ g, pos: 0, marked: false, upper: false }, nbsp];
+    return [{ ...s, pos: Math.min(s.pos + 1, SPACE_LONG) }, [sp + (s.pos + 1 < SPACE_LONG ? 3 : 4), ...nbsp]];
   }
   const upper = k === UPPER;
   const cont = s.g === g && !(upper && !s.upper); // an upper-case letter after a lower-case one: camelCase
@@ -284,39 +305,39 @@ const END_ZERO = new Float64Array(STATES.length);
 // text it never saw: `npm run bench:tokens`.
 const WEIGHTS: Record<TokenizerFamily, readonly number[]> = {
   o200k: [
-    0.13, 1, 0.78, 0.06, 0.02, 0.17, 1.02, 0, 0.85, 0, 0, 0, 0.02, 0.03, 0.1, 0.14, 0.2, 0.15, 0.18,
-    0.3, 1.48, 0, 1, 0.62, 0.44, 0.78, 0.18, 0.02, 1.07, 0.44, 0.04, 0, 0.18, 0.48, 0.02, 0.2, 0.7,
-    0.35, 0, 0.45, 0.25, 0, 0.54, 0.67, 0.64, 0.39, 0, 0, 0.67, 1.37, 0.65, 0.01, 0.75, 1.16, 0.51,
-    0.49, 0.19, 1.27, 2, 1.29, 2.74, 1.61, 0.02, 0.6, 1, 0.07, 0.19, 0.75, 2.65, 0, 0, 0, 1.02, 0.59,
-    1, 1, 0, 0.97, 0.27,
+    0.13, 1, 0.96, 0.03, 0.02, 0.13, 1.02, 0, 0.86, 0, 0, 0, 0.02, 0.04, 0.06, 0.15, 0.2, 0.16, 0.23,
+    0.33, 1.48, 0, 1, 0.59, 0.47, 0.83, 0.25, 0.02, 1.13, 0.22, 0.07, 0.11, 0.07, 0.48, 0.01, 0.26,
+    0.68, 0.85, 0, 0.29, 0.25, 0, 0.54, 0.67, 0.64, 0.39, 0.67, 0.25, 0.61, 1.4, 0.65, 0, 0.75, 1.19,
+    0.47, 0.51, 0.21, 0.87, 2.24, 1.18, 2.69, 1.21, 0.09, 0.56, 1, 0.08, 0.16, 0.8, 2.56, 0, 0, 0, 1,
+    0.62, 1.16, 1, 0, 0.95, 0.23, 0.2, 1, 0.09,
   ],
   cl100k: [
-    0.17, 1, 0.79, 0.06, 0.02, 0.15, 1, 0, 0.84, 0, 0, 0, 0, 0.01, 0.03, 0.1, 0.22, 0.25, 0.33, 0.53,
-    1.43, 0, 1, 0.63, 0.45, 0.65, 0.2, 0.02, 0.31, 1.28, 0.29, 0.14, 0.76, 1.31, 0.1, 0.55, 1.84,
-    0.59, 0.8, 0.89, 0, 0, 2.46, 1.04, 1.05, 0.99, 1.23, 1, 1.77, 1.43, 0.89, 0.44, 0.97, 1.25, 1.17,
-    1.14, 0.46, 1.87, 2.4, 1.53, 3.19, 2.69, 0.4, 0.31, 2, 0.05, 0.28, 2.02, 3.51, 0.15, 0.08, 0.09,
-    1.36, 1.62, 1, 1, 0, 1.85, 0.3,
+    0.17, 1, 0.97, 0.03, 0.02, 0.12, 1, 0, 0.86, 0, 0, 0, 0, 0, 0, 0.07, 0.18, 0.3, 0.53, 0.62, 1.41,
+    0, 1, 0.6, 0.49, 0.63, 0.28, 0.02, 0.42, 1.24, 0.29, 0.36, 0.69, 1.28, 0.1, 0.58, 1.84, 0.94,
+    0.96, 0.72, 0, 0, 2.46, 1.05, 1.07, 0.99, 1.66, 1.41, 1.72, 1.53, 0.88, 0.38, 0.97, 1.31, 1.16,
+    1.11, 0.52, 0.95, 2.74, 1.39, 3.04, 2.09, 0.78, 0.7, 2, 0.04, 0.23, 2.08, 3.66, 0, 0.08, 0.08,
+    1.39, 1.54, 1, 1, 0.04, 1.81, 0.31, 1.03, 1, 0.09,
   ],
   claude: [
-    0, 0.8, 0.31, 0.02, 0.02, 0.26, 0.38, 0.53, 0.88, 0.13, 0.02, 0, 0.02, 0.01, 0.03, 0.09, 0.18,
-    0.32, 0.54, 0.69, 1.59, 0, 0.06, 0.98, 0.07, 0.27, 1, 0.02, 0.71, 1.3, 0.37, 0.02, 0.93, 1.76,
-    0.11, 0.65, 1.64, 1.67, 1.97, 0.64, 0, 0, 3.5, 0.58, 0.58, 2.05, 1.91, 1.76, 3.4, 1.45, 0.79,
-    0.45, 0.95, 1.03, 1.87, 1.35, 0.49, 1.81, 2.2, 1.63, 2.67, 2.66, 0.11, 0.96, 2, 0.07, 2.15, 0.75,
-    5.22, 0.03, 1.11, 0.47, 0.9, 1.16, 1, 0, 0, 1.8, 0.31,
+    0, 0.87, 0.27, 0.03, 0.02, 0.24, 0.59, 0.59, 0.91, 0.12, 0.02, 0, 0.01, 0, 0.01, 0.08, 0.18, 0.32,
+    0.58, 0.71, 1.59, 0, 0.07, 0.98, 0.09, 0.22, 0.86, 0.02, 0.65, 0.89, 0.47, 0.46, 0.78, 1.69, 0.11,
+    0.65, 1.64, 1.95, 2.1, 0.5, 0, 0, 3.5, 0.57, 0.58, 2.04, 2.12, 1.95, 3.41, 1.52, 0.78, 0.34, 0.98,
+    1.07, 1.86, 1.32, 0.43, 0.95, 2.41, 1.48, 2.06, 2.78, 0.99, 0.85, 2, 0.07, 2.7, 0.41, 5.23, 0,
+    1.18, 0.29, 0.88, 1.18, 1.51, 1.09, 0, 1.76, 0.34, 1.2, 0, 0,
   ],
   llama: [
-    0, 0.54, 0.34, 0.06, 0.07, 1, 1, 1, 0.86, 0.14, 0.02, 0.01, 0.06, 0.07, 0.09, 0.16, 0.19, 0.26,
-    0.38, 0.53, 1.71, 1, 1.02, 1.04, 0.09, 0.16, 0.27, 0.07, 0.94, 1.15, 0.14, 0.48, 1.16, 1.3, 0.45,
-    0.81, 1.67, 2.03, 1.9, 0.51, 0, 0, 2.81, 0.81, 0.82, 1.2, 1.87, 1.67, 2.46, 1.43, 1.38, 0.72,
-    1.06, 2.19, 2.22, 1.82, 0.31, 1.15, 1.8, 1.01, 4.77, 3.59, 0.24, 0.71, 2, 0.23, 2.13, 0.12, 0.02,
-    3.12, 1.08, 0.4, 0.27, 0.34, 1, 1, 1, 1.77, 0.34,
+    0, 0.95, 0.62, 0, 0.07, 1, 1, 1, 0.78, 0.21, 0.06, 0.03, 0.05, 0.05, 0.08, 0.16, 0.2, 0.29, 0.46,
+    0.59, 1.75, 1, 1.01, 1, 0.15, 0.13, 0.36, 0.07, 0.8, 0.69, 0.26, 0.35, 1.11, 1.35, 0.45, 0.81,
+    1.67, 2.11, 1.94, 0.48, 0, 0, 2.82, 0.82, 0.83, 1.2, 1.9, 1.71, 2.46, 1.51, 1.38, 0.69, 1.06, 2.2,
+    2.23, 1.82, 0.26, 0.95, 1.9, 1, 4.06, 3.7, 0.7, 1.14, 2, 0.22, 2.12, 0.11, 0.02, 3.1, 0.83, 0.63,
+    0.2, 0.45, 1, 1, 1, 1.77, 0.33, 1.03, 1.3, 0.17,
   ],
   mistral: [
-    0, 0.55, 0.27, 0.08, 0.07, 1.07, 1, 1, 0.98, 0.05, 0, 0, 0.03, 0.03, 0.08, 0.14, 0.19, 0.3, 0.52,
-    0.68, 1.66, 1, 1, 1.03, 0.11, 0.37, 0.49, 0.07, 0.73, 1.34, 0.18, 0.58, 1.09, 1.31, 0.62, 0.9,
-    1.55, 1.85, 1.84, 0.56, 0, 0, 2.38, 0.76, 0.77, 1.11, 0.94, 0.76, 1.32, 1.56, 1.04, 0.37, 1.12,
-    1.54, 1.72, 1.09, 0.61, 1.38, 2.35, 1.17, 4.63, 3.13, 0.03, 0.72, 2, 0.16, 2.57, 0.22, 0.57, 2.8,
-    0.83, 0.16, 0.39, 0.32, 1, 1, 1, 0.73, 0.21,
+    0, 0.87, 0.46, 0.03, 0.07, 1.05, 1, 1, 0.94, 0.1, 0.01, 0, 0.03, 0.02, 0.05, 0.13, 0.2, 0.33,
+    0.61, 0.72, 1.69, 1, 1, 1.03, 0.14, 0.3, 0.51, 0.07, 0.64, 0.8, 0.32, 0.93, 1.03, 1.24, 0.62, 0.9,
+    1.56, 2, 1.94, 0.48, 0, 0, 2.38, 0.77, 0.78, 1.11, 1.13, 0.94, 1.3, 1.66, 1.02, 0.32, 1.13, 1.56,
+    1.72, 1.08, 0.6, 0.95, 2.47, 1.14, 3.83, 2.95, 0.49, 0.77, 2, 0.15, 2.65, 0.19, 0.84, 2.58, 0.77,
+    0.18, 0.34, 0.41, 1, 1, 1, 0.71, 0.24, 1.03, 1, 0.93,
   ],
 };
 

@@ -1,5 +1,8 @@
 // Hand-written samples, a few per category of the token kit (written for these tests; no kit or
 // third-party text). Each is long enough (300+ characters) for a per-text ratio to mean something.
+/** `text` padded to `width` with no-break spaces (U+00A0). */
+const nbspPad = (text: string, width: number): string => text + '\u00a0'.repeat(width - text.length);
+
 export const SAMPLES: Record<string, readonly string[]> = {
   'en-prose': [
     'The lighthouse keeper wrote in his log every evening, even when nothing had happened. He noted the wind, the colour of the water and the ships that passed too far out to be named. Years later his grandson found the books in a trunk and read them slowly, one winter, learning that a quiet life can still be a careful one, and that attention is a kind of affection.',
@@ -10,6 +13,9 @@ export const SAMPLES: Record<string, readonly string[]> = {
     '| Plugin | Version | Enabled |\n|--------|---------|---------|\n| Dataview | 0.5.67 | yes |\n| Templater | 2.9.1 | no |\n| Calendar | 1.5.10 | yes |\n\n### Setup\n\nRun `npm install` then open **Settings → Community plugins**. Links: [[Setup guide#Step 2]], ![[diagram.png]], and https://example.org/docs/setup?lang=en.\n\n---\n\n- first\n  - nested *item*\n  - another ~~old~~ item\n',
     // A table padded to aligned columns, as Obsidian's table editing plugins leave it.
     '## Reading list\n\n| Title                          | Author            | Pages | Status      |\n| ------------------------------ | ----------------- | ----: | ----------- |\n| The Left Hand of Darkness      | Ursula K. Le Guin |   304 | finished    |\n| A Memory Called Empire         | Arkady Martine    |   462 | reading     |\n| Piranesi                       | Susanna Clarke    |   272 | to read     |\n| The Dispossessed               | Ursula K. Le Guin |   387 | to read     |\n\nNotes go in [[Books/Notes]], one file per title.\n',
+    // A table whose columns are padded with runs of no-break spaces, as documentation generators leave them.
+    ['## Rules', '', `| ${nbspPad('Name', 48)} | ${nbspPad('Description', 44)} | ${nbspPad('Fixable', 10)} |`, '| :--- | :--- | :-: |',
+      ...([['no-sync-calls', 'disallow synchronous file system calls', 'yes'], ['prefer-promises', 'prefer the promise API of fs and dns', 'no'], ['no-missing-import', 'report imports of files that do not exist', 'no'], ['no-deprecated-api', 'disallow APIs that are deprecated', 'yes']] as const).map(([a, b, c]) => `| ${nbspPad(a, 48)} | ${nbspPad(b, 44)} | ${nbspPad(c, 10)} |`), ''].join('\n'),
   ],
   zh: [
     // Traditional Chinese: more of its characters fall outside the few hundred the vocabularies keep whole.
@@ -33,11 +39,15 @@ export const SAMPLES: Record<string, readonly string[]> = {
     'Κάθε πρωί γράφω στο σημειωματάριό μου τρία πράγματα που πρέπει να κάνω. Το βράδυ ελέγχω τι ολοκληρώθηκε και μεταφέρω τα υπόλοιπα στην επόμενη μέρα.',
     'كل صباح أكتب في دفتري ثلاث مهام يجب إنجازها. وفي المساء أراجع ما أنجزته وأنقل الباقي إلى اليوم التالي. هذه الطريقة البسيطة تساعدني على التركيز.',
     'ทุกเช้าฉันจะเขียนสิ่งที่ต้องทำสามอย่างลงในสมุด ตอนเย็นฉันจะตรวจดูว่าทำอะไรเสร็จแล้วบ้าง แล้วย้ายงานที่เหลือไปวันถัดไป',
+    // Persian, with the zero-width non-joiner (U+200C) inside words (دفترچه‌ام, می‌نویسم).
+    'هر روز صبح سه کار مهم را در دفترچه‌ام می‌نویسم. شب‌ها بررسی می‌کنم که کدام‌ها انجام شده‌اند و بقیه را به روز بعد منتقل می‌کنم. این روش ساده به من کمک می‌کند تا آرام‌تر کار کنم و کارهای مهم را فراموش نکنم.',
   ],
   'latin-ext': [
     'Jeden Morgen schreibe ich drei Aufgaben in mein Notizbuch, die ich unbedingt erledigen möchte. Am Abend prüfe ich, was geklappt hat, und verschiebe den Rest auf den nächsten Tag. Diese einfache Gewohnheit hilft mir, ruhiger und konzentrierter zu arbeiten.',
     'Każdego ranka zapisuję w notesie trzy najważniejsze zadania. Wieczorem sprawdzam, co udało się zrobić, a resztę przenoszę na następny dzień. Dzięki temu łatwiej mi się skupić i nie zapominam o ważnych sprawach.',
     'Chaque matin, j’écris dans mon carnet les trois tâches que je dois absolument terminer. Le soir, je vérifie ce qui a été fait et je reporte le reste au lendemain. Cette habitude très simple m’aide à rester concentré.',
+    // French typography: a no-break space inside « » and before : ; ? ! (escaped so that it stays visible here).
+    'Attention\u00a0: la synchronisation «\u00a0automatique\u00a0» ne démarre qu’après la première connexion. Pourquoi\u00a0? Parce que le coffre doit d’abord être chiffré sur votre appareil. Ensuite, chaque modification est envoyée en quelques secondes\u00a0; en cas de conflit, les deux versions sont conservées et vous choisissez laquelle garder\u00a0!',
   ],
   'code-ts': [
     "export interface Budget {\n  limit: number;\n  used: number;\n}\n\nexport function remaining(budget: Budget): number {\n  return Math.max(0, budget.limit - budget.used);\n}\n\nexport class Queue<T> {\n  private readonly items: T[] = [];\n  push(item: T): void {\n    this.items.push(item);\n  }\n  shift(): T | undefined {\n    return this.items.shift();\n  }\n  get size(): number {\n    return this.items.length;\n  }\n}\n",

@@ -131,6 +131,18 @@ describe('estimateTokens', () => {
     }
   });
 
+  it('prices a no-break space as Claude\'s NFKC makes it (a plain space) and as a token of its own elsewhere', () => {
+    const plainText = 'Attention : le mode « lecture » est activé ! Pourquoi ? Parce que le fichier est verrouillé.';
+    const nbspText = plainText.replace(/« /g, '«\u00a0').replace(/ ([:!?»])/g, '\u00a0$1');
+    expect(nbspText).not.toBe(plainText);
+    expect(estimateTokens(nbspText, MODEL.claude)).toBe(estimateTokens(plainText, MODEL.claude));
+    expect(EXACT.claude(nbspText)).toBe(EXACT.claude(plainText));
+    for (const family of ['o200k', 'cl100k'] as const) {
+      expect(EXACT[family](nbspText)).toBeGreaterThan(EXACT[family](plainText));
+      expect(estimateTokens(nbspText, MODEL[family])).toBeGreaterThan(estimateTokens(plainText, MODEL[family]));
+    }
+  });
+
   it('exposes one count per slot for the fitting script', () => {
     expect(SLOT_NAMES).toHaveLength(SLOT_COUNT);
     const counts = new Float64Array(SLOT_COUNT);
