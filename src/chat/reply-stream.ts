@@ -8,14 +8,15 @@
 // text, tool calls, status, stop reason and error); once it returns, the entry is the session's.
 // The session calls it from its loop only, one request at a time. Plain function, no DOM.
 import { prepareMessage } from '../core/compact';
-import { type AssistantMessage, type ChatMessage, type ToolDefinition, newMessageId } from '../core/messages';
+import { type AssistantMessage, type ChatMessage, newMessageId } from '../core/messages';
 import type { ProviderError } from '../providers/errors';
 import type { ChatProvider, ChatRequest, ProviderUsage } from '../providers/types';
 import type { Emitter } from './emitter';
+import type { EntryLog } from './entry-log';
 import { type MessageEntry, isSendable } from './entries';
 import type { SessionEvents } from './session-types';
 import type { CompactChatSettings } from './settings';
-import { isToolRefusal } from './tool-loop';
+import { type ToolLoop, isToolRefusal } from './tool-loop';
 import type { TrackerSync } from './tracker-sync';
 
 export type StreamOutcome = { kind: 'done' | 'failed' } | { kind: 'overflow' | 'tools' | 'no-tools'; entry: MessageEntry };
@@ -27,15 +28,12 @@ export interface ReplyStreamHost {
   /** The messages the request carries, as sent. */
   sentMessages(): ChatMessage[];
   systemPrompt(): string;
-  /** The tool definitions the request carries. */
-  tools(): ToolDefinition[];
+  /** The tool definitions the request carries (`definitions`). */
+  readonly tools: ToolLoop;
   windowOf(settings: CompactChatSettings): number;
   provider(settings: CompactChatSettings): ChatProvider;
   apiKey(settings: CompactChatSettings): string | undefined;
-  /** Appends the reply's entry to the conversation and tells the view. */
-  push(entry: MessageEntry): void;
-  /** Whether the entry is still in the conversation (a "New chat" while it streamed drops it). */
-  holds(entry: MessageEntry): boolean;
+  readonly entries: EntryLog;
   meterChanged(): void;
   now(): number;
 }
@@ -45,7 +43,7 @@ export async function streamReply(host: ReplyStreamHost, settings: CompactChatSe
   const sent = host.sentMessages();
   const through = sent[sent.length - 1];
   const window = host.windowOf(settings);
-  const tools = host.tools();
+  const tools = host.tools.definitions;
   const request: ChatRequest = {
     model: settings.model.trim(),
     systemPrompt: host.systemPrompt(),
@@ -57,7 +55,7 @@ export async function streamReply(host: ReplyStreamHost, settings: CompactChatSe
   const estimateAtRequest = host.count.tracker.estimated();
   const reply: AssistantMessage = { id: newMessageId(), createdAt: host.now(), role: 'assistant', content: '' };
   const entry: MessageEntry = { kind: 'message', id: reply.id, message: reply, status: 'streaming', model: request.model };
-  host.push(entry);
+  host.entries.push(entry);
 
   const provider = host.provider(settings);
   const apiKey = host.apiKey(settings);
@@ -95,7 +93,7 @@ export async function streamReply(host: ReplyStreamHost, settings: CompactChatSe
     }
   }
   // "New chat" while this reply streamed: the entry belongs to a conversation that is gone.
-  if (!host.holds(entry)) return { kind: 'done' };
+  if (!host.entries.holds(entry)) return { kind: 'done' };
   if (failure) {
     if (failure.partialText && !reply.content) reply.content = failure.partialText;
     if (failure.kind === 'aborted') {

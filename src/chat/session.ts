@@ -1,35 +1,38 @@
-// One conversation and the loop around every request: ask the compaction control before every
-// request (a send and every tool-loop continuation; it owns the rounds, undo and "Compact now",
-// and asks the policy in src/core/policy.ts), send and stream the reply in (reply-stream.ts), run
-// the tools it asks for (tool-loop.ts), and keep the count of what is sent (tracker-sync.ts). The
-// system prompt's parts are the context assembly's; pins and edits of the carried lines are the
-// user control's (user-control.ts). Plain class, no DOM, no `obsidian`: the view renders what it
-// exposes and forwards the user's actions.
+// One conversation, the public face of the chat layer: what the views read and what the user does
+// (send, stop, regenerate, edit and resend, "Compact now", undo, pins, edits of the carried lines,
+// new chat, load). The work is its parts': the entries (entry-log.ts); the loop of a send
+// (request-loop.ts: the compaction control asked before every request, one request streamed in by
+// reply-stream.ts, the tools run by tool-loop.ts); the compaction rounds (compaction-control.ts,
+// which asks the policy in src/core/policy.ts); the count of what is sent (tracker-sync.ts); the
+// system prompt's parts (context-assembly.ts); pins and carried-line edits (user-control.ts).
+// Plain class, no DOM, no `obsidian`: the view renders what it exposes and forwards the user's
+// actions.
 //
-// Ownership: the session owns the entries (every message, notice and failed turn), the busy
-// controller and the read-only reason; the modules above change their own state only when the
-// session asks them to, and reach the entries through the host callbacks it gives them.
+// Ownership: the session creates its parts, wires them to each other through their host
+// interfaces, and alone replaces the conversation (a new chat, a load) and its read-only reason;
+// each part changes its own state only when the session or another part calls it.
 //
 // Nothing is ever deleted by compaction: `entries` keeps every message; what compaction changes is
 // only what is *sent* (the messages after the latest boundary and the latest user message, old
 // tool results replaced by their placeholders, the system prompt with the block and the notes).
 import { prepareMessage } from '../core/compact';
 import { estimateMessageTokens } from '../core/message-tokens';
-import { type AssistantMessage, type ChatMessage, type UserMessage, newMessageId } from '../core/messages';
+import { type ChatMessage, type UserMessage, newMessageId } from '../core/messages';
 import type { EditableSection, LineEdit } from '../core/edits';
 import { oversizedBy } from '../core/policy';
 import { CompactionControl, type CompactOutcome } from './compaction-control';
 import { ContextAssembly } from './context-assembly';
 import type { SavedItem } from './conversation-format';
 import { Emitter } from './emitter';
-import { type ChatEntry, type ChatError, type CompactionState, type MessageEntry, type NoticeEntry, isSendable } from './entries';
+import type { ChatEntry, CompactionState } from './entries';
+import { EntryLog } from './entry-log';
 import { type MeterFigures, meterFigures } from './meter';
-import { type ReplyStreamHost, streamReply } from './reply-stream';
+import { RequestLoop } from './request-loop';
 import { fitText, linkedNotes } from './restore';
 import { fromSaved, toSaved } from './session-persistence';
 import type { SendOutcome, SessionDeps, SessionEvents } from './session-types';
 import { type CompactChatSettings, budgetsFor, modelOf, windowFor } from './settings';
-import { MAX_TOOL_ROUNDS, ToolLoop } from './tool-loop';
+import { ToolLoop } from './tool-loop';
 import { TrackerSync } from './tracker-sync';
 import { UserControl } from './user-control';
 
@@ -47,7 +50,8 @@ const PREPARE_CHUNK = 100;
 
 export class ChatSession {
   readonly events = new Emitter<SessionEvents>();
-  private entryList: ChatEntry[] = [];
+  /** Every message, notice and failed turn, in order. */
+  private readonly log = new EntryLog((entries) => this.events.emit('entries', entries));
   /** Counts loads and clears, so reading a loaded conversation ahead stops when it is replaced. */
   private loads = 0;
   /** The system prompt's parts: settings prompt, block, restored, active and mentioned notes. */
@@ -60,44 +64,47 @@ export class ChatSession {
   private readonly control: CompactionControl;
   /** Pins and the edits of the carried lines. */
   private readonly user: UserControl;
-  /** What one request of the loop reads and writes (reply-stream.ts). */
-  private readonly streamHost: ReplyStreamHost;
-  private controller: AbortController | null = null;
+  /** The loop of the send in progress. */
+  private readonly loop: RequestLoop;
   /** Set for a conversation loaded from a note that could not be read in full: nothing is sent. */
   private readOnlyReason: string | null = null;
 
   constructor(private readonly deps: SessionDeps) {
+    const settings = (): CompactChatSettings => deps.settings();
+    const windowOf = (s: CompactChatSettings): number => windowFor(s);
+    const now = (): number => this.now();
+    const meterChanged = (): void => this.emitMeter();
+    const log = this.log;
     this.context = new ContextAssembly(deps.notes);
     this.tools = new ToolLoop({
       runner: deps.tools,
-      windowOf: (settings) => this.windowOf(settings),
-      holds: (entry) => this.entryList.includes(entry),
+      windowOf,
+      holds: (entry) => log.holds(entry),
       appendResult: (message) => {
-        this.entryList.push({ kind: 'message', id: message.id, message, status: 'done' });
         this.count.tracker.append(message);
-        this.events.emit('entries', this.entryList);
+        log.push({ kind: 'message', id: message.id, message, status: 'done' });
         prepareMessage(message);
       },
-      meterChanged: () => this.emitMeter(),
-      now: () => this.now(),
+      meterChanged,
+      now,
     });
     this.count = new TrackerSync({
       context: this.context,
       tools: this.tools,
       sentMessages: () => this.sentMessages(),
       unsentMessages: () => this.unsentMessages(),
-      notice: (level, text) => this.pushNotice(level, text),
+      notice: (level, text) => log.notice(level, text),
     });
     this.control = new CompactionControl({
       context: this.context,
       tracker: () => this.count.tracker,
-      windowOf: (settings) => this.windowOf(settings),
-      sendable: () => this.sendableEntries().map((e) => e.message),
-      pinned: () => new Set(this.sendableEntries().filter((e) => e.pinned).map((e) => e.id)),
-      mentions: () => this.messageEntries(),
+      windowOf,
+      sendable: () => log.sendable().map((e) => e.message),
+      pinned: () => new Set(log.sendable().filter((e) => e.pinned).map((e) => e.id)),
+      mentions: () => log.messages(),
       toolTokens: () => this.count.tracker.breakdown().tools,
       recount: () => this.count.recount(),
-      notice: (level, text, compaction) => this.pushNotice(level, text, compaction),
+      notice: (level, text, compaction) => log.notice(level, text, compaction),
       compacted: (state) => this.events.emit('compaction', state),
       roundsChanged: (rounds) => {
         this.events.emit('compactions', rounds);
@@ -107,54 +114,52 @@ export class ChatSession {
         this.events.emit('compaction-skipped', { reason, message });
         this.emitMeter();
       },
-      now: () => this.now(),
+      now,
     });
     this.user = new UserControl({
       control: this.control,
       context: this.context,
-      settings: () => this.deps.settings(),
+      entries: log,
+      settings,
       tracker: () => this.count.tracker,
-      entry: (id) => this.entryList[this.indexOf(id)],
-      sendableEntries: () => this.sendableEntries(),
       readOnly: () => this.readOnlyReason,
       busy: () => this.busy,
       pinChanged: (entry) => {
         this.count.recount();
-        this.count.sync(this.deps.settings());
+        this.count.sync(settings());
         this.events.emit('entry', entry);
         this.emitMeter();
       },
-      meterChanged: () => this.emitMeter(),
+      meterChanged,
     });
-    this.streamHost = {
+    this.loop = new RequestLoop({
       events: this.events,
+      entries: log,
       count: this.count,
+      control: this.control,
+      tools: this.tools,
+      settings,
+      refreshParts: (s) => this.refreshParts(s),
       sentMessages: () => this.sentMessages(),
       systemPrompt: () => this.systemPrompt(),
-      tools: () => this.tools.definitions,
-      windowOf: (settings) => this.windowOf(settings),
-      provider: (settings) => this.deps.provider(settings),
-      apiKey: (settings) => this.deps.apiKey(settings),
-      push: (entry) => {
-        this.entryList.push(entry);
-        this.events.emit('entries', this.entryList);
-      },
-      holds: (entry) => this.entryList.includes(entry),
-      meterChanged: () => this.emitMeter(),
-      now: () => this.now(),
-    };
-    this.count.sync(deps.settings());
+      windowOf,
+      provider: (s) => deps.provider(s),
+      apiKey: (s) => deps.apiKey(s),
+      meterChanged,
+      now,
+    });
+    this.count.sync(settings());
   }
 
   // ── what the view reads ───────────────────────────────────────────────────────────────────
 
   get entries(): readonly ChatEntry[] {
-    return this.entryList;
+    return this.log.all;
   }
 
   /** Every message of the conversation, compacted or not (the transcript). */
   get messages(): ChatMessage[] {
-    return this.messageEntries().map((e) => e.message);
+    return this.log.messages().map((e) => e.message);
   }
 
   /** The compaction rounds applied so far, oldest first (for the summary panel). */
@@ -163,7 +168,7 @@ export class ChatSession {
   }
 
   get busy(): boolean {
-    return this.controller !== null;
+    return this.loop.busy;
   }
 
   /** Why this conversation is read-only, or null. */
@@ -183,7 +188,7 @@ export class ChatSession {
 
   meter(): MeterFigures {
     const settings = this.deps.settings();
-    const window = this.windowOf(settings);
+    const window = windowFor(settings);
     const model = modelOf(settings);
     return meterFigures({
       breakdown: this.count.tracker.breakdown(),
@@ -219,7 +224,7 @@ export class ChatSession {
 
   /** Whether a message can be edited and resent / regenerated: it must still be sent verbatim. */
   canRewrite(id: string): boolean {
-    const index = this.indexOf(id);
+    const index = this.log.indexOf(id);
     return index >= 0 && index >= this.boundaryIndex() && !this.busy && this.readOnlyReason === null;
   }
 
@@ -311,22 +316,22 @@ export class ChatSession {
       content = `${fitText(content, Math.max(0, limit - TRIM_MARK_TOKENS), model)}\n\n${trimMark(tokens)}`;
     }
     this.appendUser(content);
-    await this.respond();
+    await this.loop.run();
     return { kind: 'sent' };
   }
 
   /** Stops the reply being streamed; the partial reply is kept and marked as stopped. */
   stop(): void {
-    this.controller?.abort();
+    this.loop.stop();
   }
 
   /** Replaces a reply (or a failed turn) with a new one. */
   async regenerate(id: string): Promise<void> {
-    const index = this.indexOf(id);
-    const entry = this.entryList[index];
+    const index = this.log.indexOf(id);
+    const entry = this.log.at(index);
     if (!entry || entry.kind !== 'message' || entry.message.role !== 'assistant' || !this.canRewrite(id)) return;
     this.truncate(index);
-    await this.respond();
+    await this.loop.run();
   }
 
   /** Retries the failed turn `id` (an error entry): the same as regenerating it. */
@@ -336,13 +341,13 @@ export class ChatSession {
 
   /** Replaces a user message (and everything after it) with `text`, then sends it. */
   async editAndResend(id: string, text: string): Promise<void> {
-    const index = this.indexOf(id);
-    const entry = this.entryList[index];
+    const index = this.log.indexOf(id);
+    const entry = this.log.at(index);
     const content = text.trim();
     if (!content || !entry || entry.kind !== 'message' || entry.message.role !== 'user' || !this.canRewrite(id)) return;
     this.truncate(index);
     this.appendUser(content);
-    await this.respond();
+    await this.loop.run();
   }
 
   /** "Compact now": compacts whatever lies before the kept part, with an optional focus. */
@@ -368,10 +373,7 @@ export class ChatSession {
     const undone = this.control.undo();
     if (!undone) return null;
     this.count.sync(this.deps.settings());
-    const index = this.entryList.findIndex((e) => e.kind === 'notice' && e.compaction === undone);
-    const notice = this.entryList[index];
-    if (notice?.kind === 'notice') this.entryList[index] = { ...notice, undone: true };
-    this.events.emit('entries', this.entryList);
+    this.log.markUndone(undone);
     this.emitMeter();
     return undone;
   }
@@ -380,13 +382,13 @@ export class ChatSession {
   clear(): void {
     this.stop();
     this.loads++;
-    this.entryList = [];
+    this.log.reset();
     this.control.reset();
     this.tools.reset();
     this.readOnlyReason = null;
     this.count.reset();
     this.count.sync(this.deps.settings());
-    this.events.emit('entries', this.entryList);
+    this.log.announce();
     this.events.emit('compactions', this.control.rounds);
     this.emitMeter();
   }
@@ -394,7 +396,7 @@ export class ChatSession {
   /** The conversation as saved: every message and every applied compaction round, in order (see
    * session-persistence.ts: a failed reply is kept when it produced text, marked how it ended). */
   toSaved(): SavedItem[] {
-    return toSaved(this.entryList, this.control.rounds, this.control.cleared);
+    return toSaved(this.log.all, this.control.rounds, this.control.cleared);
   }
 
   /**
@@ -405,12 +407,12 @@ export class ChatSession {
   load(items: readonly SavedItem[], readOnly: string | null = null): void {
     this.clear();
     const saved = fromSaved(items);
-    this.entryList = saved.entries;
+    this.log.reset(saved.entries);
     this.control.reset(saved.compactions, saved.cleared);
     this.readOnlyReason = readOnly;
     this.count.sync(this.deps.settings());
     this.count.recount();
-    this.events.emit('entries', this.entryList);
+    this.log.announce();
     this.events.emit('compactions', this.control.rounds);
     this.emitMeter();
     this.prepareLoaded();
@@ -427,86 +429,12 @@ export class ChatSession {
     this.stop();
   }
 
-  // ── the loop ──────────────────────────────────────────────────────────────────────────────
-
-  private async respond(): Promise<void> {
-    const controller = new AbortController();
-    this.controller = controller;
-    this.events.emit('busy', true);
-    try {
-      const settings = this.deps.settings();
-      if (!modelOf(settings)) {
-        this.pushFailure({ kind: 'no-model', message: 'No model is set. Choose one in the plugin settings, then retry.' });
-        return;
-      }
-      await this.prepare(settings);
-      let overflowRetried = false;
-      let toolRounds = 0;
-      for (;;) {
-        if (controller.signal.aborted) {
-          this.pushStopped(settings.model);
-          return;
-        }
-        const outcome = await streamReply(this.streamHost, settings, controller.signal);
-        if (outcome.kind === 'no-tools') {
-          // The server refused tools for this model: send the same request without them.
-          this.removeEntry(outcome.entry);
-          this.tools.refuse(settings.model);
-          this.count.sync(settings);
-          this.pushNotice('info', `The server does not accept tools for ${settings.model.trim()}: chatting without vault tools.`);
-          continue;
-        }
-        if (outcome.kind === 'tools') {
-          if (toolRounds >= MAX_TOOL_ROUNDS) {
-            this.pushNotice('warning', `Stopped after ${MAX_TOOL_ROUNDS} rounds of tool calls in one reply. Send a message to continue.`);
-            return;
-          }
-          toolRounds++;
-          await this.tools.runAll(outcome.entry, controller.signal);
-          if (controller.signal.aborted) return;
-          // Tool results can be long: refresh the notes and compact if a trigger fires.
-          await this.prepare(settings);
-          continue;
-        }
-        if (outcome.kind !== 'overflow' || overflowRetried) return;
-        overflowRetried = true;
-        // The server says the prompt is too long: compact once more, then retry once.
-        const result = await this.control.compact(settings, ['overflow'], { force: true });
-        if (result.kind === 'skipped') return;
-        this.removeEntry(outcome.entry);
-      }
-    } catch (error) {
-      this.pushFailure({ kind: 'unexpected', message: `Something went wrong: ${error instanceof Error ? error.message : String(error)}` });
-    } finally {
-      this.controller = null;
-      this.events.emit('status', '');
-      this.events.emit('busy', false);
-      this.emitMeter();
-    }
-  }
-
-  /** Before every request (a send and every tool-loop continuation): refresh the system prompt,
-   * then ask the compaction policy. */
-  private async prepare(settings: CompactChatSettings): Promise<void> {
-    await this.refreshParts(settings);
-    await this.control.beforeRequest(settings);
-    // A round may have removed messages: the history tool and the block's line follow. Offering
-    // the tool adds to the prompt the policy just sized, so it is asked once more then.
-    const offered = this.tools.offersHistory();
-    this.count.sync(settings);
-    if (!offered && this.tools.offersHistory()) {
-      await this.control.beforeRequest(settings, { quiet: true });
-      this.count.sync(settings);
-    }
-    this.emitMeter();
-  }
-
   // ── helpers ───────────────────────────────────────────────────────────────────────────────
 
   /** Reads what the system prompt is made of now (settings, the active note, the mentioned notes)
    * into the tracker. */
   private async refreshParts(settings: CompactChatSettings): Promise<void> {
-    await this.context.refresh(settings, this.messageEntries(), new Set(this.sentOriginals().map((m) => m.id)));
+    await this.context.refresh(settings, this.log.messages(), new Set(this.sentOriginals().map((m) => m.id)));
     this.count.sync(settings);
   }
 
@@ -516,7 +444,7 @@ export class ChatSession {
     const later = this.deps.later;
     if (!later) return;
     const load = this.loads;
-    const messages = this.messageEntries().map((e) => e.message);
+    const messages = this.log.messages().map((e) => e.message);
     let next = 0;
     const step = (): void => {
       if (load !== this.loads) return;
@@ -532,84 +460,42 @@ export class ChatSession {
   private unsentMessages(): ChatMessage[] {
     if (!this.control.rounds.length && !this.control.cleared.size) return [];
     const sent = new Set(this.sentOriginals().map((m) => m.id));
-    return this.sendableEntries()
+    return this.log
+      .sendable()
       .map((e) => e.message)
       .filter((m) => !sent.has(m.id) || this.control.cleared.has(m.id));
-  }
-
-  private windowOf(settings: CompactChatSettings): number {
-    return windowFor(settings);
   }
 
   private appendUser(content: string): void {
     this.control.releasePinned();
     const message: UserMessage = { id: newMessageId(), createdAt: this.now(), role: 'user', content };
     const mentions = linkedNotes(content, this.deps.notes);
-    this.entryList.push({ kind: 'message', id: message.id, message, status: 'done', ...(mentions.length ? { mentions } : {}) });
     this.count.tracker.append(message);
-    this.events.emit('entries', this.entryList);
+    this.log.push({ kind: 'message', id: message.id, message, status: 'done', ...(mentions.length ? { mentions } : {}) });
     this.emitMeter();
     prepareMessage(message);
   }
 
-  private pushFailure(error: ChatError): void {
-    const message: AssistantMessage = { id: newMessageId(), createdAt: this.now(), role: 'assistant', content: '' };
-    this.entryList.push({ kind: 'message', id: message.id, message, status: 'error', error });
-    this.events.emit('entries', this.entryList);
-  }
-
-  private pushStopped(model: string): void {
-    const message: AssistantMessage = { id: newMessageId(), createdAt: this.now(), role: 'assistant', content: '' };
-    this.entryList.push({ kind: 'message', id: message.id, message, status: 'stopped', model });
-    this.events.emit('entries', this.entryList);
-  }
-
-  private pushNotice(level: NoticeEntry['level'], text: string, compaction?: CompactionState): void {
-    this.entryList.push({ kind: 'notice', id: newMessageId(), level, text, ...(compaction ? { compaction } : {}) });
-    this.events.emit('entries', this.entryList);
-  }
-
-  private removeEntry(entry: ChatEntry): void {
-    const index = this.entryList.indexOf(entry);
-    if (index < 0) return;
-    this.entryList.splice(index, 1);
-    if (entry.kind === 'message') this.count.tracker.remove(entry.id);
-    this.events.emit('entries', this.entryList);
-  }
-
   /** Drops entry `index` and everything after it (a rewrite), and recounts what is sent. */
   private truncate(index: number): void {
-    const dropped = this.entryList.splice(index);
+    const dropped = this.log.truncate(index);
     this.control.forget(dropped.map((e) => e.id));
     this.count.recount();
-    this.events.emit('entries', this.entryList);
+    this.log.announce();
     this.emitMeter();
-  }
-
-  /** Every message entry that is sent when not compacted (failed turns and empty replies aside). */
-  private sendableEntries(): MessageEntry[] {
-    return this.messageEntries().filter(isSendable);
   }
 
   /** The messages the next request carries, in their original (unplaceholdered) form. */
   private sentOriginals(): ChatMessage[] {
-    return this.control.sent(this.sendableEntries(), (e) => e.message.role === 'user').map((e) => e.message);
-  }
-
-  private messageEntries(): MessageEntry[] {
-    return this.entryList.filter((e): e is MessageEntry => e.kind === 'message');
+    return this.control.sent(this.log.sendable(), (e) => e.message.role === 'user').map((e) => e.message);
   }
 
   /** Index in `entries` of the first entry still sent: just after the latest round's boundary. */
   private boundaryIndex(): number {
     const through = this.control.boundaryId();
     if (!through) return 0;
-    const index = this.indexOf(through);
+    const index = this.log.indexOf(through);
     return index < 0 ? 0 : index + 1;
-  }
-
-  private indexOf(id: string): number {
-    return this.entryList.findIndex((e) => e.id === id);
   }
 
   private emitMeter(): void {

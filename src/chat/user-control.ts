@@ -12,7 +12,8 @@ import { keptRoom } from '../core/policy';
 import type { TokenTracker } from '../core/tracker';
 import type { CompactionControl } from './compaction-control';
 import type { ContextAssembly } from './context-assembly';
-import { type ChatEntry, type MessageEntry, isSendable } from './entries';
+import { type MessageEntry, isSendable } from './entries';
+import type { EntryLog } from './entry-log';
 import { type CompactChatSettings, modelOf } from './settings';
 
 /** What the user control needs from the session it serves. */
@@ -21,10 +22,7 @@ export interface UserControlHost {
   readonly context: ContextAssembly;
   settings(): CompactChatSettings;
   tracker(): TokenTracker;
-  /** The entry with this id, if any. */
-  entry(id: string): ChatEntry | undefined;
-  /** Every message entry that is sent when not compacted. */
-  sendableEntries(): MessageEntry[];
+  readonly entries: EntryLog;
   /** Why the conversation is read-only (a note not read in full), or null. */
   readOnly(): string | null;
   busy(): boolean;
@@ -42,13 +40,13 @@ export class UserControl {
 
   /** Whether the user pinned this message. */
   isPinned(id: string): boolean {
-    const entry = this.host.entry(id);
+    const entry = this.host.entries.get(id);
     return entry?.kind === 'message' && entry.pinned === true;
   }
 
   /** Why the message cannot be pinned or unpinned now, or null when it can. */
   pinBlocker(id: string): string | null {
-    const entry = this.host.entry(id);
+    const entry = this.host.entries.get(id);
     if (entry?.kind !== 'message' || !isSendable(entry)) return 'Only a message that is sent can be pinned.';
     const readOnly = this.host.readOnly();
     if (readOnly) return readOnly;
@@ -77,7 +75,7 @@ export class UserControl {
   setPinned(id: string, pinned: boolean): Outcome {
     const blocker = this.pinBlocker(id);
     if (blocker) return { ok: false, message: blocker };
-    const entry = this.host.entry(id) as MessageEntry;
+    const entry = this.host.entries.get(id) as MessageEntry;
     if ((entry.pinned === true) === pinned) return { ok: true, message: '' };
     if (pinned) entry.pinned = true;
     else delete entry.pinned;
@@ -120,7 +118,7 @@ export class UserControl {
     const tracker = this.host.tracker();
     const pins = this.host.control.keptVerbatim();
     let tokens = 0;
-    for (const m of this.host.sendableEntries()) if (pins.has(m.id)) tokens += tracker.messageTokens(m.id) ?? estimateMessageTokens(m.message, model);
+    for (const m of this.host.entries.sendable()) if (pins.has(m.id)) tokens += tracker.messageTokens(m.id) ?? estimateMessageTokens(m.message, model);
     const room = keptRoom(this.host.control.budgets(settings), this.host.context.fixedTokens(model, tracker.breakdown().tools));
     if (tokens <= room) return '';
     return `Pinned messages take about ${tokens.toLocaleString('en-US')} tokens, more than the ${Math.max(0, room).toLocaleString('en-US')} a compaction can leave for the messages it keeps in this window, so the prompt cannot get as small as compaction aims while they are pinned.`;
