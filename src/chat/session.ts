@@ -38,8 +38,6 @@ import { UserControl } from './user-control';
 
 export type { CompactOutcome } from './compaction-control';
 export type { SendOutcome, SessionDeps, SessionEvents } from './session-types';
-export { MAX_TOOL_ROUNDS, type ToolRunner } from './tool-loop';
-export { isTruncation } from './tracker-sync';
 
 /** The line that ends a message trimmed to fit, and the room it takes. */
 const trimMark = (tokens: number): string => `[Trimmed to fit the context window: the full text was about ${tokens.toLocaleString('en-US')} tokens.]`;
