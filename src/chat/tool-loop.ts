@@ -5,8 +5,8 @@
 // Ownership: this module owns the definitions sent with the next request, the set of models that
 // refused tools and the history index (`HistorySearch`); only it changes them, when the session
 // asks it to (`sync` on every tracker sync, `refuse` on a refusal, `reset` on a new chat). The
-// session decides when a reply's calls run (at most MAX_TOOL_ROUNDS per send) and owns the entries
-// the results are appended to. Plain class, no DOM.
+// request loop (request-loop.ts) decides when a reply's calls run (at most MAX_TOOL_ROUNDS per
+// send); the results go to the session's entries through the host. Plain class, no DOM.
 import { type ChatMessage, type ToolCall, type ToolDefinition, type ToolResultMessage, newMessageId } from '../core/messages';
 import { HISTORY_TOOL_DEFINITION, SEARCH_HISTORY } from '../core/search-history';
 import type { ProviderError } from '../providers/errors';
