@@ -3,7 +3,7 @@
 // a reload, and unloading leaving nothing behind.
 import { afterEach, describe, expect, it } from 'vitest';
 import CompactChatPlugin from '../src/main';
-import { DEFAULT_SETTINGS, mergeSettings } from '../src/chat/settings';
+import { type CompactChatSettings, DEFAULT_SETTINGS, mergeSettings } from '../src/chat/settings';
 import { VIEW_TYPE_CHAT } from '../src/ui/chat-view';
 import {
   closeSettings,
@@ -23,6 +23,7 @@ import {
   vaultSnapshot,
 } from './obsidian/testing';
 import type { App } from './obsidian/index';
+import type { PlatformFlags } from './obsidian/platform';
 import { ollamaReply } from './chat/helpers/harness';
 import { ScriptedServer, sentJson, sse } from './providers/helpers/server';
 import { input, messages, startUi, until } from './ui/helpers';
@@ -42,6 +43,23 @@ const settingNamed = (tab: HTMLElement, name: string): HTMLElement => {
   return item;
 };
 
+/** The plugin in a new app (`files` in its vault, the `platform` flags set), `settings` saved, and
+ * its settings tab open. */
+async function pluginSettings(
+  settings: Partial<CompactChatSettings> = {},
+  options: { files?: Record<string, string>; platform?: Partial<PlatformFlags> } = {},
+): Promise<{ app: App; plugin: CompactChatPlugin; tab: HTMLElement }> {
+  const opened = createTestApp(options.files ? { files: options.files } : {});
+  app = opened;
+  if (options.platform) setPlatform(options.platform);
+  const plugin = await loadPlugin(CompactChatPlugin);
+  if (Object.keys(settings).length) {
+    Object.assign(plugin.settings, settings);
+    await plugin.saveSettings();
+  }
+  return { app: opened, plugin, tab: openSettingTab(opened, 'compact-chat') };
+}
+
 describe('settings', () => {
   it('defaults to a local Ollama and sanitises a broken data.json', () => {
     expect(DEFAULT_SETTINGS.provider).toBe('ollama');
@@ -60,9 +78,7 @@ describe('settings', () => {
 
   it('keeps the API key in SecretStorage only and reads it at send time', async () => {
     server = await ScriptedServer.start();
-    app = createTestApp();
-    const plugin = await loadPlugin(CompactChatPlugin);
-    const tab = openSettingTab(app, 'compact-chat');
+    const { app, plugin, tab } = await pluginSettings();
     expect(tab.findAll('.setting-item-heading').map((el) => el.find('.setting-item-name')?.getText())).toEqual(['Provider and model', 'Compaction', 'Context from notes', 'Tools', 'Storage']);
 
     selectOption(settingNamed(tab, 'Provider').find('select') as HTMLSelectElement, 'openai');
@@ -93,9 +109,7 @@ describe('settings', () => {
   });
 
   it('refuses a conversation folder ending in a dot or a space, with a clear message', async () => {
-    app = createTestApp();
-    const plugin = await loadPlugin(CompactChatPlugin);
-    const tab = openSettingTab(app, 'compact-chat');
+    const { plugin, tab } = await pluginSettings();
     const folder = settingNamed(tab, 'Conversation folder');
     typeInto(folder.find('input') as HTMLInputElement, 'Chats.');
     expect(folder.find('.setting-item-description')?.getText()).toBe('Folder names cannot end in a dot or a space ("Chats.").');
@@ -108,10 +122,7 @@ describe('settings', () => {
   });
 
   it('says when the conversation folder is an existing folder in another case, where the disk ignores case', async () => {
-    app = createTestApp({ files: { 'Compact Chat/a.md': '' } });
-    setPlatform({ isLinux: false, isMacOS: true });
-    await loadPlugin(CompactChatPlugin);
-    const tab = openSettingTab(app, 'compact-chat');
+    const { tab } = await pluginSettings({}, { files: { 'Compact Chat/a.md': '' }, platform: { isLinux: false, isMacOS: true } });
     const folder = settingNamed(tab, 'Conversation folder');
     typeInto(folder.find('input') as HTMLInputElement, 'compact chat');
     expect(folder.find('.setting-item-description')?.getText()).toContain('Saving to the existing folder "Compact Chat"');
@@ -136,13 +147,8 @@ describe('settings', () => {
 
   it('shows Ollama\'s context size with the model maximum from /api/show, and which numbers are scaled to fit', async () => {
     server = await ScriptedServer.start();
-    app = createTestApp();
-    const plugin = await loadPlugin(CompactChatPlugin);
-    plugin.settings.baseUrl = server.url;
-    plugin.settings.model = 'llama3.1:8b';
-    await plugin.saveSettings();
     server.on('POST', '/api/show', { headers: { 'content-type': 'application/json' }, chunks: [JSON.stringify({ model_info: { 'llama.context_length': 131072 } })] });
-    const tab = openSettingTab(app, 'compact-chat');
+    const { plugin, tab } = await pluginSettings({ baseUrl: server.url, model: 'llama3.1:8b' });
     const size = (): string => settingNamed(tab, 'Context size').find('.setting-item-description')?.getText() ?? '';
     await until(() => size().includes('up to 131,072'));
     expect(size()).toMatch(/sent as num_ctx.*more memory/);
@@ -154,12 +160,8 @@ describe('settings', () => {
 
   it('loads the server\'s models into a dropdown on refresh', async () => {
     server = await ScriptedServer.start();
-    app = createTestApp();
-    const plugin = await loadPlugin(CompactChatPlugin);
-    plugin.settings.baseUrl = server.url;
-    await plugin.saveSettings();
     server.on('GET', '/api/tags', { headers: { 'content-type': 'application/json' }, chunks: [JSON.stringify({ models: [{ name: 'qwen3:4b' }, { name: 'llama3.1:8b' }] })] });
-    const tab = openSettingTab(app, 'compact-chat');
+    const { plugin, tab } = await pluginSettings({ baseUrl: server.url });
     settingNamed(tab, 'Model').find('.extra-setting-button')?.click();
     await until(() => settingNamed(tab, 'Model').find('select') !== null);
     const select = settingNamed(tab, 'Model').find('select') as HTMLSelectElement;

@@ -4,13 +4,11 @@
 // The note a crash mid-reply leaves behind loads, with the reply recovered and the user told.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConversation } from '../../src/chat/conversation-format';
-import { ConversationStore } from '../../src/chat/conversation-store';
-import { Conversations } from '../../src/chat/conversations';
 import type { MessageEntry } from '../../src/chat/entries';
-import { conversationVault } from '../../src/ui/obsidian-vault';
 import { type App, Component } from '../obsidian/index';
 import { createTestApp, destroyTestApp } from '../obsidian/testing';
 import { endlessReply, type Harness, ollamaReply, startHarness, until } from './helpers/harness';
+import { type TestConversations, openConversations } from './helpers/conversations';
 import { liveLinks } from './helpers/markdown';
 
 let app: App;
@@ -26,36 +24,13 @@ afterEach(async () => {
 });
 
 /** `Conversations` over the app's vault; saves wait for `runTimers` (or a flush). */
-function open(notices: string[]): { conversations: Conversations; runTimers: () => void } {
+function open(notices: string[]): TestConversations {
   const owner = new Component();
   owner.load();
   owners.push(owner);
-  let timers: (() => void)[] = [];
-  let ids = 0;
-  const conversations = new Conversations({
-    session: h.session,
-    store: new ConversationStore(conversationVault(app as never, owner), { folder: () => 'Compact Chat', warn: () => undefined }),
-    settings: () => h.settings,
-    setTimer: (fn) => {
-      timers.push(fn);
-      return () => {
-        timers = timers.filter((t) => t !== fn);
-      };
-    },
-    notify: (message) => notices.push(message),
-    now: () => 1_700_000_000_000,
-    newId: () => `conversation-${++ids}`,
-    openChanged: () => undefined,
-  });
-  disposers.push(() => conversations.dispose());
-  return {
-    conversations,
-    runTimers: () => {
-      const due = timers;
-      timers = [];
-      for (const fn of due) fn();
-    },
-  };
+  const opened = openConversations(h, app, owner, notices);
+  disposers.push(() => opened.conversations.dispose());
+  return opened;
 }
 
 describe('a conversation in use', () => {

@@ -5,11 +5,10 @@
 // (idle reload, own saves, streaming, corrupt edits) are in test/ui/conversation-reload.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConversation } from '../../src/chat/conversation-format';
-import { ConversationStore } from '../../src/chat/conversation-store';
-import { Conversations } from '../../src/chat/conversations';
-import { conversationVault } from '../../src/ui/obsidian-vault';
+import type { Conversations } from '../../src/chat/conversations';
 import { type App, Component } from '../obsidian/index';
 import { createTestApp, destroyTestApp } from '../obsidian/testing';
+import { openConversations } from './helpers/conversations';
 import { type Harness, ollamaReply, startHarness, until } from './helpers/harness';
 
 let app: App;
@@ -30,31 +29,9 @@ async function start(): Promise<{ notices: string[]; runTimers: () => void }> {
   h = await startHarness({ keepExchanges: 1, keepTokens: 0 });
   const notices: string[] = [];
   // Saves wait for their timer until the test runs it.
-  let timers: (() => void)[] = [];
-  let ids = 0;
-  conversations = new Conversations({
-    session: h.session,
-    store: new ConversationStore(conversationVault(app as never, owner), { folder: () => 'Compact Chat', warn: () => undefined }),
-    settings: () => h.settings,
-    setTimer: (fn) => {
-      timers.push(fn);
-      return () => {
-        timers = timers.filter((t) => t !== fn);
-      };
-    },
-    notify: (message) => notices.push(message),
-    now: () => 1_700_000_000_000,
-    newId: () => `conversation-${++ids}`,
-    openChanged: () => undefined,
-  });
-  return {
-    notices,
-    runTimers: () => {
-      const due = timers;
-      timers = [];
-      for (const fn of due) fn();
-    },
-  };
+  const opened = openConversations(h, app, owner, notices);
+  conversations = opened.conversations;
+  return { notices, runTimers: opened.runTimers };
 }
 
 const para = (topic: string): string => `We keep the details of ${topic} in mind and check them again later. `.repeat(4);

@@ -4,7 +4,7 @@
 // oversized paste is held back until the user chooses, and the session and the CLI replay agree
 // event for event on the same conversation.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ToolRunner } from '../../src/chat/session';
+import type { ToolRunner } from '../../src/chat/tool-loop';
 import { replay } from '../../src/cli/replay';
 import { CLI_DEFAULTS, resolve } from '../../src/cli/settings';
 import { estimatePromptTokens } from '../../src/core/message-tokens';

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ToolDefinition } from '../../src/core/messages';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import type { ChatRequest } from '../../src/providers/types';
 import { collect, errorOf, expectOneTerminal, ofType, testTransport, textOf } from './helpers/events';
 import { rechunk, ScriptedServer, sse, sentJson } from './helpers/server';
+import { serverPerTest } from './helpers/suite';
 
 const KEY = 'sk-ant-api03-SECRET-abcdef';
 
@@ -37,13 +38,8 @@ const end = (stop_reason: string, output_tokens: number) => [
 ];
 
 describe('Anthropic provider over real HTTP', () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await ScriptedServer.start();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  let server!: ScriptedServer;
+  serverPerTest((s) => (server = s));
 
   it('streams text, sends the key, version and browser-access headers and a top-level system prompt', async () => {
     server.on('POST', '/v1/messages', {

@@ -2,7 +2,7 @@
 // over the cap (a clear error, the partial reply kept), retry-after edge values (never an
 // immediate retry), bounded 5xx retries, HTML error pages summarised, and the key redacted from
 // server text however it is echoed (whole, minus a character, split across lines or in pieces).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { redact } from '../../src/providers/errors';
 import { MAX_FRAME_CHARS } from '../../src/providers/limits';
 import { ndjsonLines } from '../../src/providers/ndjson';
@@ -11,18 +11,14 @@ import { OpenAIProvider } from '../../src/providers/openai';
 import type { ChatRequest } from '../../src/providers/types';
 import { collect, errorOf, expectOneTerminal, ofType, testTransport, textOf } from './helpers/events';
 import { ndjson, ScriptedServer, sse } from './helpers/server';
+import { serverPerTest } from './helpers/suite';
 
 const KEY = 'sk-proj-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c';
 const request: ChatRequest = { model: 'm', systemPrompt: '', messages: [{ id: 'u1', createdAt: 0, role: 'user', content: 'Hi' }], contextWindow: 8192 };
 const okOpenAI = sse({ data: { choices: [{ index: 0, delta: { content: 'fine' }, finish_reason: 'stop' }] } }, '[DONE]');
 
-let server: ScriptedServer;
-beforeEach(async () => {
-  server = await ScriptedServer.start();
-});
-afterEach(async () => {
-  await server.close();
-});
+let server!: ScriptedServer;
+serverPerTest((s) => (server = s));
 
 describe('fault suite: oversized frames', () => {
   it('an NDJSON line over the cap ends the reply with a clear error and keeps the text before it', async () => {

@@ -1,11 +1,12 @@
 // The search_history definition reaches each wire format over real HTTP (a loopback server): the
 // name, description and JSON schema the model needs, in each provider's documented shape.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HISTORY_TOOL_DEFINITION, SEARCH_HISTORY } from '../../src/core/search-history';
 import { createProvider } from '../../src/providers';
 import type { ProviderId } from '../../src/providers';
 import { collect, testTransport } from './helpers/events';
 import { ScriptedServer, sentJson } from './helpers/server';
+import { serverPerTest } from './helpers/suite';
 
 const cases: { id: ProviderId; path: string; base: (url: string) => string }[] = [
   { id: 'ollama', path: '/api/chat', base: (u) => u },
@@ -20,13 +21,8 @@ const expected: Record<ProviderId, unknown> = {
 };
 
 describe('the search_history definition on the wire', () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await ScriptedServer.start();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  let server!: ScriptedServer;
+  serverPerTest((s) => (server = s));
 
   for (const c of cases) {
     it(`reaches ${c.id}`, async () => {

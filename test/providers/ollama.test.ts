@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ToolDefinition } from '../../src/core/messages';
 import { OllamaProvider } from '../../src/providers/ollama';
 import type { ChatRequest } from '../../src/providers/types';
 import { collect, errorOf, expectOneTerminal, ofType, testTransport, textOf } from './helpers/events';
 import { closedPort, ndjson, rechunk, ScriptedServer, sentJson } from './helpers/server';
+import { serverPerTest } from './helpers/suite';
 
 const msg = (role: 'user' | 'assistant', content: string, id: string): ChatMessage => ({ id, createdAt: 0, role, content });
 
@@ -33,13 +34,8 @@ const final = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe('Ollama provider over real HTTP', () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await ScriptedServer.start();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  let server!: ScriptedServer;
+  serverPerTest((s) => (server = s));
 
   it('streams text in order and sends num_ctx, options and the system prompt first', async () => {
     server.on('POST', '/api/chat', { chunks: ndjson(line('Hel'), line('lo, '), line('world'), final()), delayMs: 15 });

@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ToolDefinition } from '../../src/core/messages';
 import { normaliseOpenAIBase, OpenAIProvider } from '../../src/providers/openai';
 import { defaultSleep } from '../../src/providers/transport';
 import type { ChatRequest } from '../../src/providers/types';
 import { collect, errorOf, expectOneTerminal, ofType, testTransport, textOf } from './helpers/events';
 import { rechunk, ScriptedServer, sse, sentJson } from './helpers/server';
+import { serverPerTest } from './helpers/suite';
 
 const KEY = 'sk-test-SECRET-1234567890';
 
@@ -27,13 +28,8 @@ const usageChunk = (usage: Record<string, unknown>) => ({ id: 'chatcmpl-1', obje
 const SSE_HEADERS = { 'content-type': 'text/event-stream' };
 
 describe('OpenAI-compatible provider over real HTTP', () => {
-  let server: ScriptedServer;
-  beforeEach(async () => {
-    server = await ScriptedServer.start();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  let server!: ScriptedServer;
+  serverPerTest((s) => (server = s));
 
   it('streams text, asks for usage, reports it, and sends the documented body and headers', async () => {
     server.on('POST', '/v1/chat/completions', {

@@ -4,20 +4,15 @@
 // compaction), and the panel's edit / remove / put back of the latest round's lines (Escape
 // cancels, Enter saves), with "Undo last edit" and its command; the request bodies show each
 // change, and reopening the saved conversation shows the same marks and sends the same block.
-import { afterEach, describe, expect, it } from 'vitest';
-import type { CompactChatSettings } from '../../src/chat/settings';
+import { describe, expect, it } from 'vitest';
 import { systemOf } from '../chat/helpers/harness';
-import { destroyTestApp, pressKey, runCommand, shownNotices, typeInto } from '../obsidian/testing';
-import { button, input, messages, startUi, type UiHarness, uiActions, until } from './helpers';
+import { pressKey, runCommand, shownNotices, typeInto } from '../obsidian/testing';
+import { button, input, messages, startUi, type UiHarness, uiActions, until, closeUiAfterEach, MANUAL_COMPACTION } from './helpers';
 
 let h: UiHarness;
 const { bodies, say, openPanel } = uiActions(() => h);
-afterEach(async () => {
-  await destroyTestApp(h.app);
-  await h.server.close();
-});
+closeUiAfterEach(() => h);
 
-const manual: Partial<CompactChatSettings> = { keepExchanges: 1, keepTokens: 0, messageLimit: 0 };
 
 const TURNS: [string, string][] = [
   ['Help me plan the garden renovation. The budget is 3,500 euros. Never suggest removing the old apple tree.', 'Happy to help. The soil pH is 6.2, which suits vegetables and most herbs.'],
@@ -41,7 +36,7 @@ const lastSystem = (): string => systemOf(bodies()[bodies().length - 1]);
 
 describe('pinning a message in the chat', () => {
   it('marks it, and a compaction leaves it sent word for word', async () => {
-    h = await startUi(manual);
+    h = await startUi(MANUAL_COMPACTION);
     for (const [text, reply] of TURNS) await say(text, reply);
     const first = messages(h)[0];
     if (!first) throw new Error('no message');
@@ -62,7 +57,7 @@ describe('pinning a message in the chat', () => {
 
 describe('editing the carried lines in the panel', () => {
   it('Escape cancels, Enter saves, remove and put back, undo last edit; each reaches the next request; a reopened note keeps them', async () => {
-    h = await startUi(manual);
+    h = await startUi(MANUAL_COMPACTION);
     for (const [text, reply] of TURNS) await say(text, reply);
     const panel = await openPanel();
     await compactFromPanel(panel);

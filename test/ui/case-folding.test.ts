@@ -2,17 +2,14 @@
 // The real plugin on a case-insensitive disk (macOS, Windows, iOS): a conversation folder setting
 // that differs only in case from an existing folder keeps saving into that folder and lists its
 // history; the create-note tool writes under an existing folder spelt in another case.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ollamaReply, ollamaToolCalls } from '../chat/helpers/harness';
-import { destroyTestApp, setPlatform, shownNotices } from '../obsidian/testing';
-import { startUi, type UiHarness, until, uiActions } from './helpers';
+import { setPlatform, shownNotices } from '../obsidian/testing';
+import { startUi, type UiHarness, until, uiActions, closeUiAfterEach } from './helpers';
 
 let h: UiHarness;
 const { send, idle, notes } = uiActions(() => h);
-afterEach(async () => {
-  await destroyTestApp(h.app);
-  await h.server.close();
-});
+closeUiAfterEach(() => h);
 
 describe('a case-insensitive disk', () => {
   it('saves into the existing folder when the setting differs only in case, and lists its history', async () => {

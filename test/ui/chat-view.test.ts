@@ -1,17 +1,14 @@
 // @vitest-environment jsdom
 // The chat view with the real plugin, against a loopback server speaking Ollama's protocol.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MarkdownView } from '../obsidian/index';
-import { destroyTestApp, pressKey, setPlatform, typeInto } from '../obsidian/testing';
+import { pressKey, setPlatform, typeInto } from '../obsidian/testing';
 import { endlessReply, ollamaError, ollamaReply, systemOf } from '../chat/helpers/harness';
-import { button, input, messages, startUi, type UiHarness, until, uiActions } from './helpers';
+import { button, input, messages, startUi, type UiHarness, until, uiActions, closeUiAfterEach } from './helpers';
 
 let h: UiHarness;
 const { send, idle, bodies } = uiActions(() => h);
-afterEach(async () => {
-  await destroyTestApp(h.app);
-  await h.server.close();
-});
+closeUiAfterEach(() => h);
 
 
 describe('the chat view', () => {

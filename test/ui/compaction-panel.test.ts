@@ -1,23 +1,18 @@
 // @vitest-environment jsdom
 // The compaction summary panel, the boundary dividers, "Compact now" with a focus (the panel, the
 // modal, `/compact <focus>`) and undo — with the real plugin against a loopback Ollama server.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sentInBlock } from '../../src/core/record';
 import { VIEW_TYPE_CHAT } from '../../src/ui/chat-view';
 import { VIEW_TYPE_COMPACTIONS } from '../../src/ui/compaction-panel';
-import type { CompactChatSettings } from '../../src/chat/settings';
 import { ollamaReply, systemOf } from '../chat/helpers/harness';
-import { destroyTestApp, liveListenerCount, pressKey, runCommand, shownNotices, typeInto, unloadPlugin } from '../obsidian/testing';
-import { input, messages, startUi, type UiHarness, until, uiActions } from './helpers';
+import { liveListenerCount, pressKey, runCommand, shownNotices, typeInto, unloadPlugin } from '../obsidian/testing';
+import { input, messages, startUi, type UiHarness, until, uiActions, closeUiAfterEach, MANUAL_COMPACTION } from './helpers';
 
 let h: UiHarness;
 const { bodies, say, openPanel } = uiActions(() => h);
-afterEach(async () => {
-  await destroyTestApp(h.app);
-  await h.server.close();
-});
+closeUiAfterEach(() => h);
 
-const manual: Partial<CompactChatSettings> = { keepExchanges: 1, keepTokens: 0, messageLimit: 0 };
 const para = (topic: string, n: number): string =>
   Array.from({ length: n }, (_, i) => `Point ${i + 1} about ${topic}: we keep the details of ${topic} in mind and check them again later.`).join(' ');
 
@@ -34,7 +29,7 @@ const undoButton = (panel: HTMLElement): HTMLButtonElement => panel.find('button
 
 describe('the compaction panel', () => {
   it('shows a conversation compacted twice as two rounds, newest first, with the right counts; dividers open them', async () => {
-    h = await startUi(manual);
+    h = await startUi(MANUAL_COMPACTION);
     const panel = await openPanel();
     expect(panel.find('.compact-chat-panel-empty')?.getText()).toMatch(/no compaction yet/i);
     await converse(['the budget', 'the launch date', 'the hiring plan']);
@@ -110,7 +105,7 @@ describe('the compaction panel', () => {
   });
 
   it('renders references as links that resolve to vault files (click opens, hover previews), URLs as external links', async () => {
-    h = await startUi({ ...manual, restoredNotesBudget: 0 }, {
+    h = await startUi({ ...MANUAL_COMPACTION, restoredNotesBudget: 0 }, {
       'Projects/Alpha.md': '# Alpha\nThe plan.',
       'Projects/Beta.md': '# Beta\n## Plan\nSteps.',
       'Notes/Gamma.md': 'Gamma notes.',
@@ -146,7 +141,7 @@ describe('the compaction panel', () => {
 
   it('expands the original messages, rendered like the chat, and jumps from a summary line to its message', async () => {
     // Enough messages that the first ones are not in the chat's DOM.
-    h = await startUi(manual);
+    h = await startUi(MANUAL_COMPACTION);
     for (let i = 0; i < 35; i++) h.server.on('POST', '/api/chat', ollamaReply(`Answer **${i}**.`));
     await h.plugin.session.send('Please plan the garden party for Saturday with the neighbours.');
     for (let i = 1; i < 35; i++) await h.plugin.session.send(`Question ${i}: and what about item ${i}?`);
@@ -185,7 +180,7 @@ describe('the compaction panel', () => {
 
 describe('compact now and undo', () => {
   it('is disabled with a reason when there is nothing to compact (panel, toolbar, /compact)', async () => {
-    h = await startUi(manual);
+    h = await startUi(MANUAL_COMPACTION);
     const panel = await openPanel();
     expect(compactButton(panel).disabled).toBe(true);
     expect(compactButton(panel).getAttr('aria-label')).toMatch(/empty/i);
@@ -214,7 +209,7 @@ describe('compact now and undo', () => {
   });
 
   it('undo restores the previous request body (panel button), and the command undoes too', async () => {
-    h = await startUi(manual);
+    h = await startUi(MANUAL_COMPACTION);
     await converse(['the budget', 'the launch date', 'the team']);
     const panel = await openPanel();
     const lastBefore = bodies()[2];
@@ -252,7 +247,7 @@ describe('compact now and undo', () => {
   });
 
   it('the panel is keyboard reachable and releases everything when the plugin unloads', async () => {
-    h = await startUi(manual);
+    h = await startUi(MANUAL_COMPACTION);
     await converse(['the budget', 'the launch date']);
     const panel = await openPanel();
     compactButton(panel).click();

@@ -2,17 +2,14 @@
 // Hand edits of the open conversation's note, with the real plugin: loaded into the chat when it is
 // idle with everything saved, never in a loop on the plugin's own saves, read-only when the edit
 // does not parse; while a reply streams the edit is left alone and the chat goes on in a new note.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { endlessReply, ollamaReply } from '../chat/helpers/harness';
-import { destroyTestApp, settle, shownNotices } from '../obsidian/testing';
-import { input, messages, startUi, type UiHarness, until, uiActions } from './helpers';
+import { settle, shownNotices } from '../obsidian/testing';
+import { input, messages, startUi, type UiHarness, until, uiActions, closeUiAfterEach } from './helpers';
 
 let h: UiHarness;
 const { send, idle, bodies, notes, noteText } = uiActions(() => h);
-afterEach(async () => {
-  await destroyTestApp(h.app);
-  await h.server.close();
-});
+closeUiAfterEach(() => h);
 
 const texts = (): string[] => messages(h).map((m) => m.getText());
 

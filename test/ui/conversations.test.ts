@@ -2,19 +2,16 @@
 // Conversations that last, with the real plugin: saved as notes, restored on restart with their
 // compaction state, the history panel (search by content, open, rename, delete), a corrupt note
 // shown read-only, the `[[` picker, the active-note toggle, tool blocks and the write approval modal.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import CompactChatPlugin from '../../src/main';
 import { parseConversation } from '../../src/chat/conversation-format';
 import { ollamaReply, ollamaToolCalls, systemOf } from '../chat/helpers/harness';
-import { destroyTestApp, loadPlugin, pluginDataJson, pressKey, settle, typeInto, unloadPlugin } from '../obsidian/testing';
-import { button, input, messages, startUi, type UiHarness, until, uiActions } from './helpers';
+import { loadPlugin, pluginDataJson, pressKey, settle, typeInto, unloadPlugin } from '../obsidian/testing';
+import { button, input, messages, startUi, type UiHarness, until, uiActions, closeUiAfterEach } from './helpers';
 
 let h: UiHarness;
 const { send, idle, bodies, notes, noteText } = uiActions(() => h);
-afterEach(async () => {
-  await destroyTestApp(h.app);
-  await h.server.close();
-});
+closeUiAfterEach(() => h);
 
 
 describe('saved conversations', () => {

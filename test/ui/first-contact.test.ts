@@ -3,20 +3,17 @@
 // the empty state (model, compaction, example prompts that fill the composer), the model picker
 // in the chat header (the server's list, refreshable, saved as the setting), and what the user
 // sees when the server cannot be reached.
-import { afterEach, describe, expect, it } from 'vitest';
-import { destroyTestApp, selectOption, setPlatform } from '../obsidian/testing';
+import { describe, expect, it } from 'vitest';
+import { selectOption, setPlatform } from '../obsidian/testing';
 import { ollamaReply } from '../chat/helpers/harness';
 import { examplePrompts } from '../../src/ui/empty-state';
 import { describeServer } from '../../src/ui/connection';
 import { parseCompactCommand } from '../../src/ui/composer';
-import { input, modelList, startUi, type UiHarness, until, uiActions } from './helpers';
+import { input, modelList, startUi, type UiHarness, until, uiActions, closeUiAfterEach } from './helpers';
 
 let h: UiHarness;
 const { send, idle } = uiActions(() => h);
-afterEach(async () => {
-  await destroyTestApp(h.app);
-  await h.server.close();
-});
+closeUiAfterEach(() => h);
 
 const empty = (): HTMLElement | null => h.view().find('.compact-chat-empty');
 const picker = (): HTMLSelectElement => h.view().find('select.compact-chat-model') as HTMLSelectElement;

@@ -1,9 +1,10 @@
 // Shared setup for the view and plugin tests: the real plugin under the obsidian test runtime,
 // talking to a loopback server.
+import { afterEach } from 'vitest';
 import CompactChatPlugin from '../../src/main';
 import { VIEW_TYPE_CHAT } from '../../src/ui/chat-view';
 import type { App } from '../obsidian/index';
-import { createTestApp, loadPlugin, pressKey, runCommand, typeInto } from '../obsidian/testing';
+import { createTestApp, destroyTestApp, loadPlugin, pressKey, runCommand, typeInto } from '../obsidian/testing';
 import { ScriptedServer, sentJson } from '../providers/helpers/server';
 import { type OllamaBody, ollamaReply } from '../chat/helpers/harness';
 import { VIEW_TYPE_COMPACTIONS } from '../../src/ui/compaction-panel';
@@ -35,6 +36,22 @@ export async function startUi(settings: Partial<CompactChatSettings> = {}, files
   await until(() => view().find('.compact-chat-input') !== null);
   await until(() => server.to('/api/tags').length === 1 && view().find('.compact-chat-model-picker.is-loading') === null);
   return { app, plugin, server, view };
+}
+
+/** Settings under which only "Compact now" compacts (one exchange kept, no token or message
+ * trigger in reach): the panel tests make their rounds by hand. */
+export const MANUAL_COMPACTION: Partial<CompactChatSettings> = { keepExchanges: 1, keepTokens: 0, messageLimit: 0 };
+
+/** Closes a harness: its app (the plugin and its views), then its server. */
+export async function closeUi(h: UiHarness | undefined): Promise<void> {
+  if (!h) return;
+  await destroyTestApp(h.app);
+  await h.server.close();
+}
+
+/** Closes the test file's current harness after each test. */
+export function closeUiAfterEach(current: () => UiHarness | undefined): void {
+  afterEach(() => closeUi(current()));
 }
 
 /** Ollama's `/api/tags` answer listing `models`. */

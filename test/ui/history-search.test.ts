@@ -2,20 +2,15 @@
 // The compaction panel's search box over the compacted messages, with the real plugin against a
 // loopback Ollama server: disabled before any compaction, then ranked results (who, when, the
 // matching words marked) that open the original in the chat or its round in the panel.
-import { afterEach, describe, expect, it } from 'vitest';
-import type { CompactChatSettings } from '../../src/chat/settings';
-import { destroyTestApp, pressKey, typeInto } from '../obsidian/testing';
-import { startUi, type UiHarness, until, uiActions } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { pressKey, typeInto } from '../obsidian/testing';
+import { startUi, type UiHarness, until, uiActions, closeUiAfterEach, MANUAL_COMPACTION } from './helpers';
 import { formatDateTime } from '../../src/ui/dates';
 
 let h: UiHarness;
 const { say, openPanel } = uiActions(() => h);
-afterEach(async () => {
-  await destroyTestApp(h.app);
-  await h.server.close();
-});
+closeUiAfterEach(() => h);
 
-const manual: Partial<CompactChatSettings> = { keepExchanges: 1, keepTokens: 0, messageLimit: 0 };
 const BAKERY = 'For bread I went to the Bluebird bakery on Cooper Lane; their rye is the best in town.';
 
 
@@ -26,7 +21,7 @@ const status = (panel: HTMLElement): string => panel.find('.compact-chat-history
 
 describe('searching the compacted messages from the panel', () => {
   it('is disabled until something is compacted, then finds a compacted message and links to it', async () => {
-    h = await startUi(manual);
+    h = await startUi(MANUAL_COMPACTION);
     const panel = await openPanel('.compact-chat-history-search-input');
     expect(box(panel).disabled).toBe(true);
     expect(box(panel).placeholder).toMatch(/no compacted messages/i);
@@ -80,7 +75,7 @@ describe('searching the compacted messages from the panel', () => {
   });
 
   it('renders message text as text, never as HTML', async () => {
-    h = await startUi(manual);
+    h = await startUi(MANUAL_COMPACTION);
     const panel = await openPanel('.compact-chat-history-search-input');
     const hostile = 'The <img src=x onerror="alert(1)"> bakery <b>bold</b> note.';
     await say(hostile, 'Seen.');

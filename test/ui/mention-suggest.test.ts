@@ -2,16 +2,13 @@
 // The `[[` picker's placement: its popover carries the caret's coordinates (jsdom has no layout,
 // so the caret's box is stubbed here; the browser suite checks the real geometry) and sits below
 // the caret when the window has room, above it when not.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mentionQuery } from '../../src/ui/mention-suggest';
-import { destroyTestApp, typeInto } from '../obsidian/testing';
-import { input, startUi, type UiHarness, until } from './helpers';
+import { typeInto } from '../obsidian/testing';
+import { input, startUi, type UiHarness, until, closeUiAfterEach } from './helpers';
 
 let h: UiHarness;
-afterEach(async () => {
-  await destroyTestApp(h.app);
-  await h.server.close();
-});
+closeUiAfterEach(() => h);
 
 const popover = (): HTMLElement | null => document.querySelector<HTMLElement>('.suggestion-container');
 

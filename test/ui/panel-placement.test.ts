@@ -3,19 +3,16 @@
 // tab in the main area (the chat keeps its place and its height beside it); on a phone a tab beside
 // the chat in the sidebar drawer (one shown at a time, "Show in chat" switches back). And the one
 // date format the views share.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VIEW_TYPE_CHAT } from '../../src/ui/chat-view';
 import { VIEW_TYPE_COMPACTIONS } from '../../src/ui/compaction-panel';
-import { destroyTestApp, setLanguage, setPlatform } from '../obsidian/testing';
+import { setLanguage, setPlatform } from '../obsidian/testing';
 import { ollamaReply } from '../chat/helpers/harness';
-import { startUi, type UiHarness, until, uiActions } from './helpers';
+import { startUi, type UiHarness, until, uiActions, closeUiAfterEach } from './helpers';
 
 let h: UiHarness;
 const { send, idle } = uiActions(() => h);
-afterEach(async () => {
-  await destroyTestApp(h.app);
-  await h.server.close();
-});
+closeUiAfterEach(() => h);
 
 async function compactOnce(): Promise<void> {
   for (const text of ['Help me plan the garden. Never use pesticides.', 'We decided to put raised beds by the shed. What about the pond?']) {

@@ -8,7 +8,7 @@ import { neutraliseMarkdown, renderSafeMarkdown, sanitiseRendered } from '../../
 import { type App, Component, MarkdownRenderer } from '../obsidian/index';
 import { createTestApp, destroyTestApp, setMarkdownHtml } from '../obsidian/testing';
 import { ollamaReply } from '../chat/helpers/harness';
-import { startUi, type UiHarness, uiActions } from './helpers';
+import { closeUi, startUi, type UiHarness, uiActions } from './helpers';
 
 const HOST = 'leak.example';
 /** A script's source (not UI text). */
@@ -44,10 +44,7 @@ let app: App | undefined;
 let h: UiHarness | undefined;
 afterEach(async () => {
   if (app) await destroyTestApp(app);
-  if (h) {
-    await destroyTestApp(h.app);
-    await h.server.close();
-  }
+  await closeUi(h);
   app = undefined;
   h = undefined;
 });

@@ -4,15 +4,11 @@
 // the end of the request hides it. And the view has it wired under the status line.
 import { afterEach, describe, expect, it } from 'vitest';
 import { STALL_AFTER_MS, StallIndicator } from '../../src/ui/stall-indicator';
-import { destroyTestApp } from '../obsidian/testing';
-import { startUi, type UiHarness } from './helpers';
+import { closeUi, startUi, type UiHarness } from './helpers';
 
 let h: UiHarness | undefined;
 afterEach(async () => {
-  if (h) {
-    await destroyTestApp(h.app);
-    await h.server.close();
-  }
+  await closeUi(h);
   h = undefined;
 });
 

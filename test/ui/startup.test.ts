@@ -2,20 +2,17 @@
 // The real plugin in Obsidian's start-up order and with deferred views (1.7.2+): layout ready after
 // the plugins loaded restores the open conversation; a deferred chat or panel leaf is revealed
 // and loaded before the plugin uses its view.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import CompactChatPlugin from '../../src/main';
 import { ChatView, VIEW_TYPE_CHAT } from '../../src/ui/chat-view';
 import { CompactionPanelView, VIEW_TYPE_COMPACTIONS } from '../../src/ui/compaction-panel';
 import { ollamaReply } from '../chat/helpers/harness';
 import { createTestApp, deferLeaf, destroyTestApp, loadPlugin, runCommand, setLayoutReady, settle, vaultSnapshot } from '../obsidian/testing';
-import { messages, startUi, type UiHarness, until, uiActions } from './helpers';
+import { messages, startUi, type UiHarness, until, uiActions, closeUiAfterEach } from './helpers';
 
 let h: UiHarness;
 const { send, idle } = uiActions(() => h);
-afterEach(async () => {
-  await destroyTestApp(h.app);
-  await h.server.close();
-});
+closeUiAfterEach(() => h);
 
 describe('start-up order', () => {
   it('restores the open conversation when the layout becomes ready after the plugin loaded', async () => {

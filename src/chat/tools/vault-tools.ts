@@ -4,7 +4,7 @@
 // failures are error results, never exceptions.
 import type { ToolCall, ToolDefinition } from '../../core/messages';
 import { parseToolArguments } from '../../core/messages';
-import type { ToolRunner } from '../session';
+import type { ToolRunner } from '../tool-loop';
 import { SearchIndex, parseQuery } from '../../core/search';
 import { guardPath } from './path-guard';
 

@@ -1,6 +1,7 @@
 // A chat session wired to a real loopback server speaking Ollama's protocol, with an in-memory
 // vault, for the chat layer's tests.
-import { ChatSession, type ToolRunner } from '../../../src/chat/session';
+import { ChatSession } from '../../../src/chat/session';
+import type { ToolRunner } from '../../../src/chat/tool-loop';
 import type { TransportOptions } from '../../../src/providers/transport';
 import { type CompactChatSettings, DEFAULT_SETTINGS } from '../../../src/chat/settings';
 import { MapNoteSource } from '../../../src/chat/vault-access';

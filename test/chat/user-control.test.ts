@@ -1,11 +1,12 @@
-// The user decides what is carried, end to end through the session and a real loopback provider:
-// a pinned message is sent verbatim after every compaction (a pinned tool call with its results);
-// a removed line of the summary leaves the next request body and a rewritten one is sent as
-// written; both survive saving the conversation as a note and loading it again, an undo of a later
-// round, and are undone by "undo last edit".
+// The user decides what is carried (user-control.ts), end to end through the session and a real
+// loopback provider: a pinned message is sent verbatim after every compaction (a pinned tool call
+// with its results); a removed line of the summary leaves the next request body and a rewritten
+// one is sent as written; both survive saving the conversation as a note and loading it again, an
+// undo of a later round, and are undone by "undo last edit".
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConversation, serializeConversation } from '../../src/chat/conversation-format';
-import type { ChatSession, ToolRunner } from '../../src/chat/session';
+import type { ChatSession } from '../../src/chat/session';
+import type { ToolRunner } from '../../src/chat/tool-loop';
 import type { CompactChatSettings } from '../../src/chat/settings';
 import { VAULT_TOOL_DEFINITIONS } from '../../src/chat/tools/vault-tools';
 import { lineKey } from '../../src/core/edits';
