@@ -86,10 +86,16 @@ const NBSP = 30;
 // vocabularies (o200k, trained on more Persian, merges ZWNJ into words). A group of its own (its
 // class and its group have the same number, as for TAB).
 const FORMAT = 31;
-const SURROGATE = 32; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
-const PUNCT_CHAR = 33; // resolved in the loop: PUNCT, or REPEAT when it equals the previous character
+// An ASCII apostrophe right after a letter (resolved in the loop): mostly a contraction ("it's",
+// "don't", "I'm"), which o200k's pre-tokenizer keeps in its word (" don't" is one token) and the
+// others split off ("'t" one token), sometimes a closing quote ('utf-8'). Its letters that follow
+// take a slot of their own. A group of its own, APOS_GROUP.
+const APOS = 32;
+const APOS_GROUP = 33;
+const SURROGATE = 34; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
+const PUNCT_CHAR = 35; // resolved in the loop: PUNCT, REPEAT when it equals the previous character, or APOS
 
-const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN, SPACE, FORMAT];
+const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN, SPACE, FORMAT, APOS_GROUP];
 const GROUPS: readonly (readonly [string, number])[] = [
   ['space', 5], ['newline', 3], ['latin', 12], ['digit', 3], ['punct', 2], ['repeat', 3], ['cyrillic', 3],
   ['greek', 3], ['hebrew', 3], ['arabic', 3], ['indic', 3], ['thai', 3], ['seasian', 3], ['han', 2], ['kana', 2],
@@ -108,6 +114,10 @@ const GROUPS: readonly (readonly [string, number])[] = [
   ['format', 1],
   // Extra slots of a no-break space (NBSP): alone or first of a run, and later in a run.
   ['nbsp', 2],
+  // The apostrophe group (APOS_GROUP): the apostrophe after a letter, the first and the second
+  // letter after it, the start of a word of three letters or more after it (an elision), and the
+  // apostrophe's price as a closing quote when no letter follows it.
+  ['apos', 5],
 ];
 /** @internal Slot names, for the fitting script. */
 export const SLOT_NAMES: string[] = [];
@@ -186,7 +196,7 @@ interface State {
   marked: boolean;
   upper: boolean;
 }
-const NC = 32; // row width: classes 0 … 31 (SURROGATE and PUNCT_CHAR never reach the table)
+const NC = 33; // row width: classes 0 … 32 (SURROGATE and PUNCT_CHAR never reach the table)
 const STATES: State[] = [];
 const IDS = new Map<string, number>();
 function stateId(s: State): number {
@@ -203,6 +213,10 @@ function step(s: State, k: number): [State, number[]] {
   const slots: number[] = [];
   // A no-break space's extra slot: alone or first of a run, or later in one.
   const nbsp = k === NBSP ? [NBSP_SLOT + (s.g === SPACE ? 1 : 0)] : [];
+  // An apostrophe after a letter that no letter follows was a closing quote ('utf-8'), priced as
+  // one now that this is known (never at the end of the text: appending must not lower the count).
+  const apos = BASE[APOS_GROUP] ?? 0;
+  const quote = s.g === APOS_GROUP && s.pos === 0 && g !== LATIN ? [apos + 4] : [];
   if (s.g === SPACE && s.pos === 0) {
     // The waiting lone space: a second one makes a run (one token, then little more); otherwise
     // it joins the next token (" the", " (", " \n") unless that is a digit.
@@ -210,10 +224,21 @@ function step(s: State, k: number): [State, number[]] {
     slots.push(sp + (k === DIGIT ? 1 : 0));
   }
   if (g === SPACE) {
-    if (s.g !== SPACE) return [{ g, pos: 0, marked: false, upper: false }, nbsp];
+    if (s.g !== SPACE) return [{ g, pos: 0, marked: false, upper: false }, [...quote, ...nbsp]];
     return [{ ...s, pos: Math.min(s.pos + 1, SPACE_LONG) }, [sp + (s.pos + 1 < SPACE_LONG ? 3 : 4), ...nbsp]];
   }
   const upper = k === UPPER;
+  slots.push(...quote);
+  if (k === APOS) return [{ g: APOS_GROUP, pos: 0, marked: s.marked, upper: false }, [...slots, apos]];
+  if (s.g === APOS_GROUP && g === LATIN) {
+    const m = MARK[k] ?? -1;
+    const marks = m >= 0 ? [m, m + 1] : [];
+    // A contraction's letters ("t" of "don't", "ll" of "we'll"): part of the word's token in o200k.
+    if (s.pos < 2) return [{ g: APOS_GROUP, pos: s.pos + 1, marked: s.marked || m >= 0, upper }, [apos + 1 + s.pos, ...marks]];
+    // A third letter: an elided word ("l'oggetto", "dell'utente"), a word of its own after all —
+    // the slot that catches up its start, then the word goes on as any other.
+    return [{ g: LATIN, pos: 2, marked: s.marked || m >= 0, upper }, [apos + 3, (BASE[LATIN] ?? 0) + 2, ...marks]];
+  }
   const cont = s.g === g && !(upper && !s.upper); // an upper-case letter after a lower-case one: camelCase
   const last = (GROUPS[g]?.[1] ?? 1) - 1;
   let pos = cont ? Math.min(s.pos + 1, g === REPEAT ? REPEAT_LONG : last) : 0;
@@ -257,7 +282,7 @@ const END_ADDS = STATES.map((s) => (s.g === SPACE && s.pos === 0 ? [BASE[SPACE] 
 const scan = ((): ((text: string, tw: Float64Array, end: Float64Array, counts?: Float64Array) => number) => {
   const classes = CLASS;
   const nextState = NEXT_STATE;
-  const [surrogate, punctChar, punct, repeat, hanRare, emoji] = [SURROGATE, PUNCT_CHAR, PUNCT, REPEAT, HAN_RARE, EMOJI];
+  const [surrogate, punctChar, punct, repeat, hanRare, emoji, apos, nc] = [SURROGATE, PUNCT_CHAR, PUNCT, REPEAT, HAN_RARE, EMOJI, APOS, NC];
   return (text, tw, end, counts) => {
     let state = 0;
     let sum = 0;
@@ -266,7 +291,8 @@ const scan = ((): ((text: string, tw: Float64Array, end: Float64Array, counts?: 
       const c = text.charCodeAt(i);
       let k = classes[c]!;
       if (k >= surrogate) {
-        if (k === punctChar) k = c === prev ? repeat : punct; // the same mark again: ----, ====, **
+        // The same mark again: ----, ====, **; an apostrophe after an ASCII letter: it's, don't.
+        if (k === punctChar) k = c === prev ? repeat : c === 0x27 && ((prev | 0x20) - 0x61) >>> 0 < 26 ? apos : punct;
         else {
           const d = text.charCodeAt(i + 1); // NaN past the end
           if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
@@ -275,7 +301,7 @@ const scan = ((): ((text: string, tw: Float64Array, end: Float64Array, counts?: 
           } else k = emoji; // a lone surrogate: priced like an emoji, never a crash
         }
       }
-      const t = (state << 5) | k; // NC = 32
+      const t = state * nc + k;
       sum += tw[t]!;
       if (counts) for (const q of ADDS[t]!) counts[q]! += 1;
       state = nextState[t]!;
@@ -305,39 +331,39 @@ const END_ZERO = new Float64Array(STATES.length);
 // text it never saw: `npm run bench:tokens`.
 const WEIGHTS: Record<TokenizerFamily, readonly number[]> = {
   o200k: [
-    0.13, 1, 0.96, 0.03, 0.02, 0.13, 1.02, 0, 0.86, 0, 0, 0, 0.02, 0.04, 0.06, 0.15, 0.2, 0.16, 0.23,
-    0.33, 1.48, 0, 1, 0.59, 0.47, 0.83, 0.25, 0.02, 1.13, 0.22, 0.07, 0.11, 0.07, 0.48, 0.01, 0.26,
-    0.68, 0.85, 0, 0.29, 0.25, 0, 0.54, 0.67, 0.64, 0.39, 0.67, 0.25, 0.61, 1.4, 0.65, 0, 0.75, 1.19,
-    0.47, 0.51, 0.21, 0.87, 2.24, 1.18, 2.69, 1.21, 0.09, 0.56, 1, 0.08, 0.16, 0.8, 2.56, 0, 0, 0, 1,
-    0.62, 1.16, 1, 0, 0.95, 0.23, 0.2, 1, 0.09,
+    0.13, 1, 1, 0.02, 0.02, 0.14, 1, 0, 0.87, 0, 0, 0, 0.02, 0.04, 0.07, 0.15, 0.21, 0.17, 0.24, 0.33,
+    1.47, 0, 1, 0.59, 0.47, 0.83, 0.25, 0.02, 1.13, 0.23, 0.07, 0.11, 0.06, 0.48, 0.01, 0.25, 0.68,
+    0.85, 0, 0.29, 0.26, 0, 0.54, 0.69, 0.65, 0.39, 0.64, 0.24, 0.62, 1.41, 0.64, 0, 0.74, 1.18, 0.48,
+    0.51, 0.22, 0.87, 2.25, 1.18, 2.79, 1.21, 0.02, 0.5, 1, 0.07, 0.15, 0.79, 2.56, 0, 0, 0, 1, 0.62,
+    1.11, 1, 0, 0.95, 0.22, 0.2, 1, 0.09, 0, 0, 0, 1.22, 0.49,
   ],
   cl100k: [
-    0.17, 1, 0.97, 0.03, 0.02, 0.12, 1, 0, 0.86, 0, 0, 0, 0, 0, 0, 0.07, 0.18, 0.3, 0.53, 0.62, 1.41,
-    0, 1, 0.6, 0.49, 0.63, 0.28, 0.02, 0.42, 1.24, 0.29, 0.36, 0.69, 1.28, 0.1, 0.58, 1.84, 0.94,
-    0.96, 0.72, 0, 0, 2.46, 1.05, 1.07, 0.99, 1.66, 1.41, 1.72, 1.53, 0.88, 0.38, 0.97, 1.31, 1.16,
-    1.11, 0.52, 0.95, 2.74, 1.39, 3.04, 2.09, 0.78, 0.7, 2, 0.04, 0.23, 2.08, 3.66, 0, 0.08, 0.08,
-    1.39, 1.54, 1, 1, 0.04, 1.81, 0.31, 1.03, 1, 0.09,
+    0.15, 1, 1.04, 0.02, 0.02, 0.13, 1, 0, 0.89, 0, 0, 0, 0, 0, 0, 0.06, 0.18, 0.3, 0.55, 0.63, 1.43,
+    0, 1, 0.58, 0.45, 0.64, 0.31, 0.02, 0.4, 1.29, 0.29, 0.37, 0.69, 1.28, 0.1, 0.6, 1.84, 0.96, 0.96,
+    0.72, 0, 0, 2.47, 1.08, 1.1, 0.99, 1.64, 1.4, 1.73, 1.52, 0.89, 0.41, 0.97, 1.31, 1.14, 1.14,
+    0.47, 0.95, 2.75, 1.39, 3.13, 2, 0.69, 0.68, 2, 0.03, 0.23, 2.09, 3.65, 0, 0.07, 0.08, 1.4, 1.54,
+    1, 1, 0, 1.81, 0.29, 1.03, 1, 0.09, 1, 0, 0, 0.36, 0,
   ],
   claude: [
-    0, 0.87, 0.27, 0.03, 0.02, 0.24, 0.59, 0.59, 0.91, 0.12, 0.02, 0, 0.01, 0, 0.01, 0.08, 0.18, 0.32,
-    0.58, 0.71, 1.59, 0, 0.07, 0.98, 0.09, 0.22, 0.86, 0.02, 0.65, 0.89, 0.47, 0.46, 0.78, 1.69, 0.11,
-    0.65, 1.64, 1.95, 2.1, 0.5, 0, 0, 3.5, 0.57, 0.58, 2.04, 2.12, 1.95, 3.41, 1.52, 0.78, 0.34, 0.98,
-    1.07, 1.86, 1.32, 0.43, 0.95, 2.41, 1.48, 2.06, 2.78, 0.99, 0.85, 2, 0.07, 2.7, 0.41, 5.23, 0,
-    1.18, 0.29, 0.88, 1.18, 1.51, 1.09, 0, 1.76, 0.34, 1.2, 0, 0,
+    0, 0.82, 0.38, 0.01, 0.02, 0.26, 0.51, 0.63, 0.86, 0.17, 0.05, 0, 0.01, 0, 0, 0.05, 0.16, 0.33,
+    0.6, 0.73, 1.64, 0.01, 0.12, 0.96, 0, 0.22, 0.88, 0.02, 0.63, 0.91, 0.48, 0.45, 0.78, 1.69, 0.11,
+    0.65, 1.65, 1.96, 2.1, 0.49, 0, 0, 3.5, 0.59, 0.59, 2.04, 2.12, 1.95, 3.41, 1.5, 0.79, 0.38, 0.97,
+    1.07, 1.85, 1.34, 0.42, 0.95, 2.4, 1.48, 2.13, 2.72, 0.92, 0.83, 2, 0.05, 2.69, 0.41, 5.24, 0,
+    1.09, 0.34, 0.89, 1.19, 1.3, 1.05, 0, 1.76, 0.33, 1.2, 0, 0, 1, 0, 0, 1, 0,
   ],
   llama: [
-    0, 0.95, 0.62, 0, 0.07, 1, 1, 1, 0.78, 0.21, 0.06, 0.03, 0.05, 0.05, 0.08, 0.16, 0.2, 0.29, 0.46,
-    0.59, 1.75, 1, 1.01, 1, 0.15, 0.13, 0.36, 0.07, 0.8, 0.69, 0.26, 0.35, 1.11, 1.35, 0.45, 0.81,
-    1.67, 2.11, 1.94, 0.48, 0, 0, 2.82, 0.82, 0.83, 1.2, 1.9, 1.71, 2.46, 1.51, 1.38, 0.69, 1.06, 2.2,
-    2.23, 1.82, 0.26, 0.95, 1.9, 1, 4.06, 3.7, 0.7, 1.14, 2, 0.22, 2.12, 0.11, 0.02, 3.1, 0.83, 0.63,
-    0.2, 0.45, 1, 1, 1, 1.77, 0.33, 1.03, 1.3, 0.17,
+    0, 0.95, 0.66, 0, 0.07, 1, 1, 1, 0.71, 0.26, 0.09, 0.03, 0.06, 0.05, 0.07, 0.13, 0.19, 0.3, 0.48,
+    0.61, 1.81, 1, 1.02, 0.99, 0, 0.14, 0.39, 0.07, 0.78, 0.71, 0.27, 0.36, 1.11, 1.35, 0.46, 0.82,
+    1.67, 2.12, 1.94, 0.47, 0, 0, 2.82, 0.83, 0.85, 1.2, 1.9, 1.71, 2.46, 1.5, 1.38, 0.7, 1.06, 2.2,
+    2.21, 1.83, 0.22, 0.95, 1.9, 1, 4.05, 3.59, 0.67, 1.13, 2, 0.2, 2.12, 0.11, 0.02, 3.1, 0.8, 0.65,
+    0.21, 0.46, 1, 1, 1, 1.78, 0.29, 1.03, 1.3, 0.17, 1, 1, 0, 0, 0,
   ],
   mistral: [
-    0, 0.87, 0.46, 0.03, 0.07, 1.05, 1, 1, 0.94, 0.1, 0.01, 0, 0.03, 0.02, 0.05, 0.13, 0.2, 0.33,
-    0.61, 0.72, 1.69, 1, 1, 1.03, 0.14, 0.3, 0.51, 0.07, 0.64, 0.8, 0.32, 0.93, 1.03, 1.24, 0.62, 0.9,
-    1.56, 2, 1.94, 0.48, 0, 0, 2.38, 0.77, 0.78, 1.11, 1.13, 0.94, 1.3, 1.66, 1.02, 0.32, 1.13, 1.56,
-    1.72, 1.08, 0.6, 0.95, 2.47, 1.14, 3.83, 2.95, 0.49, 0.77, 2, 0.15, 2.65, 0.19, 0.84, 2.58, 0.77,
-    0.18, 0.34, 0.41, 1, 1, 1, 0.71, 0.24, 1.03, 1, 0.93,
+    0, 0.88, 0.56, 0.01, 0.07, 1.05, 1, 1, 0.88, 0.15, 0.03, 0, 0.03, 0.01, 0.04, 0.11, 0.18, 0.34,
+    0.64, 0.74, 1.76, 1, 1, 1.02, 0.03, 0.31, 0.54, 0.07, 0.64, 0.81, 0.32, 0.94, 1.02, 1.24, 0.62,
+    0.9, 1.55, 2.01, 1.93, 0.48, 0, 0, 2.38, 0.79, 0.79, 1.11, 1.12, 0.94, 1.3, 1.65, 1.03, 0.33,
+    1.12, 1.56, 1.71, 1.09, 0.57, 0.95, 2.47, 1.14, 3.85, 2.84, 0.46, 0.76, 2, 0.13, 2.64, 0.19, 0.86,
+    2.58, 0.73, 0.2, 0.35, 0.42, 1, 1, 1, 0.71, 0.21, 1.03, 1, 0.93, 1, 1, 0, 0.14, 0,
   ],
 };
 

@@ -100,6 +100,23 @@ describe('estimateTokens', () => {
     }
   });
 
+  it("prices an English contraction as each tokenizer does: inside the word in o200k, apart in cl100k", () => {
+    const short = "I don't think it's ready, but we'll see, and I'm sure they're fine with what you've done.";
+    const long = 'I do not think it is ready, but we will see, and I am sure they are fine with what you have done.';
+    // o200k: " don't" is one token, " do not" two.
+    expect(o200k(short, plain)).toBeLessThan(o200k(long, plain));
+    expect(estimateTokens(short, 'gpt-4o')).toBeLessThan(estimateTokens(long, 'gpt-4o'));
+    expect(estimateTokens(short, 'gpt-4o') / o200k(short, plain)).toBeLessThanOrEqual(1.1);
+    // cl100k splits "'t" off: the contraction saves nothing there.
+    expect(estimateTokens(short, 'gpt-4') / cl100k(short, plain)).toBeGreaterThanOrEqual(0.9);
+    // An apostrophe that closes a quoted word is no contraction: code full of them is not under-counted.
+    const quoted = "labels = {'name': 'Name', 'size': 'Size', 'kind': 'Kind', 'path': 'Path', 'mtime': 'Modified'}";
+    for (const family of ['gpt-4o', 'gpt-4'] as const) {
+      const real = family === 'gpt-4o' ? o200k(quoted, plain) : cl100k(quoted, plain);
+      expect(estimateTokens(quoted, family) / real).toBeGreaterThanOrEqual(0.9);
+    }
+  });
+
   // Lopsided on purpose, like the estimator: at most 15 % under (what overflows a window), 30 % over.
   it('agrees with the real tokenizers within −15 % / +30 % on hand-written text', () => {
     for (const text of [PROSE, CODE, JSON_TEXT, CHINESE, RUSSIAN, EMOJI, `${PROSE}\n\n| a | b |\n|---|---|\n| 1 | 2 |`]) {
