@@ -108,8 +108,11 @@ const FIRST_SHARE: Partial<Record<SectionId, number>> = {
 };
 /** Share of the key facts' room that a later round's newly removed messages get first. */
 const FRESH_SHARE = 0.15;
-/** Share of a task line's room it gets in a conversation without tool work. */
-const TALK_TASK_SHARE = 0.6;
+/** Share of a task line's room it gets in a conversation without tool work: a line's first
+ * sentence may take twice TALK_FIRST_SHARE of it (so a small block still has its goal), the
+ * sentences after it go up to TALK_TASK_SHARE. In talk the facts carry the conversation. */
+const TALK_TASK_SHARE = 0.4;
+const TALK_FIRST_SHARE = 0.6;
 /** Sections that may grow past their first share before the facts have had theirs: the structured
  * ones (instructions, errors, files), denser than any sentence. Prose sections picked by cue
  * phrases (decisions, done, open tasks) compete with the ranked facts only after them. */
@@ -249,12 +252,14 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     if (!line) return '';
     // In talk the facts carry the conversation: the task lines get less room than in work. A line
     // the user rewrote gets the whole budget.
-    const limit = line.edited ? target : Math.floor(target * (FIRST_SHARE[id] ?? 0.1) * (work ? 1 : TALK_TASK_SHARE));
+    const room = target * (FIRST_SHARE[id] ?? 0.1);
+    const limit = line.edited ? target : Math.floor(room * (work ? 1 : TALK_TASK_SHARE));
+    const firstLimit = line.edited ? target : 2 * Math.floor(room * (work ? 1 : TALK_FIRST_SHARE));
     const fitting = (sentences: readonly string[]): string => {
       let text = '';
       for (const sentence of sentences) {
         const next = text ? `${text} ${sentence}` : sentence;
-        if (cost(`${label} ${next}`) + 1 > (text ? limit : 2 * limit)) break;
+        if (cost(`${label} ${next}`) + 1 > (text ? limit : firstLimit)) break;
         text = next;
       }
       return text;
