@@ -29,8 +29,8 @@ export const CLOSE_TAG = '</previous_context>';
  * scripts, accented Latin, code (bench:tokens: worst under-counts of 13–16 % per sample there). */
 export const DEFAULT_MARGIN = 0.1;
 /** The margin for plain English prose, the estimator's best-known text: on the retention kit's
- * dialogue blocks it ran 1–7 % *over* o200k, on its agent blocks at most 3 % under, and a block
- * averages over hundreds of words, so the wide margin only left a tenth of the room unused. */
+ * dialogue blocks it ran 1 % under to 3 % over o200k, on its agent blocks at most 3 % under, and a
+ * block averages over hundreds of words; the wide margin left a tenth of the room unused there. */
 export const PROSE_MARGIN = 0.05;
 
 /** The margin for a block made of these texts: the narrow one when they are plain English prose
