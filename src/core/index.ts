@@ -13,7 +13,7 @@ export * from './record';
 export * from './edits';
 export * from './compact';
 export * from './micro-compact';
-export { renderBlock, OPEN_TAG, CLOSE_TAG, MIN_BUDGET_TOKENS } from './render';
+export { blockSection, renderBlock, shownText, OPEN_TAG, CLOSE_TAG, MIN_BUDGET_TOKENS } from './render';
 export type { RenderOptions } from './render';
 export * from './policy';
 export * from './search';

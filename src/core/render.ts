@@ -10,6 +10,7 @@
 // is re-measured whole and trimmed until it fits, with a margin for the estimator's error (the
 // plugin ships no tokenizer, so the estimate is all there is).
 import type { CompactionRecord, FileEntry, Reference, SourcedLine } from './record';
+import type { EditableSection } from './edits';
 import { closeTasks } from './extract-summary';
 import { isRequestText } from './extract-goal';
 import { estimateTokens } from './tokens';
@@ -113,6 +114,8 @@ const FRESH_SHARE = 0.15;
  * sentences after it go up to TALK_TASK_SHARE. In talk the facts carry the conversation. */
 const TALK_TASK_SHARE = 0.4;
 const TALK_FIRST_SHARE = 0.6;
+/** Room (estimated tokens) a goal's first sentence may take whatever the shares say. */
+const GOAL_FLOOR = 40;
 /** Sections that may grow past their first share before the facts have had theirs: the structured
  * ones (instructions, errors, files), denser than any sentence. Prose sections picked by cue
  * phrases (decisions, done, open tasks) compete with the ranked facts only after them. */
@@ -254,7 +257,10 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // the user rewrote gets the whole budget.
     const room = target * (FIRST_SHARE[id] ?? 0.1);
     const limit = line.edited ? target : Math.floor(room * (work ? 1 : TALK_TASK_SHARE));
-    const firstLimit = line.edited ? target : 2 * Math.floor(room * (work ? 1 : TALK_FIRST_SHARE));
+    // A short goal shows even in a small block (one that replaced only a few messages): up to
+    // GOAL_FLOOR tokens, or half the block.
+    const floor = id === 'goal' ? Math.min(GOAL_FLOOR, Math.floor(target / 2)) : 0;
+    const firstLimit = line.edited ? target : Math.max(floor, 2 * Math.floor(room * (work ? 1 : TALK_FIRST_SHARE)));
     const fitting = (sentences: readonly string[]): string => {
       let text = '';
       for (const sentence of sentences) {
@@ -532,6 +538,45 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
 function blockTexts(record: CompactionRecord): string[] {
   const lines = [record.goal, record.request, record.leftOff, record.nextStep, ...record.constraints, ...record.decisions, ...record.done, ...record.openTasks, ...record.errors, ...record.facts.slice(0, 80)];
   return [...lines.map((l) => l?.text ?? ''), ...record.filesModified.map((f) => f.path), ...record.filesRead.map((f) => f.path)];
+}
+
+/** The sections a summary line can be in (the record's editable sections), as the block names them. */
+const SECTION_OF: Record<EditableSection, SectionId> = {
+  goal: 'goal',
+  request: 'request',
+  constraints: 'constraints',
+  decisions: 'decisions',
+  done: 'done',
+  openTasks: 'open',
+  errors: 'errors',
+  facts: 'facts',
+  leftOff: 'leftOff',
+  nextStep: 'nextStep',
+  topics: 'topics',
+};
+
+/**
+ * The block's text under one section: its heading or label line and the list items after it (a
+ * key fact that is also a decision was sent as a key fact, not as a decision). '' when the block
+ * has no such section.
+ */
+export function blockSection(block: string, section: EditableSection): string {
+  const id = SECTION_OF[section];
+  const out: string[] = [];
+  let current: SectionId | null = null;
+  for (const line of block.split('\n')) {
+    if (line === OPEN_TAG || line === CLOSE_TAG) continue;
+    // A list item (or an error's resolution under it) belongs to the section above it; any other
+    // line starts a section, named by its heading or label.
+    if (!/^\s*- /.test(line)) current = ORDER.find((s) => line === HEADINGS[s] || line.startsWith(`${HEADINGS[s]}${needsHeading(s) ? '' : ' '}`)) ?? null;
+    if (current === id) out.push(line);
+  }
+  return out.join('\n');
+}
+
+/** A record line's text as its section in the block shows it (a "Done:" item without the label). */
+export function shownText(section: EditableSection, text: string): string {
+  return section === 'done' ? withoutLabel(text, 'done') : text;
 }
 
 /** `text` without a leading "<label>:" that repeats its section's heading ("Done: the fence line is

@@ -4,6 +4,7 @@
 // The summary panel shows all of it; the notice in the chat shows what was carried.
 import { type EditableSection, lineKey, lineState } from '../core/edits';
 import { sentInBlock, sentPart, type CompactionRecord, type ErrorLine, type SourcedLine } from '../core/record';
+import { blockSection, shownText } from '../core/render';
 
 /** A line as the panel shows it, with what names it for an edit. */
 export type SummaryLine = (SourcedLine | ErrorLine) & {
@@ -43,7 +44,7 @@ export function summarySections(r: CompactionRecord): SummarySection[] {
   ];
   const out: SummarySection[] = [];
   // The block says a sentence once (a key fact that is also a decision or the goal is not repeated):
-  // so does the summary, under the first section that carried it.
+  // so does the summary, under the section that carried it.
   const carried = new Set<string>();
   for (const { title, section, lines } of sections) {
     if (!lines.length) continue;
@@ -61,14 +62,20 @@ export function summarySections(r: CompactionRecord): SummarySection[] {
         line.text = state.text;
         line.full = state.text;
       }
-      if (sentInBlock(r.block, line.text)) {
-        const said = lineKey(line.text);
+      // Sent when the block's own section carried it: a decision the block showed as a key fact is
+      // listed as a sent key fact, not as a decision.
+      const shown = shownText(section, line.text);
+      const where = blockSection(r.block, section);
+      if (sentInBlock(where, shown)) {
+        const said = lineKey(shown);
         if (carried.has(said)) continue;
         carried.add(said);
-        result.sent.push({ ...line, text: sentPart(r.block, line.text) });
+        result.sent.push({ ...line, text: sentPart(where, shown) });
       } else result.notSent.push(line);
     }
-    if (result.sent.length + result.notSent.length + result.removed.length) out.push(result);
+    out.push(result);
   }
-  return out;
+  // A line another section sent is not listed as kept for later rounds as well.
+  for (const result of out) result.notSent = result.notSent.filter((l) => !carried.has(lineKey(shownText(l.section, l.text))));
+  return out.filter((s) => s.sent.length + s.notSent.length + s.removed.length > 0);
 }

@@ -364,6 +364,22 @@ describe('the goal and standing constraints on a small block', () => {
     expect(result.block).toContain('I never want pesticides');
   });
 
+  it('shows a short goal even when the block may only be as big as the few messages it replaces', () => {
+    seq = 0;
+    const small: ChatMessage[] = [
+      m('user', 'Help me plan the garden in [[Projects/Garden]]. Never use pesticides.'),
+      m('assistant', 'We decided to put raised beds by the shed.'),
+      m('user', 'Next, order the soil before Friday.'),
+      m('assistant', 'I will list the soil suppliers next.'),
+      m('user', 'What about the pond?'),
+      m('assistant', 'The pond goes in spring.'),
+    ];
+    const result = compact(small, { budgetTokens: 500, keepExchanges: 1, model: 'gpt-4o', now: t0 });
+    if (!result.ok) throw new Error(result.message);
+    expect(result.record.blockBudget).toBeLessThan(100);
+    expect(result.block).toContain('Goal: Help me plan the garden in [[Projects/Garden]].');
+  });
+
   it('never shows a left-off stub of a word or two', () => {
     const result = compact(chat, { budgetTokens: 400, keepExchanges: 1, model: 'gpt-4o', now: t0 });
     if (!result.ok) throw new Error(result.message);

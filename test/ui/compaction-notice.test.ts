@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/core/compact';
 import type { ChatMessage } from '../../src/core/messages';
 import { sentInBlock } from '../../src/core/record';
+import { blockSection, shownText } from '../../src/core/render';
 import { compactionNoticeText, type CompactionState, type NoticeEntry } from '../../src/chat/entries';
 import { compactionDivider, fillEntry, type RenderedEntry } from '../../src/ui/entry-renderer';
 import { summarySections } from '../../src/ui/compaction-sections';
@@ -57,8 +58,8 @@ describe('the compaction notice', () => {
     expect(carried?.hasAttribute('open')).toBe(false);
     const titles = carried?.findAll('.compact-chat-notice-section-title').map((t) => t.getText());
     expect(titles).toEqual(summarySections(state.record).filter((s) => s.sent.length > 0).map((s) => s.title));
-    expect(titles).toContain('Decisions');
-    expect(carried?.getText()).toContain('raised beds');
+    expect(titles).toContain('Goal');
+    expect(carried?.getText()).toContain('plan the garden');
     expect(carried?.find('summary')?.getText()).toMatch(/^What was carried forward \(\d+ lines?\)$/);
     // The block sits in its own closed <details>, exactly as sent.
     expect(exact?.hasClass('compact-chat-notice-block')).toBe(true);
@@ -69,16 +70,21 @@ describe('the compaction notice', () => {
     expect(el.find('.compact-chat-notice-open')?.getAttr('data-open-round')).toBe('1');
   });
 
-  it('lists a sentence the block carried once, under the first section that holds it', () => {
+  it('lists a sentence the block carried once, under the section that carried it', () => {
     const state = round(gardenChat());
-    const decision = state.record.decisions[0];
-    expect(decision).toBeDefined();
-    // The same sentence as a ranked fact too (the block says it once, as a decision).
-    const record = { ...state.record, facts: [{ ...(decision as NonNullable<typeof decision>), score: 9, round: 1 }, ...state.record.facts] };
+    const decision = 'We decided to put raised beds by the shed, where the hose reaches them.';
+    const line = { text: decision, sources: ['m1'], at: 0, score: 9, round: 1 };
+    // The same sentence as a decision and as a ranked fact; the block says it once, as a decision.
+    const record = {
+      ...state.record,
+      decisions: [line],
+      facts: [line, ...state.record.facts],
+      block: ['<previous_context>', 'Decisions:', `- ${decision}`, '</previous_context>'].join('\n'),
+    };
     const sections = summarySections(record);
     const said = sections.flatMap((s) => s.sent.map((l) => l.full));
-    expect(said.filter((t) => t === decision?.text)).toHaveLength(1);
-    expect(sections.find((s) => s.section === 'decisions')?.sent.map((l) => l.full)).toContain(decision?.text);
+    expect(said.filter((t) => t === decision)).toHaveLength(1);
+    expect(sections.find((s) => s.section === 'decisions')?.sent.map((l) => l.full)).toContain(decision);
   });
 
   it('an undone round keeps its line, struck through, without the details', () => {
@@ -98,6 +104,26 @@ describe('the compaction notice', () => {
 });
 
 describe('summary sections', () => {
+  it('lists a line under the section the block carried it in', () => {
+    const line = (text: string, i: number) => ({ text, sources: [`s${i}`], at: 0, score: 1, round: 1, seq: i });
+    const decision = 'We decided to put the pond next to the shed, where the hose reaches it.';
+    const record = {
+      ...round(gardenChat()).record,
+      decisions: [line(decision, 1)],
+      facts: [line(decision, 1), line('The neighbour said the fence is 40 cm further east than the map shows.', 2)],
+      done: [line('Done: the fence line is in the project note now.', 3)],
+      leftOff: null,
+      block: ['<previous_context>', 'Done:', '- the fence line is in the project note now.', 'Key facts:', `- Assistant: ${decision}`, '</previous_context>'].join('\n'),
+    };
+    const byTitle = new Map(summarySections(record).map((s) => [s.title, s]));
+    // Sent as a key fact: not listed as a decision, nor as one kept for later rounds.
+    expect(byTitle.has('Decisions')).toBe(false);
+    expect(byTitle.get('Key facts (ranked)')?.sent.map((l) => l.text)).toContain(decision);
+    expect(byTitle.get('Key facts (ranked)')?.notSent.map((l) => l.text)).toEqual(['The neighbour said the fence is 40 cm further east than the map shows.']);
+    // A "Done:" item the block shows without its label was sent.
+    expect(byTitle.get('Done')?.sent.map((l) => l.full)).toEqual(['Done: the fence line is in the project note now.']);
+  });
+
   it('split every line of the record into sent (as the block carried it) and not sent, in the block order', () => {
     const word = fc.constantFrom('garden', 'pond', 'soil', 'budget', 'shed', 'Friday', 'tomatoes', 'decided', 'never', 'must', 'next', 'ordered');
     const sentence = fc.array(word, { minLength: 3, maxLength: 12 }).map((w) => `${w.join(' ')}.`);
@@ -110,8 +136,9 @@ describe('summary sections', () => {
         const r = result.record;
         for (const section of summarySections(r)) {
           expect(section.sent.length + section.notSent.length).toBeGreaterThan(0);
-          for (const line of section.sent) expect(r.block).toContain(line.text);
-          for (const line of section.notSent) expect(sentInBlock(r.block, line.text)).toBe(false);
+          // Sent: in the block, under its own section; not sent: not under its own section.
+          for (const line of section.sent) expect(blockSection(r.block, section.section)).toContain(line.text);
+          for (const line of section.notSent) expect(sentInBlock(blockSection(r.block, section.section), shownText(section.section, line.text))).toBe(false);
         }
       }),
       { numRuns: 40 },

@@ -2,7 +2,9 @@
 // The compaction summary panel, the boundary dividers, "Compact now" with a focus (the panel, the
 // modal, `/compact <focus>`) and undo — with the real plugin against a loopback Ollama server.
 import { describe, expect, it } from 'vitest';
+import type { EditableSection } from '../../src/core/edits';
 import { sentInBlock } from '../../src/core/record';
+import { blockSection, shownText } from '../../src/core/render';
 import { VIEW_TYPE_CHAT } from '../../src/ui/chat-view';
 import { VIEW_TYPE_COMPACTIONS } from '../../src/ui/compaction-panel';
 import { ollamaReply, systemOf } from '../chat/helpers/harness';
@@ -22,6 +24,19 @@ async function converse(topics: readonly string[]): Promise<void> {
 }
 
 
+/** The summary's section titles (compaction-sections.ts) and the sections they show. */
+const SECTION_BY_TITLE: Record<string, EditableSection> = {
+  Goal: 'goal',
+  'Latest request': 'request',
+  'Constraints and preferences': 'constraints',
+  Decisions: 'decisions',
+  Done: 'done',
+  'Open tasks': 'openTasks',
+  Errors: 'errors',
+  'Key facts (ranked)': 'facts',
+  'Where it left off': 'leftOff',
+  'Next step': 'nextStep',
+};
 const rounds = (panel: HTMLElement): HTMLDetailsElement[] => panel.findAll('details.compact-chat-round') as HTMLDetailsElement[];
 const figure = (round: HTMLElement, name: string): string => round.find(`.compact-chat-figure-${name}`)?.getText() ?? '';
 const compactButton = (panel: HTMLElement): HTMLButtonElement => panel.find('button.compact-chat-compact-now') as HTMLButtonElement;
@@ -77,16 +92,23 @@ describe('the compaction panel', () => {
     // The focus steers the ranking: most of the top key facts are about the budget.
     const top = (keyFacts?.nextElementSibling?.findAll('.compact-chat-line-text') ?? []).slice(0, 5).map((el) => el.getText());
     expect(top.filter((t) => /budget/.test(t)).length).toBeGreaterThanOrEqual(3);
-    // The summary shows exactly what was sent: every line outside "Not sent" is in the block, and
-    // every line under it is not.
+    // The summary shows exactly what was sent, section by section: every line outside "Not sent"
+    // is in the block under its own section, and every line under it is not.
     for (const [i, el] of [first, second].entries()) {
       const block = states[i]?.record.block ?? '';
-      const lines = el?.findAll('.compact-chat-round-sections .compact-chat-line') ?? [];
-      expect(lines.length).toBeGreaterThan(0);
-      for (const line of lines) {
-        const text = line.find('.compact-chat-line-text')?.getText() ?? '';
-        expect(sentInBlock(block, text)).toBe(!line.closest('.compact-chat-not-sent'));
+      let checked = 0;
+      let section: EditableSection | undefined;
+      for (const child of Array.from(el?.find('.compact-chat-round-sections')?.children ?? [])) {
+        if (child.tagName === 'H5') section = SECTION_BY_TITLE[child.textContent ?? ''];
+        for (const line of child.findAll('.compact-chat-line')) {
+          const text = line.find('.compact-chat-line-text')?.getText() ?? '';
+          expect(section).toBeDefined();
+          const where = blockSection(block, section as EditableSection);
+          expect(sentInBlock(where, shownText(section as EditableSection, text))).toBe(!line.closest('.compact-chat-not-sent'));
+          checked++;
+        }
       }
+      expect(checked).toBeGreaterThan(0);
     }
     // The block that was sent is the one the panel shows.
     expect(systemOf(bodies()[4])).toContain(states[0]?.record.block ?? 'missing');
