@@ -6,7 +6,8 @@
 // A line is named by its section and the normalised text it was extracted with (the key chaining
 // merges lines by), not by where it was rendered: a block's lines move as rounds come and go.
 import type { CompactionRecord, SourcedLine } from './record';
-import { renderBlock, DEFAULT_MARGIN } from './render';
+import { DEFAULT_MARGIN } from './block-margin';
+import { renderBlock } from './render';
 import { dedupeKey, dropLoneSurrogates } from './text';
 import { estimateTokens } from './tokens';
 

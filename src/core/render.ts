@@ -8,87 +8,25 @@
 // per line, labelled with the speaker and the day when it changes; file paths are written whole;
 // how an error was resolved goes on its own line under it. No line is cut mid-sentence; the block
 // is re-measured whole and trimmed until it fits, with a margin for the estimator's error (the
-// plugin ships no tokenizer, so the estimate is all there is).
+// plugin ships no tokenizer, so the estimate is all there is). How the block is written (tags,
+// sections, fact lines) is block-format.ts's; the margin is block-margin.ts's.
 import type { CompactionRecord, FileEntry, Reference, SourcedLine } from './record';
-import type { EditableSection } from './edits';
+import { recordMargin } from './block-margin';
+import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factText, fileLine, groupFacts, needsHeading, withoutLabel } from './block-format';
 import { closeTasks } from './extract-summary';
 import { isRequestText } from './extract-goal';
 import { estimateTokens } from './tokens';
-import { contentWords, dedupeKey, dropLoneSurrogates, splitSentences, squash, standsAlone, wordCount } from './text';
-import { describeDay, resolveRelativeDates } from './dates';
+import { contentWords, dedupeKey, dropLoneSurrogates, splitSentences, squash, standsAlone } from './text';
 
 export interface RenderOptions {
   budgetTokens: number;
   model?: string;
-  /** Share of the budget held back for the estimator's under-count (default {@link DEFAULT_MARGIN}). */
+  /** Share of the budget held back for the estimator's under-count (default: block-margin.ts). */
   margin?: number;
 }
 
-export const OPEN_TAG = '<previous_context>';
-export const CLOSE_TAG = '</previous_context>';
-/** Share of the budget held back for the estimator's error on text it is least sure of: other
- * scripts, accented Latin, code (bench:tokens: worst under-counts of 13–16 % per sample there). */
-export const DEFAULT_MARGIN = 0.1;
-/** The margin for plain English prose, the estimator's best-known text: on the retention kit's
- * dialogue blocks it ran 1 % under to 3 % over o200k, on its agent blocks at most 3 % under, and a
- * block averages over hundreds of words; the wide margin left a tenth of the room unused there. */
-export const PROSE_MARGIN = 0.05;
-
-/** The margin for a block made of these texts: the narrow one when they are plain English prose
- * (all but 1 % of characters ASCII or typographic punctuation, few code characters), the wide one otherwise. */
-export function marginFor(texts: readonly string[]): number {
-  let all = 0;
-  let foreign = 0;
-  let code = 0;
-  for (const t of texts) {
-    all += t.length;
-    for (let i = 0; i < t.length; i++) {
-      const c = t.charCodeAt(i);
-      // Typographic punctuation (curly quotes, dashes, ellipsis) is as plain as its ASCII forms.
-      if (c > 0x7e && (c < 0x2000 || c > 0x206f) && c !== 0xa0) foreign++;
-      else if (c === 0x7b || c === 0x7d || c === 0x3c || c === 0x3e || c === 0x3d || c === 0x5f || c === 0x5c || c === 0x3b || c === 0x60) code++;
-    }
-  }
-  return all > 0 && foreign <= all * 0.01 && code <= all * 0.02 ? PROSE_MARGIN : DEFAULT_MARGIN;
-}
 /** Below this budget only the tags (or nothing) can be rendered. */
 export const MIN_BUDGET_TOKENS = 16;
-
-type SectionId =
-  | 'goal'
-  | 'constraints'
-  | 'decisions'
-  | 'done'
-  | 'open'
-  | 'errors'
-  | 'modified'
-  | 'read'
-  | 'references'
-  | 'topics'
-  | 'facts'
-  | 'leftOff'
-  | 'request'
-  | 'nextStep';
-
-/** Display order of the sections (stable format). */
-const ORDER: SectionId[] = ['goal', 'request', 'constraints', 'decisions', 'done', 'open', 'errors', 'modified', 'read', 'references', 'topics', 'facts', 'leftOff', 'nextStep'];
-
-const HEADINGS: Record<SectionId, string> = {
-  goal: 'Goal:',
-  constraints: 'Constraints and preferences:',
-  decisions: 'Decisions:',
-  done: 'Done:',
-  open: 'Open tasks:',
-  errors: 'Errors met:',
-  modified: 'Files modified',
-  read: 'Files read',
-  references: 'References:',
-  topics: 'Requests:',
-  facts: 'Key facts:',
-  leftOff: 'Left off:',
-  request: 'Latest request:',
-  nextStep: 'Next step:',
-};
 
 /** Largest share of the budget each section takes before key facts have had theirs. */
 const FIRST_SHARE: Partial<Record<SectionId, number>> = {
@@ -133,63 +71,6 @@ interface Built {
   used: number;
 }
 
-/** Formats a list line of paths. Paths are written out whole: a factored-out directory would make
- * the block name files that appear nowhere in it ("under django/: db/models.py"). */
-function fileLine(label: string, paths: readonly string[]): string {
-  if (!paths.length) return '';
-  return `${label}: ${paths.join(', ')}`;
-}
-
-/** Ends a sentence: a turn's facts share a line, and a sentence that ended on a closing quote or
- * bracket without a stop must not run into the next one (`… called it "magic" Then …`). */
-const SENTENCE_END = /[.!?…。！？]["'”’)\]*_`]*$/u;
-
-/** A fact's text, ended as a sentence, with its relative dates resolved against the day it was said. */
-function factText(f: SourcedLine): string {
-  const text = SENTENCE_END.test(f.text) ? f.text : `${f.text}.`;
-  const resolved = f.at > 0 ? resolveRelativeDates(f.text, f.at) : '';
-  return resolved ? `${text} (${resolved})` : text;
-}
-
-/** Words past which one turn's facts continue on a line of their own (labelled again): a
- * paragraph-long bullet is hard to read in the panel. */
-const LINE_WORDS = 120;
-
-/** Fact lines in conversation order, one turn per line: the facts of one message share a line (up
- * to LINE_WORDS words), labelled with who said them and the day (when it changes). A line never
- * joins two turns, so every line reads as what one side said at one point. */
-function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined, textOf: (f: SourcedLine) => string = factText): string[] {
-  const lines: string[] = [];
-  let shownDay = '';
-  let group: string[] = [];
-  let groupKey = '';
-  let label = '';
-  const flush = (): void => {
-    if (group.length) lines.push(dropLoneSurrogates(label ? `- ${label}: ${group.join(' ')}` : `- ${group.join(' ')}`));
-    group = [];
-  };
-  let words = 0;
-  for (const f of [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
-    const id = f.sources[0] ?? '';
-    const role = roleOf(id) ?? '';
-    const day = f.at > 0 ? describeDay(f.at) : '';
-    const text = textOf(f);
-    const n = wordCount(text);
-    if (!group.length || id !== groupKey || words + n > LINE_WORDS) {
-      flush();
-      groupKey = id;
-      words = 0;
-      const parts = [role ? `${role[0]?.toUpperCase() ?? ''}${role.slice(1)}` : '', day && day !== shownDay ? day : ''].filter(Boolean);
-      label = parts.join(', ');
-      if (day) shownDay = day;
-    }
-    group.push(text);
-    words += n;
-  }
-  flush();
-  return lines;
-}
-
 /**
  * Renders the record's content within `budgetTokens` (tags included, by the core's estimate
  * minus the margin). `roleOf` names who said a fact ('user' / 'assistant'), when known.
@@ -197,7 +78,7 @@ function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => strin
 export function renderBlock(record: CompactionRecord, options: RenderOptions, roleOf: (id: string) => string | undefined = () => undefined): string {
   const model = options.model;
   const cost = (s: string): number => estimateTokens(s, model);
-  const margin = options.margin ?? marginFor(blockTexts(record));
+  const margin = options.margin ?? recordMargin(record);
   const tags = cost(`${OPEN_TAG}\n\n${CLOSE_TAG}`);
   const target = Math.floor(options.budgetTokens * (1 - margin)) - tags;
   if (options.budgetTokens < MIN_BUDGET_TOKENS || target <= 4) return '';
@@ -534,69 +415,6 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   return fit(built.lines, options.budgetTokens, margin, cost);
 }
 
-/** The texts a block of this record draws from (the facts the block can hold, not the whole pool). */
-function blockTexts(record: CompactionRecord): string[] {
-  const lines = [record.goal, record.request, record.leftOff, record.nextStep, ...record.constraints, ...record.decisions, ...record.done, ...record.openTasks, ...record.errors, ...record.facts.slice(0, 80)];
-  return [...lines.map((l) => l?.text ?? ''), ...record.filesModified.map((f) => f.path), ...record.filesRead.map((f) => f.path)];
-}
-
-/** The sections a summary line can be in (the record's editable sections), as the block names them. */
-const SECTION_OF: Record<EditableSection, SectionId> = {
-  goal: 'goal',
-  request: 'request',
-  constraints: 'constraints',
-  decisions: 'decisions',
-  done: 'done',
-  openTasks: 'open',
-  errors: 'errors',
-  facts: 'facts',
-  leftOff: 'leftOff',
-  nextStep: 'nextStep',
-  topics: 'topics',
-};
-
-/**
- * The block's text under one section: its heading or label line and the list items after it (a
- * key fact that is also a decision was sent as a key fact, not as a decision). '' when the block
- * has no such section.
- */
-export function blockSection(block: string, section: EditableSection): string {
-  const id = SECTION_OF[section];
-  const out: string[] = [];
-  let current: SectionId | null = null;
-  for (const line of block.split('\n')) {
-    if (line === OPEN_TAG || line === CLOSE_TAG) continue;
-    // A list item (or an error's resolution under it) belongs to the section above it; any other
-    // line starts a section, named by its heading or label.
-    if (!/^\s*- /.test(line)) current = ORDER.find((s) => line === HEADINGS[s] || line.startsWith(`${HEADINGS[s]}${needsHeading(s) ? '' : ' '}`)) ?? null;
-    if (current === id) out.push(line);
-  }
-  return out.join('\n');
-}
-
-/** A record line's text as its section in the block shows it (a "Done:" item without the label). */
-export function shownText(section: EditableSection, text: string): string {
-  return section === 'done' ? withoutLabel(text, 'done') : text;
-}
-
-/** `text` without a leading "<label>:" that repeats its section's heading ("Done: the fence line is
- * in …" under "Done:"), when at least three words follow it. */
-function withoutLabel(text: string, label: string): string {
-  const m = new RegExp(`^${label}\\s*[:—–-]\\s+`, 'i').exec(text);
-  if (!m) return text;
-  const rest = text.slice(m[0].length);
-  return wordCount(rest) >= 3 ? rest : text;
-}
-
-/** A block line's own words: without its bullet and a short label ("Latest request:", "Open:"). */
-function bareOf(line: string): string {
-  return line.replace(/^- /, '').replace(/^[A-Z][a-z]+(?: [a-z]+){0,3}: /, '');
-}
-
-function needsHeading(id: SectionId): boolean {
-  return !['goal', 'request', 'leftOff', 'nextStep', 'modified', 'read', 'references'].includes(id);
-}
-
 function orderFiles(files: readonly FileEntry[]): string[] {
   // Most recently touched first: that is where the work is.
   return [...files].sort((a, b) => b.last - a.last || (a.path < b.path ? -1 : 1)).map((f) => f.path);
@@ -604,20 +422,6 @@ function orderFiles(files: readonly FileEntry[]): string[] {
 
 function orderRefs(refs: readonly Reference[]): string[] {
   return [...refs].sort((a, b) => b.count - a.count || b.last - a.last || (a.text < b.text ? -1 : 1)).map((r) => r.text);
-}
-
-/** Assembles the block and, if the whole measures over the target, drops lines from the end of
- * the lowest-priority sections until it fits. */
-/** The block of these lines, sections in display order, headings where they take one. */
-function assemble(lines: ReadonlyMap<SectionId, readonly string[]>): string {
-  const body: string[] = [];
-  for (const id of ORDER) {
-    const ls = lines.get(id);
-    if (!ls?.length) continue;
-    if (needsHeading(id)) body.push(HEADINGS[id]);
-    body.push(...ls);
-  }
-  return body.length ? `${OPEN_TAG}\n${body.join('\n')}\n${CLOSE_TAG}` : '';
 }
 
 function fit(lines: Map<SectionId, string[]>, budget: number, margin: number, cost: (s: string) => number): string {

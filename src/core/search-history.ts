@@ -5,7 +5,7 @@
 // did you recommend" asks for the other side's messages, "what did I buy" for the asker's). Used
 // by the history tool, the compaction panel's search box, the CLI and the bench.
 import type { ToolDefinition } from './messages';
-import { CLOSE_TAG } from './render';
+import { CLOSE_TAG } from './block-format';
 import { type SearchHit, SearchIndex, type SearchOptions, parseQuery, topSlots } from './search';
 import { searchTerms } from './search-terms';
 

@@ -4,7 +4,7 @@
 // The summary panel shows all of it; the notice in the chat shows what was carried.
 import { type EditableSection, lineKey, lineState } from '../core/edits';
 import { sentInBlock, sentPart, type CompactionRecord, type ErrorLine, type SourcedLine } from '../core/record';
-import { blockSection, shownText } from '../core/render';
+import { blockSection, shownText } from '../core/block-format';
 
 /** A line as the panel shows it, with what names it for an edit. */
 export type SummaryLine = (SourcedLine | ErrorLine) & {

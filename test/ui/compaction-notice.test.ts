@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/core/compact';
 import type { ChatMessage } from '../../src/core/messages';
 import { sentInBlock } from '../../src/core/record';
-import { blockSection, shownText } from '../../src/core/render';
+import { blockSection, shownText } from '../../src/core/block-format';
 import { compactionNoticeText, type CompactionState, type NoticeEntry } from '../../src/chat/entries';
 import { compactionDivider, fillEntry, type RenderedEntry } from '../../src/ui/entry-renderer';
 import { summarySections } from '../../src/ui/compaction-sections';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EditableSection } from '../../src/core/edits';
 import { sentInBlock } from '../../src/core/record';
-import { blockSection, shownText } from '../../src/core/render';
+import { blockSection, shownText } from '../../src/core/block-format';
 import { VIEW_TYPE_CHAT } from '../../src/ui/chat-view';
 import { VIEW_TYPE_COMPACTIONS } from '../../src/ui/compaction-panel';
 import { ollamaReply, systemOf } from '../chat/helpers/harness';

@@ -1,0 +1,174 @@
+// The `<previous_context>` block's format: its tags, its sections in their stable order with
+// their headings or labels, how key facts are laid out (one turn per line, labelled with the speaker
+// and the day), how a block is assembled from its lines, and how one section is read back out of a
+// block (what the summary panel counts as sent there). What goes *into* the block, within the
+// budget, is render.ts's; this file only says how it is written. Pure.
+import type { EditableSection } from './edits';
+import type { SourcedLine } from './record';
+import { describeDay, resolveRelativeDates } from './dates';
+import { dropLoneSurrogates, wordCount } from './text';
+
+export const OPEN_TAG = '<previous_context>';
+export const CLOSE_TAG = '</previous_context>';
+
+export type SectionId =
+  | 'goal'
+  | 'constraints'
+  | 'decisions'
+  | 'done'
+  | 'open'
+  | 'errors'
+  | 'modified'
+  | 'read'
+  | 'references'
+  | 'topics'
+  | 'facts'
+  | 'leftOff'
+  | 'request'
+  | 'nextStep';
+
+/** Display order of the sections (stable format). */
+export const ORDER: SectionId[] = ['goal', 'request', 'constraints', 'decisions', 'done', 'open', 'errors', 'modified', 'read', 'references', 'topics', 'facts', 'leftOff', 'nextStep'];
+
+export const HEADINGS: Record<SectionId, string> = {
+  goal: 'Goal:',
+  constraints: 'Constraints and preferences:',
+  decisions: 'Decisions:',
+  done: 'Done:',
+  open: 'Open tasks:',
+  errors: 'Errors met:',
+  modified: 'Files modified',
+  read: 'Files read',
+  references: 'References:',
+  topics: 'Requests:',
+  facts: 'Key facts:',
+  leftOff: 'Left off:',
+  request: 'Latest request:',
+  nextStep: 'Next step:',
+};
+
+/** Formats a list line of paths. Paths are written out whole: a factored-out directory would make
+ * the block name files that appear nowhere in it ("under django/: db/models.py"). */
+export function fileLine(label: string, paths: readonly string[]): string {
+  if (!paths.length) return '';
+  return `${label}: ${paths.join(', ')}`;
+}
+
+/** Ends a sentence: a turn's facts share a line, and a sentence that ended on a closing quote or
+ * bracket without a stop must not run into the next one (`… called it "magic" Then …`). */
+export const SENTENCE_END = /[.!?…。！？]["'”’)\]*_`]*$/u;
+
+/** A fact's text, ended as a sentence, with its relative dates resolved against the day it was said. */
+export function factText(f: SourcedLine): string {
+  const text = SENTENCE_END.test(f.text) ? f.text : `${f.text}.`;
+  const resolved = f.at > 0 ? resolveRelativeDates(f.text, f.at) : '';
+  return resolved ? `${text} (${resolved})` : text;
+}
+
+/** Words past which one turn's facts continue on a line of their own (labelled again): a
+ * paragraph-long bullet is hard to read in the panel. */
+const LINE_WORDS = 120;
+
+/** Fact lines in conversation order, one turn per line: the facts of one message share a line (up
+ * to LINE_WORDS words), labelled with who said them and the day (when it changes). A line never
+ * joins two turns, so every line reads as what one side said at one point. */
+export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined, textOf: (f: SourcedLine) => string = factText): string[] {
+  const lines: string[] = [];
+  let shownDay = '';
+  let group: string[] = [];
+  let groupKey = '';
+  let label = '';
+  const flush = (): void => {
+    if (group.length) lines.push(dropLoneSurrogates(label ? `- ${label}: ${group.join(' ')}` : `- ${group.join(' ')}`));
+    group = [];
+  };
+  let words = 0;
+  for (const f of [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
+    const id = f.sources[0] ?? '';
+    const role = roleOf(id) ?? '';
+    const day = f.at > 0 ? describeDay(f.at) : '';
+    const text = textOf(f);
+    const n = wordCount(text);
+    if (!group.length || id !== groupKey || words + n > LINE_WORDS) {
+      flush();
+      groupKey = id;
+      words = 0;
+      const parts = [role ? `${role[0]?.toUpperCase() ?? ''}${role.slice(1)}` : '', day && day !== shownDay ? day : ''].filter(Boolean);
+      label = parts.join(', ');
+      if (day) shownDay = day;
+    }
+    group.push(text);
+    words += n;
+  }
+  flush();
+  return lines;
+}
+
+/** The block of these lines, sections in display order, headings where they take one. */
+export function assemble(lines: ReadonlyMap<SectionId, readonly string[]>): string {
+  const body: string[] = [];
+  for (const id of ORDER) {
+    const ls = lines.get(id);
+    if (!ls?.length) continue;
+    if (needsHeading(id)) body.push(HEADINGS[id]);
+    body.push(...ls);
+  }
+  return body.length ? `${OPEN_TAG}\n${body.join('\n')}\n${CLOSE_TAG}` : '';
+}
+
+/** The sections a summary line can be in (the record's editable sections), as the block names them. */
+const SECTION_OF: Record<EditableSection, SectionId> = {
+  goal: 'goal',
+  request: 'request',
+  constraints: 'constraints',
+  decisions: 'decisions',
+  done: 'done',
+  openTasks: 'open',
+  errors: 'errors',
+  facts: 'facts',
+  leftOff: 'leftOff',
+  nextStep: 'nextStep',
+  topics: 'topics',
+};
+
+/**
+ * The block's text under one section: its heading or label line and the list items after it (a
+ * key fact that is also a decision was sent as a key fact, not as a decision). '' when the block
+ * has no such section.
+ */
+export function blockSection(block: string, section: EditableSection): string {
+  const id = SECTION_OF[section];
+  const out: string[] = [];
+  let current: SectionId | null = null;
+  for (const line of block.split('\n')) {
+    if (line === OPEN_TAG || line === CLOSE_TAG) continue;
+    // A list item (or an error's resolution under it) belongs to the section above it; any other
+    // line starts a section, named by its heading or label.
+    if (!/^\s*- /.test(line)) current = ORDER.find((s) => line === HEADINGS[s] || line.startsWith(`${HEADINGS[s]}${needsHeading(s) ? '' : ' '}`)) ?? null;
+    if (current === id) out.push(line);
+  }
+  return out.join('\n');
+}
+
+/** A record line's text as its section in the block shows it (a "Done:" item without the label). */
+export function shownText(section: EditableSection, text: string): string {
+  return section === 'done' ? withoutLabel(text, 'done') : text;
+}
+
+/** `text` without a leading "<label>:" that repeats its section's heading ("Done: the fence line is
+ * in …" under "Done:"), when at least three words follow it. */
+export function withoutLabel(text: string, label: string): string {
+  const m = new RegExp(`^${label}\\s*[:—–-]\\s+`, 'i').exec(text);
+  if (!m) return text;
+  const rest = text.slice(m[0].length);
+  return wordCount(rest) >= 3 ? rest : text;
+}
+
+/** A block line's own words: without its bullet and a short label ("Latest request:", "Open:"). */
+export function bareOf(line: string): string {
+  return line.replace(/^- /, '').replace(/^[A-Z][a-z]+(?: [a-z]+){0,3}: /, '');
+}
+
+export function needsHeading(id: SectionId): boolean {
+  return !['goal', 'request', 'leftOff', 'nextStep', 'modified', 'read', 'references'].includes(id);
+}
