@@ -155,10 +155,14 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
     const before = announced ? group.filter((s) => s.index < announced.index) : group;
     const from = before.findIndex(substantive);
     const picked = from < 0 ? [] : sentencesFrom(before, from, LEFT_OFF_WORDS).filter((s) => !CLOSER.test(s.text));
-    const line = lineOf(picked, 1) ?? (announced ? lineOf([announced], 1) : null);
-    if (!line) continue;
     const message = messages[(group[0] as Sentence).message];
     const command = message ? lastCommand(message) : '';
+    // A step that only announced the command it ran ("Let me read the method:" + sed …) is where
+    // the work stands: the announcement with the command under it (the renderer shows both or
+    // neither), rather than an older message's text.
+    const leadIn = command && !picked.length && !announced ? [...group].reverse().find((s) => !s.code && !s.template && s.wc >= 3 && isLeadIn(s.text)) : undefined;
+    const line = lineOf(picked, 1) ?? (announced ? lineOf([announced], 1) : leadIn ? { text: leadIn.text, sources: [leadIn.id], at: leadIn.at, score: 1, round: 0 } : null);
+    if (!line) continue;
     leftOff = command ? { ...line, command } : line;
     if (announced && !line.text.includes(announced.text)) nextStep = lineOf([announced], 1);
   }

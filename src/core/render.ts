@@ -16,7 +16,7 @@ import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factTe
 import { closeTasks } from './extract-summary';
 import { isRequestText } from './extract-goal';
 import { estimateTokens } from './tokens';
-import { contentWords, dedupeKey, dropLoneSurrogates, splitSentences, squash, standsAlone } from './text';
+import { contentWords, dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash, standsAlone } from './text';
 
 export interface RenderOptions {
   budgetTokens: number;
@@ -177,7 +177,14 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // tests:" announced).
     const command = record.leftOff?.command;
     // (Standing alone: not a pipeline, whose " | " would read as separate items.)
-    if (command && standsAlone(command)) add('leftOff', `- Ran: ${command}`, target);
+    const ran = command !== undefined && command !== '' && standsAlone(command) && add('leftOff', `- Ran: ${command}`, target);
+    // A line that announces the command ("Let me read the method:") is shown with it or not at all.
+    if (!ran && isLeadIn(leftOffText)) {
+      for (const l of built.lines.get('leftOff') ?? []) built.used -= cost(dropLoneSurrogates(l)) + 1;
+      built.lines.delete('leftOff');
+      shown.delete(dedupeKey(leftOffText));
+      leftOffLower = '';
+    }
   }
   const nextStepText = taskLine('nextStep', record.nextStep, 'Next step:').toLowerCase();
 
@@ -359,9 +366,11 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const errorLines = built.lines.get('errors');
   if (errorLines) {
     // On a line of its own under the error, so both stay whole sentences (or lines) of the source.
-    // A fix is said once (the first error it fixed), and not when "Left off" already says it.
+    // A fix is said once (the first error it fixed), and not when "Left off" already says it (as
+    // its text or as the command it ran).
     const byLine = new Map(record.errors.map((e) => [dropLoneSurrogates(`- ${e.text}`), e]));
-    const said = new Set<string>([leftOffText]);
+    const ranLeftOff = built.lines.get('leftOff')?.find((l) => l.startsWith('- Ran: '))?.slice('- Ran: '.length).toLowerCase();
+    const said = new Set<string>([leftOffText, ...(ranLeftOff ? [ranLeftOff] : [])]);
     for (let i = 0; i < errorLines.length; i++) {
       const e = byLine.get(errorLines[i] as string);
       if (!e?.resolution || said.has(e.resolution.toLowerCase())) continue;
@@ -431,7 +440,10 @@ function fit(lines: Map<SectionId, string[]>, budget: number, margin: number, co
   while (block && cost(block) > limit) {
     const id = dropOrder.find((s) => lines.get(s)?.length);
     if (!id) return '';
-    lines.get(id)?.pop();
+    const section = lines.get(id);
+    section?.pop();
+    // A line left announcing what was dropped after it ("Left off: Let me run the tests:") goes too.
+    if (section?.length && isLeadIn(section[section.length - 1] as string)) section.pop();
     block = assemble(lines);
   }
   return block;

@@ -180,6 +180,26 @@ describe('compact', () => {
     expect(tight.block).toContain("ModuleNotFoundError: No module named 'zoneinfo_backport'");
   });
 
+  it('leaves off at a step that only announced its command: the announcement with the command, or neither', () => {
+    const chat = agentSession('Fix the ordering bug in the SQL compiler.', [
+      ['The main file is likely django/db/models/sql/compiler.py, where get_order_by lives.', 'grep -n "get_order_by" django/db/models/sql/compiler.py', '252:    def get_order_by(self):'],
+      ['Let me continue reading the method:', "sed -n '320,400p' django/db/models/sql/compiler.py", 'order_by.extend(...)'],
+    ], 'Go on.');
+    const r = ok(compact(chat, opts({ cut: 5, budgetTokens: 400 })));
+    const lines = r.block.split('\n');
+    const at = lines.indexOf('Left off: Let me continue reading the method:');
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe("- Ran: sed -n '320,400p' django/db/models/sql/compiler.py");
+    // A pipeline is not shown as one command: then the announcement is not shown either.
+    const piped = agentSession('Fix the ordering bug in the SQL compiler.', [
+      ['The main file is likely django/db/models/sql/compiler.py, where get_order_by lives.', 'grep -n "get_order_by" django/db/models/sql/compiler.py', '252:    def get_order_by(self):'],
+      ['Let me count the callers:', 'grep -rn "get_order_by" django | wc -l', '7'],
+    ], 'Go on.');
+    const p = ok(compact(piped, opts({ cut: 5, budgetTokens: 400 })));
+    expect(p.block).not.toContain('Let me count the callers:');
+    for (const line of p.block.split('\n')) if (line.startsWith('Left off:')) expect(line).not.toMatch(/:$/);
+  });
+
   it('puts one turn on a line, labelled with who said it and the day when it changes', () => {
     const fact = (text: string, i: number, at: number, source = `s${i}`) => ({ text, sources: [source], at, score: 1, round: 1, seq: i });
     const record = {
