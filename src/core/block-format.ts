@@ -144,10 +144,21 @@ export function blockSection(block: string, section: EditableSection): string {
     if (line === OPEN_TAG || line === CLOSE_TAG) continue;
     // A list item (or an error's resolution under it) belongs to the section above it; any other
     // line starts a section, named by its heading or label.
-    if (!/^\s*- /.test(line)) current = ORDER.find((s) => line === HEADINGS[s] || line.startsWith(`${HEADINGS[s]}${needsHeading(s) ? '' : ' '}`)) ?? null;
+    if (!/^\s*- /.test(line)) current = sectionOfLine(line) ?? null;
     if (current === id) out.push(line);
   }
   return out.join('\n');
+}
+
+/** Whether the block names its sections the way this version writes them (a block saved by an
+ * older version may not). */
+export function hasSections(block: string): boolean {
+  return block.split('\n').some((line) => sectionOfLine(line) !== undefined);
+}
+
+/** The section a block line opens: its heading, or the label a one-line section starts with. */
+function sectionOfLine(line: string): SectionId | undefined {
+  return ORDER.find((s) => line === HEADINGS[s] || line.startsWith(`${HEADINGS[s]}${needsHeading(s) ? '' : ' '}`));
 }
 
 /** A record line's text as its section in the block shows it (a "Done:" item without the label). */

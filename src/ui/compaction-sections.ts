@@ -4,7 +4,7 @@
 // The summary panel shows all of it; the notice in the chat shows what was carried.
 import { type EditableSection, lineKey, lineState } from '../core/edits';
 import { sentInBlock, sentPart, type CompactionRecord, type ErrorLine, type SourcedLine } from '../core/record';
-import { blockSection, shownText } from '../core/block-format';
+import { blockSection, hasSections, shownText } from '../core/block-format';
 
 /** A line as the panel shows it, with what names it for an edit. */
 export type SummaryLine = (SourcedLine | ErrorLine) & {
@@ -46,8 +46,11 @@ export function summarySections(r: CompactionRecord): SummarySection[] {
   // The block says a sentence once (a key fact that is also a decision or the goal is not repeated):
   // so does the summary, under the section that carried it.
   const carried = new Set<string>();
+  // A block of an older version, whose sections this one does not name, is matched whole.
+  const sectioned = hasSections(r.block);
   for (const { title, section, lines } of sections) {
     if (!lines.length) continue;
+    const where = sectioned ? blockSection(r.block, section) : r.block;
     const result: SummarySection = { title, section, sent: [], notSent: [], removed: [] };
     for (const raw of lines) {
       const line: SummaryLine = { ...raw, section, key: lineKey(raw.text), full: raw.text };
@@ -65,7 +68,6 @@ export function summarySections(r: CompactionRecord): SummarySection[] {
       // Sent when the block's own section carried it: a decision the block showed as a key fact is
       // listed as a sent key fact, not as a decision.
       const shown = shownText(section, line.text);
-      const where = blockSection(r.block, section);
       if (sentInBlock(where, shown)) {
         const said = lineKey(shown);
         if (carried.has(said)) continue;

@@ -122,6 +122,9 @@ describe('summary sections', () => {
     expect(byTitle.get('Key facts (ranked)')?.notSent.map((l) => l.text)).toEqual(['The neighbour said the fence is 40 cm further east than the map shows.']);
     // A "Done:" item the block shows without its label was sent.
     expect(byTitle.get('Done')?.sent.map((l) => l.full)).toEqual(['Done: the fence line is in the project note now.']);
+    // A block saved by a version whose sections this one does not name is matched whole.
+    const old = summarySections({ ...record, block: `<previous_context>\nSummary of earlier messages\n- ${decision}\n</previous_context>` });
+    expect(old.find((s) => s.title === 'Decisions')?.sent.map((l) => l.text)).toEqual([decision]);
   });
 
   it('split every line of the record into sent (as the block carried it) and not sent, in the block order', () => {
