@@ -168,7 +168,7 @@ export function shownText(section: EditableSection, text: string): string {
 
 /** `text` without a leading "<label>:" that repeats its section's heading ("Done: the fence line is
  * in …" under "Done:"), when at least three words follow it. */
-export function withoutLabel(text: string, label: string): string {
+function withoutLabel(text: string, label: string): string {
   const m = new RegExp(`^${label}\\s*[:—–-]\\s+`, 'i').exec(text);
   if (!m) return text;
   const rest = text.slice(m[0].length);

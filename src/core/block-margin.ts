@@ -22,6 +22,7 @@ export function marginFor(texts: readonly string[]): number {
       const c = t.charCodeAt(i);
       // Typographic punctuation (curly quotes, dashes, ellipsis) is as plain as its ASCII forms.
       if (c > 0x7e && (c < 0x2000 || c > 0x206f) && c !== 0xa0) foreign++;
+      // { } < > = _ \ ; and the backtick: code and markup rather than prose.
       else if (c === 0x7b || c === 0x7d || c === 0x3c || c === 0x3e || c === 0x3d || c === 0x5f || c === 0x5c || c === 0x3b || c === 0x60) code++;
     }
   }

@@ -80,10 +80,12 @@ function sentencesFrom(group: readonly Sentence[], from: number, maxWords: numbe
   return out;
 }
 
-function lineOf(picked: readonly Sentence[], score: number): SourcedLine | null {
+/** A task line of whole sentences of one message, each ended as `end` says (a full stop added by
+ * default, so two sentences never run together). */
+function lineOf(picked: readonly Sentence[], score: number, end: (text: string) => string = ended): SourcedLine | null {
   const first = picked[0];
   if (!first) return null;
-  return { text: picked.map((s) => ended(s.text)).join(' '), sources: [first.id], at: first.at, score, round: 0 };
+  return { text: picked.map((s) => end(s.text)).join(' '), sources: [first.id], at: first.at, score, round: 0 };
 }
 
 /** The removed messages' sentences grouped by message, in order. */
@@ -161,7 +163,8 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
     // the work stands: the announcement with the command under it (the renderer shows both or
     // neither), rather than an older message's text.
     const leadIn = command && !picked.length && !announced ? [...group].reverse().find((s) => !s.code && !s.template && s.wc >= 3 && isLeadIn(s.text)) : undefined;
-    const line = lineOf(picked, 1) ?? (announced ? lineOf([announced], 1) : leadIn ? { text: leadIn.text, sources: [leadIn.id], at: leadIn.at, score: 1, round: 0 } : null);
+    // (The announcement keeps its colon: the command is what it announces.)
+    const line = lineOf(picked, 1) ?? (announced ? lineOf([announced], 1) : leadIn ? lineOf([leadIn], 1, (text) => text) : null);
     if (!line) continue;
     leftOff = command ? { ...line, command } : line;
     if (announced && !line.text.includes(announced.text)) nextStep = lineOf([announced], 1);

@@ -12,7 +12,7 @@
 // sections, fact lines) is block-format.ts's; the margin is block-margin.ts's.
 import type { CompactionRecord, FileEntry, Reference, SourcedLine } from './record';
 import { recordMargin } from './block-margin';
-import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factText, fileLine, groupFacts, needsHeading, withoutLabel } from './block-format';
+import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factText, fileLine, groupFacts, needsHeading, shownText } from './block-format';
 import { closeTasks } from './extract-summary';
 import { isRequestText } from './extract-goal';
 import { estimateTokens } from './tokens';
@@ -180,7 +180,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     const ran = command !== undefined && command !== '' && standsAlone(command) && add('leftOff', `- Ran: ${command}`, target);
     // A line that announces the command ("Let me read the method:") is shown with it or not at all.
     if (!ran && isLeadIn(leftOffText)) {
-      for (const l of built.lines.get('leftOff') ?? []) built.used -= cost(dropLoneSurrogates(l)) + 1;
+      // (What add() counted for each line: no heading here.)
+      for (const l of built.lines.get('leftOff') ?? []) built.used -= cost(l) + 1;
       built.lines.delete('leftOff');
       shown.delete(dedupeKey(leftOffText));
       leftOffLower = '';
@@ -195,7 +196,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     ['open', record.openTasks.map((l) => `- ${l.text}`)],
     ['decisions', record.decisions.map((l) => `- ${l.text}`)],
     // Under the "Done:" heading an item does not say "Done:" again.
-    ['done', record.done.map((l) => `- ${withoutLabel(l.text, 'done')}`)],
+    ['done', record.done.map((l) => `- ${shownText('done', l.text)}`)],
     // Each request of the user, marked done when a later "done" line covers it, else open.
     ['topics', record.topics.map((l) => `- ${closeTasks([l], record.done).length ? 'Open' : 'Done'}: ${l.text}`)],
   ];
