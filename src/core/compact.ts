@@ -15,7 +15,7 @@ import { estimateMessageTokens } from './message-tokens';
 import type { ChatMessage } from './messages';
 import { type CompactionRecord, type CompactionTrigger, type FileEntry, type Reference, RECORD_VERSION, isCompactionRecord } from './record';
 import { renderBlock } from './render';
-import { contentWords } from './text';
+import { contentWords } from './word-scan';
 import { estimateTokens } from './tokens';
 import { wholeUnits } from './units';
 

@@ -12,7 +12,8 @@ import { isCapitalised, markCapitalised } from './capitalised';
 import type { Sentence } from './extract-sentences';
 import { MaxHeap } from './max-heap';
 import type { SourcedLine } from './record';
-import { standsAlone, wordCount, wordIds } from './text';
+import { standsAlone, wordCount } from './text';
+import { wordIds } from './word-scan';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, MY, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 

@@ -2,7 +2,8 @@
 // extractor ranks or classifies. Done once, so compaction stays a few linear passes over the text.
 import type { ChatMessage } from './messages';
 import { leadingStamp } from './dates';
-import { splitSentences, squash, wordIds } from './text';
+import { splitSentences, squash } from './text';
+import { wordIds } from './word-scan';
 import { traitsOf } from './traits';
 import { resetVocabIfFull, vocabGeneration } from './vocab';
 

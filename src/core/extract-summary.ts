@@ -8,7 +8,8 @@ import type { Sentence } from './extract-sentences';
 import type { CompactionRecord, ErrorLine, SourcedLine } from './record';
 import { QUESTION } from './traits';
 import { CJK_TEXT, defineCue } from './vocab';
-import { contentWords, dedupeKey, overlap, squash, standsAlone, truncateAtWord } from './text';
+import { dedupeKey, overlap, squash, standsAlone, truncateAtWord } from './text';
+import { contentWords } from './word-scan';
 
 /** The summary sections as the record holds them. */
 export type SummarySections = Pick<CompactionRecord, 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'topics'>;

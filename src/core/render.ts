@@ -16,7 +16,8 @@ import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factTe
 import { closeTasks } from './extract-summary';
 import { isRequestText } from './extract-goal';
 import { estimateTokens } from './tokens';
-import { contentWords, dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash, standsAlone } from './text';
+import { dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash, standsAlone } from './text';
+import { contentWords } from './word-scan';
 
 export interface RenderOptions {
   budgetTokens: number;

@@ -1,7 +1,8 @@
 // What a sentence's form says about it, as bits: a question, a short exclamation, the speaker
 // talking about themselves or to the other side, markup. Ranking (extract-facts) and the summary
 // rules (extract-summary) read them; the sentence pass computes them once per sentence.
-import { isSpaceCode, markupCount } from './text';
+import { isSpaceCode } from './text';
+import { markupCount } from './word-scan';
 import { FIRST, POSSESSIVE, SECOND } from './vocab';
 
 export const QUESTION = 1;

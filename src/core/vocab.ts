@@ -39,7 +39,7 @@ let hashes = new Int32Array(1 << (bits - 1));
 let flags = new Uint32Array(1 << (bits - 1));
 let generation = 0;
 
-/** The hash the table files a word under (the scanner in text.ts computes the same as it reads). */
+/** The hash the table files a word under (the scanner in word-scan.ts computes the same as it reads). */
 export function hashStep(h: number, c: number): number {
   return (Math.imul(h, 31) + c) | 0;
 }

@@ -8,7 +8,8 @@ import { sentencesOf } from '../../src/core/extract-sentences';
 import { extractTaskLines } from '../../src/core/extract-goal';
 import { extractErrors, extractSections } from '../../src/core/extract-summary';
 import type { ChatMessage } from '../../src/core/messages';
-import { contentWords, splitSentences, truncateAtWord } from '../../src/core/text';
+import { splitSentences, truncateAtWord } from '../../src/core/text';
+import { contentWords } from '../../src/core/word-scan';
 
 const user = (id: string, content: string, createdAt = 0): ChatMessage => ({ id, createdAt, role: 'user', content });
 const assistant = (id: string, content: string, toolCalls?: { id: string; name: string; arguments: string }[]): ChatMessage => ({

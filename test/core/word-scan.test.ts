@@ -1,10 +1,11 @@
-// The word scan (text.ts), the word table it files words in (vocab.ts) and the sentence traits
+// The word scan (word-scan.ts), the word table it files words in (vocab.ts) and the sentence traits
 // read from both (traits.ts): one walk over a sentence must give what the separate helpers give.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
-import { contentWords, markupCount, wordCount, wordIds } from '../../src/core/text';
+import { wordCount } from '../../src/core/text';
+import { contentWords, markupCount, wordIds } from '../../src/core/word-scan';
 import { FIRST_PERSON, MARKUP, MY, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from '../../src/core/traits';
 import { internWord, lookupWord, resetVocabIfFull, vocabGeneration, wordOf } from '../../src/core/vocab';
 
