@@ -93,8 +93,9 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   }
   // The goal as shown: a line it holds is not repeated by another section.
   let goalText = '';
-  // The "Left off" line as shown, lower case: a section line it holds is not repeated either.
-  let leftOffLower = '';
+  // The other task lines as shown (latest request, left off), lower case: a section line they hold
+  // is not repeated either.
+  let tasksLower = '';
   // What a section already shows is not repeated as a key fact, nor the other way round.
   const shown = new Set<string>();
   // The goal as shown: a line the goal holds is not repeated — but only what the block shows of
@@ -109,8 +110,9 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     const bare = bareOf(line);
     const key = dedupeKey(bare);
     if (id !== 'goal' && id !== 'leftOff' && (shown.has(key) || (goalText !== '' && goalText.includes(bare)))) return true;
-    // Nor what the "Left off" line already says ("Done: the fence line is in [[…]]. Do you want …?").
-    if (id !== 'leftOff' && id !== 'nextStep' && leftOffLower !== '' && bare.length >= 20 && leftOffLower.includes(bare.toLowerCase())) return true;
+    // Nor what the latest request or "Left off" already says ("Done: the fence line is in [[…]]. Do
+    // you want …?").
+    if (id !== 'request' && id !== 'leftOff' && id !== 'nextStep' && tasksLower !== '' && bare.length >= 20 && tasksLower.includes(bare.toLowerCase())) return true;
     // A line the user rewrote is what they asked to send: only the whole budget bounds it.
     if (editedTexts.has(bare)) cap = Math.max(cap, target);
     const list = built.lines.get(id);
@@ -171,7 +173,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const goalLower = `${goalText}\n${requestText}`.toLowerCase();
   // Nor one the "Left off" line holds, or that holds it.
   const leftOffText = taskLine('leftOff', record.leftOff, 'Left off:').toLowerCase();
-  leftOffLower = leftOffText;
+  tasksLower = `${requestText}\n${leftOffText}`.toLowerCase();
   if (leftOffText) {
     shown.add(dedupeKey(leftOffText));
     // The command it ran then, verbatim, as a list item under the line (what "Let me run the
@@ -185,7 +187,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
       for (const l of built.lines.get('leftOff') ?? []) built.used -= cost(l) + 1;
       built.lines.delete('leftOff');
       shown.delete(dedupeKey(leftOffText));
-      leftOffLower = '';
+      tasksLower = requestText.toLowerCase();
     }
   }
   const nextStepText = taskLine('nextStep', record.nextStep, 'Next step:').toLowerCase();

@@ -318,6 +318,24 @@ describe('compact', () => {
     expect(block).not.toContain('- Done: the pond');
   });
 
+  it('does not repeat in a section what the latest request already says', () => {
+    const line = (text: string, i: number) => ({ text, sources: [`s${i}`], at: 0, score: 1, round: 1, seq: i });
+    const rule = "I'll never use a starter that hasn't doubled within 6 hours from now on.";
+    const ask = "Can you add that rule to the note and note today's plan in the log?";
+    const record = {
+      ...bare(),
+      filesModified: [{ path: 'Baking/Sourdough loaf.md', sources: ['s1'], last: 1 }],
+      goal: line('My sourdough keeps coming out dense. Can you look at my recipe note?', 1),
+      request: line(`${rule} ${ask}`, 2),
+      constraints: [line(rule, 2)],
+      openTasks: [line(ask, 2)],
+    };
+    const block = renderBlock(record, { budgetTokens: 600, model: 'gpt-4o' });
+    expect(block).toContain(`Latest request: ${rule} ${ask}`);
+    expect(block.split(rule).length - 1).toBe(1);
+    expect(block.split(ask).length - 1).toBe(1);
+  });
+
   it('marks the facts a block showed, and the next round keeps them', () => {
     seq = 0;
     const first: ChatMessage[] = [
