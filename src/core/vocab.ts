@@ -79,6 +79,11 @@ export function hideableFlags(): number {
   return hideable;
 }
 
+/** Numbers spelled out: a quantity ("three months", "twice a week") is as much a fact as "3". */
+const NUMBER_WORDS = new Set(
+  'two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred thousand dozen twice half'.split(' '),
+);
+
 function flagsFor(w: string): number {
   let f = cueBits.get(w) ?? 0;
   if (STOPWORDS.has(w)) f |= STOP;
@@ -86,6 +91,7 @@ function flagsFor(w: string): number {
   if (FIRST_WORDS.includes(w)) f |= FIRST;
   if (SECOND_WORDS.includes(w)) f |= SECOND;
   if (POSSESSIVE_WORDS.includes(w)) f |= POSSESSIVE;
+  if (NUMBER_WORDS.has(w)) f |= NUMERIC;
   for (let i = 0; i < w.length; i++) {
     const c = w.charCodeAt(i);
     if (c >= 48 && c <= 57) {

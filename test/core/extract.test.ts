@@ -312,6 +312,15 @@ describe('key facts: what the ranking favours', () => {
     expect(facts[0]?.sources).toEqual(['u2']);
   });
 
+  it('counts a quantity spelled out like one in digits', () => {
+    const msgs: ChatMessage[] = [
+      user('u1', 'I have been collecting vintage cameras since the warm summer.'),
+      user('u2', 'I have been collecting vintage cameras for three months.'),
+    ];
+    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 1, round: 1 });
+    expect(facts[0]?.sources).toEqual(['u2']);
+  });
+
   it('never offers a sentence with unbalanced markup or a tool output line', () => {
     const msgs: ChatMessage[] = [
       user('u1', 'My favourite book is **Sapiens. A Brief History of Humankind** by Yuval Noah Harari.'),
