@@ -50,12 +50,27 @@ export function markCapitalised(text: string): void {
       }
     }
     // A word with a hyphen is no vocabulary word (the scanner splits at hyphens).
-    if (!hyphen) {
+    if (!hyphen && !isVocative(text, i, j)) {
       const id = lookupWord(text.slice(i, j).toLowerCase());
       if (id >= 0 && id < capitalMark.length) capitalMark[id] = capitalPass;
     }
     i = j - 1;
   }
+}
+
+/** A greeting or reaction that a name of the one addressed follows ("Hey Tim,", "Thanks, Dave!"). */
+const GREETING = /^(?:hey|hi|hello|thanks|thank you|congrats|congratulations|sorry|wow|yeah|yes|oh|aw+|bye|dear|good (?:morning|evening|luck)),? $/i;
+
+/**
+ * Whether the capitalised word text[i, j) names whom the speaker addresses rather than what they
+ * talk about: right after a greeting that starts the text ("Hey Tim, sorry I missed you."), or
+ * after a comma and before "!" or "?" ("Good luck, Calvin!"). Two people chatting address each other
+ * in most turns; weighed like a name, the address would rank greetings as facts.
+ */
+function isVocative(text: string, i: number, j: number): boolean {
+  const after = text.charCodeAt(j);
+  if (i <= 20 && (after === 44 || after === 33 || after === 46 || j === text.length) && GREETING.test(text.slice(0, i))) return true;
+  return (after === 33 || after === 63) && text.charCodeAt(i - 2) === 44;
 }
 
 /** Whether the text last given to {@link markCapitalised} holds the word `id` capitalised. */

@@ -15,4 +15,19 @@ describe('capitalised words', () => {
     markCapitalised('the market in delft');
     expect(isCapitalised(delft as number)).toBe(false);
   });
+
+  it('does not mark the name of the one addressed, only the names talked about', () => {
+    const [tim, dave, boston, calvin, rome] = ['tim', 'dave', 'boston', 'calvin', 'rome'].map((w) => internWord(w));
+    markCapitalised('Hey Tim, sorry I missed you at the Boston show.');
+    expect(isCapitalised(tim as number)).toBe(false);
+    expect(isCapitalised(boston as number)).toBe(true);
+    markCapitalised('Thanks, Dave! I got it from Calvin in Rome.');
+    expect(isCapitalised(dave as number)).toBe(false);
+    expect(isCapitalised(calvin as number)).toBe(true);
+    markCapitalised('Good luck with the tour, Calvin!');
+    expect(isCapitalised(calvin as number)).toBe(false);
+    // A place after a comma ends a statement, not an address.
+    markCapitalised('We flew to Italy, Rome.');
+    expect(isCapitalised(rome as number)).toBe(true);
+  });
 });
