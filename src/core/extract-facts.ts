@@ -41,8 +41,15 @@ export interface FactOptions {
 /** Longest fact in words. A fact is a whole sentence, never a cut one: a longer sentence is left
  * out (its value per token is low, and a cut sentence reads as a fragment). */
 const MAX_WORDS = 80;
-/** Covered words still count for this share: a repeat with a new detail beside it is not worthless. */
-const COVERED_WEIGHT = 0.2;
+/** Covered words still count for this share: a repeat with a new detail beside it is not worthless.
+ * A small block needs breadth (one fact per thing said); a larger one has room for the second
+ * fact about the same thing, and the share grows with the pool, from MIN at SMALL_POOL tokens to
+ * MAX at four times that. */
+const COVERED_WEIGHT_MIN = 0.2;
+const COVERED_WEIGHT_MAX = 0.35;
+const SMALL_POOL = 1250;
+const coveredWeightFor = (poolTokens: number): number =>
+  COVERED_WEIGHT_MIN + ((COVERED_WEIGHT_MAX - COVERED_WEIGHT_MIN) * Math.min(2, Math.max(0, Math.log2(poolTokens / SMALL_POOL)))) / 2;
 /** Fixed cost added to each sentence's tokens when ranking by value per token: a line has a
  * bullet and label, and a short exclamation with one rare name must not beat a sentence of facts. */
 const COST_OFFSET = 9;
@@ -318,6 +325,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     const id = lookupWord(w);
     if (id >= 0) covered[id] = 1;
   }
+  const coveredWeight = coveredWeightFor(options.poolTokens);
   const gainOf = (c: Candidate): number => {
     // A fact an earlier block showed was picked for what it added then: what the new part covers
     // since does not make it worth less, or the chain drops a different slice of it every round.
@@ -325,7 +333,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     let g = 0;
     for (let i = 0; i < c.ids.length; i++) {
       const v = c.weights[i] as number;
-      g += covered[c.ids[i] as number] ? v * COVERED_WEIGHT : v;
+      g += covered[c.ids[i] as number] ? v * coveredWeight : v;
     }
     return (g * c.boost) / (c.cost + COST_OFFSET);
   };

@@ -312,6 +312,18 @@ describe('key facts: what the ranking favours', () => {
     expect(facts[0]?.sources).toEqual(['u2']);
   });
 
+  it('picks a second fact about the same thing before a vaguer one only when the block is large', () => {
+    const msgs: ChatMessage[] = [
+      user('u1', 'I restored a 1967 Ford Mustang fastback with Marco in my garage in Boston.'),
+      user('u2', 'The 1967 Ford Mustang fastback with Marco in my Boston garage took two months.'),
+      user('u3', 'I went for a walk in the evening.'),
+    ];
+    const order = (poolTokens: number): string[] => selectFacts(sentencesOf(msgs), { poolTokens, round: 1 }).map((f) => f.sources[0] ?? '');
+    // A small block wants breadth: the walk before the Mustang's other sentence.
+    expect(order(1250)).toEqual(['u2', 'u3', 'u1']);
+    expect(order(5000)).toEqual(['u2', 'u1', 'u3']);
+  });
+
   it('counts a quantity spelled out like one in digits', () => {
     const msgs: ChatMessage[] = [
       user('u1', 'I have been collecting vintage cameras since the warm summer.'),
