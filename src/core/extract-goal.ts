@@ -69,6 +69,9 @@ function sentencesFrom(group: readonly Sentence[], from: number, maxWords: numbe
   let words = 0;
   for (let i = from; i < group.length; i++) {
     const s = group[i] as Sentence;
+    // A greeting question after the request ("… my reading hobby. How have you been?") starts
+    // small talk (a bare "Hi." inside an issue text does not).
+    if (out.length && OPENER.test(s.text) && s.text.includes('?')) break;
     if (!usable(s) || s.wc < 3) {
       if (out.length && (s.code || isLeadIn(s.text))) break; // the request's text ended
       continue;

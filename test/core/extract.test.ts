@@ -395,6 +395,10 @@ describe('goal', () => {
     expect(goalOf([user('u1', "Not yet, I've been busy. But I'm looking forward to exploring the city with you.")])).toBeUndefined();
     expect(goalOf([user('u1', 'Pleased to meet you all at the reunion last weekend, it was lovely.')])).toBeUndefined();
     expect(goalOf([user('u1', "I'm looking for a quiet cafe near the station to write in.")])).toBe("I'm looking for a quiet cafe near the station to write in.");
+    // A greeting question after the request starts small talk: the line ends before it.
+    expect(goalOf([user('u1', "I'm trying to fit piano practice into my week. How have you been lately? Here's my new keyboard.")])).toBe(
+      "I'm trying to fit piano practice into my week.",
+    );
     // The greeting before the request is left out; the request is whole sentences.
     expect(goalOf([user('u1', 'Hi! Can you help me plan a garden bed for shade? It is about 2 m by 1 m.')])).toBe('Can you help me plan a garden bed for shade? It is about 2 m by 1 m.');
   });
