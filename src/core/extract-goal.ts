@@ -21,11 +21,13 @@ const LEFT_OFF_WORDS = 45;
 // only: "I'm looking forward to …" is no "I'm looking for …", "Pleased to …" no "please".
 const REQUEST_EN =
   /^(?:(?:hey|hi|ok(?:ay)?|so|now|also|and|but|then)[,!]?\s+)?(?:(?:can|could|would|will) you|please|pls|help me|I (?:need|want|would like) (?:you )?to|I(?:['’]m| am) looking for|I (?:need|want) (?:an?|some) |I['’]d like (?:you )?to|I['’]m (?:trying|looking) to|let['’]s|let us|how (?:do|can|should|would) (?:I|we)|(?:what|which|where|when) (?:should|can|could) (?:I|we)|(?:what|which) (?:are|is) (?:some|the best|a good|good)|any (?:tips|ideas|suggestions|advice)|(?:write|create|add|make|fix|implement|explain|summari[sz]e|find|show|list|update|change|refactor|rename|remove|delete|draft|translate|review|check|compare|generate|build|set up|organi[sz]e|convert|move|merge|insert|read|search|suggest|recommend|tell me|give me|plan|outline|describe))\b/i;
+/** "Let's …!" said as a cheer ("Let's keep each other motivated!"), not a task to do. */
+const CHEER = /^(?:(?:ok(?:ay)?|so|and|but|now)[,!]?\s+)?let['’]s\b[^.?]*!["'”’)\]]*$/i;
 /** A question that asks for help anywhere in it ("Do you have any tips for …?"). */
 const ASKS_FOR_HELP = /\b(?:recommend|suggest|suggestions|tips|ideas|advice|best way|help me|how to)\b/i;
 const REQUEST_CJK = /请|帮我|能不能|可以.*吗|してください|して下さい|お願いします|教えて/;
 /** Greetings, thanks and pleasantries: where a message starts, not what it asks. */
-const OPENER = /^(?:hi|hey|hello|hiya|howdy|greetings|good (?:morning|afternoon|evening|day)|(?:good|great|nice) to (?:see|hear|meet)|long time no see|how (?:are|r) (?:you|u)|how have you been|how's it going|what's up|thanks|thank you|welcome|dear|sorry)\b/i;
+const OPENER = /^(?:hi|hey|hello|hiya|howdy|greetings|good (?:morning|afternoon|evening|day)|(?:good|great|nice) to (?:see|hear|meet)|long time no see|how (?:are|r) (?:you|u)|how have you been|how's it going|what's (?:up|new)|thanks|thank you|welcome|dear|sorry)\b/i;
 /** Closing pleasantries of an answer: "Let me know if …", "Hope this helps!". */
 const CLOSER = /^(?:let me know|hope (?:this|that) helps|feel free|happy to help|good luck|enjoy|have (?:a|fun)|I hope|if you have any|cheers)\b/i;
 /** An announced next step: "Next, I'll …", "Let me …", "Now we need to …". */
@@ -34,7 +36,7 @@ const NEXT_STEP = /^(?:(?:next|now|then|finally),?\s+)?(?:I['’]ll|I will|let m
 /** True for a request sentence (see REQUEST_EN), or a question asking for help ("Do you have any
  * tips for …?"), not one about the other side ("How have you been?"). */
 export function isRequest(s: Sentence): boolean {
-  if (s.code || s.template || s.wc < 4) return false;
+  if (s.code || s.template || s.wc < 4 || CHEER.test(s.text)) return false;
   if (REQUEST_EN.test(s.text) || REQUEST_CJK.test(s.text)) return true;
   return (s.traits & QUESTION) !== 0 && s.wc >= 6 && ASKS_FOR_HELP.test(s.text);
 }

@@ -395,6 +395,9 @@ describe('goal', () => {
     expect(goalOf([user('u1', "Not yet, I've been busy. But I'm looking forward to exploring the city with you.")])).toBeUndefined();
     expect(goalOf([user('u1', 'Pleased to meet you all at the reunion last weekend, it was lovely.')])).toBeUndefined();
     expect(goalOf([user('u1', "I'm looking for a quiet cafe near the station to write in.")])).toBe("I'm looking for a quiet cafe near the station to write in.");
+    // "Let's …!" as a cheer asks for nothing; "Let's …" as a plan does.
+    expect(goalOf([user('u1', "Marathon training is hard, but it keeps me going. Let's keep each other motivated!")])).toBeUndefined();
+    expect(goalOf([user('u1', "Let's move the pond next to the shed.")])).toBe("Let's move the pond next to the shed.");
     // A greeting question after the request starts small talk: the line ends before it.
     expect(goalOf([user('u1', "I'm trying to fit piano practice into my week. How have you been lately? Here's my new keyboard.")])).toBe(
       "I'm trying to fit piano practice into my week.",
