@@ -126,8 +126,9 @@ export default defineConfig([
     },
   },
   // src/providers/transport.ts is the one file that may call `fetch` (streaming needs it; Obsidian's
-  // requestUrl buffers whole responses) and set bare timers (it also runs under Node in tests, where
-  // there is no `window`). Every other restricted global (app, localStorage …) stays restricted.
+  // requestUrl buffers whole responses). It and the two exchanges it chooses between set bare timers
+  // (they also run under Node in tests, where there is no `window`). Every other restricted global
+  // (app, localStorage …) stays restricted.
   {
     files: ['src/providers/transport.ts'],
     rules: {
@@ -136,7 +137,10 @@ export default defineConfig([
         const [severity, ...names] = Array.isArray(inherited) ? inherited : [inherited];
         return [severity, ...names.filter((entry) => !(typeof entry === 'object' && entry.name === 'fetch'))];
       })(),
-      'obsidianmd/prefer-window-timers': 'off',
     },
+  },
+  {
+    files: ['src/providers/transport.ts', 'src/providers/fetch-exchange.ts', 'src/providers/fallback-exchange.ts'],
+    rules: { 'obsidianmd/prefer-window-timers': 'off' },
   },
 ]);

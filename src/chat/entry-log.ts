@@ -2,10 +2,11 @@
 // none of them) and the `entries` event the views re-render on, with the lookups every part of
 // the session needs: the messages, those that are sent when not compacted, an entry by id.
 //
-// Ownership: the session creates the log and is the only one to replace it (a new chat, a load);
-// the request loop, the tool loop and the user control add to it or change entries through the
-// session's hosts. A change that adds or removes entries tells the view (`entries` event) itself,
-// except where the caller has more to do first (`reset`, `truncate`: it calls `announce`).
+// Ownership: the session creates the log; only conversation-switch.ts replaces it (a new chat, a
+// load) and only user-turns.ts truncates it (a rewrite); the request loop, the tool loop and the
+// user control add to it or change entries through the session's hosts. A change that adds or
+// removes entries tells the view (`entries` event) itself, except where the caller has more to do
+// first (`reset`, `truncate`: it calls `announce`).
 // Plain class, no DOM.
 import { newMessageId } from '../core/messages';
 import { type ChatEntry, type CompactionState, type MessageEntry, type NoticeEntry, isSendable } from './entries';

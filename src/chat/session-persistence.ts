@@ -1,7 +1,8 @@
 // The session's conversation to and from its saved form (conversation-format's items): message
 // entries, applied compaction rounds, and the placeholders micro-compaction sent in place of old
-// tool results. Pure functions over plain data: the session holds the state and applies what
-// `fromSaved` returns (boundary, block and restored notes follow from the last round).
+// tool results. Pure functions over plain data: the session's parts hold the state, and
+// conversation-switch.ts applies what `fromSaved` returns (boundary, block and restored notes
+// follow from the last round).
 import { EDITABLE_SECTIONS, type LineEdit } from '../core/edits';
 import { newMessageId } from '../core/messages';
 import type { CompactionRecord } from '../core/record';

@@ -4,54 +4,44 @@
 // (request-loop.ts: the compaction control asked before every request, one request streamed in by
 // reply-stream.ts, the tools run by tool-loop.ts); the compaction rounds (compaction-control.ts,
 // which asks the policy in src/core/policy.ts); the count of what is sent (tracker-sync.ts); the
-// system prompt's parts (context-assembly.ts); pins and carried-line edits (user-control.ts).
+// system prompt's parts (context-assembly.ts); pins and carried-line edits (user-control.ts); a new
+// message weighed and appended, and the rewrites (user-turns.ts); a new chat, a load and the saved
+// form (conversation-switch.ts).
 // Plain class, no DOM, no `obsidian`: the view renders what it exposes and forwards the user's
 // actions.
 //
-// Ownership: the session creates its parts, wires them to each other through their host
-// interfaces, and alone replaces the conversation (a new chat, a load) and its read-only reason;
-// each part changes its own state only when the session or another part calls it.
+// Ownership: the session creates its parts and wires them to each other through their host
+// interfaces; each part changes its own state only when the session or another part calls it.
 //
 // Nothing is ever deleted by compaction: `entries` keeps every message; what compaction changes is
 // only what is *sent* (the messages after the latest boundary and the latest user message, old
 // tool results replaced by their placeholders, the system prompt with the block and the notes).
 import { prepareMessage } from '../core/compact';
-import { estimateMessageTokens } from '../core/message-tokens';
-import { type ChatMessage, type UserMessage, newMessageId } from '../core/messages';
+import type { ChatMessage } from '../core/messages';
 import type { EditableSection, LineEdit } from '../core/edits';
-import { oversizedBy } from '../core/policy';
 import { CompactionControl, type CompactOutcome } from './compaction-control';
 import { ContextAssembly } from './context-assembly';
 import type { SavedItem } from './conversation-format';
+import { ConversationSwitch } from './conversation-switch';
 import { Emitter } from './emitter';
 import type { ChatEntry, CompactionState } from './entries';
 import { EntryLog } from './entry-log';
 import { type MeterFigures, meterFigures } from './meter';
 import { RequestLoop } from './request-loop';
-import { fitText, linkedNotes } from './restore';
-import { fromSaved, toSaved } from './session-persistence';
 import type { SendOutcome, SessionDeps, SessionEvents } from './session-types';
 import { type CompactChatSettings, budgetsFor, modelOf, windowFor } from './settings';
 import { ToolLoop } from './tool-loop';
 import { TrackerSync } from './tracker-sync';
 import { UserControl } from './user-control';
+import { UserTurns } from './user-turns';
 
 export type { CompactOutcome } from './compaction-control';
 export type { SendOutcome, SessionDeps, SessionEvents } from './session-types';
-
-/** The line that ends a message trimmed to fit, and the room it takes. */
-const trimMark = (tokens: number): string => `[Trimmed to fit the context window: the full text was about ${tokens.toLocaleString('en-US')} tokens.]`;
-const TRIM_MARK_TOKENS = 40;
-
-/** Messages of a loaded conversation read for compaction per `later` task. */
-const PREPARE_CHUNK = 100;
 
 export class ChatSession {
   readonly events = new Emitter<SessionEvents>();
   /** Every message, notice and failed turn, in order. */
   private readonly log = new EntryLog((entries) => this.events.emit('entries', entries));
-  /** Counts loads and clears, so reading a loaded conversation ahead stops when it is replaced. */
-  private loads = 0;
   /** The system prompt's parts: settings prompt, block, restored, active and mentioned notes. */
   private readonly context: ContextAssembly;
   /** The tool definitions sent, the models that refused tools, the history tool. */
@@ -64,8 +54,10 @@ export class ChatSession {
   private readonly user: UserControl;
   /** The loop of the send in progress. */
   private readonly loop: RequestLoop;
-  /** Set for a conversation loaded from a note that could not be read in full: nothing is sent. */
-  private readOnlyReason: string | null = null;
+  /** A new message weighed and appended; regenerate and edit-and-resend. */
+  private readonly turns: UserTurns;
+  /** A new chat, a load, the saved form; the read-only reason of a note not read in full. */
+  private readonly conversation: ConversationSwitch;
 
   constructor(private readonly deps: SessionDeps) {
     const settings = (): CompactChatSettings => deps.settings();
@@ -114,13 +106,12 @@ export class ChatSession {
       },
       now,
     });
+    // What the parts built from here on all reach the same way.
+    const parts = { events: this.events, entries: log, context: this.context, tools: this.tools, count: this.count, control: this.control, settings, meterChanged, now };
     this.user = new UserControl({
-      control: this.control,
-      context: this.context,
-      entries: log,
-      settings,
+      ...parts,
       tracker: () => this.count.tracker,
-      readOnly: () => this.readOnlyReason,
+      readOnly: () => this.readOnly,
       busy: () => this.busy,
       pinChanged: (entry) => {
         this.count.recount();
@@ -128,24 +119,24 @@ export class ChatSession {
         this.events.emit('entry', entry);
         this.emitMeter();
       },
-      meterChanged,
     });
     this.loop = new RequestLoop({
-      events: this.events,
-      entries: log,
-      count: this.count,
-      control: this.control,
-      tools: this.tools,
-      settings,
+      ...parts,
       refreshParts: (s) => this.refreshParts(s),
       sentMessages: () => this.sentMessages(),
       systemPrompt: () => this.systemPrompt(),
       windowOf,
       provider: (s) => deps.provider(s),
       apiKey: (s) => deps.apiKey(s),
-      meterChanged,
-      now,
     });
+    this.turns = new UserTurns({
+      ...parts,
+      notes: deps.notes,
+      busy: () => this.busy,
+      readOnly: () => this.readOnly,
+      answer: () => this.loop.run(),
+    });
+    this.conversation = new ConversationSwitch({ ...parts, later: deps.later, stop: () => this.stop() });
     this.count.sync(settings());
   }
 
@@ -171,7 +162,7 @@ export class ChatSession {
 
   /** Why this conversation is read-only, or null. */
   get readOnly(): string | null {
-    return this.readOnlyReason;
+    return this.conversation.readOnly;
   }
 
   /** The messages the next request would carry, as sent (placeholders applied). */
@@ -201,7 +192,8 @@ export class ChatSession {
 
   /** Why the user cannot send now, or null when they can. */
   disabledReason(): string | null {
-    if (this.readOnlyReason) return this.readOnlyReason;
+    const readOnly = this.readOnly;
+    if (readOnly) return readOnly;
     const settings = this.deps.settings();
     if (!modelOf(settings)) return 'Choose a model in the plugin settings to start chatting.';
     return null;
@@ -222,8 +214,7 @@ export class ChatSession {
 
   /** Whether a message can be edited and resent / regenerated: it must still be sent verbatim. */
   canRewrite(id: string): boolean {
-    const index = this.log.indexOf(id);
-    return index >= 0 && index >= this.boundaryIndex() && !this.busy && this.readOnlyReason === null;
+    return this.turns.canRewrite(id);
   }
 
   /** The compacted messages (no longer sent as written, original text) that best match `query`,
@@ -298,24 +289,7 @@ export class ChatSession {
    * or 'trim' (cut to fit, marked as trimmed).
    */
   async send(text: string, options: { oversized?: 'send' | 'trim' } = {}): Promise<SendOutcome> {
-    let content = text.trim();
-    if (!content || this.busy || this.readOnlyReason) return { kind: 'ignored' };
-    const settings = this.deps.settings();
-    const model = modelOf(settings);
-    // The parts as of the last request (re-reading notes first would leave the view a moment
-    // with the message neither sent nor busy).
-    const fixed = this.context.fixedTokens(model, this.count.tracker.breakdown().tools, { mentioned: false });
-    const budgets = this.control.budgets(settings);
-    const tokens = estimateMessageTokens({ id: '', createdAt: 0, role: 'user', content }, model);
-    const over = oversizedBy(budgets, fixed, tokens);
-    if (over > 0 && options.oversized !== 'send') {
-      const limit = tokens - over;
-      if (options.oversized !== 'trim') return { kind: 'oversized', tokens, limit };
-      content = `${fitText(content, Math.max(0, limit - TRIM_MARK_TOKENS), model)}\n\n${trimMark(tokens)}`;
-    }
-    this.appendUser(content);
-    await this.loop.run();
-    return { kind: 'sent' };
+    return this.turns.send(text, options);
   }
 
   /** Stops the reply being streamed; the partial reply is kept and marked as stopped. */
@@ -325,11 +299,7 @@ export class ChatSession {
 
   /** Replaces a reply (or a failed turn) with a new one. */
   async regenerate(id: string): Promise<void> {
-    const index = this.log.indexOf(id);
-    const entry = this.log.at(index);
-    if (!entry || entry.kind !== 'message' || entry.message.role !== 'assistant' || !this.canRewrite(id)) return;
-    this.truncate(index);
-    await this.loop.run();
+    await this.turns.regenerate(id);
   }
 
   /** Retries the failed turn `id` (an error entry): the same as regenerating it. */
@@ -339,13 +309,7 @@ export class ChatSession {
 
   /** Replaces a user message (and everything after it) with `text`, then sends it. */
   async editAndResend(id: string, text: string): Promise<void> {
-    const index = this.log.indexOf(id);
-    const entry = this.log.at(index);
-    const content = text.trim();
-    if (!content || !entry || entry.kind !== 'message' || entry.message.role !== 'user' || !this.canRewrite(id)) return;
-    this.truncate(index);
-    this.appendUser(content);
-    await this.loop.run();
+    await this.turns.editAndResend(id, text);
   }
 
   /** "Compact now": compacts whatever lies before the kept part, with an optional focus. */
@@ -378,23 +342,13 @@ export class ChatSession {
 
   /** Starts over: the conversation, its compactions and the tracker are cleared. */
   clear(): void {
-    this.stop();
-    this.loads++;
-    this.log.reset();
-    this.control.reset();
-    this.tools.reset();
-    this.readOnlyReason = null;
-    this.count.reset();
-    this.count.sync(this.deps.settings());
-    this.log.announce();
-    this.events.emit('compactions', this.control.rounds);
-    this.emitMeter();
+    this.conversation.clear();
   }
 
   /** The conversation as saved: every message and every applied compaction round, in order (see
    * session-persistence.ts: a failed reply is kept when it produced text, marked how it ended). */
   toSaved(): SavedItem[] {
-    return toSaved(this.log.all, this.control.rounds, this.control.cleared);
+    return this.conversation.toSaved();
   }
 
   /**
@@ -403,17 +357,7 @@ export class ChatSession {
    * not be read in full) the messages are shown but nothing can be sent or rewritten.
    */
   load(items: readonly SavedItem[], readOnly: string | null = null): void {
-    this.clear();
-    const saved = fromSaved(items);
-    this.log.reset(saved.entries);
-    this.control.reset(saved.compactions, saved.cleared);
-    this.readOnlyReason = readOnly;
-    this.count.sync(this.deps.settings());
-    this.count.recount();
-    this.log.announce();
-    this.events.emit('compactions', this.control.rounds);
-    this.emitMeter();
-    this.prepareLoaded();
+    this.conversation.load(items, readOnly);
   }
 
   /** Settings changed: the next request uses them; the meter shows them now. */
@@ -436,23 +380,6 @@ export class ChatSession {
     this.count.sync(settings);
   }
 
-  /** Reads the loaded messages for compaction a chunk at a time, as new messages are read when
-   * they arrive; a later load or clear stops it. */
-  private prepareLoaded(): void {
-    const later = this.deps.later;
-    if (!later) return;
-    const load = this.loads;
-    const messages = this.log.messages().map((e) => e.message);
-    let next = 0;
-    const step = (): void => {
-      if (load !== this.loads) return;
-      const end = Math.min(messages.length, next + PREPARE_CHUNK);
-      for (; next < end; next++) prepareMessage(messages[next] as ChatMessage);
-      if (next < messages.length) later(step);
-    };
-    if (messages.length) later(step);
-  }
-
   /** Messages that were sent once and are no longer sent as written: those before the boundary,
    * and the micro-compacted tool results (their original text). */
   private unsentMessages(): ChatMessage[] {
@@ -464,36 +391,9 @@ export class ChatSession {
       .filter((m) => !sent.has(m.id) || this.control.cleared.has(m.id));
   }
 
-  private appendUser(content: string): void {
-    this.control.releasePinned();
-    const message: UserMessage = { id: newMessageId(), createdAt: this.now(), role: 'user', content };
-    const mentions = linkedNotes(content, this.deps.notes);
-    this.count.tracker.append(message);
-    this.log.push({ kind: 'message', id: message.id, message, status: 'done', ...(mentions.length ? { mentions } : {}) });
-    this.emitMeter();
-    prepareMessage(message);
-  }
-
-  /** Drops entry `index` and everything after it (a rewrite), and recounts what is sent. */
-  private truncate(index: number): void {
-    const dropped = this.log.truncate(index);
-    this.control.forget(dropped.map((e) => e.id));
-    this.count.recount();
-    this.log.announce();
-    this.emitMeter();
-  }
-
   /** The messages the next request carries, in their original (unplaceholdered) form. */
   private sentOriginals(): ChatMessage[] {
     return this.control.sent(this.log.sendable(), (e) => e.message.role === 'user').map((e) => e.message);
-  }
-
-  /** Index in `entries` of the first entry still sent: just after the latest round's boundary. */
-  private boundaryIndex(): number {
-    const through = this.control.boundaryId();
-    if (!through) return 0;
-    const index = this.log.indexOf(through);
-    return index < 0 ? 0 : index + 1;
   }
 
   private emitMeter(): void {

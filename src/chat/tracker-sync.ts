@@ -5,8 +5,8 @@
 //
 // Ownership: this module owns the tracker object, the model it counts for and the last usage the
 // provider reported; only it replaces the tracker, recounts it from scratch or anchors it on a
-// report. The other parts change it a message at a time as they change what is sent (the session
-// and the tool loop append, the request loop removes a dropped reply, the compaction control
+// report. The other parts change it a message at a time as they change what is sent (the user's
+// turns and the tool loop append, the request loop removes a dropped reply, the compaction control
 // removes, updates and sets the system prompt after a round). Plain class, no DOM.
 import type { AssistantMessage, ChatMessage } from '../core/messages';
 import { TokenTracker } from '../core/tracker';

@@ -6,7 +6,7 @@
 // redirect), it is refused with a message that names the new address, so the user can put it in
 // the settings if it is right.
 import { ProviderError } from './errors';
-import type { HttpRequest } from './transport';
+import type { HttpRequest } from './http';
 
 /** More hops than any sane server needs; a loop ends here. */
 export const MAX_REDIRECTS = 5;

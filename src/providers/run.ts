@@ -4,7 +4,8 @@
 // reply kept on every failure, the connection closed however the stream ends).
 import { ProviderError, classifyHttpError, resolveNotFound, type ProviderLabel } from './errors';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retriesFor, retryDelay, type RetryPolicy } from './retry';
-import type { HttpRequest, HttpResponse, Transport } from './transport';
+import type { HttpRequest, HttpResponse } from './http';
+import type { Transport } from './transport';
 import type { ProviderEvent } from './types';
 
 /** The events a protocol decoder produces from the body; the runner adds the rest. */

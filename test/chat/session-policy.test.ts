@@ -1,8 +1,8 @@
 // The compaction policy as the chat session applies it, against a real loopback Ollama server:
 // a tool loop that outgrows a small window is compacted inside its turn (the request after it
-// carries the block and the user's message whole), "Compact now" at the point compacts, an
-// oversized paste is held back until the user chooses, and the session and the CLI replay agree
-// event for event on the same conversation.
+// carries the block and the user's message whole), "Compact now" at the point compacts, and the
+// session and the CLI replay agree event for event on the same conversation (an oversized paste:
+// user-turns.test.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolRunner } from '../../src/chat/tool-loop';
 import { replay } from '../../src/cli/replay';
@@ -82,29 +82,6 @@ describe('"Compact now"', () => {
     const after = h.session.sentMessages();
     expect(after.length).toBeLessThan(before.length);
     expect(after.slice(-2)).toEqual(before.slice(-2));
-  });
-});
-
-describe('an oversized message', () => {
-  it('is held back with the figures, then sent trimmed or as it is when the user chooses', async () => {
-    const h = await start({ contextWindowOverride: 4096, vaultTools: false });
-    h.server.on('POST', '/api/chat', ollamaReply('Read the start.'), ollamaReply('Read it all.'));
-    const paste = para('the pasted log', 400);
-    const held = await h.session.send(paste);
-    expect(held).toMatchObject({ kind: 'oversized' });
-    if (held.kind !== 'oversized') return;
-    expect(held.tokens).toBeGreaterThan(held.limit);
-    expect(h.bodies()).toHaveLength(0);
-    expect(h.session.messages).toHaveLength(0);
-
-    expect(await h.session.send(paste, { oversized: 'trim' })).toEqual({ kind: 'sent' });
-    const sent = h.bodies()[0]?.messages.find((m) => m.role === 'user')?.content ?? '';
-    expect(sent.length).toBeLessThan(paste.length);
-    expect(sent).toMatch(/Trimmed to fit the context window/);
-    expect(paste.startsWith(sent.split('\n\n[Trimmed')[0] ?? '')).toBe(true);
-
-    expect(await h.session.send(paste, { oversized: 'send' })).toEqual({ kind: 'sent' });
-    expect(h.bodies()[1]?.messages.some((m) => m.content === paste)).toBe(true);
   });
 });
 

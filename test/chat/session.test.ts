@@ -68,20 +68,6 @@ describe('sending', () => {
     ]);
   });
 
-  it('regenerates a reply and edits-and-resends a user message', async () => {
-    h = await startHarness();
-    h.server.on('POST', '/api/chat', ollamaReply('First.'), ollamaReply('Second.'), ollamaReply('Third.'));
-    await h.session.send('Question one');
-    const reply = messagesOf(h)[1];
-    await h.session.regenerate(reply?.id ?? '');
-    expect(messagesOf(h).map((e) => e.message.content)).toEqual(['Question one', 'Second.']);
-    expect(h.bodies()[1]?.messages.map((m) => m.content).slice(1)).toEqual(['Question one']);
-
-    await h.session.editAndResend(messagesOf(h)[0]?.id ?? '', 'Question one, reworded');
-    expect(messagesOf(h).map((e) => e.message.content)).toEqual(['Question one, reworded', 'Third.']);
-    expect(h.bodies()[2]?.messages.map((m) => m.content).slice(1)).toEqual(['Question one, reworded']);
-  });
-
   it('records a tool call on the reply without breaking the loop', async () => {
     h = await startHarness();
     const call = {

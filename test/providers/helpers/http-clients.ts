@@ -2,7 +2,8 @@
 // likewise not subject to CORS), and a `fetch` that enforces CORS as a browser does, so the
 // transport's fallback is exercised by a genuine refusal rather than a stub.
 import { request as httpRequest } from 'node:http';
-import type { FallbackRequest, FetchLike } from '../../../src/providers/transport';
+import type { FallbackRequest } from '../../../src/providers/fallback-exchange';
+import type { FetchLike } from '../../../src/providers/fetch-exchange';
 
 export const nodeRequestUrl: FallbackRequest = (params) =>
   new Promise((resolve, reject) => {

@@ -1,5 +1,6 @@
-// A loaded conversation is read for compaction ahead, a chunk per `later` task, and the reading
-// stops when another conversation replaces it.
+// Replacing the conversation (src/chat/conversation-switch.ts): a loaded conversation is read for
+// compaction ahead, a chunk per `later` task, and the reading stops when another conversation
+// replaces it.
 import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/core/compact';
 import type { ChatMessage } from '../../src/core/messages';
