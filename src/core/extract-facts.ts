@@ -362,7 +362,8 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     const key = top.c.text.toLowerCase();
     if (seenText.has(key) || usedGroups.has(top.c.group)) continue;
     if (top.c.group < 0) {
-      if (carriedSpent + top.c.cost > carriedCap) continue;
+      // (Whole facts, as the pool itself: one that starts inside the cap may end past it.)
+      if (carriedSpent >= carriedCap) continue;
       carriedSpent += top.c.cost;
     }
     seenText.add(key);

@@ -349,9 +349,10 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
       if (pass === 0 && fresh.length && f.round === record.round) {
         // The fresh share is room in whole facts: a fact starting inside it is taken whole, even
         // if it runs past it (a token cap would skip a round's long answers for its short remarks,
-        // and its share would go unused). In rank order after that, past the share, the new facts
-        // wait for the later passes like any other.
-        const past = i < fresh.length ? used - factsStart >= freshRoom : used + c - factsStart > freshRoom;
+        // and its share would go unused) — by no more than the share again, so in a small block
+        // one new fact does not push out everything carried. In rank order after that, past the
+        // share, the new facts wait for the later passes like any other.
+        const past = i < fresh.length ? used - factsStart >= freshRoom || used + c - factsStart > 2 * freshRoom : used + c - factsStart > freshRoom;
         if (past) continue;
       }
       if (used + c > target) continue;

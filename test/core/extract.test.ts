@@ -345,9 +345,9 @@ describe('key facts: what the ranking favours', () => {
     // Both shown facts outrank the new sentence and fill the pool on their own.
     expect(pool()).toEqual(['p1', 'p2']);
     // With a reserve the carried facts stop short of it, and the new sentence is kept for the block.
-    expect(pool(0.3)).toEqual(['p1', 'n1']);
+    expect(pool(0.5)).toEqual(['p1', 'n1']);
     // With nothing new to keep, the reserve does not leave the pool empty.
-    expect(selectFacts([], { poolTokens: 40, round: 2, carried, seniority: 1.6, shownSeniority: 3, freshReserve: 0.3 }).map((f) => f.sources[0])).toEqual(['p1', 'p2']);
+    expect(selectFacts([], { poolTokens: 40, round: 2, carried, seniority: 1.6, shownSeniority: 3, freshReserve: 0.5 }).map((f) => f.sources[0])).toEqual(['p1', 'p2']);
   });
 
   it('does not let a shown fact lose to a weaker one because another shown fact shares its words', () => {
