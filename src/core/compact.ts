@@ -64,6 +64,12 @@ export type CompactionResult =
 
 /** Facts pool kept in the record for later rounds, relative to the budget. */
 const POOL_FACTOR = 2.5;
+/** Share of the facts pool that carried facts leave to this round's sentences (see selectFacts):
+ * about the block's fresh share (render.ts's FRESH_SHARE, a share of the budget, the pool being
+ * POOL_FACTOR budgets). Without it carried facts, with their seniority, fill the pool round after
+ * round and the block's fresh share finds no fresh facts left to show (LongMemEval: 16 of this
+ * round's facts in the pool in round 2, under 5 in round 5). */
+const FRESH_POOL_SHARE = 0.1;
 /** Carried facts' rank multiplier in a later round (see selectFacts). */
 const SENIORITY = 1.6;
 /** Further multiplier for carried facts the previous block showed: summaries of summaries must not
@@ -263,6 +269,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     shownSeniority: SHOWN_SENIORITY,
     poolTokens: Math.max(600, Math.floor(options.budgetTokens * POOL_FACTOR)),
     round,
+    freshReserve: FRESH_POOL_SHARE,
   });
   const stamp = <T extends { round: number }>(xs: T[]): T[] => xs.map((x) => ({ ...x, round }));
   const sectionsStamped = {

@@ -36,6 +36,9 @@ export interface FactOptions {
   poolTokens: number;
   /** Round number given to new facts. */
   round: number;
+  /** Share of the pool that carried facts may not take while new sentences are left to fill it:
+   * a later round's block can only show this round's facts if the pool kept them. */
+  freshReserve?: number;
 }
 
 /** Longest fact in words. A fact is a whole sentence, never a cut one: a longer sentence is left
@@ -349,6 +352,12 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const seenText = new Set<string>();
   const usedGroups = new Set<number>();
   let spent = 0;
+  // Carried facts stop at the pool less the reserve (no more than the new sentences could fill),
+  // so this round's best sentences stay in the pool; the rank order is otherwise unchanged.
+  let newCost = 0;
+  for (const c of candidates) if (c.group >= 0) newCost += c.cost;
+  const carriedCap = options.poolTokens - Math.min(newCost, Math.floor(options.poolTokens * (options.freshReserve ?? 0)));
+  let carriedSpent = 0;
   while (heap.size && spent < options.poolTokens) {
     const top = heap.pop() as { c: Candidate; gain: number };
     const fresh = gainOf(top.c);
@@ -360,6 +369,11 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     if (fresh <= 0) break;
     const key = top.c.text.toLowerCase();
     if (seenText.has(key) || usedGroups.has(top.c.group)) continue;
+    if (top.c.group < 0) {
+      // (Whole facts, as the pool itself: one that starts inside the cap may end past it.)
+      if (carriedSpent >= carriedCap) continue;
+      carriedSpent += top.c.cost;
+    }
     seenText.add(key);
     usedGroups.add(top.c.group);
     for (const id of top.c.ids) covered[id] = 1;

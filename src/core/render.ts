@@ -46,8 +46,10 @@ const FIRST_SHARE: Partial<Record<SectionId, number>> = {
   // Requests repeat what the goal and the facts carry; they get room only after the facts.
   topics: 0,
 };
-/** Share of the key facts' room that a later round's newly removed messages get first. */
-const FRESH_SHARE = 0.15;
+/** Share of the key facts' room that a later round's newly removed messages get first. Counted
+ * in whole facts (see the fresh pass): a round of long answers gets its share even when each of
+ * its facts is a paragraph. 0.15 left chains of long answers stale (LongMemEval freshness 0.15). */
+const FRESH_SHARE = 0.2;
 /** Share of a task line's room it gets in a conversation without tool work: a line's first
  * sentence may take twice TALK_FIRST_SHARE of it (so a small block still has its goal), the
  * sentences after it go up to TALK_TASK_SHARE. In talk the facts carry the conversation. */
@@ -338,12 +340,21 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     let used = factsStart + factsCost;
     let added = false;
     const order = pass === 0 && fresh.length ? [...fresh, ...record.facts] : record.facts;
-    for (const f of order) {
+    for (let i = 0; i < order.length; i++) {
+      const f = order[i] as SourcedLine;
       if (pickedFacts.has(f)) continue;
       const key = keyOf(f);
       if (shown.has(key) || saidAboveFact(f)) continue;
       const c = costOf(f) + (facts.length ? 0 : factsHeading);
-      if (pass === 0 && fresh.length && f.round === record.round && used + c - factsStart > freshRoom) continue;
+      if (pass === 0 && fresh.length && f.round === record.round) {
+        // The fresh share is room in whole facts: a fact starting inside it is taken whole, even
+        // if it runs past it (a token cap would skip a round's long answers for its short remarks,
+        // and its share would go unused) — by no more than the share again, so in a small block
+        // one new fact does not push out everything carried. In rank order after that, past the
+        // share, the new facts wait for the later passes like any other.
+        const past = i < fresh.length ? used - factsStart >= freshRoom || used + c - factsStart > 2 * freshRoom : used + c - factsStart > freshRoom;
+        if (past) continue;
+      }
       if (used + c > target) continue;
       used += c;
       pickedFacts.add(f);

@@ -443,6 +443,24 @@ describe('rendering the last room', () => {
     }
   });
 
+  it("gives a later round's newly removed facts their share in whole facts, even a long one", () => {
+    const places = ['Utrecht', 'Leiden', 'Delft', 'Gouda', 'Haarlem', 'Zwolle', 'Arnhem', 'Breda', 'Venlo', 'Assen', 'Emmen', 'Hoorn', 'Sneek', 'Tiel'];
+    // What earlier rounds carried, ranked first, enough to fill the block on its own.
+    const carried = places.map((p, i) => ({ ...fact(`My aunt in ${p} sold her bakery on the market square in ${1990 + i}.`, i), sources: [`c${i}`], shown: 1 }));
+    // What this round removed: one long answer, more than the fresh share's tokens by itself.
+    const longer = `${long}, and the lake stays warm enough for swimming from the middle of July until the first week of September`;
+    const fresh = { ...fact(longer, 100), sources: ['n1'], round: 2 };
+    const record = { ...bare(), round: 2, request: null, nextStep: null, facts: [...carried, fresh] };
+    const block = renderBlock(record, { budgetTokens: 220, model: 'gpt-4o' }, () => 'user');
+    expect(block).toContain(longer);
+    // The carried facts keep the rest: most of them are still shown.
+    expect(carried.filter((f) => block.includes(f.text)).length).toBeGreaterThanOrEqual(5);
+    // Not something any fact at the end of the ranking would get: as an earlier round's fact, or in
+    // a first round, the same text finds no room.
+    expect(renderBlock({ ...record, facts: [...carried, { ...fresh, round: 1 }] }, { budgetTokens: 220, model: 'gpt-4o' }, () => 'user')).not.toContain('We booked the cabin');
+    expect(renderBlock({ ...record, round: 1, facts: [...carried, { ...fresh, round: 1 }] }, { budgetTokens: 220, model: 'gpt-4o' }, () => 'user')).not.toContain('We booked the cabin');
+  });
+
   it('holds back more room for text the estimator is less sure of than for English prose', () => {
     expect(marginFor(['We booked the cabin for August – the owner said “the canoe is free”.'])).toBe(PROSE_MARGIN);
     expect(marginFor(['我们在八月订了湖边的小屋，主人说独木舟免费。'])).toBe(DEFAULT_MARGIN);

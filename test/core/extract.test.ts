@@ -355,6 +355,22 @@ describe('key facts: what the ranking favours', () => {
     expect(facts[0]?.shown).toBe(1);
   });
 
+  it("keeps room in the pool for a later round's new sentences when carried facts would fill it", () => {
+    const carried = [
+      { text: 'My landlord in Utrecht raised the rent to 1,450 euros from July.', sources: ['p1'], at: 0, score: 1, round: 1, shown: 1 },
+      { text: 'The bike shop on Oudegracht fixed the gears for 35 euros.', sources: ['p2'], at: 0, score: 1, round: 1, shown: 1 },
+    ];
+    const fresh = [user('n1', 'My cousin in Groningen adopted a greyhound called Pepper last spring.')];
+    const pool = (freshReserve?: number) =>
+      selectFacts(sentencesOf(fresh), { poolTokens: 40, round: 2, carried, seniority: 1.6, shownSeniority: 3, ...(freshReserve === undefined ? {} : { freshReserve }) }).map((f) => f.sources[0]);
+    // Both shown facts outrank the new sentence and fill the pool on their own.
+    expect(pool()).toEqual(['p1', 'p2']);
+    // With a reserve the carried facts stop short of it, and the new sentence is kept for the block.
+    expect(pool(0.5)).toEqual(['p1', 'n1']);
+    // With nothing new to keep, the reserve does not leave the pool empty.
+    expect(selectFacts([], { poolTokens: 40, round: 2, carried, seniority: 1.6, shownSeniority: 3, freshReserve: 0.5 }).map((f) => f.sources[0])).toEqual(['p1', 'p2']);
+  });
+
   it('does not let a shown fact lose to a weaker one because another shown fact shares its words', () => {
     // Both were picked, side by side, when their round ranked them: the overlap was priced then.
     const shown = (text: string, id: string) => ({ text, sources: [id], at: 0, score: 1, round: 1, shown: 1 });
