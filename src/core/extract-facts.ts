@@ -91,7 +91,7 @@ interface Candidate {
  * found it: a fact that survived several rounds was judged worth keeping each time, and without
  * this, facts carried from the middle rounds displace the first round's as readily as the newest
  * do (chain decay on long dialogues: 0.76 → 0.85 at budget 1,000, 0.81 → 0.93 at 2,000). */
-const AGE_WEIGHT = 1;
+const AGE_WEIGHT = 2;
 /** Conversations with fewer usable sentences than this are ranked in full. */
 const PREFILTER_MIN = 600;
 /** The prefilter keeps sentences worth this many times the pool's tokens. */
