@@ -19,6 +19,7 @@
 //   continued across it) and by rounding, so per-message estimates can be summed.
 
 import { tokenizerFamily } from './models';
+import { WEIGHTS } from './token-weights';
 
 /**
  * Tokenizer families with their own weights: OpenAI's o200k_base and cl100k_base, the Claude
@@ -94,10 +95,16 @@ const FORMAT = 31;
 // take a slot of their own. A group of its own, APOS_GROUP.
 const APOS = 32;
 const APOS_GROUP = 33;
+// 니 inside a Hangul word: nearly always the formal ending -(스)ㅂ니다 (합니다, 없습니다, 입니다),
+// the commonest sentence end of formal Korean (documentation, UI strings, messages). The
+// vocabularies hold it whole ("니다" and "습니다" are one token in Claude, "없습니다" one in
+// o200k), so 니 and the syllable after it take a slot of their own instead of the run's.
+// (A class number; group 33 is APOS_GROUP, a group that is no character's class.)
+const HANGUL_NI = 33;
 const SURROGATE = 34; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
 const PUNCT_CHAR = 35; // resolved in the loop: PUNCT, REPEAT when it equals the previous character, or APOS
 
-const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN, SPACE, FORMAT, APOS_GROUP];
+const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN, SPACE, FORMAT, APOS_GROUP, HANGUL];
 const GROUPS: readonly (readonly [string, number])[] = [
   ['space', 5], ['newline', 3], ['latin', 16], ['digit', 3], ['punct', 2], ['repeat', 3], ['cyrillic', 3],
   ['greek', 3], ['hebrew', 3], ['arabic', 3], ['indic', 3], ['thai', 3], ['seasian', 3], ['han', 2], ['kana', 2],
@@ -120,6 +127,9 @@ const GROUPS: readonly (readonly [string, number])[] = [
   // letter after it, the start of a word of three letters or more after it (an elision), and the
   // apostrophe's price as a closing quote when no letter follows it.
   ['apos', 5],
+  // Slot of 니 inside a Hangul word (HANGUL_NI) and of the syllable after it (다 of 니다), in place
+  // of their run slots: one weight, as they nearly always come together.
+  ['hangulni', 1],
 ];
 /** @internal Slot names, for the fitting script. */
 export const SLOT_NAMES: string[] = [];
@@ -134,6 +144,8 @@ const CAPS = BASE[23] ?? 0;
 const HAN_RARE_SLOT = BASE[29] ?? 0;
 const CAP_WORD = BASE[30] ?? 0;
 const NBSP_SLOT = BASE[32] ?? 0;
+const HANGUL_NI_SLOT = BASE[34] ?? 0;
+const NI_POS = 3; // a Hangul run's position right after 니 inside a word (past its last slot)
 // Per class, the first of its two mark slots (-1: none).
 const MARK = new Int16Array(GROUP_OF.length).fill(-1);
 [LATIN1, LATIN_EXT, LATIN_VI, CYRILLIC_X].forEach((k, i) => (MARK[k] = BASE[24 + i] ?? 0));
@@ -152,7 +164,7 @@ const RANGES: readonly (readonly [number, number, number])[] = [
   [0x1e00, 0x1eff, LATIN_VI], [0x2000, 0x206f, GEN_PUNCT], [0x200d, 0x200d, ZWJ], [0x2070, 0x2bff, SYMBOL],
   [0xa0, 0xa0, NBSP], [0x2000, 0x200a, NBSP], [0x202f, 0x202f, NBSP], [0x205f, 0x205f, NBSP],
   [0xad, 0xad, FORMAT], [0x200b, 0x200c, FORMAT], [0x200e, 0x200f, FORMAT], [0x202a, 0x202e, FORMAT], [0x2060, 0x206f, FORMAT],
-  [0x1100, 0x11ff, HANGUL], [0x3130, 0x318f, HANGUL], [0xac00, 0xd7af, HANGUL],
+  [0x1100, 0x11ff, HANGUL], [0x3130, 0x318f, HANGUL], [0xac00, 0xd7af, HANGUL], [0xb2c8, 0xb2c8, HANGUL_NI],
   [0x2e80, 0x2fff, HAN], [0x3400, 0x4dbf, HAN], [0x4e00, 0x9fff, HAN], [0xf900, 0xfaff, HAN],
   [0x3000, 0x303f, CJK_PUNCT], [0x3200, 0x33ff, CJK_PUNCT], [0xfe30, 0xfe4f, CJK_PUNCT], [0xff00, 0xffef, CJK_PUNCT],
   [0x3040, 0x30ff, KANA], [0x31f0, 0x31ff, KANA], [0xff66, 0xff9f, KANA],
@@ -198,7 +210,7 @@ interface State {
   marked: boolean;
   upper: boolean;
 }
-const NC = 33; // row width: classes 0 … 32 (SURROGATE and PUNCT_CHAR never reach the table)
+const NC = 34; // row width: classes 0 … 33 (SURROGATE and PUNCT_CHAR never reach the table)
 const STATES: State[] = [];
 const IDS = new Map<string, number>();
 function stateId(s: State): number {
@@ -250,7 +262,9 @@ function step(s: State, k: number): [State, number[]] {
     pos = !cont ? 0 : s.pos === 3 ? 1 : s.pos + 1; // 0, then 1 2 3 1 2 3 …: 3 starts a new group of three
     slot = pos === 0 ? 0 : pos === 3 ? 2 : 1;
   }
-  slots.push((BASE[g] ?? 0) + slot);
+  const ni = k === HANGUL_NI && cont;
+  if (ni) pos = NI_POS;
+  slots.push(ni || (g === HANGUL && cont && s.pos === NI_POS) ? HANGUL_NI_SLOT : (BASE[g] ?? 0) + slot);
   const m = MARK[k] ?? -1;
   if (m >= 0) slots.push(...(cont && s.marked ? [m + 1] : [m, m + 1]));
   if (upper && cont && s.upper) slots.push(CAPS);
@@ -320,56 +334,6 @@ export function countSlots(text: string, counts: Float64Array): void {
 }
 const TW_ZERO = new Float64Array(NEXT.length);
 const END_ZERO = new Float64Array(STATES.length);
-
-// Fitted by bench/fit-token-weights.mjs (`--write` replaces this table): one weight per slot, in
-// SLOT_NAMES order, each family against its own tokenizer (llama: llama-tokenizer-js, mistral:
-// mistral-tokenizer-js). The fit minimises the relative error with under-counts weighed 3×, and pins
-// a few slots to facts rather than fits: in o200k/cl100k a group of up to three digits and a newline
-// after a letter are at least one token each and a space before a digit is a token of its own; the
-// SentencePiece families spell every digit, newline and tab as a token; a run of tabs is at least
-// one token everywhere; an emoji costs at least 1.2 (o200k), 3 (llama), 1 (mistral) or 1.8 tokens;
-// the ninth and later space or repeated mark of a run costs 0.02 (0.07 in the SentencePiece
-// families); `other` characters cost a fixed, conservative 1 (o200k) or 2 tokens. How it holds on
-// text it never saw: `npm run bench:tokens`.
-const WEIGHTS: Record<TokenizerFamily, readonly number[]> = {
-  o200k: [
-    0.14, 1, 1, 0.02, 0.02, 0.13, 1.01, 0, 0.86, 0, 0, 0, 0.02, 0.04, 0.06, 0.14, 0.19, 0.15, 0.23,
-    0.41, 0.82, 0.55, 0.36, 0.27, 1.47, 0, 1, 0.59, 0.47, 0.83, 0.25, 0.02, 1.13, 0.22, 0.07, 0.11,
-    0.06, 0.48, 0.01, 0.25, 0.68, 0.85, 0, 0.29, 0.26, 0, 0.54, 0.69, 0.65, 0.39, 0.64, 0.24, 0.62,
-    1.4, 0.65, 0, 0.75, 1.17, 0.49, 0.5, 0.22, 0.87, 2.25, 1.18, 2.84, 1.21, 0.05, 0.58, 1, 0.07,
-    0.12, 0.8, 2.53, 0, 0, 0, 1, 0.62, 1.14, 1, 0, 0.95, 0.19, 0.2, 1, 0.09, 0, 0, 0, 1.22, 0.47,
-  ],
-  cl100k: [
-    0.15, 1, 1.04, 0.02, 0.02, 0.13, 1, 0, 0.89, 0, 0, 0, 0, 0, 0, 0.06, 0.18, 0.3, 0.55, 0.63, 0.63,
-    0.63, 0.63, 0.63, 1.43, 0, 1, 0.58, 0.45, 0.64, 0.31, 0.02, 0.4, 1.29, 0.29, 0.37, 0.69, 1.28,
-    0.1, 0.6, 1.84, 0.96, 0.96, 0.72, 0, 0, 2.47, 1.08, 1.1, 0.99, 1.64, 1.4, 1.73, 1.52, 0.89, 0.41,
-    0.97, 1.31, 1.14, 1.14, 0.47, 0.95, 2.75, 1.39, 3.13, 2, 0.69, 0.68, 2, 0.03, 0.23, 2.09, 3.65, 0,
-    0.07, 0.08, 1.4, 1.54, 1, 1, 0, 1.81, 0.29, 1.03, 1, 0.09, 1, 0, 0, 0.36, 0,
-  ],
-  claude: [
-    0, 0.82, 0.38, 0.01, 0.02, 0.26, 0.51, 0.63, 0.86, 0.17, 0.05, 0, 0.01, 0, 0, 0.05, 0.16, 0.33,
-    0.6, 0.73, 0.73, 0.73, 0.73, 0.73, 1.64, 0.01, 0.12, 0.96, 0, 0.22, 0.88, 0.02, 0.63, 0.91, 0.48,
-    0.45, 0.78, 1.69, 0.11, 0.65, 1.65, 1.96, 2.1, 0.49, 0, 0, 3.5, 0.59, 0.59, 2.04, 2.12, 1.95,
-    3.41, 1.5, 0.79, 0.38, 0.97, 1.07, 1.85, 1.34, 0.42, 0.95, 2.4, 1.48, 2.13, 2.72, 0.92, 0.83, 2,
-    0.05, 2.69, 0.41, 5.24, 0, 1.09, 0.34, 0.89, 1.19, 1.3, 1.05, 0, 1.76, 0.33, 1.2, 0, 0, 1, 0, 0,
-    1, 0,
-  ],
-  llama: [
-    0, 0.95, 0.66, 0, 0.07, 1, 1, 1, 0.71, 0.26, 0.09, 0.03, 0.06, 0.05, 0.07, 0.13, 0.19, 0.3, 0.48,
-    0.61, 0.61, 0.61, 0.61, 0.61, 1.81, 1, 1.02, 0.99, 0, 0.14, 0.39, 0.07, 0.78, 0.71, 0.27, 0.36,
-    1.11, 1.35, 0.46, 0.82, 1.67, 2.12, 1.94, 0.47, 0, 0, 2.82, 0.83, 0.85, 1.2, 1.9, 1.71, 2.46, 1.5,
-    1.38, 0.7, 1.06, 2.2, 2.21, 1.83, 0.22, 0.95, 1.9, 1, 4.05, 3.59, 0.67, 1.13, 2, 0.2, 2.12, 0.11,
-    0.02, 3.1, 0.8, 0.65, 0.21, 0.46, 1, 1, 1, 1.78, 0.29, 1.03, 1.3, 0.17, 1, 1, 0, 0, 0,
-  ],
-  mistral: [
-    0, 0.88, 0.56, 0.01, 0.07, 1.05, 1, 1, 0.88, 0.15, 0.03, 0, 0.03, 0.01, 0.04, 0.11, 0.18, 0.34,
-    0.64, 0.74, 0.74, 0.74, 0.74, 0.74, 1.76, 1, 1, 1.02, 0.03, 0.31, 0.54, 0.07, 0.64, 0.81, 0.32,
-    0.94, 1.02, 1.24, 0.62, 0.9, 1.55, 2.01, 1.93, 0.48, 0, 0, 2.38, 0.79, 0.79, 1.11, 1.12, 0.94,
-    1.3, 1.65, 1.03, 0.33, 1.12, 1.56, 1.71, 1.09, 0.57, 0.95, 2.47, 1.14, 3.85, 2.84, 0.46, 0.76, 2,
-    0.13, 2.64, 0.19, 0.86, 2.58, 0.73, 0.2, 0.35, 0.42, 1, 1, 1, 0.71, 0.21, 1.03, 1, 0.93, 1, 1, 0,
-    0.14, 0,
-  ],
-};
 
 export { tokenizerFamily };
 

@@ -160,6 +160,20 @@ describe('estimateTokens', () => {
     }
   });
 
+  it('prices the formal Korean ending 니다 as the vocabularies hold it: nearly whole', () => {
+    // Formal style (UI messages, documentation) ends nearly every sentence in -(스)ㅂ니다, which
+    // Claude spells "습니다" / "니다" as one token; priced per syllable, this text was 10 % over.
+    const formal =
+      '파일을 저장할 수 없습니다. 이 폴더에 쓰기 권한이 필요합니다. 노트가 휴지통으로 이동되었습니다. ' +
+      '연결이 끊어져서 요청을 다시 보냅니다. 이 작업은 되돌릴 수 없습니다. 대화가 너무 길어서 이전 메시지를 ' +
+      '요약했습니다. 모델이 응답하지 않습니다. 잠시 후 다시 시도하십시오.';
+    expect(estimateTokens(formal, MODEL.claude) / EXACT.claude(formal)).toBeLessThanOrEqual(1.05);
+    for (const family of FAMILIES) {
+      expect(estimateTokens(formal, MODEL[family]) / EXACT[family](formal), family).toBeGreaterThanOrEqual(0.85);
+      expect(estimateTokens(formal, MODEL[family]) / EXACT[family](formal), family).toBeLessThanOrEqual(1.15);
+    }
+  });
+
   it('exposes one count per slot for the fitting script', () => {
     expect(SLOT_NAMES).toHaveLength(SLOT_COUNT);
     const counts = new Float64Array(SLOT_COUNT);
