@@ -142,9 +142,9 @@ export function blockSection(block: string, section: EditableSection): string {
   let current: SectionId | null = null;
   for (const line of block.split('\n')) {
     if (line === OPEN_TAG || line === CLOSE_TAG) continue;
-    // A list item (or an error's resolution under it) belongs to the section above it; any other
-    // line starts a section, named by its heading or label.
-    if (!/^\s*- /.test(line)) current = sectionOfLine(line) ?? null;
+    // A list item (or an error's resolution, or output shown as code, under it) belongs to the
+    // section above it; any other line starts a section, named by its heading or label.
+    if (!/^(?:\s*- |\s)/.test(line)) current = sectionOfLine(line) ?? null;
     if (current === id) out.push(line);
   }
   return out.join('\n');

@@ -216,7 +216,9 @@ function refsOf(m: ChatMessage): MessageRefs {
 
 function extract(removed: readonly ChatMessage[], previous: CompactionRecord | null, options: CompactOptions, round: number): ExtractedContent {
   const sentences = sentencesOf(removed);
-  const task = extractTaskLines(removed, sentences);
+  // (What the task is about, for the output lines under the left-off command: an earlier round's
+  // goal and request too, when this part of the conversation has none.)
+  const task = extractTaskLines(removed, sentences, [previous?.goal?.text, previous?.request?.text].filter(Boolean).join(' '));
   // The goal is the first request of the conversation: once a round has one, later rounds keep it
   // and what they find is the latest request instead.
   const goal = previous?.goal ? null : task.goal;

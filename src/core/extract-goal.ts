@@ -9,6 +9,7 @@ import { parseToolArguments } from './messages';
 import type { SourcedLine } from './record';
 import { QUESTION } from './traits';
 import { isLeadIn, standsAlone } from './text';
+import { STOPWORDS } from './words';
 
 /** Most words a goal or request line carries (whole sentences: the first is kept even if longer,
  * up to {@link MAX_FIRST}). */
@@ -126,13 +127,14 @@ export interface TaskLines {
   request: SourcedLine | null;
   /** Where the answer stood: the last assistant message's first substantive sentences (or the
    * last request, when the user spoke last), with the command it ran. */
-  leftOff: (SourcedLine & { command?: string }) | null;
+  leftOff: (SourcedLine & { command?: string; output?: string[] }) | null;
   /** The next step the assistant announced last, when it did. */
   nextStep: SourcedLine | null;
 }
 
-/** The task lines of the removed part (see {@link TaskLines}). */
-export function extractTaskLines(messages: readonly ChatMessage[], sentences: readonly Sentence[]): TaskLines {
+/** The task lines of the removed part (see {@link TaskLines}); `earlierTask`: the goal and request
+ * of earlier rounds, for what the left-off command's output showed of the task. */
+export function extractTaskLines(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlierTask = ''): TaskLines {
   const groups = byMessage(sentences.filter((s) => s.role === 'user' || s.role === 'assistant'));
   let goal: SourcedLine | null = null;
   let request: SourcedLine | null = null;
@@ -171,7 +173,8 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
     // (The announcement keeps its colon: the command is what it announces.)
     const line = lineOf(picked, 1) ?? (announced ? lineOf([announced], 1) : leadIn ? lineOf([leadIn], 1, (text) => text) : null);
     if (!line) continue;
-    leftOff = command ? { ...line, command } : line;
+    const output = command && message ? outputLines(messages, message, `${earlierTask} ${goal?.text ?? ''} ${request?.text ?? ''}`) : [];
+    leftOff = command ? { ...line, command, ...(output.length ? { output } : {}) } : line;
     if (announced && !line.text.includes(announced.text)) nextStep = lineOf([announced], 1);
   }
   return { goal, request, leftOff, nextStep };
@@ -185,4 +188,40 @@ function lastCommand(m: ChatMessage): string {
   const command = args && typeof args.command === 'string' ? args.command : '';
   const first = command.split('\n')[0]?.trim() ?? '';
   return first.length <= 160 ? first : '';
+}
+
+/** Most output lines shown under the command that produced them, and their length bounds. */
+const OUTPUT_LINES = 3;
+const OUTPUT_MIN_CHARS = 12;
+const OUTPUT_MAX_CHARS = 160;
+/** A line that is only a tag (`<output>`, `</returncode>`): a harness's framing, not output. */
+const TAG_LINE = /^<\/?[\w-]+>(?:[^<]*<\/[\w-]+>)?$/;
+
+/**
+ * What the last command showed of what the task is about: up to OUTPUT_LINES lines of its output
+ * that name the most words of the goal and latest request (four letters or more, not stopwords),
+ * in output order. An agent that stopped after `grep -n "ordering_parts" compiler.py` continues
+ * from the line it found ("35: self.ordering_parts = re.compile(…)"), not from the command alone.
+ * Lines stand alone (markup balanced) and are not framing tags; none when no line names a task word.
+ */
+function outputLines(messages: readonly ChatMessage[], call: ChatMessage, task: string): string[] {
+  const id = call.role === 'assistant' ? call.toolCalls?.[call.toolCalls.length - 1]?.id : undefined;
+  const result = id ? messages.find((m) => m.role === 'tool' && m.toolCallId === id) : undefined;
+  if (!result?.content) return [];
+  const words = new Set((task.toLowerCase().match(/[\p{L}_][\p{L}\p{N}_]{3,}/gu) ?? []).filter((w) => !STOPWORDS.has(w)));
+  if (!words.size) return [];
+  const scored: { at: number; line: string; score: number }[] = [];
+  const lines = result.content.split('\n');
+  for (let at = 0; at < lines.length && at < 2000; at++) {
+    const line = (lines[at] as string).trim();
+    if (line.length < OUTPUT_MIN_CHARS || line.length > OUTPUT_MAX_CHARS || TAG_LINE.test(line) || !standsAlone(line)) continue;
+    let score = 0;
+    for (const w of new Set(line.toLowerCase().match(/[\p{L}_][\p{L}\p{N}_]{3,}/gu) ?? [])) if (words.has(w)) score++;
+    if (score > 0) scored.push({ at, line, score });
+  }
+  return scored
+    .sort((a, b) => b.score - a.score || a.at - b.at)
+    .slice(0, OUTPUT_LINES)
+    .sort((a, b) => a.at - b.at)
+    .map((x) => x.line);
 }

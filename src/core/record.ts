@@ -32,6 +32,8 @@ export interface SourcedLine {
  * runs), when it ran one. */
 export interface LeftOffLine extends SourcedLine {
   command?: string;
+  /** Lines of that command's output that bear on the task (see extractTaskLines), output order. */
+  output?: string[];
 }
 
 /** An error met in the removed part, with how it was resolved when that could be seen. */

@@ -398,6 +398,27 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     }
   }
 
+  // Then what the left-off command's output showed of the task, as code under the command, while
+  // room is left: facts and error fixes come first.
+  const leftOffLines = built.lines.get('leftOff');
+  const ranAt = leftOffLines?.findIndex((l) => l.startsWith('- Ran: ')) ?? -1;
+  const output = ranAt >= 0 ? (record.leftOff?.output ?? []).filter((l) => !l.includes('```')) : [];
+  if (leftOffLines && output.length) {
+    const fence = '  ```';
+    const shownOutput: string[] = [];
+    let extra = 2 * (cost(fence) + 1);
+    for (const out of output) {
+      const line = dropLoneSurrogates(`  ${out}`);
+      if (built.used + extra + cost(line) + 1 > target) break;
+      extra += cost(line) + 1;
+      shownOutput.push(line);
+    }
+    if (shownOutput.length) {
+      built.used += extra;
+      leftOffLines.splice(ranAt + 1, 0, fence, ...shownOutput, fence);
+    }
+  }
+
   if (factLines.length) built.lines.set('facts', factLines);
 
   // Last, the room the per-line estimates left: lines measured one by one cost more than the

@@ -163,6 +163,44 @@ describe('compact', () => {
     expect(r.record.filesModified[0]?.sources).toEqual(['a3']);
   });
 
+  it('shows under the left-off command the lines of its output that name the task, as code', () => {
+    const output = [
+      '<returncode>0</returncode>',
+      '<output>',
+      '12:import re',
+      "35:        self.ordering_parts = re.compile(r'(.*)\\s(ASC|DESC)(.*)')",
+      '120:        return self.compile(node)',
+      '356:            without_ordering = self.ordering_parts.search(sql).group(1)',
+      '</output>',
+    ].join('\n');
+    const task = 'Fix the ordering_parts regex in the SQL compiler: it drops multiline RawSQL order_by clauses.';
+    const chat = agentSession(task, [
+      ['The main file is likely django/db/models/sql/compiler.py.', 'cat django/db/models/sql/compiler.py', 'class SQLCompiler:'],
+      ['Let me find where ordering_parts is defined:', 'grep -n "ordering_parts" django/db/models/sql/compiler.py', output],
+    ], 'Go on.');
+    const r = ok(compact(chat, opts({ cut: 5, budgetTokens: 600 })));
+    const lines = r.block.split('\n');
+    const at = lines.indexOf('- Ran: grep -n "ordering_parts" django/db/models/sql/compiler.py');
+    expect(at).toBeGreaterThan(0);
+    expect(lines.slice(at + 1, at + 5)).toEqual([
+      '  ```',
+      "  35:        self.ordering_parts = re.compile(r'(.*)\\s(ASC|DESC)(.*)')",
+      '  356:            without_ordering = self.ordering_parts.search(sql).group(1)',
+      '  ```',
+    ]);
+    expect(r.block).not.toContain('import re');
+    expect(r.block).not.toContain('<returncode>');
+    // In a later round whose part holds no request, the earlier goal says what the task is about.
+    const later = agentSession(task, [['Let me look at it once more:', 'grep -n "ordering_parts" django/db/models/sql/compiler.py', output], ['Now the fix.', 'cat setup.cfg', '[metadata]']], 'Go on.')
+      .slice(1)
+      .map((msg) => ({ ...msg, id: `r2-${msg.id}` }));
+    const second = ok(compact(later, opts({ cut: 2, budgetTokens: 600, previous: r.record })));
+    expect(second.block).toContain("  35:        self.ordering_parts = re.compile(r'(.*)\\s(ASC|DESC)(.*)')");
+    // With little room the output is left out first, and the block stays within its budget.
+    const tight = ok(compact(chat, opts({ cut: 5, budgetTokens: 80 })));
+    expect(tight.block).not.toContain('```');
+  });
+
   it('writes file paths whole and lists errors before how they were resolved', () => {
     const chat = agentSession('Fix the timezone bug in the scheduler.', [
       ['', 'cat app/scheduler/jobs.py app/scheduler/clock.py', 'def run():\n    pass'],
