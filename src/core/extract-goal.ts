@@ -56,8 +56,16 @@ function usable(s: Sentence): boolean {
 /** Where a "left off" line may start: not a closing pleasantry nor an exclamation ("I'm so sorry
  * to hear that!", "Wow, that's awesome!"), but what the turn said. */
 function substantive(s: Sentence): boolean {
-  return usable(s) && s.wc >= 4 && !CLOSER.test(s.text) && !/!["'”’)\]*_`]*$/u.test(s.text);
+  return usable(s) && s.wc >= 4 && !CLOSER.test(s.text) && !DEPENDENT.test(s.text) && !(s.role === 'assistant' && ACKNOWLEDGEMENT.test(s.text)) && !/!["'”’)\]*_`]*$/u.test(s.text);
 }
+
+/** A sentence that leans on the one before it ("However, …", "But …"): not where a line starts. */
+const DEPENDENT = /^(?:however|but|and|additionally|moreover|furthermore|that said|in addition|otherwise|instead)\b/i;
+
+/** How an answer greets what it answers ("It's great to hear that you're …", "I'm happy to help.",
+ * "Great question.", "First, I'd like to say that …"): its framing, not where it stood. */
+const ACKNOWLEDGEMENT =
+  /^(?:(?:it['’]s|it is) (?:great|wonderful|good|nice|lovely|fantastic|amazing|awesome) (?:to hear|that you)|I['’]m (?:so |really )?(?:glad|happy|excited|thrilled|delighted) (?:to (?:help|hear|assist|see that)|that you|you)|I(?:['’]d| would) be (?:happy|glad|delighted) to|(?:great|good|excellent|fantastic) (?:question|idea|choice)\b|that['’]s (?:great|wonderful|fantastic|awesome|a great)|what a (?:great|wonderful|lovely)|thank you for|thanks for|first, I['’]d like to say)|\bI['’]m (?:happy|glad) to help\b/i;
 
 /** A sentence as it reads in a line of several: ended with a full stop when its source line ended
  * without one (a title, a list item), so two sentences never run together. */

@@ -198,6 +198,17 @@ describe('summary sections', () => {
     expect(task.leftOff?.sources).toEqual(['a3']);
   });
 
+  it('leaves off where the answer stood, not at how it greeted the question nor mid-argument', () => {
+    const chat: ChatMessage[] = [
+      user('u1', 'Can you recommend a stand mixer for heavy bread dough?'),
+      assistant('a1', "I'm happy to help you find a mixer. However, most mixers under 500 W stall on stiff dough. A 6-quart bowl-lift model handles two loaves at once."),
+    ];
+    expect(extractTaskLines(chat, sentencesOf(chat)).leftOff?.text).toBe('A 6-quart bowl-lift model handles two loaves at once.');
+    // The user's own plans are not greetings.
+    const mine: ChatMessage[] = [assistant('a1', 'Here are three horror series.'), user('u1', "I'm excited to start watching the second season tonight.")];
+    expect(extractTaskLines(mine, sentencesOf(mine)).leftOff?.text).toBe("I'm excited to start watching the second season tonight.");
+  });
+
   it('classifies constraints, decisions, work done, open tasks and where it left off', () => {
     const s = extractSections(sentences);
     expect(s.constraints.map((l) => l.text)).toEqual(['Never touch files in the Archive folder.', 'I prefer British spelling in summaries.']);
