@@ -3,7 +3,7 @@
 // (developer tool; never shipped, never in CI).
 //
 //   node --import tsx bench/fit-token-weights.mjs [--write] [--verbose] [--family o200k,claude]
-//        [--under 3] [--ridge 0.01] [--gen 0.05] [--smooth 0.02]
+//        [--under 3] [--ridge 0.01] [--gen 0.05] [--smooth 0.02] [--drop slot,…] [--pin family:slot=value,…]
 //
 // The data and the fit live in bench/token-estimator-fit.mjs (the kit read in place, generated
 // calibration text as the prior, held-out real text kept out of both). Here the weights are fitted

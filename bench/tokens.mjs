@@ -2,7 +2,8 @@
 // Token-estimator benchmark, fold-wise: how the estimate holds on text its weights never saw.
 //
 //   npm run bench:tokens [-- --fetch] [--family o200k,claude] [--bias] [--no-speed]
-//        [--under 3 --ridge 0.01 --gen 0.05 --smooth 0.02]   (the fit's hyper-parameters)
+//        [--under 3 --ridge 0.01 --gen 0.05 --smooth 0.02 --drop slot,… --pin family:slot=value,…]
+//        (the fit's hyper-parameters; --drop and --pin fix slots, to try a feature without it)
 //
 // Per tokenizer family of src/core/tokens.ts and per reference tokenizer it is meant for
 // (o200k → gpt-tokenizer o200k_base, cl100k → cl100k_base, claude → @anthropic-ai/tokenizer,
