@@ -202,6 +202,7 @@ function lastCommand(m: ChatMessage): string {
 const OUTPUT_LINES = 3;
 const OUTPUT_MIN_CHARS = 12;
 const OUTPUT_MAX_CHARS = 160;
+const OUTPUT_SCAN_CHARS = 200_000;
 /** A line that is only a tag (`<output>`, `</returncode>`): a harness's framing, not output. */
 const TAG_LINE = /^<\/?[\w-]+>(?:[^<]*<\/[\w-]+>)?$/;
 
@@ -219,8 +220,9 @@ function outputLines(messages: readonly ChatMessage[], call: ChatMessage, task: 
   const words = new Set((task.toLowerCase().match(/[\p{L}_][\p{L}\p{N}_]{3,}/gu) ?? []).filter((w) => !STOPWORDS.has(w)));
   if (!words.size) return [];
   const scored: { at: number; line: string; score: number }[] = [];
-  const lines = result.content.split('\n');
-  for (let at = 0; at < lines.length && at < 2000; at++) {
+  // (The first OUTPUT_SCAN_CHARS only: a huge output is not split whole for three lines.)
+  const lines = result.content.slice(0, OUTPUT_SCAN_CHARS).split('\n');
+  for (let at = 0; at < lines.length; at++) {
     const line = (lines[at] as string).trim();
     if (line.length < OUTPUT_MIN_CHARS || line.length > OUTPUT_MAX_CHARS || TAG_LINE.test(line) || !standsAlone(line)) continue;
     let score = 0;
