@@ -8,7 +8,7 @@ import { DEFAULT_MARGIN, PROSE_MARGIN, marginFor } from '../../src/core/block-ma
 import { MIN_BUDGET_TOKENS, renderBlock } from '../../src/core/render';
 import { estimateTokens } from '../../src/core/tokens';
 import { groupUnits, validCutPositions } from '../../src/core/units';
-import { conversation } from './arbitraries';
+import { anyText, conversation } from './arbitraries';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2024, 2, 4, 9, 0);
@@ -543,6 +543,29 @@ describe('compact properties', () => {
         expect(JSON.parse(JSON.stringify(a.record))).toEqual(a.record);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it("shows a command's output only as whole lines of it, fenced, within budget", () => {
+    const line = fc.oneof(anyText, fc.constantFrom('35: self.ordering_parts = re.compile(r"(.*)")', 'ordering_parts = None  # ``` fence', 'def get_order_by(self): pass'));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), fc.integer({ min: 40, max: 700 }), (outLines, budgetTokens) => {
+        const output = outLines.join('\n');
+        const chat = agentSession('Fix the ordering_parts regex used by get_order_by in the compiler.', [['Let me search:', 'grep -n "ordering_parts" compiler.py', output]], 'Go on.');
+        const r = compact(chat, opts({ cut: 3, budgetTokens }));
+        if (!r.ok) return;
+        expect(estimateTokens(r.block, 'gpt-4o')).toBeLessThanOrEqual(budgetTokens);
+        expect(hasLoneSurrogate(r.block)).toBe(false);
+        const lines = r.block.split('\n');
+        const fences = lines.filter((l) => l === '  ```').length;
+        expect(fences % 2).toBe(0);
+        let inFence = false;
+        for (const l of lines) {
+          if (l === '  ```') inFence = !inFence;
+          else if (inFence) expect(outLines.map((x) => x.trim())).toContain(l.slice(2));
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 
