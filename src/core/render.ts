@@ -10,7 +10,7 @@
 // is re-measured whole and trimmed until it fits, with a margin for the estimator's error (the
 // plugin ships no tokenizer, so the estimate is all there is). How the block is written (tags,
 // sections, fact lines) is block-format.ts's; the margin is block-margin.ts's.
-import type { CompactionRecord, FileEntry, Reference, SourcedLine } from './record';
+import type { CompactionRecord, SourcedLine } from './record';
 import { recordMargin } from './block-margin';
 import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factText, fileLine, groupFacts, needsHeading, shownText } from './block-format';
 import { closeTasks } from './extract-summary';
@@ -18,6 +18,7 @@ import { isRequestText } from './extract-goal';
 import { estimateTokens } from './tokens';
 import { dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash, standsAlone } from './text';
 import { contentWords } from './word-scan';
+import { addCommandOutput, addResolutions, largestFitting, orderFiles, orderRefs, trimToFit } from './render-extras';
 
 export interface RenderOptions {
   budgetTokens: number;
@@ -236,31 +237,13 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     };
     // The most items that fit. A line with one more item is the same line with ", item" appended,
     // and appending never lowers the estimate (a property the token tests check), so the counts
-    // that fit are a prefix: found by galloping then halving, in a few measurements rather than one
-    // per item (a long file list would cost items × line length).
-    let lo = n;
-    let hi = items.length + 1;
-    for (let step = 1; lo + step <= items.length; step *= 2) {
-      const fit = tryItems(lo + step);
-      if (!fit) {
-        hi = lo + step;
-        break;
-      }
-      lo += step;
-      best = fit.line;
-      bestCost = fit.c;
+    // that fit are a prefix.
+    const most = largestFitting(n, items.length, tryItems);
+    if (most.fit) {
+      best = most.fit.line;
+      bestCost = most.fit.c;
     }
-    hi = Math.min(hi, items.length + 1);
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >> 1;
-      const fit = tryItems(mid);
-      if (fit) {
-        lo = mid;
-        best = fit.line;
-        bestCost = fit.c;
-      } else hi = mid;
-    }
-    n = lo;
+    n = most.n;
     if (best && best !== current) {
       built.used += bestCost - before;
       built.lines.set(id, [best]);
@@ -377,47 +360,10 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // Then the sections past their first share, in priority order, with what is left.
   for (const [id, items] of listSections) fillList(id, items, () => target);
   for (const [id, items, format] of inline) fillInline(id, items, format, target);
-  // Then how the errors shown were resolved, while room is left.
-  const errorLines = built.lines.get('errors');
-  if (errorLines) {
-    // On a line of its own under the error, so both stay whole sentences (or lines) of the source.
-    // A fix is said once (the first error it fixed), and not when "Left off" already says it (as
-    // its text or as the command it ran).
-    const byLine = new Map(record.errors.map((e) => [dropLoneSurrogates(`- ${e.text}`), e]));
-    const ranLeftOff = built.lines.get('leftOff')?.find((l) => l.startsWith('- Ran: '))?.slice('- Ran: '.length).toLowerCase();
-    const said = new Set<string>([leftOffText, ...(ranLeftOff ? [ranLeftOff] : [])]);
-    for (let i = 0; i < errorLines.length; i++) {
-      const e = byLine.get(errorLines[i] as string);
-      if (!e?.resolution || said.has(e.resolution.toLowerCase())) continue;
-      said.add(e.resolution.toLowerCase());
-      const line = dropLoneSurrogates(`  - Then: ${e.resolution}`);
-      const extra = cost(line) + 1;
-      if (built.used + extra > target) continue;
-      built.used += extra;
-      errorLines.splice(++i, 0, line);
-    }
-  }
-
-  // Then what the left-off command's output showed of the task, as code under the command, while
-  // room is left: facts and error fixes come first.
-  const leftOffLines = built.lines.get('leftOff');
-  const ranAt = leftOffLines?.findIndex((l) => l.startsWith('- Ran: ')) ?? -1;
-  const output = ranAt >= 0 ? (record.leftOff?.output ?? []).filter((l) => !l.includes('```')) : [];
-  if (leftOffLines && output.length) {
-    const fence = '  ```';
-    const shownOutput: string[] = [];
-    let extra = 2 * (cost(fence) + 1);
-    for (const out of output) {
-      const line = dropLoneSurrogates(`  ${out}`);
-      if (built.used + extra + cost(line) + 1 > target) break;
-      extra += cost(line) + 1;
-      shownOutput.push(line);
-    }
-    if (shownOutput.length) {
-      built.used += extra;
-      leftOffLines.splice(ranAt + 1, 0, fence, ...shownOutput, fence);
-    }
-  }
+  // Then how the errors shown were resolved, and what the left-off command's output showed of the
+  // task, while room is left: facts come first.
+  built.used = addResolutions(built.lines, record.errors, leftOffText, built.used, target, cost);
+  built.used = addCommandOutput(built.lines, record.leftOff?.output ?? [], built.used, target, cost);
 
   if (factLines.length) built.lines.set('facts', factLines);
 
@@ -457,30 +403,5 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     }
   }
 
-  return fit(built.lines, options.budgetTokens, margin, cost);
-}
-
-function orderFiles(files: readonly FileEntry[]): string[] {
-  // Most recently touched first: that is where the work is.
-  return [...files].sort((a, b) => b.last - a.last || (a.path < b.path ? -1 : 1)).map((f) => f.path);
-}
-
-function orderRefs(refs: readonly Reference[]): string[] {
-  return [...refs].sort((a, b) => b.count - a.count || b.last - a.last || (a.text < b.text ? -1 : 1)).map((r) => r.text);
-}
-
-function fit(lines: Map<SectionId, string[]>, budget: number, margin: number, cost: (s: string) => number): string {
-  const limit = Math.floor(budget * (1 - margin / 2));
-  const dropOrder: SectionId[] = ['facts', 'topics', 'references', 'done', 'decisions', 'read', 'open', 'modified', 'errors', 'constraints', 'nextStep', 'request', 'leftOff', 'goal'];
-  let block = assemble(lines);
-  while (block && cost(block) > limit) {
-    const id = dropOrder.find((s) => lines.get(s)?.length);
-    if (!id) return '';
-    const section = lines.get(id);
-    section?.pop();
-    // A line left announcing what was dropped after it ("Left off: Let me run the tests:") goes too.
-    if (section?.length && isLeadIn(section[section.length - 1] as string)) section.pop();
-    block = assemble(lines);
-  }
-  return block;
+  return trimToFit(built.lines, options.budgetTokens, margin, cost);
 }
