@@ -363,7 +363,9 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // Then how the errors shown were resolved, and what the left-off command's output showed of the
   // task, while room is left: facts come first.
   built.used = addResolutions(built.lines, record.errors, leftOffText, built.used, target, cost);
-  built.used = addCommandOutput(built.lines, record.leftOff?.output ?? [], built.used, target, cost);
+  // (A saved record is read as it is: lines that are not text are not shown.)
+  const output = Array.isArray(record.leftOff?.output) ? record.leftOff.output.filter((l): l is string => typeof l === 'string') : [];
+  built.used = addCommandOutput(built.lines, output, built.used, target, cost);
 
   if (factLines.length) built.lines.set('facts', factLines);
 

@@ -12,7 +12,7 @@ import { GENERIC_WORDS, STOPWORDS } from './words';
 
 /** Flags of a word (bit set). */
 export const STOP = 1;
-/** Holds a digit: numbers, dates, versions (ranked like names). */
+/** Holds a digit (numbers, dates, versions) or is a number spelled out: ranked like names. */
 export const NUMERIC = 2;
 /** One of GENERIC_WORDS (counted at a fraction of its weight). */
 export const GENERIC = 4;

@@ -199,6 +199,9 @@ describe('compact', () => {
     // With little room the output is left out first, and the block stays within its budget.
     const tight = ok(compact(chat, opts({ cut: 5, budgetTokens: 80 })));
     expect(tight.block).not.toContain('```');
+    // A saved record whose output is not a list of lines renders without it.
+    const odd = { ...r.record, leftOff: { ...(r.record.leftOff as NonNullable<CompactionRecord['leftOff']>), output: 'not a list' as unknown as string[] } };
+    expect(renderBlock(odd, { budgetTokens: 600, model: 'gpt-4o' })).not.toContain('```');
   });
 
   it('writes file paths whole and lists errors before how they were resolved', () => {
