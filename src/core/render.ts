@@ -9,7 +9,8 @@
 // how an error was resolved goes on its own line under it. No line is cut mid-sentence; the block
 // is re-measured whole and trimmed until it fits, with a margin for the estimator's error (the
 // plugin ships no tokenizer, so the estimate is all there is). How the block is written (tags,
-// sections, fact lines) is block-format.ts's; the margin is block-margin.ts's.
+// sections, fact lines) is block-format.ts's; the margin is block-margin.ts's; the lines added while
+// room is left (error fixes, a command's output) and the final trim are render-extras.ts's.
 import type { CompactionRecord, SourcedLine } from './record';
 import { recordMargin } from './block-margin';
 import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factText, fileLine, groupFacts, needsHeading, shownText } from './block-format';
