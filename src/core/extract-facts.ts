@@ -60,6 +60,9 @@ const COST_OFFSET = 9;
 const NAME_WEIGHT = 2.5;
 /** Boost of first-person sentences when both sides are people talking about their lives. */
 const PERSONAL = 1.4;
+/** A user message of this many sentences or more may hold pasted text (see prior), ranked at PASTED. */
+const PASTED_SENTENCES = 12;
+const PASTED = 0.6;
 /** Weight of common words (see GENERIC_WORDS) against their rarity in the conversation. */
 const GENERIC_WEIGHT = 0.3;
 
@@ -206,7 +209,14 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
 
   const candidates: Candidate[] = [];
   /** What a sentence is worth beyond its words: who said it, about whom, and how. */
-  const prior = (s: Sentence, text: string): number => priorOf(s.role, text === s.text ? s.traits : traitsOf(text, wordCount(text))) * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
+  const prior = (s: Sentence, text: string): number => {
+    const t = text === s.text ? s.traits : traitsOf(text, wordCount(text));
+    // In talk, a long user message's sentences that say nothing of the user are most likely text
+    // they pasted (a document, an article): material to talk about, ranked like an explanation. (An
+    // agent run's long first message is the task itself.)
+    const pasted = !atWork && s.role === 'user' && s.of >= PASTED_SENTENCES && !(t & (FIRST_PERSON | QUESTION)) ? PASTED : 1;
+    return priorOf(s.role, t) * pasted * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
+  };
   const priorOf = (role: string | undefined, t: number): number => {
     let boost = role === 'user' ? (personalAssistant ? 1 : 1.15) : role === 'tool' ? 0.35 : 1;
     // What the user says about themselves is what no model can regenerate: with an assistant that

@@ -335,6 +335,19 @@ describe('key facts: what the ranking favours', () => {
     expect(order(5000)).toEqual(['u2', 'u1', 'u3']);
   });
 
+  it('ranks text the user pasted in talk like an explanation, not like what they say of themselves', () => {
+    const article = [
+      'The Vasa warship sank near Stockholm in 1628.',
+      ...Array.from({ length: 12 }, (_, i) => `Section ${i + 1} of the museum guide describes gallery ${String.fromCharCode(65 + i)} on level ${i + 2}.`),
+    ].join(' ');
+    const msgs: ChatMessage[] = [user('u1', article), assistant('a1', 'The Kronan galleon capsized off Oland in 1676.')];
+    const first = (m: ChatMessage[]): string | undefined => selectFacts(sentencesOf(m), { poolTokens: 1, round: 1 })[0]?.text;
+    expect(first(msgs)).toBe('The Kronan galleon capsized off Oland in 1676.');
+    // In an agent run the long first message is the task, ranked as the user's.
+    const run: ChatMessage[] = [...msgs.slice(0, 1), { ...msgs[1], toolCalls: [{ id: 'c1', name: 'read_note', arguments: '{}' }] } as ChatMessage, tool('t1', 'c1', 'ok')];
+    expect(first(run)).toBe('The Vasa warship sank near Stockholm in 1628.');
+  });
+
   it('counts a quantity spelled out like one in digits', () => {
     const msgs: ChatMessage[] = [
       user('u1', 'I have been collecting vintage cameras since the warm summer.'),
