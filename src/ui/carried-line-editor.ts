@@ -10,7 +10,7 @@ import { Notice, setIcon, setTooltip } from 'obsidian';
 import type { ChatSession } from '../chat/session';
 import { EDITABLE_SECTIONS, type EditableSection } from '../core/edits';
 import { plural } from '../chat/format';
-import type { SummaryLine, SummarySection } from './compaction-sections';
+import type { SummaryLine, SummarySection } from '../chat/compaction-sections';
 
 const EDIT_INPUT = 'compact-chat-line-edit-input';
 

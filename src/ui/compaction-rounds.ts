@@ -18,7 +18,7 @@ import type { CompactionRecord, ErrorLine, SourcedLine } from '../core/record';
 import { groupUnits } from '../core/units';
 import type { CarriedLineEditor } from './carried-line-editor';
 import { pathLink, referenceLink, renderLink } from './compaction-links';
-import { summarySections } from './compaction-sections';
+import { summarySections } from '../chat/compaction-sections';
 import { formatDateTime } from './dates';
 import { speakerLabel } from './history-search';
 import { renderSafeMarkdown } from './safe-markdown';

@@ -5,7 +5,7 @@
 import { type Component, setIcon } from 'obsidian';
 import type { ChatEntry, CompactionState, MessageEntry, NoticeEntry } from '../chat/entries';
 import { plural } from '../chat/format';
-import { summarySections } from './compaction-sections';
+import { summarySections } from '../chat/compaction-sections';
 
 /** One entry as shown: its element, and the child Component owning its rendered Markdown. */
 export interface RenderedEntry {

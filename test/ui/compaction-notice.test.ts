@@ -10,7 +10,7 @@ import { sentInBlock } from '../../src/core/record';
 import { blockSection, shownText } from '../../src/core/block-format';
 import { compactionNoticeText, type CompactionState, type NoticeEntry } from '../../src/chat/entries';
 import { compactionDivider, fillEntry, type RenderedEntry } from '../../src/ui/entry-renderer';
-import { summarySections } from '../../src/ui/compaction-sections';
+import { summarySections } from '../../src/chat/compaction-sections';
 import { installDomHelpers } from '../obsidian/dom';
 
 installDomHelpers(window);
