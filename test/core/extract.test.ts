@@ -8,6 +8,7 @@ import { sentencesOf } from '../../src/core/extract-sentences';
 import { extractTaskLines } from '../../src/core/extract-goal';
 import { extractErrors, extractSections } from '../../src/core/extract-summary';
 import type { ChatMessage } from '../../src/core/messages';
+import type { SourcedLine } from '../../src/core/record';
 import { splitSentences, truncateAtWord } from '../../src/core/text';
 import { contentWords } from '../../src/core/word-scan';
 
@@ -303,6 +304,9 @@ describe('key facts', () => {
 });
 
 describe('key facts: what the ranking favours', () => {
+  /** The fact ranked first, with room for one. */
+  const best = (msgs: ChatMessage[]): SourcedLine | undefined => selectFacts(sentencesOf(msgs), { poolTokens: 1, round: 1 })[0];
+
   it('ranks what the user says about themselves above an assistant explanation', () => {
     const msgs: ChatMessage[] = [
       user('u1', 'Can you suggest stretches for a stiff lower back after long drives?'),
@@ -319,8 +323,7 @@ describe('key facts: what the ranking favours', () => {
       user('u1', 'It has been quite a journey and I am excited to see what the future holds for me.'),
       user('u2', 'The kiln at the Delft pottery studio fires stoneware glazes at 1,240 degrees.'),
     ];
-    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 1, round: 1 });
-    expect(facts[0]?.sources).toEqual(['u2']);
+    expect(best(msgs)?.sources).toEqual(['u2']);
   });
 
   it('picks a second fact about the same thing before a vaguer one only when the block is large', () => {
@@ -341,11 +344,10 @@ describe('key facts: what the ranking favours', () => {
       ...Array.from({ length: 12 }, (_, i) => `Section ${i + 1} of the museum guide describes gallery ${String.fromCharCode(65 + i)} on level ${i + 2}.`),
     ].join(' ');
     const msgs: ChatMessage[] = [user('u1', article), assistant('a1', 'The Kronan galleon capsized off Oland in 1676.')];
-    const first = (m: ChatMessage[]): string | undefined => selectFacts(sentencesOf(m), { poolTokens: 1, round: 1 })[0]?.text;
-    expect(first(msgs)).toBe('The Kronan galleon capsized off Oland in 1676.');
+    expect(best(msgs)?.text).toBe('The Kronan galleon capsized off Oland in 1676.');
     // In an agent run the long first message is the task, ranked as the user's.
     const run: ChatMessage[] = [...msgs.slice(0, 1), { ...msgs[1], toolCalls: [{ id: 'c1', name: 'read_note', arguments: '{}' }] } as ChatMessage, tool('t1', 'c1', 'ok')];
-    expect(first(run)).toBe('The Vasa warship sank near Stockholm in 1628.');
+    expect(best(run)?.text).toBe('The Vasa warship sank near Stockholm in 1628.');
   });
 
   it('counts a quantity spelled out like one in digits', () => {
@@ -353,8 +355,7 @@ describe('key facts: what the ranking favours', () => {
       user('u1', 'I have been collecting vintage cameras since the warm summer.'),
       user('u2', 'I have been collecting vintage cameras for three months.'),
     ];
-    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 1, round: 1 });
-    expect(facts[0]?.sources).toEqual(['u2']);
+    expect(best(msgs)?.sources).toEqual(['u2']);
   });
 
   it('never offers a sentence with unbalanced markup or a tool output line', () => {
