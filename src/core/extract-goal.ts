@@ -205,6 +205,8 @@ const OUTPUT_MAX_CHARS = 160;
 const OUTPUT_SCAN_CHARS = 200_000;
 /** A line that is only a tag (`<output>`, `</returncode>`): a harness's framing, not output. */
 const TAG_LINE = /^<\/?[\w-]+>(?:[^<]*<\/[\w-]+>)?$/;
+/** A word of four letters or more (identifiers whole: `ordering_parts`). */
+const TASK_WORD = /[\p{L}_][\p{L}\p{N}_]{3,}/gu;
 
 /**
  * What the last command showed of what the task is about: up to OUTPUT_LINES lines of its output
@@ -212,12 +214,14 @@ const TAG_LINE = /^<\/?[\w-]+>(?:[^<]*<\/[\w-]+>)?$/;
  * in output order. An agent that stopped after `grep -n "ordering_parts" compiler.py` continues
  * from the line it found ("35: self.ordering_parts = re.compile(…)"), not from the command alone.
  * Lines stand alone (markup balanced) and are not framing tags; none when no line names a task word.
+ * (Words by a plain pattern, not word-scan.ts's contentWords: that interns every word it reads into
+ * the shared vocabulary, and a command's output can be thousands of lines no ranking will use.)
  */
 function outputLines(messages: readonly ChatMessage[], call: ChatMessage, task: string): string[] {
   const id = call.role === 'assistant' ? call.toolCalls?.[call.toolCalls.length - 1]?.id : undefined;
   const result = id ? messages.find((m) => m.role === 'tool' && m.toolCallId === id) : undefined;
   if (!result?.content) return [];
-  const words = new Set((task.toLowerCase().match(/[\p{L}_][\p{L}\p{N}_]{3,}/gu) ?? []).filter((w) => !STOPWORDS.has(w)));
+  const words = new Set((task.toLowerCase().match(TASK_WORD) ?? []).filter((w) => !STOPWORDS.has(w)));
   if (!words.size) return [];
   const scored: { at: number; line: string; score: number }[] = [];
   // (The first OUTPUT_SCAN_CHARS only: a huge output is not split whole for three lines.)
@@ -226,7 +230,7 @@ function outputLines(messages: readonly ChatMessage[], call: ChatMessage, task: 
     const line = (lines[at] as string).trim();
     if (line.length < OUTPUT_MIN_CHARS || line.length > OUTPUT_MAX_CHARS || TAG_LINE.test(line) || !standsAlone(line)) continue;
     let score = 0;
-    for (const w of new Set(line.toLowerCase().match(/[\p{L}_][\p{L}\p{N}_]{3,}/gu) ?? [])) if (words.has(w)) score++;
+    for (const w of new Set(line.toLowerCase().match(TASK_WORD) ?? [])) if (words.has(w)) score++;
     if (score > 0) scored.push({ at, line, score });
   }
   return scored
