@@ -90,11 +90,17 @@ interface Candidate {
   fixedGain?: number;
 }
 
-/** A shown carried fact's seniority grows by this share of it per round since the round that
- * found it: a fact that survived several rounds was judged worth keeping each time, and without
- * this, facts carried from the middle rounds displace the first round's as readily as the newest
- * do (chain decay on long dialogues: 0.76 → 0.85 at budget 1,000, 0.81 → 0.93 at 2,000). */
-const AGE_WEIGHT = 2;
+/** A shown carried fact's seniority is multiplied by this for each round since the round that
+ * found it: a fact that survived several rounds was judged worth keeping each time. Without it,
+ * facts carried from the middle rounds displace the first round's as readily as the newest do.
+ * Linear growth (1 + 2 × rounds) put a round-1 fact only 9 / 7 above a round-2 one by round 5,
+ * and the middle rounds' facts pushed out the first round's (LoCoMo chain decay at budget 1,000:
+ * 0.84 linear, 0.88 with this; the other sets unchanged). The block then keeps the oldest aim and
+ * the newest share (FRESH_SHARE), and lets the middle go first. */
+const AGE_GROWTH = 2;
+/** Rounds of age counted at most: the multiplier stays finite in a conversation of any length. */
+const MAX_AGE = 24;
+
 /** Conversations with fewer usable sentences than this are ranked in full. */
 const PREFILTER_MIN = 600;
 /** The prefilter keeps sentences worth this many times the pool's tokens. */
@@ -324,7 +330,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       weights: weigh(f.text, ids),
       boost:
         (options.seniority ?? 1) *
-        (f.shown ? (options.shownSeniority ?? 1) * (1 + AGE_WEIGHT * Math.max(0, options.round - f.round)) : 1) *
+        (f.shown ? (options.shownSeniority ?? 1) * AGE_GROWTH ** Math.min(MAX_AGE, Math.max(0, options.round - f.round)) : 1) *
         focusBoost(ids) *
         (options.carriedRole ? priorOf(options.carriedRole(f.sources[0] ?? ''), traitsOf(f.text, wordCount(f.text))) : 1),
       ...(f.shown ? { shown: f.shown } : {}),

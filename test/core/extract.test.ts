@@ -273,6 +273,19 @@ describe('key facts', () => {
     expect(selectFacts(news, { ...base, carried: [fact(1, 'x1'), fact(3, 'x3')] })[0]?.sources).toEqual(['x1']);
   });
 
+  it("keeps the first round's shown facts ahead of the middle rounds' by a wide margin, and finite in any round", () => {
+    const fact = (round: number, id: string) => ({ text: 'Anika adopted a greyhound called Pepper from the Leeds shelter.', sources: [id], at: 0, score: 1, round, seq: round, shown: 4 });
+    const base = { poolTokens: 1, seniority: 1.6, shownSeniority: 3 };
+    const scoreOf = (round: number, carried: ReturnType<typeof fact>) => selectFacts([], { ...base, round, carried: [carried] })[0]?.score ?? 0;
+    // By round 5 a round-1 fact outranks a round-2 fact worth half as much again (a linear growth
+    // gave it 9 / 7): the middle rounds give way before the first round does.
+    expect(scoreOf(5, fact(1, 'x1')) / scoreOf(5, fact(2, 'x2'))).toBeGreaterThanOrEqual(1.9);
+    // A conversation of thousands of rounds still ranks by finite scores.
+    const late = selectFacts(sentencesOf([assistant('a9', 'The shelter in Leeds rehomes retired racing greyhounds every spring.')]), { ...base, poolTokens: 100, round: 5000, carried: [fact(1, 'x1'), fact(4990, 'x2')] });
+    expect(late.map((f) => f.sources[0])).toEqual(['x1', 'a9']);
+    expect(late.every((f) => Number.isFinite(f.score))).toBe(true);
+  });
+
   it('boosts what matches the focus', () => {
     const msgs: ChatMessage[] = [
       user('u1', 'The quarterly budget for the marketing team is 42,000 euros this year.'),
