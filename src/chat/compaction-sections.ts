@@ -3,11 +3,24 @@
 // those the user removed. A line the user rewrote shows its new text and keeps the extracted one.
 // The summary panel shows all of it; the notice in the chat shows what was carried.
 import { type EditableSection, lineKey, lineState } from '../core/edits';
-import { sentInBlock, sentPart, type CompactionRecord, type ErrorLine, type SourcedLine } from '../core/record';
+import { sentInBlock, sentPart, type CompactionRecord, type ErrorLine, type LeftOffLine, type SourcedLine } from '../core/record';
 import { blockSection, hasSections, shownText } from '../core/block-format';
+
+/** What the block may show under a line, each only while room was left: how an error was resolved,
+ * the command the work left off at, and the lines of its output that bear on the task. */
+export interface SummaryDetail {
+  label: 'Then' | 'Ran' | 'Output';
+  text: string;
+  /** Shown as code (a command, output lines). */
+  code: boolean;
+  /** Whether the block carried it. */
+  sent: boolean;
+}
 
 /** A line as the panel shows it, with what names it for an edit. */
 export type SummaryLine = (SourcedLine | ErrorLine) & {
+  /** What the block showed (or had no room for) under the line. */
+  details: SummaryDetail[];
   section: EditableSection;
   /** The line's identity for an edit (its text as extracted, normalised). */
   key: string;
@@ -53,7 +66,7 @@ export function summarySections(r: CompactionRecord): SummarySection[] {
     const where = sectioned ? blockSection(r.block, section) : r.block;
     const result: SummarySection = { title, section, sent: [], notSent: [], removed: [] };
     for (const raw of lines) {
-      const line: SummaryLine = { ...raw, section, key: lineKey(raw.text), full: raw.text };
+      const line: SummaryLine = { ...raw, section, key: lineKey(raw.text), full: raw.text, details: detailsOf(raw, where) };
       const state = lineState(r, section, raw);
       if (state && 'removed' in state) {
         // A copy of a line rewritten in another section is shown there, rewritten.
@@ -80,4 +93,26 @@ export function summarySections(r: CompactionRecord): SummarySection[] {
   // A line another section sent is not listed as kept for later rounds as well.
   for (const result of out) result.notSent = result.notSent.filter((l) => !carried.has(lineKey(shownText(l.section, l.text))));
   return out.filter((s) => s.sent.length + s.notSent.length + s.removed.length > 0);
+}
+
+/**
+ * The lines the block writes under a line (render-extras.ts: "  - Then: …" under an error, "- Ran: …"
+ * and a fenced excerpt of its output under "Left off"), each marked sent when the block's section
+ * holds it as written there.
+ */
+function detailsOf(raw: SourcedLine | ErrorLine | LeftOffLine, where: string): SummaryDetail[] {
+  const out: SummaryDetail[] = [];
+  const lines = new Set(where.split('\n'));
+  if ('resolution' in raw && typeof raw.resolution === 'string' && raw.resolution) {
+    out.push({ label: 'Then', text: raw.resolution, code: false, sent: lines.has(`  - Then: ${raw.resolution}`) });
+  }
+  if ('command' in raw && typeof raw.command === 'string' && raw.command) {
+    out.push({ label: 'Ran', text: raw.command, code: true, sent: lines.has(`- Ran: ${raw.command}`) });
+    const output = Array.isArray(raw.output) ? raw.output.filter((l): l is string => typeof l === 'string' && l !== '') : [];
+    const sent = output.filter((l) => lines.has(`  ${l}`));
+    const notSent = output.filter((l) => !lines.has(`  ${l}`));
+    if (sent.length) out.push({ label: 'Output', text: sent.join('\n'), code: true, sent: true });
+    if (notSent.length) out.push({ label: 'Output', text: notSent.join('\n'), code: true, sent: false });
+  }
+  return out;
 }

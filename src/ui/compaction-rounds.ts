@@ -14,11 +14,12 @@ import { type App, Component, setIcon } from 'obsidian';
 import type { CompactionCause, CompactionState } from '../chat/entries';
 import { formatCount, plural, promptChange } from '../chat/format';
 import type { ChatMessage } from '../core/messages';
-import type { CompactionRecord, ErrorLine, SourcedLine } from '../core/record';
+import type { CompactionRecord, SourcedLine } from '../core/record';
 import { groupUnits } from '../core/units';
 import type { CarriedLineEditor } from './carried-line-editor';
 import { pathLink, referenceLink, renderLink } from './compaction-links';
-import { summarySections } from '../chat/compaction-sections';
+import { summarySections, type SummaryLine } from '../chat/compaction-sections';
+import { renderDetails } from './summary-details';
 import { formatDateTime } from './dates';
 import { speakerLabel } from './history-search';
 import { renderSafeMarkdown } from './safe-markdown';
@@ -182,17 +183,24 @@ export class RoundList {
       sum.createEl('h5', { text: s.title });
       if (s.sent.length) {
         const list = sum.createEl('ul', { cls: 'compact-chat-lines' });
-        for (const line of s.sent) editor.decorate(renderLine(list, line), line, editable);
+        for (const line of s.sent) this.renderSummaryLine(list, line, editable);
       }
       if (s.notSent.length) {
         const details = sum.createEl('details', { cls: 'compact-chat-not-sent' });
         details.createEl('summary', { text: `Not sent: ${plural(s.notSent.length, 'line')} kept for later rounds` });
         const list = details.createEl('ul', { cls: 'compact-chat-lines' });
-        for (const line of s.notSent) editor.decorate(renderLine(list, line), line, editable);
+        for (const line of s.notSent) this.renderSummaryLine(list, line, editable);
       }
       editor.renderRemoved(sum, s, editable);
     }
     if (!sections.length) sum.createDiv({ cls: 'compact-chat-muted', text: 'Nothing was extracted.' });
+  }
+
+  /** A summary line with its edit actions, then what the block wrote under it. */
+  private renderSummaryLine(list: HTMLElement, line: SummaryLine, editable: boolean): void {
+    const li = renderLine(list, line);
+    this.host.lineEditor.decorate(li, line, editable);
+    renderDetails(li, line.details, true);
   }
 
   /** References, task topics, files read and modified. */
@@ -258,17 +266,17 @@ function section(parent: HTMLElement, title: string, cls: string): HTMLElement {
 }
 
 /** A summary line with its jump to the message it came from. */
-function renderLine(list: HTMLElement, line: SourcedLine | ErrorLine): HTMLElement {
+function renderLine(list: HTMLElement, line: SourcedLine): HTMLElement {
   const li = list.createEl('li', { cls: 'compact-chat-line' });
   li.createSpan({ cls: 'compact-chat-line-text', text: line.text });
-  if ('resolution' in line && line.resolution) li.createSpan({ cls: 'compact-chat-line-resolution', text: ` → ${line.resolution}` });
   const source = line.sources[line.sources.length - 1];
-  if (!source) return li;
-  const jump = li.createEl('button', {
-    cls: 'clickable-icon compact-chat-jump',
-    attr: { 'data-source': source, 'aria-label': `Show the message this came from: ${truncate(line.text, 60)}` },
-  });
-  setIcon(jump, 'corner-down-right');
+  if (source) {
+    const jump = li.createEl('button', {
+      cls: 'clickable-icon compact-chat-jump',
+      attr: { 'data-source': source, 'aria-label': `Show the message this came from: ${truncate(line.text, 60)}` },
+    });
+    setIcon(jump, 'corner-down-right');
+  }
   return li;
 }
 

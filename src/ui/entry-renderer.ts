@@ -6,6 +6,7 @@ import { type Component, setIcon } from 'obsidian';
 import type { ChatEntry, CompactionState, MessageEntry, NoticeEntry } from '../chat/entries';
 import { plural } from '../chat/format';
 import { summarySections } from '../chat/compaction-sections';
+import { renderDetails } from './summary-details';
 
 /** One entry as shown: its element, and the child Component owning its rendered Markdown. */
 export interface RenderedEntry {
@@ -178,7 +179,7 @@ function fillNotice(el: HTMLElement, entry: NoticeEntry): void {
   for (const section of sections) {
     body.createDiv({ cls: 'compact-chat-notice-section-title', text: section.title });
     const list = body.createEl('ul');
-    for (const line of section.sent) list.createEl('li', { text: line.text });
+    for (const line of section.sent) renderDetails(list.createEl('li', { text: line.text }), line.details, false);
   }
   if (state.restored.notes.length) {
     body.createDiv({ cls: 'compact-chat-notice-notes', text: `Re-attached notes: ${state.restored.notes.map((n) => n.path + (n.truncated ? ' (start only)' : '')).join(', ')}` });

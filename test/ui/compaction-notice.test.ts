@@ -11,6 +11,7 @@ import { blockSection, shownText } from '../../src/core/block-format';
 import { compactionNoticeText, type CompactionState, type NoticeEntry } from '../../src/chat/entries';
 import { compactionDivider, fillEntry, type RenderedEntry } from '../../src/ui/entry-renderer';
 import { summarySections } from '../../src/chat/compaction-sections';
+import { renderDetails } from '../../src/ui/summary-details';
 import { installDomHelpers } from '../obsidian/dom';
 
 installDomHelpers(window);
@@ -125,6 +126,35 @@ describe('summary sections', () => {
     // A block saved by a version whose sections this one does not name is matched whole.
     const old = summarySections({ ...record, block: `<previous_context>\nSummary of earlier messages\n- ${decision}\n</previous_context>` });
     expect(old.find((s) => s.title === 'Decisions')?.sent.map((l) => l.text)).toEqual([decision]);
+  });
+
+  it('says what the block wrote under a line, the command, its output and how an error was fixed, each sent or not', () => {
+    const base = round(gardenChat());
+    const at = (text: string) => ({ text, sources: ['m1'], at: 0, score: 1, round: 1, seq: 1 });
+    const command = 'grep -n "ordering_parts" compiler.py';
+    const record = {
+      ...base.record,
+      errors: [{ ...at('ValueError: invalid literal for int()'), resolution: 'I installed the backport and the tests pass.' }],
+      leftOff: { ...at('Let me find where ordering_parts is defined:'), command, output: ['35: ordering_parts = re.compile(...)', '356: ordering_parts.search(sql) <b>x</b>'] },
+      // The block had room for the command and the first output line, not for the fix.
+      block: ['<previous_context>', 'Errors met:', '- ValueError: invalid literal for int()', 'Left off: Let me find where ordering_parts is defined:', `- Ran: ${command}`, '  ```', '  35: ordering_parts = re.compile(...)', '  ```', '</previous_context>'].join('\n'),
+    };
+    const byTitle = new Map(summarySections(record).map((s) => [s.title, s]));
+    expect(byTitle.get('Where it left off')?.sent[0]?.details).toEqual([
+      { label: 'Ran', text: command, code: true, sent: true },
+      { label: 'Output', text: '35: ordering_parts = re.compile(...)', code: true, sent: true },
+      { label: 'Output', text: '356: ordering_parts.search(sql) <b>x</b>', code: true, sent: false },
+    ]);
+    expect(byTitle.get('Errors')?.sent[0]?.details).toEqual([{ label: 'Then', text: 'I installed the backport and the tests pass.', code: false, sent: false }]);
+
+    // The notice shows only what was sent; the panel labels the rest, as text (never markup).
+    const el = renderNotice({ kind: 'notice', id: 'n2', level: 'info', text: 'Compacted.', compaction: { ...base, record } });
+    const details = el.findAll('.compact-chat-line-detail').map((d) => d.getText());
+    expect(details).toEqual([`Ran: ${command}`, 'Output: 35: ordering_parts = re.compile(...)']);
+    const panel = createDiv();
+    renderDetails(panel, byTitle.get('Where it left off')?.sent[0]?.details ?? [], true);
+    expect(panel.findAll('.compact-chat-line-detail.is-not-sent').map((d) => d.getText())).toEqual(['Output (not sent): 356: ordering_parts.search(sql) <b>x</b>']);
+    expect(panel.querySelector('b')).toBeNull();
   });
 
   it('split every line of the record into sent (as the block carried it) and not sent, in the block order', () => {
