@@ -5,6 +5,7 @@
 import { type EditableSection, lineKey, lineState } from '../core/edits';
 import { sentInBlock, sentPart, type CompactionRecord, type ErrorLine, type LeftOffLine, type SourcedLine } from '../core/record';
 import { blockSection, hasSections, shownText } from '../core/block-format';
+import { closeTasks } from '../core/extract-summary';
 
 /** What the block may show under a line, each only while room was left: how an error was resolved,
  * the command the work left off at, and the lines of its output that bear on the task. */
@@ -21,6 +22,9 @@ export interface SummaryDetail {
 export type SummaryLine = (SourcedLine | ErrorLine) & {
   /** What the block showed (or had no room for) under the line. */
   details: SummaryDetail[];
+  /** A request of the user (section "topics"): whether a later line says it was done, as the block
+   * marks it. */
+  status?: 'Open' | 'Done';
   section: EditableSection;
   /** The line's identity for an edit (its text as extracted, normalised). */
   key: string;
@@ -51,6 +55,7 @@ export function summarySections(r: CompactionRecord): SummarySection[] {
     { title: 'Done', section: 'done', lines: r.done },
     { title: 'Open tasks', section: 'openTasks', lines: r.openTasks },
     { title: 'Errors', section: 'errors', lines: r.errors },
+    { title: 'Requests', section: 'topics', lines: r.topics },
     { title: 'Key facts (ranked)', section: 'facts', lines: [...r.facts].sort((a, b) => b.score - a.score) },
     { title: 'Where it left off', section: 'leftOff', lines: r.leftOff ? [r.leftOff] : [] },
     { title: 'Next step', section: 'nextStep', lines: r.nextStep ? [r.nextStep] : [] },
@@ -67,6 +72,8 @@ export function summarySections(r: CompactionRecord): SummarySection[] {
     const result: SummarySection = { title, section, sent: [], notSent: [], removed: [] };
     for (const raw of lines) {
       const line: SummaryLine = { ...raw, section, key: lineKey(raw.text), full: raw.text, details: detailsOf(raw, where) };
+      // (The block's rule: open unless a "done" line covers it.)
+      if (section === 'topics') line.status = closeTasks([raw], r.done).length ? 'Open' : 'Done';
       const state = lineState(r, section, raw);
       if (state && 'removed' in state) {
         // A copy of a line rewritten in another section is shown there, rewritten.

@@ -1,8 +1,8 @@
 // The rounds of the compaction summary panel, newest first, each a `<details>`: what triggered
 // it, what it removed and kept, tokens before → after, the summary sections as the block sent
-// them (each line can jump to the message it came from; the latest round's lines carry the
-// carried-line editor's actions), the references as note links, task topics, files read and
-// modified, the exact `<previous_context>` block with Copy, and the original messages it replaced,
+// them (the user's requests marked open or done among them; each line can jump to the message it
+// came from; the latest round's lines carry the carried-line editor's actions), the references as
+// note links, files read and modified, the exact `<previous_context>` block with Copy, and the original messages it replaced,
 // rendered on demand.
 //
 // Ownership: this module owns the list element's content and what the user opened in it (the open
@@ -203,16 +203,12 @@ export class RoundList {
     renderDetails(li, line.details, true);
   }
 
-  /** References, task topics, files read and modified. */
+  /** References, files read and modified (the user's requests are a summary section). */
   private renderLinks(body: HTMLElement, r: CompactionRecord): void {
     const app = this.host.app;
     if (r.references.length) {
       const list = section(body, 'References', 'compact-chat-round-references').createEl('ul', { cls: 'compact-chat-links' });
       for (const ref of r.references) renderLink(list.createEl('li'), referenceLink(app, ref));
-    }
-    if (r.topics.length) {
-      const list = section(body, 'Task topics', 'compact-chat-round-topics').createEl('ul', { cls: 'compact-chat-lines' });
-      for (const topic of r.topics) renderLine(list, topic);
     }
     for (const [title, files, cls] of [
       ['Files read', r.filesRead, 'compact-chat-round-files-read'],
@@ -266,8 +262,9 @@ function section(parent: HTMLElement, title: string, cls: string): HTMLElement {
 }
 
 /** A summary line with its jump to the message it came from. */
-function renderLine(list: HTMLElement, line: SourcedLine): HTMLElement {
+function renderLine(list: HTMLElement, line: SourcedLine | SummaryLine): HTMLElement {
   const li = list.createEl('li', { cls: 'compact-chat-line' });
+  if ('status' in line && line.status) li.createSpan({ cls: `compact-chat-line-status mod-${line.status.toLowerCase()}`, text: `${line.status}: ` });
   li.createSpan({ cls: 'compact-chat-line-text', text: line.text });
   const source = line.sources[line.sources.length - 1];
   if (source) {

@@ -179,7 +179,7 @@ function fillNotice(el: HTMLElement, entry: NoticeEntry): void {
   for (const section of sections) {
     body.createDiv({ cls: 'compact-chat-notice-section-title', text: section.title });
     const list = body.createEl('ul');
-    for (const line of section.sent) renderDetails(list.createEl('li', { text: line.text }), line.details, false);
+    for (const line of section.sent) renderDetails(list.createEl('li', { text: line.status ? `${line.status}: ${line.text}` : line.text }), line.details, false);
   }
   if (state.restored.notes.length) {
     body.createDiv({ cls: 'compact-chat-notice-notes', text: `Re-attached notes: ${state.restored.notes.map((n) => n.path + (n.truncated ? ' (start only)' : '')).join(', ')}` });

@@ -157,6 +157,23 @@ describe('summary sections', () => {
     expect(panel.querySelector('b')).toBeNull();
   });
 
+  it("lists the user's requests as the block marks them, open or done, sent or kept for later", () => {
+    const base = round(gardenChat());
+    const at = (text: string, i: number) => ({ text, sources: [`m${i}`], at: 0, score: 1, round: 1, seq: i });
+    const record = {
+      ...base.record,
+      topics: [at('Order the soil before Friday.', 1), at('Draw the bed layout facing south.', 2), at('Find a pond pump under 60 euros.', 3)],
+      done: [at('Done: I ordered the soil for Friday.', 4)],
+      block: ['<previous_context>', 'Done:', '- I ordered the soil for Friday.', 'Requests:', '- Done: Order the soil before Friday.', '- Open: Draw the bed layout facing south.', '</previous_context>'].join('\n'),
+    };
+    const requests = summarySections(record).find((s) => s.title === 'Requests');
+    expect(requests?.sent.map((l) => `${l.status}: ${l.text}`)).toEqual(['Done: Order the soil before Friday.', 'Open: Draw the bed layout facing south.']);
+    expect(requests?.notSent.map((l) => `${l.status}: ${l.text}`)).toEqual(['Open: Find a pond pump under 60 euros.']);
+    const el = renderNotice({ kind: 'notice', id: 'n3', level: 'info', text: 'Compacted.', compaction: { ...base, record } });
+    expect(el.getText()).toContain('Open: Draw the bed layout facing south.');
+    expect(el.getText()).not.toContain('pond pump');
+  });
+
   it('split every line of the record into sent (as the block carried it) and not sent, in the block order', () => {
     const word = fc.constantFrom('garden', 'pond', 'soil', 'budget', 'shed', 'Friday', 'tomatoes', 'decided', 'never', 'must', 'next', 'ordered');
     const sentence = fc.array(word, { minLength: 3, maxLength: 12 }).map((w) => `${w.join(' ')}.`);
