@@ -17,7 +17,7 @@ import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factTe
 import { closeTasks } from './extract-summary';
 import { isRequestText } from './extract-goal';
 import { estimateTokens } from './tokens';
-import { dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash, standsAlone } from './text';
+import { balancedMarkup, dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash } from './text';
 import { contentWords } from './word-scan';
 import { addCommandOutput, addResolutions, largestFitting, orderFiles, orderRefs, trimToFit } from './render-extras';
 
@@ -184,8 +184,10 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // The command it ran then, verbatim, as a list item under the line (what "Let me run the
     // tests:" announced).
     const command = record.leftOff?.command;
-    // (Standing alone: not a pipeline, whose " | " would read as separate items.)
-    const ran = command !== undefined && command !== '' && standsAlone(command) && add('leftOff', `- Ran: ${command}`, target);
+    // (Not one ending in a colon or with unbalanced markup. A pipeline is shown: its " | " may read
+    // as an item separator to a scorer, but a continuation needs the command the work stood at, and
+    // without it a "Let me …:" line is not shown either, so "Left off" went missing.)
+    const ran = command !== undefined && command !== '' && !isLeadIn(command) && balancedMarkup(command) && add('leftOff', `- Ran: ${command}`, target);
     // A line that announces the command ("Let me read the method:") is shown with it or not at all.
     if (!ran && isLeadIn(leftOffText)) {
       // (What add() counted for each line: no heading here.)

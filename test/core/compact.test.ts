@@ -231,14 +231,19 @@ describe('compact', () => {
     const at = lines.indexOf('Left off: Let me continue reading the method:');
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toBe("- Ran: sed -n '320,400p' django/db/models/sql/compiler.py");
-    // A pipeline is not shown as one command: then the announcement is not shown either.
-    const piped = agentSession('Fix the ordering bug in the SQL compiler.', [
-      ['The main file is likely django/db/models/sql/compiler.py, where get_order_by lives.', 'grep -n "get_order_by" django/db/models/sql/compiler.py', '252:    def get_order_by(self):'],
-      ['Let me count the callers:', 'grep -rn "get_order_by" django | wc -l', '7'],
-    ], 'Go on.');
-    const p = ok(compact(piped, opts({ cut: 5, budgetTokens: 400 })));
-    expect(p.block).not.toContain('Let me count the callers:');
-    for (const line of p.block.split('\n')) if (line.startsWith('Left off:')) expect(line).not.toMatch(/:$/);
+    // A pipeline is shown whole: where the work stood is worth more than how a scorer splits " | ".
+    const session = (command: string) =>
+      agentSession('Fix the ordering bug in the SQL compiler.', [
+        ['The main file is likely django/db/models/sql/compiler.py, where get_order_by lives.', 'grep -n "get_order_by" django/db/models/sql/compiler.py', '252:    def get_order_by(self):'],
+        ['Let me count the callers:', command, '7'],
+      ], 'Go on.');
+    const p = ok(compact(session('grep -rn "get_order_by" django | wc -l'), opts({ cut: 5, budgetTokens: 400 })));
+    expect(p.block).toContain('Left off: Let me count the callers:\n- Ran: grep -rn "get_order_by" django | wc -l');
+    // A command that cannot stand on its line (unbalanced markup) is not shown: then neither is
+    // the announcement, and no line is left hanging on its colon.
+    const odd = ok(compact(session('echo `date'), opts({ cut: 5, budgetTokens: 400 })));
+    expect(odd.block).not.toContain('Let me count the callers:');
+    for (const line of odd.block.split('\n')) if (line.startsWith('Left off:')) expect(line).not.toMatch(/:$/);
   });
 
   it('puts one turn on a line, labelled with who said it and the day when it changes', () => {
