@@ -155,6 +155,7 @@ function piecesOf(m: ChatMessage): MessagePieces {
   // A prose line that stops mid-sentence ("The issue can be addressed by") goes on the next line:
   // it is read with it, so no sentence is cut at the line break.
   let carry = '';
+  let prevCode = false;
   const lines = content.split('\n');
   for (let li = 0; li < lines.length; li++) {
     const line = lines[li] as string;
@@ -168,7 +169,10 @@ function piecesOf(m: ChatMessage): MessagePieces {
       continue;
     }
     if (!line.trim()) continue;
-    const code = inFence || (prose ? proseCodeLike(line) : codeLike(line));
+    // A "# …" line next to code is a comment of that code (pasted without a fence), not a heading.
+    const comment: boolean = prose && /^\s*#\s/.test(line) && (prevCode || proseCodeLike(lines[li + 1] ?? ''));
+    const code: boolean = inFence || comment || (prose ? proseCodeLike(line) : codeLike(line));
+    prevCode = code;
     if (code) {
       sentences.push(sentence(m, squash(line), sentences.length));
       continue;

@@ -286,6 +286,19 @@ describe('key facts', () => {
     expect(late.every((f) => Number.isFinite(f.score))).toBe(true);
   });
 
+  it('reads a "# …" line among pasted code as a comment of that code, and one among prose as text', () => {
+    const pasted = user('u1', [
+      'Postgres returns a memoryview and the response body comes out wrong:',
+      'response = HttpResponse(memoryview(b"My Content"))\t\t',
+      '# This is not correct, I am expecting the bytes of My Content',
+      'response.content\t\t',
+    ].join('\n'));
+    const code = sentencesOf([pasted]).filter((s) => s.code).map((s) => s.text);
+    expect(code).toContain('# This is not correct, I am expecting the bytes of My Content');
+    const notes = user('u2', 'The plan has two parts.\n# Shopping list for the whole weekend trip\nWe still need a tent.');
+    expect(sentencesOf([notes]).find((s) => s.text.includes('Shopping list'))?.code).toBe(false);
+  });
+
   it('boosts what matches the focus', () => {
     const msgs: ChatMessage[] = [
       user('u1', 'The quarterly budget for the marketing team is 42,000 euros this year.'),
