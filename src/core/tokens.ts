@@ -113,10 +113,17 @@ const VOWEL = 34;
 // them the weights of LATIN1's slots: see bench/token-estimator-fit.mjs.)
 const LATIN1_CHEAP = 35;
 const CHEAP_ACCENTS = 'ãõêçàèìòùúßÃÕÊÇÀÈÌÒÙÚ';
-const SURROGATE = 36; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
-const PUNCT_CHAR = 37; // resolved in the loop: PUNCT, REPEAT when it equals the previous character, or APOS
+// A double quote, and an underscore (group PUNCT, resolved in the loop): a JSON key or a string
+// made of snake_case words ("Property_0_is_private_2341", "max_tokens"). o200k keeps "_is" and
+// "_private" as one token each, as " is" and " private" are: inside such a quoted identifier an
+// underscore takes a slot of its own in place of punct0. In unquoted code (Python's snake_case
+// names) it keeps punct0's weight: priced as measured there, Python was under-counted.
+const QUOTE = 36;
+const UNDERSCORE = 37;
+const SURROGATE = 38; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
+const PUNCT_CHAR = 39; // resolved in the loop: PUNCT, REPEAT when it equals the previous character, or APOS
 
-const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN, SPACE, FORMAT, APOS_GROUP, HANGUL, LATIN, LATIN];
+const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN, SPACE, FORMAT, APOS_GROUP, HANGUL, LATIN, LATIN, PUNCT, PUNCT];
 const GROUPS: readonly (readonly [string, number])[] = [
   ['space', 5], ['newline', 3], ['latin', 16], ['digit', 3], ['punct', 2], ['repeat', 3], ['cyrillic', 3],
   ['greek', 3], ['hebrew', 3], ['arabic', 3], ['indic', 3], ['thai', 3], ['seasian', 3], ['han', 2], ['kana', 2],
@@ -150,6 +157,8 @@ const GROUPS: readonly (readonly [string, number])[] = [
   ['vowelend', 1],
   // Marked letters of the cheap Western European accents (LATIN1_CHEAP): the first in a word, every one.
   ['accentcheap', 2],
+  // Slot of an underscore inside a quoted identifier (QUOTE, UNDERSCORE), in place of punct0.
+  ['snake', 1],
 ];
 /** @internal Slot names, for the fitting script. */
 export const SLOT_NAMES: string[] = [];
@@ -166,6 +175,7 @@ const CAP_WORD = BASE[30] ?? 0;
 const NBSP_SLOT = BASE[32] ?? 0;
 const HANGUL_NI_SLOT = BASE[34] ?? 0;
 const VOWEL_END = BASE[35] ?? 0;
+const SNAKE = BASE[37] ?? 0;
 const VOWEL_MIN = 5; // letters of a word whose final a / i / o takes VOWEL_END
 const NI_POS = 3; // a Hangul run's position right after 니 inside a word (past its last slot)
 // Per class, the first of its two mark slots (-1: none).
@@ -226,22 +236,23 @@ for (let i = 0; i < COMMON_HAN.length; i++) CLASS[COMMON_HAN.charCodeAt(i)] = HA
 // The automaton. A state is all the next character's slots depend on: the group of the current
 // run, the position in it (capped at the group's last slot; for digits, the position modulo 3),
 // whether the word already has a marked letter, whether the last letter was upper-case and whether
-// it was a lower-case a, i or o. A lone space waits in a state of its own, because its slot depends
-// on what follows. Built once from the start state by stepping every class (175 states); the loop
-// then does one table
-// look-up per character.
+// it was a lower-case a, i or o, and whether it follows a double quote or is in the identifier
+// after one. A lone space waits in a state of its own, because its slot depends on what follows.
+// Built once from the start state by stepping every class (262 states); the loop then does one
+// table look-up per character.
 interface State {
   g: number;
   pos: number;
   marked: boolean;
   upper: boolean;
   vowel: boolean;
+  ident: number; // 1 right after a double quote, 2 in the letters, digits and underscores after one
 }
-const NC = 36; // row width: classes 0 … 35 (SURROGATE and PUNCT_CHAR never reach the table)
+const NC = 38; // row width: classes 0 … 37 (SURROGATE and PUNCT_CHAR never reach the table)
 const STATES: State[] = [];
 const IDS = new Map<string, number>();
 function stateId(s: State): number {
-  const key = `${s.g} ${s.pos} ${s.marked} ${s.upper} ${s.vowel}`;
+  const key = `${s.g} ${s.pos} ${s.marked} ${s.upper} ${s.vowel} ${s.ident}`;
   let id = IDS.get(key);
   if (id === undefined) IDS.set(key, (id = STATES.push(s) - 1));
   return id;
@@ -268,20 +279,20 @@ function step(s: State, k: number): [State, number[]] {
     slots.push(sp + (k === DIGIT ? 1 : 0));
   }
   if (g === SPACE) {
-    if (s.g !== SPACE) return [{ g, pos: 0, marked: false, upper: false, vowel: false }, [...ended, ...nbsp]];
+    if (s.g !== SPACE) return [{ g, pos: 0, marked: false, upper: false, vowel: false, ident: 0 }, [...ended, ...nbsp]];
     return [{ ...s, pos: Math.min(s.pos + 1, SPACE_LONG) }, [sp + (s.pos + 1 < SPACE_LONG ? 3 : 4), ...nbsp]];
   }
   const upper = k === UPPER;
   slots.push(...ended);
-  if (k === APOS) return [{ g: APOS_GROUP, pos: 0, marked: s.marked, upper: false, vowel: false }, [...slots, apos]];
+  if (k === APOS) return [{ g: APOS_GROUP, pos: 0, marked: s.marked, upper: false, vowel: false, ident: 0 }, [...slots, apos]];
   if (s.g === APOS_GROUP && g === LATIN) {
     const m = MARK[k] ?? -1;
     const marks = m >= 0 ? [m, m + 1] : [];
     // A contraction's letters ("t" of "don't", "ll" of "we'll"): part of the word's token in o200k.
-    if (s.pos < 2) return [{ g: APOS_GROUP, pos: s.pos + 1, marked: s.marked || m >= 0, upper, vowel: false }, [apos + 1 + s.pos, ...marks]];
+    if (s.pos < 2) return [{ g: APOS_GROUP, pos: s.pos + 1, marked: s.marked || m >= 0, upper, vowel: false, ident: 0 }, [apos + 1 + s.pos, ...marks]];
     // A third letter: an elided word ("l'oggetto", "dell'utente"), a word of its own after all —
     // the slot that catches up its start, then the word goes on as any other.
-    return [{ g: LATIN, pos: 2, marked: s.marked || m >= 0, upper, vowel: k === VOWEL }, [apos + 3, (BASE[LATIN] ?? 0) + 2, ...marks]];
+    return [{ g: LATIN, pos: 2, marked: s.marked || m >= 0, upper, vowel: k === VOWEL, ident: 0 }, [apos + 3, (BASE[LATIN] ?? 0) + 2, ...marks]];
   }
   const cont = s.g === g && !(upper && !s.upper); // an upper-case letter after a lower-case one: camelCase
   const last = (GROUPS[g]?.[1] ?? 1) - 1;
@@ -300,15 +311,24 @@ function step(s: State, k: number): [State, number[]] {
   if (upper && cont && s.upper) slots.push(CAPS);
   if (k === HAN_RARE) slots.push(HAN_RARE_SLOT);
   if (upper && s.g === SPACE) slots.push(CAP_WORD);
-  return [{ g, pos: g === NEWLINE ? slot : pos, marked: m >= 0 || (cont && s.marked), upper, vowel: k === VOWEL }, slots];
+  return [{ g, pos: g === NEWLINE ? slot : pos, marked: m >= 0 || (cont && s.marked), upper, vowel: k === VOWEL, ident: 0 }, slots];
+}
+
+/** step(), plus the quoted identifier a character starts, continues or ends. */
+function stepIdent(s: State, k: number): [State, number[]] {
+  const [next, slots] = step(s, k);
+  const inIdent = s.ident > 0 && (GROUP_OF[k] === LATIN || k === DIGIT || k === UNDERSCORE);
+  const ident = k === QUOTE ? 1 : inIdent ? 2 : 0;
+  const punct0 = BASE[PUNCT] ?? 0;
+  return [{ ...next, ident }, k === UNDERSCORE && s.ident === 2 ? slots.map((q) => (q === punct0 ? SNAKE : q)) : slots];
 }
 
 const NEXT: number[] = [];
 const ADDS: number[][] = [];
-stateId({ g: -1, pos: 0, marked: false, upper: false, vowel: false });
+stateId({ g: -1, pos: 0, marked: false, upper: false, vowel: false, ident: 0 });
 for (let s = 0; s < STATES.length; s++) {
   for (let k = 0; k < NC; k++) {
-    const [next, slots] = k < SURROGATE ? step(STATES[s]!, k) : [STATES[s]!, []];
+    const [next, slots] = k < SURROGATE ? stepIdent(STATES[s]!, k) : [STATES[s]!, []];
     NEXT.push(stateId(next));
     ADDS.push(slots);
   }
@@ -328,7 +348,7 @@ const END_ADDS = STATES.map((s) => (s.g === SPACE && s.pos === 0 ? [BASE[SPACE] 
 const scan = ((): ((text: string, tw: Float64Array, end: Float64Array, counts?: Float64Array) => number) => {
   const classes = CLASS;
   const nextState = NEXT_STATE;
-  const [surrogate, punctChar, punct, repeat, hanRare, emoji, apos, nc] = [SURROGATE, PUNCT_CHAR, PUNCT, REPEAT, HAN_RARE, EMOJI, APOS, NC];
+  const [surrogate, punctChar, punct, repeat, hanRare, emoji, apos, quote, underscore, nc] = [SURROGATE, PUNCT_CHAR, PUNCT, REPEAT, HAN_RARE, EMOJI, APOS, QUOTE, UNDERSCORE, NC];
   return (text, tw, end, counts) => {
     let state = 0;
     let sum = 0;
@@ -338,7 +358,7 @@ const scan = ((): ((text: string, tw: Float64Array, end: Float64Array, counts?: 
       let k = classes[c]!;
       if (k >= surrogate) {
         // The same mark again: ----, ====, **; an apostrophe after an ASCII letter: it's, don't.
-        if (k === punctChar) k = c === prev ? repeat : c === 0x27 && ((prev | 0x20) - 0x61) >>> 0 < 26 ? apos : punct;
+        if (k === punctChar) k = c === prev ? repeat : c === 0x27 && ((prev | 0x20) - 0x61) >>> 0 < 26 ? apos : c === 0x22 ? quote : c === 0x5f ? underscore : punct;
         else {
           const d = text.charCodeAt(i + 1); // NaN past the end
           if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
