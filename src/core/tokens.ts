@@ -103,21 +103,16 @@ const APOS_GROUP = 33;
 const HANGUL_NI = 33;
 // Lower-case a, i, o: a Latin letter (group LATIN) whose state remembers it for the word's end.
 const VOWEL = 34;
-// A Western European accent that costs a word little or nothing: ã õ ê ç à è ì ò ù ú ß. Measured
-// in Claude on gettext catalogs (tokens of a word minus those of the word without its accents):
-// õ −0.42, ê −0.33, ã −0.15, ò 0, à 0.05, ß 0.07, ú 0.17, è 0.17, ç 0.18, ù 0.25 (ì, too rare to
-// measure, goes with its Italian siblings), where é costs 0.50, á 0.88, í 0.87 and the Central
-// European letters 0.6–2 ("ção", " não", " è" are one token). In o200k no Latin-1 accent costs
-// more than 0.1: there the accent slots price how much more a language other than English splits
-// its plain words, and the fit puts that on the dear accents, leaving these at 0. (Claude gives
-// them the weights of LATIN1's slots: see bench/token-estimator-fit.mjs.)
+// A Western European accent that costs a word little or nothing (tokens of a word minus those of
+// it without accents, Claude, gettext): õ −0.42, ê −0.33, ã −0.15, ò 0, à 0.05, ß 0.07, ú 0.17,
+// è 0.17, ç 0.18, ù 0.25 (ì goes with its Italian siblings) against é 0.50, á 0.88, and 0.6–2 for
+// Central European letters. In o200k no Latin-1 accent costs over 0.1: its accent slots price how
+// much a language other than English splits its plain words, which the fit puts on the dear ones.
 const LATIN1_CHEAP = 35;
 const CHEAP_ACCENTS = 'ãõêçàèìòùúßÃÕÊÇÀÈÌÒÙÚ';
-// A double quote, and an underscore (group PUNCT, resolved in the loop): a JSON key or a string
-// made of snake_case words ("Property_0_is_private_2341", "max_tokens"). o200k keeps "_is" and
-// "_private" as one token each, as " is" and " private" are: inside such a quoted identifier an
-// underscore takes a slot of its own in place of punct0. In unquoted code (Python's snake_case
-// names) it keeps punct0's weight: priced as measured there, Python was under-counted.
+// A double quote and an underscore (group PUNCT, resolved in the loop): in a quoted snake_case
+// identifier ("max_tokens", a JSON key) o200k keeps "_tokens" whole as " tokens", so the underscore
+// takes a slot of its own there, not in unquoted code (priced so, Python was under-counted).
 const QUOTE = 36;
 const UNDERSCORE = 37;
 const SURROGATE = 38; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
@@ -155,10 +150,8 @@ const GROUPS: readonly (readonly [string, number])[] = [
   // words of the same length are one token. Italian has few accents, so the accent slots, which
   // carry most of the "not English" price, missed it (Claude: −17 % on Italian text).
   ['vowelend', 1],
-  // Marked letters of the cheap Western European accents (LATIN1_CHEAP): the first in a word, every one.
-  ['accentcheap', 2],
-  // Slot of an underscore inside a quoted identifier (QUOTE, UNDERSCORE), in place of punct0.
-  ['snake', 1],
+  // The cheap accents' mark slots (LATIN1_CHEAP, as accent's); an underscore in a quoted identifier.
+  ['accentcheap', 2], ['snake', 1],
 ];
 /** @internal Slot names, for the fitting script. */
 export const SLOT_NAMES: string[] = [];
