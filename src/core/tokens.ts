@@ -103,10 +103,22 @@ const APOS_GROUP = 33;
 const HANGUL_NI = 33;
 // Lower-case a, i, o: a Latin letter (group LATIN) whose state remembers it for the word's end.
 const VOWEL = 34;
-const SURROGATE = 35; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
-const PUNCT_CHAR = 36; // resolved in the loop: PUNCT, REPEAT when it equals the previous character, or APOS
+// A Western European accent that costs a word little or nothing (tokens of a word minus those of
+// it without accents, Claude, gettext): õ −0.42, ê −0.33, ã −0.15, ò 0, à 0.05, ß 0.07, ú 0.17,
+// è 0.17, ç 0.18, ù 0.25 (ì goes with its Italian siblings) against é 0.50, á 0.88, and 0.6–2 for
+// Central European letters. In o200k no Latin-1 accent costs over 0.1: its accent slots price how
+// much a language other than English splits its plain words, which the fit puts on the dear ones.
+const LATIN1_CHEAP = 35;
+const CHEAP_ACCENTS = 'ãõêçàèìòùúßÃÕÊÇÀÈÌÒÙÚ';
+// A double quote and an underscore (group PUNCT, resolved in the loop): in a quoted snake_case
+// identifier ("max_tokens", a JSON key) o200k keeps "_tokens" whole as " tokens", so the underscore
+// takes a slot of its own there, not in unquoted code (priced so, Python was under-counted).
+const QUOTE = 36;
+const UNDERSCORE = 37;
+const SURROGATE = 38; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
+const PUNCT_CHAR = 39; // resolved in the loop: PUNCT, REPEAT when it equals the previous character, or APOS
 
-const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN, SPACE, FORMAT, APOS_GROUP, HANGUL, LATIN];
+const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN, SPACE, FORMAT, APOS_GROUP, HANGUL, LATIN, LATIN, PUNCT, PUNCT];
 const GROUPS: readonly (readonly [string, number])[] = [
   ['space', 5], ['newline', 3], ['latin', 16], ['digit', 3], ['punct', 2], ['repeat', 3], ['cyrillic', 3],
   ['greek', 3], ['hebrew', 3], ['arabic', 3], ['indic', 3], ['thai', 3], ['seasian', 3], ['han', 2], ['kana', 2],
@@ -138,6 +150,8 @@ const GROUPS: readonly (readonly [string, number])[] = [
   // words of the same length are one token. Italian has few accents, so the accent slots, which
   // carry most of the "not English" price, missed it (Claude: −17 % on Italian text).
   ['vowelend', 1],
+  // The cheap accents' mark slots (LATIN1_CHEAP, as accent's); an underscore in a quoted identifier.
+  ['accentcheap', 2], ['snake', 1],
 ];
 /** @internal Slot names, for the fitting script. */
 export const SLOT_NAMES: string[] = [];
@@ -154,11 +168,13 @@ const CAP_WORD = BASE[30] ?? 0;
 const NBSP_SLOT = BASE[32] ?? 0;
 const HANGUL_NI_SLOT = BASE[34] ?? 0;
 const VOWEL_END = BASE[35] ?? 0;
+const SNAKE = BASE[37] ?? 0;
 const VOWEL_MIN = 5; // letters of a word whose final a / i / o takes VOWEL_END
 const NI_POS = 3; // a Hangul run's position right after 니 inside a word (past its last slot)
 // Per class, the first of its two mark slots (-1: none).
 const MARK = new Int16Array(GROUP_OF.length).fill(-1);
 [LATIN1, LATIN_EXT, LATIN_VI, CYRILLIC_X].forEach((k, i) => (MARK[k] = BASE[24 + i] ?? 0));
+MARK[LATIN1_CHEAP] = BASE[36] ?? 0;
 
 // Code unit → class, built once (64 kB).
 const CLASS = new Uint8Array(0x10000).fill(OTHER);
@@ -183,6 +199,7 @@ const RANGES: readonly (readonly [number, number, number])[] = [
 ];
 for (const [lo, hi, k] of RANGES) CLASS.fill(k, lo, hi + 1);
 for (const c of 'aio') CLASS[c.charCodeAt(0)] = VOWEL;
+for (const c of CHEAP_ACCENTS) CLASS[c.charCodeAt(0)] = LATIN1_CHEAP;
 // The ideographs that are a single token in cl100k_base or the Claude tokenizer (written by
 // bench/common-han.mjs): 94 % of the ideographs in everyday Simplified Chinese, about 70 % in
 // Traditional. The BPE vocabularies' own frequency ranking, so it carries over to Japanese kanji.
@@ -212,22 +229,23 @@ for (let i = 0; i < COMMON_HAN.length; i++) CLASS[COMMON_HAN.charCodeAt(i)] = HA
 // The automaton. A state is all the next character's slots depend on: the group of the current
 // run, the position in it (capped at the group's last slot; for digits, the position modulo 3),
 // whether the word already has a marked letter, whether the last letter was upper-case and whether
-// it was a lower-case a, i or o. A lone space waits in a state of its own, because its slot depends
-// on what follows. Built once from the start state by stepping every class (175 states); the loop
-// then does one table
-// look-up per character.
+// it was a lower-case a, i or o, and whether it follows a double quote or is in the identifier
+// after one. A lone space waits in a state of its own, because its slot depends on what follows.
+// Built once from the start state by stepping every class (262 states); the loop then does one
+// table look-up per character.
 interface State {
   g: number;
   pos: number;
   marked: boolean;
   upper: boolean;
   vowel: boolean;
+  ident: number; // 1 right after a double quote, 2 in the letters, digits and underscores after one
 }
-const NC = 35; // row width: classes 0 … 34 (SURROGATE and PUNCT_CHAR never reach the table)
+const NC = 38; // row width: classes 0 … 37 (SURROGATE and PUNCT_CHAR never reach the table)
 const STATES: State[] = [];
 const IDS = new Map<string, number>();
 function stateId(s: State): number {
-  const key = `${s.g} ${s.pos} ${s.marked} ${s.upper} ${s.vowel}`;
+  const key = `${s.g} ${s.pos} ${s.marked} ${s.upper} ${s.vowel} ${s.ident}`;
   let id = IDS.get(key);
   if (id === undefined) IDS.set(key, (id = STATES.push(s) - 1));
   return id;
@@ -254,20 +272,20 @@ function step(s: State, k: number): [State, number[]] {
     slots.push(sp + (k === DIGIT ? 1 : 0));
   }
   if (g === SPACE) {
-    if (s.g !== SPACE) return [{ g, pos: 0, marked: false, upper: false, vowel: false }, [...ended, ...nbsp]];
+    if (s.g !== SPACE) return [{ g, pos: 0, marked: false, upper: false, vowel: false, ident: 0 }, [...ended, ...nbsp]];
     return [{ ...s, pos: Math.min(s.pos + 1, SPACE_LONG) }, [sp + (s.pos + 1 < SPACE_LONG ? 3 : 4), ...nbsp]];
   }
   const upper = k === UPPER;
   slots.push(...ended);
-  if (k === APOS) return [{ g: APOS_GROUP, pos: 0, marked: s.marked, upper: false, vowel: false }, [...slots, apos]];
+  if (k === APOS) return [{ g: APOS_GROUP, pos: 0, marked: s.marked, upper: false, vowel: false, ident: 0 }, [...slots, apos]];
   if (s.g === APOS_GROUP && g === LATIN) {
     const m = MARK[k] ?? -1;
     const marks = m >= 0 ? [m, m + 1] : [];
     // A contraction's letters ("t" of "don't", "ll" of "we'll"): part of the word's token in o200k.
-    if (s.pos < 2) return [{ g: APOS_GROUP, pos: s.pos + 1, marked: s.marked || m >= 0, upper, vowel: false }, [apos + 1 + s.pos, ...marks]];
+    if (s.pos < 2) return [{ g: APOS_GROUP, pos: s.pos + 1, marked: s.marked || m >= 0, upper, vowel: false, ident: 0 }, [apos + 1 + s.pos, ...marks]];
     // A third letter: an elided word ("l'oggetto", "dell'utente"), a word of its own after all —
     // the slot that catches up its start, then the word goes on as any other.
-    return [{ g: LATIN, pos: 2, marked: s.marked || m >= 0, upper, vowel: k === VOWEL }, [apos + 3, (BASE[LATIN] ?? 0) + 2, ...marks]];
+    return [{ g: LATIN, pos: 2, marked: s.marked || m >= 0, upper, vowel: k === VOWEL, ident: 0 }, [apos + 3, (BASE[LATIN] ?? 0) + 2, ...marks]];
   }
   const cont = s.g === g && !(upper && !s.upper); // an upper-case letter after a lower-case one: camelCase
   const last = (GROUPS[g]?.[1] ?? 1) - 1;
@@ -286,15 +304,24 @@ function step(s: State, k: number): [State, number[]] {
   if (upper && cont && s.upper) slots.push(CAPS);
   if (k === HAN_RARE) slots.push(HAN_RARE_SLOT);
   if (upper && s.g === SPACE) slots.push(CAP_WORD);
-  return [{ g, pos: g === NEWLINE ? slot : pos, marked: m >= 0 || (cont && s.marked), upper, vowel: k === VOWEL }, slots];
+  return [{ g, pos: g === NEWLINE ? slot : pos, marked: m >= 0 || (cont && s.marked), upper, vowel: k === VOWEL, ident: 0 }, slots];
+}
+
+/** step(), plus the quoted identifier a character starts, continues or ends. */
+function stepIdent(s: State, k: number): [State, number[]] {
+  const [next, slots] = step(s, k);
+  const inIdent = s.ident > 0 && (GROUP_OF[k] === LATIN || k === DIGIT || k === UNDERSCORE);
+  const ident = k === QUOTE ? 1 : inIdent ? 2 : 0;
+  const punct0 = BASE[PUNCT] ?? 0;
+  return [{ ...next, ident }, k === UNDERSCORE && s.ident === 2 ? slots.map((q) => (q === punct0 ? SNAKE : q)) : slots];
 }
 
 const NEXT: number[] = [];
 const ADDS: number[][] = [];
-stateId({ g: -1, pos: 0, marked: false, upper: false, vowel: false });
+stateId({ g: -1, pos: 0, marked: false, upper: false, vowel: false, ident: 0 });
 for (let s = 0; s < STATES.length; s++) {
   for (let k = 0; k < NC; k++) {
-    const [next, slots] = k < SURROGATE ? step(STATES[s]!, k) : [STATES[s]!, []];
+    const [next, slots] = k < SURROGATE ? stepIdent(STATES[s]!, k) : [STATES[s]!, []];
     NEXT.push(stateId(next));
     ADDS.push(slots);
   }
@@ -314,7 +341,7 @@ const END_ADDS = STATES.map((s) => (s.g === SPACE && s.pos === 0 ? [BASE[SPACE] 
 const scan = ((): ((text: string, tw: Float64Array, end: Float64Array, counts?: Float64Array) => number) => {
   const classes = CLASS;
   const nextState = NEXT_STATE;
-  const [surrogate, punctChar, punct, repeat, hanRare, emoji, apos, nc] = [SURROGATE, PUNCT_CHAR, PUNCT, REPEAT, HAN_RARE, EMOJI, APOS, NC];
+  const [surrogate, punctChar, punct, repeat, hanRare, emoji, apos, quote, underscore, nc] = [SURROGATE, PUNCT_CHAR, PUNCT, REPEAT, HAN_RARE, EMOJI, APOS, QUOTE, UNDERSCORE, NC];
   return (text, tw, end, counts) => {
     let state = 0;
     let sum = 0;
@@ -324,7 +351,7 @@ const scan = ((): ((text: string, tw: Float64Array, end: Float64Array, counts?: 
       let k = classes[c]!;
       if (k >= surrogate) {
         // The same mark again: ----, ====, **; an apostrophe after an ASCII letter: it's, don't.
-        if (k === punctChar) k = c === prev ? repeat : c === 0x27 && ((prev | 0x20) - 0x61) >>> 0 < 26 ? apos : punct;
+        if (k === punctChar) k = c === prev ? repeat : c === 0x27 && ((prev | 0x20) - 0x61) >>> 0 < 26 ? apos : c === 0x22 ? quote : c === 0x5f ? underscore : punct;
         else {
           const d = text.charCodeAt(i + 1); // NaN past the end
           if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {

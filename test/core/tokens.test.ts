@@ -194,6 +194,28 @@ describe('estimateTokens', () => {
     expect(estimateTokens(italian, MODEL.claude) / EXACT.claude(italian)).toBeLessThanOrEqual(1.3);
   });
 
+  it('prices an underscore inside a quoted identifier apart, not one in unquoted code (o200k keeps "_url" whole)', () => {
+    const slot = (text: string, name: string): number => {
+      const counts = new Float64Array(SLOT_COUNT);
+      countSlots(text, counts);
+      return counts[SLOT_NAMES.indexOf(name)] ?? NaN;
+    };
+    expect(slot('{"avatar_url": "x", "Property_0_is_private_2341": 1}', 'snake0')).toBe(5);
+    expect(slot('avatar_url = node_id', 'snake0')).toBe(0); // Python's names keep punct0
+    expect(slot('"a b_c" "__init__"', 'snake0')).toBe(0); // a space ends the identifier; "__" is a run
+    const keys = '{\n  "Property_0_is_private_and_only_accessible_within_class_1_2341": "x",\n  "followers_url": "y"\n}';
+    expect(estimateTokens(keys, MODEL.o200k) / EXACT.o200k(keys)).toBeGreaterThanOrEqual(0.85);
+    expect(estimateTokens(keys, MODEL.o200k) / EXACT.o200k(keys)).toBeLessThanOrEqual(1.15);
+  });
+
+  it('gives the cheap accents (ã õ ê ç à è ì ò ù ú ß) mark slots of their own, the others keep the accent slots', () => {
+    const counts = new Float64Array(SLOT_COUNT);
+    countSlots('informação é função à Größe', counts);
+    const at = (name: string): number => counts[SLOT_NAMES.indexOf(name)] ?? NaN;
+    expect([at('accentcheap0'), at('accentcheap1')]).toEqual([3, 6]); // firsts: ç, ç, à; every one: ç ã ç ã à and the ß after ö
+    expect([at('accent0'), at('accent1')]).toEqual([2, 2]); // é, ö
+  });
+
   it('exposes one count per slot for the fitting script', () => {
     expect(SLOT_NAMES).toHaveLength(SLOT_COUNT);
     const counts = new Float64Array(SLOT_COUNT);
