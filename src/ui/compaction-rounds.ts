@@ -2,8 +2,8 @@
 // it, what it removed and kept, tokens before → after, the summary sections as the block sent
 // them (the user's requests marked open or done among them; each line can jump to the message it
 // came from; the latest round's lines carry the carried-line editor's actions), the references as
-// note links, files read and modified, the exact `<previous_context>` block with Copy, and the original messages it replaced,
-// rendered on demand.
+// note links, files read and modified, the exact `<previous_context>` block with Copy, and the
+// original messages it replaced, rendered on demand.
 //
 // Ownership: this module owns the list element's content and what the user opened in it (the open
 // rounds, the rounds showing their original messages, the child Components those are rendered
