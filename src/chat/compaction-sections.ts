@@ -4,8 +4,8 @@
 // The summary panel shows all of it; the notice in the chat shows what was carried.
 import { type EditableSection, lineKey, lineState } from '../core/edits';
 import { sentInBlock, sentPart, type CompactionRecord, type ErrorLine, type LeftOffLine, type SourcedLine } from '../core/record';
-import { blockSection, hasSections, shownText } from '../core/block-format';
-import { closeTasks } from '../core/extract-summary';
+import { blockSection, hasSections, outputLine, outputOf, ranLine, resolutionLine, shownText } from '../core/block-format';
+import { topicStatus } from '../core/extract-summary';
 
 /** What the block may show under a line, each only while room was left: how an error was resolved,
  * the command the work left off at, and the lines of its output that bear on the task. */
@@ -73,7 +73,7 @@ export function summarySections(r: CompactionRecord): SummarySection[] {
     for (const raw of lines) {
       const line: SummaryLine = { ...raw, section, key: lineKey(raw.text), full: raw.text, details: detailsOf(raw, where) };
       // (The block's rule: open unless a "done" line covers it.)
-      if (section === 'topics') line.status = closeTasks([raw], r.done).length ? 'Open' : 'Done';
+      if (section === 'topics') line.status = topicStatus(raw, r.done);
       const state = lineState(r, section, raw);
       if (state && 'removed' in state) {
         // A copy of a line rewritten in another section is shown there, rewritten.
@@ -103,21 +103,20 @@ export function summarySections(r: CompactionRecord): SummarySection[] {
 }
 
 /**
- * The lines the block writes under a line (render-extras.ts: "  - Then: …" under an error, "- Ran: …"
- * and a fenced excerpt of its output under "Left off"), each marked sent when the block's section
- * holds it as written there.
+ * The lines the block writes under a line (block-format.ts's resolutionLine, ranLine and
+ * outputLine), each marked sent when the block's section holds it as written there.
  */
 function detailsOf(raw: SourcedLine | ErrorLine | LeftOffLine, where: string): SummaryDetail[] {
   const out: SummaryDetail[] = [];
   const lines = new Set(where.split('\n'));
   if ('resolution' in raw && typeof raw.resolution === 'string' && raw.resolution) {
-    out.push({ label: 'Then', text: raw.resolution, code: false, sent: lines.has(`  - Then: ${raw.resolution}`) });
+    out.push({ label: 'Then', text: raw.resolution, code: false, sent: lines.has(resolutionLine(raw.resolution)) });
   }
   if ('command' in raw && typeof raw.command === 'string' && raw.command) {
-    out.push({ label: 'Ran', text: raw.command, code: true, sent: lines.has(`- Ran: ${raw.command}`) });
-    const output = Array.isArray(raw.output) ? raw.output.filter((l): l is string => typeof l === 'string' && l !== '') : [];
-    const sent = output.filter((l) => lines.has(`  ${l}`));
-    const notSent = output.filter((l) => !lines.has(`  ${l}`));
+    out.push({ label: 'Ran', text: raw.command, code: true, sent: lines.has(ranLine(raw.command)) });
+    const output = outputOf(raw);
+    const sent = output.filter((l) => lines.has(outputLine(l)));
+    const notSent = output.filter((l) => !lines.has(outputLine(l)));
     if (sent.length) out.push({ label: 'Output', text: sent.join('\n'), code: true, sent: true });
     if (notSent.length) out.push({ label: 'Output', text: notSent.join('\n'), code: true, sent: false });
   }

@@ -4,7 +4,7 @@
 // block (what the summary panel counts as sent there). What goes *into* the block, within the
 // budget, is render.ts's; this file only says how it is written. Pure.
 import type { EditableSection } from './edits';
-import type { SourcedLine } from './record';
+import type { LeftOffLine, SourcedLine } from './record';
 import { describeDay, resolveRelativeDates } from './dates';
 import { dropLoneSurrogates, wordCount } from './text';
 
@@ -26,6 +26,19 @@ export type SectionId =
   | 'leftOff'
   | 'request'
   | 'nextStep';
+
+/** The lines written under another line, while room is left: how an error was resolved (under
+ * the error), the command the work left off at and the lines of its output (under "Left off", the
+ * output fenced as code). The panel reads them back with the same functions. */
+export const RAN_PREFIX = '- Ran: ';
+export const resolutionLine = (resolution: string): string => dropLoneSurrogates(`  - Then: ${resolution}`);
+export const ranLine = (command: string): string => dropLoneSurrogates(`${RAN_PREFIX}${command}`);
+export const outputLine = (line: string): string => dropLoneSurrogates(`  ${line}`);
+/** A record's left-off output lines, as saved (a saved record is read as it is: what is not a line
+ * of text is not shown). */
+export function outputOf(leftOff: LeftOffLine | null | undefined): string[] {
+  return Array.isArray(leftOff?.output) ? leftOff.output.filter((l): l is string => typeof l === 'string' && l !== '') : [];
+}
 
 /** Display order of the sections (stable format). */
 export const ORDER: SectionId[] = ['goal', 'request', 'constraints', 'decisions', 'done', 'open', 'errors', 'modified', 'read', 'references', 'topics', 'facts', 'leftOff', 'nextStep'];

@@ -316,6 +316,11 @@ export function closeTasks(open: readonly SourcedLine[], done: readonly SourcedL
   });
 }
 
+/** A request as the block marks it: done when a "done" line covers it (see closeTasks), else open. */
+export function topicStatus(topic: SourcedLine, done: readonly SourcedLine[]): 'Open' | 'Done' {
+  return closeTasks([topic], done).length ? 'Open' : 'Done';
+}
+
 /** A crude English stem, enough to match "draft the schedule" with "drafted the schedule". */
 function stem(word: string): string {
   return word.replace(/(?:ing|ed|es|s)$/, '') || word;

@@ -4,7 +4,7 @@
 // references, and the last trim of the block measured whole. Pure: the appenders take the block's
 // lines by section and the tokens used, and return the tokens used after.
 import type { ErrorLine, FileEntry, Reference } from './record';
-import { assemble, type SectionId } from './block-format';
+import { assemble, outputLine, RAN_PREFIX, resolutionLine, type SectionId } from './block-format';
 import { dropLoneSurrogates, isLeadIn } from './text';
 
 type Lines = Map<SectionId, string[]>;
@@ -20,13 +20,13 @@ export function addResolutions(lines: Lines, errors: readonly ErrorLine[], leftO
   const errorLines = lines.get('errors');
   if (!errorLines) return used;
   const byLine = new Map(errors.map((e) => [dropLoneSurrogates(`- ${e.text}`), e]));
-  const ranLeftOff = lines.get('leftOff')?.find((l) => l.startsWith('- Ran: '))?.slice('- Ran: '.length).toLowerCase();
+  const ranLeftOff = lines.get('leftOff')?.find((l) => l.startsWith(RAN_PREFIX))?.slice(RAN_PREFIX.length).toLowerCase();
   const said = new Set<string>([leftOffText, ...(ranLeftOff ? [ranLeftOff] : [])]);
   for (let i = 0; i < errorLines.length; i++) {
     const e = byLine.get(errorLines[i] as string);
     if (!e?.resolution || said.has(e.resolution.toLowerCase())) continue;
     said.add(e.resolution.toLowerCase());
-    const line = dropLoneSurrogates(`  - Then: ${e.resolution}`);
+    const line = resolutionLine(e.resolution);
     const extra = cost(line) + 1;
     if (used + extra > target) continue;
     used += extra;
@@ -42,14 +42,14 @@ export function addResolutions(lines: Lines, errors: readonly ErrorLine[], leftO
  */
 export function addCommandOutput(lines: Lines, output: readonly string[], used: number, target: number, cost: Cost): number {
   const leftOffLines = lines.get('leftOff');
-  const ranAt = leftOffLines?.findIndex((l) => l.startsWith('- Ran: ')) ?? -1;
+  const ranAt = leftOffLines?.findIndex((l) => l.startsWith(RAN_PREFIX)) ?? -1;
   const shownable = ranAt >= 0 ? output.filter((l) => !l.includes('```')) : [];
   if (!leftOffLines || !shownable.length) return used;
   const fence = '  ```';
   const shown: string[] = [];
   let extra = 2 * (cost(fence) + 1);
   for (const out of shownable) {
-    const line = dropLoneSurrogates(`  ${out}`);
+    const line = outputLine(out);
     if (used + extra + cost(line) + 1 > target) break;
     extra += cost(line) + 1;
     shown.push(line);

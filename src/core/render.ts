@@ -13,8 +13,8 @@
 // room is left (error fixes, a command's output) and the final trim are render-extras.ts's.
 import type { CompactionRecord, SourcedLine } from './record';
 import { recordMargin } from './block-margin';
-import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factText, fileLine, groupFacts, needsHeading, shownText } from './block-format';
-import { closeTasks } from './extract-summary';
+import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factText, fileLine, groupFacts, needsHeading, outputOf, ranLine, shownText } from './block-format';
+import { topicStatus } from './extract-summary';
 import { isRequestText } from './extract-goal';
 import { estimateTokens } from './tokens';
 import { balancedMarkup, dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash } from './text';
@@ -187,7 +187,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // (Not one ending in a colon or with unbalanced markup. A pipeline is shown: its " | " may read
     // as an item separator to a scorer, but a continuation needs the command the work stood at, and
     // without it a "Let me …:" line is not shown either, so "Left off" went missing.)
-    const ran = command !== undefined && command !== '' && !isLeadIn(command) && balancedMarkup(command) && add('leftOff', `- Ran: ${command}`, target);
+    const ran = command !== undefined && command !== '' && !isLeadIn(command) && balancedMarkup(command) && add('leftOff', ranLine(command), target);
     // A line that announces the command ("Let me read the method:") is shown with it or not at all.
     if (!ran && isLeadIn(leftOffText)) {
       // (What add() counted for each line: no heading here.)
@@ -208,7 +208,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // Under the "Done:" heading an item does not say "Done:" again.
     ['done', record.done.map((l) => `- ${shownText('done', l.text)}`)],
     // Each request of the user, marked done when a later "done" line covers it, else open.
-    ['topics', record.topics.map((l) => `- ${closeTasks([l], record.done).length ? 'Open' : 'Done'}: ${l.text}`)],
+    ['topics', record.topics.map((l) => `- ${topicStatus(l, record.done)}: ${l.text}`)],
   ];
   // The lines the user rewrote go first, each section's ahead of its other lines: what they asked
   // to send is sent while the whole block has room for it.
@@ -367,9 +367,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // Then how the errors shown were resolved, and what the left-off command's output showed of the
   // task, while room is left: facts come first.
   built.used = addResolutions(built.lines, record.errors, leftOffText, built.used, target, cost);
-  // (A saved record is read as it is: lines that are not text are not shown.)
-  const output = Array.isArray(record.leftOff?.output) ? record.leftOff.output.filter((l): l is string => typeof l === 'string') : [];
-  built.used = addCommandOutput(built.lines, output, built.used, target, cost);
+  built.used = addCommandOutput(built.lines, outputOf(record.leftOff), built.used, target, cost);
 
   if (factLines.length) built.lines.set('facts', factLines);
 

@@ -9,7 +9,7 @@ export function renderDetails(parent: HTMLElement, details: readonly SummaryDeta
     if (!d.sent && !withUnsent) continue;
     const el = parent.createDiv({ cls: `compact-chat-line-detail${d.sent ? '' : ' is-not-sent'}` });
     el.createSpan({ cls: 'compact-chat-line-detail-label', text: `${d.label}${d.sent ? '' : ' (not sent)'}: ` });
-    if (d.code) (d.text.includes('\n') || d.label === 'Output' ? el.createEl('pre') : el).createEl('code', { text: d.text });
+    if (d.code) (d.label === 'Output' ? el.createEl('pre') : el).createEl('code', { text: d.text });
     else el.createSpan({ text: d.text });
   }
 }

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/core/compact';
+import { renderBlock } from '../../src/core/render';
 import type { ChatMessage } from '../../src/core/messages';
 import { sentInBlock } from '../../src/core/record';
 import { blockSection, shownText } from '../../src/core/block-format';
@@ -155,6 +156,15 @@ describe('summary sections', () => {
     renderDetails(panel, byTitle.get('Where it left off')?.sent[0]?.details ?? [], true);
     expect(panel.findAll('.compact-chat-line-detail.is-not-sent').map((d) => d.getText())).toEqual(['Output (not sent): 356: ordering_parts.search(sql) <b>x</b>']);
     expect(panel.querySelector('b')).toBeNull();
+
+    // What the renderer wrote is read back as sent, odd text included (a lone surrogate is dropped
+    // from the block: the panel must compare with the line as written, not as extracted).
+    const odd = { ...record, errors: [{ ...at('ValueError: invalid literal for int()'), resolution: 'Installed the backport \uD800 and the tests pass.' }] };
+    const rendered = { ...odd, block: renderBlock(odd, { budgetTokens: 600, model: 'gpt-4o' }) };
+    expect(rendered.block).toContain('  - Then: Installed the backport  and the tests pass.');
+    const sections = new Map(summarySections(rendered).map((s) => [s.title, s]));
+    expect(sections.get('Errors')?.sent[0]?.details).toEqual([{ label: 'Then', text: 'Installed the backport \uD800 and the tests pass.', code: false, sent: true }]);
+    expect(sections.get('Where it left off')?.sent[0]?.details.map((d) => [d.label, d.sent])).toEqual([['Ran', true], ['Output', true]]);
   });
 
   it("lists the user's requests as the block marks them, open or done, sent or kept for later", () => {
