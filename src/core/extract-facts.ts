@@ -95,9 +95,12 @@ interface Candidate {
  * facts carried from the middle rounds displace the first round's as readily as the newest do.
  * Linear growth (1 + 2 × rounds) put a round-1 fact only 9 / 7 above a round-2 one by round 5,
  * and the middle rounds' facts pushed out the first round's (LoCoMo chain decay at budget 1,000:
- * 0.84 linear, 0.88 with this; the other sets unchanged). The block then keeps the oldest aim and
- * the newest share (FRESH_SHARE), and lets the middle go first. */
-const AGE_GROWTH = 2;
+ * 0.84 linear, 0.88 doubling). Doubling still let a round-2 fact of the user about themselves
+ * (prior 3.45) push out a round-1 explanation the block had shown for two rounds (LongMemEval:
+ * the website a user later asked back for); tripling keeps them level (LongMemEval chain decay at
+ * 1,000: 0.83 → 1.0, LoCoMo at 2,000 0.96 → 1.0, freshness unchanged within 0.001). The block then
+ * keeps the oldest aim and the newest share (FRESH_SHARE), and lets the middle go first. */
+const AGE_GROWTH = 3;
 /** Rounds of age counted at most: the multiplier stays finite in a conversation of any length. */
 const MAX_AGE = 24;
 
