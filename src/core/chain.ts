@@ -1,7 +1,7 @@
 // Chaining: merging the previous round's record with what this round extracted. The original goal
 // and standing constraints survive every round; open tasks that are now done move to done;
 // nothing is duplicated; lists are bounded so the record (and the block) cannot grow without end.
-import { mergeSamePaths, samePath } from './extract-files';
+import { mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { closeTasks, errorKey } from './extract-summary';
 import type { CompactionRecord, ErrorLine, FileEntry, Reference, SourcedLine } from './record';
 import { dedupeKey } from './text';
@@ -91,6 +91,7 @@ export function mergeContent(previous: CompactionRecord | null, fresh: Extracted
   const closed = allOpen.filter((t) => !stillOpen.includes(t));
   const doneWithClosed = mergeLines(closed, done, Number.MAX_SAFE_INTEGER, 'first');
   const modified = mergeFiles(previous.filesModified, fresh.filesModified, round);
+  const filesRead = mergeFiles(previous.filesRead, fresh.filesRead, round).filter((f) => !modified.some((x) => samePath(x.path, f.path)));
   return {
     // The original goal is the first round's, always.
     goal: previous.goal ?? fresh.goal,
@@ -105,8 +106,8 @@ export function mergeContent(previous: CompactionRecord | null, fresh: Extracted
     leftOff: fresh.leftOff ?? previous.leftOff,
     facts: fresh.facts,
     topics: mergeLines(previous.topics, fresh.topics, LIMITS.topics, 'last'),
-    references: mergeReferences(previous.references, fresh.references, round),
-    filesRead: mergeFiles(previous.filesRead, fresh.filesRead, round).filter((f) => !modified.some((x) => samePath(x.path, f.path))),
+    references: referencesNotListed(mergeReferences(previous.references, fresh.references, round), [...modified, ...filesRead]),
+    filesRead,
     filesModified: modified,
   };
 }

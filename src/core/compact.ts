@@ -6,7 +6,7 @@ import { mergeContent, type ExtractedContent } from './chain';
 import { selectCut } from './cut';
 import { applyEdits, carryEdits, isRemoved, lineState } from './edits';
 import { selectFacts } from './extract-facts';
-import { fileOpsOfCall, mergeSamePaths, samePath } from './extract-files';
+import { fileOpsOfCall, mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { addReferences, findReferences, type FoundReference } from './extract-references';
 import { prepareSentences, sentencesOf, templateSection } from './extract-sentences';
 import { extractTaskLines } from './extract-goal';
@@ -252,7 +252,6 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const filesModified = mergeSamePaths([...modified.values()]);
   const filesRead = mergeSamePaths([...read.values()]).filter((f) => !filesModified.some((x) => samePath(x.path, f.path)));
   const files = [...filesModified, ...filesRead];
-  for (const [key, ref] of references) if (ref.kind === 'path' && files.some((f) => samePath(f.path, ref.text.replace(/^\.\//, '')))) references.delete(key);
 
   // What the task lines and constraints say need not be said again by a key fact.
   // (A focus asks for its words: what the task lines say of them does not count as said.)
@@ -290,7 +289,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     ...sectionsStamped,
     errors: stamp(errors),
     facts,
-    references: [...references.values()],
+    references: referencesNotListed([...references.values()], files),
     filesRead,
     filesModified,
   };

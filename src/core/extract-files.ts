@@ -239,6 +239,30 @@ export function samePath(a: string, b: string): boolean {
   return !short.startsWith('/') && short.includes('/') && long.endsWith(`/${short}`);
 }
 
+/** The last part of a path, lower case ("Forms.py" in a heading names django/forms/forms.py). */
+const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+
+/**
+ * The path references that no listed file and no longer path reference already names, so the block
+ * gives each file one canonical path: not the same path again with or without a leading directory
+ * ({@link samePath}), nor its bare file name ("formsets.py" beside django/forms/formsets.py). A bare
+ * name is dropped this way only for references: it is the same word, and the full path is listed;
+ * two files read are kept apart (`__init__.py` names many files).
+ */
+export function referencesNotListed<R extends { kind: string; text: string }>(refs: readonly R[], files: readonly { path: string }[]): R[] {
+  const paths = refs.filter((r) => r.kind === 'path').map((r) => r.text.replace(/^(?:\.\/)+(?=.)/, ''));
+  const full = [...files.map((f) => f.path), ...paths.filter((p) => p.includes('/'))];
+  const names = new Set(full.map(baseName));
+  return refs.filter((r) => {
+    if (r.kind !== 'path') return true;
+    const text = r.text.replace(/^(?:\.\/)+(?=.)/, '');
+    if (files.some((f) => samePath(f.path, text))) return false;
+    if (!text.includes('/')) return !names.has(text.toLowerCase());
+    // A shorter form of a longer path reference.
+    return !paths.some((p) => p !== text && p.length > text.length && samePath(p, text));
+  });
+}
+
 /** The entries with one canonical path each: entries naming the same file (see {@link samePath})
  * merge into the one with the longest path, which says most about where the file is. */
 export function mergeSamePaths<T extends { path: string; sources: string[]; last: number }>(entries: readonly T[]): T[] {

@@ -63,7 +63,9 @@ const DONE_ITEM = /^\s*(?:[-*+]\s+)?\[[xX]\]\s+(.+)/;
 // Error lines: exception lines (Python/JS/Java style, dotted names allowed), compiler and tool
 // "error:" lines, shell failures. The traceback header itself carries nothing.
 const ERROR_LINE =
-  /^\s*(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Warning|Fault|Failure|Interrupt|Exit|Configured|DoesNotExist|NotFound|NotReady|Invalid)\b(?::\s.*[^,{[(]|:)?|(?:error|fatal|ERROR|FATAL|Error|npm ERR!|FAIL(?:ED)?)(?:\[[^\]]*\])?[: ]\s*\S.*|.*: (?:command not found|No such file or directory|Permission denied)|.*\b(?:Segmentation fault|core dumped)\b.*|错误[:：].+|エラー[:：].+)$/;
+  /^\s*(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Warning|Fault|Failure|Interrupt|Exit|Configured|DoesNotExist|NotFound|NotReady|Invalid)\b(?::\s.*[^,{[(]|:)?|(?:error|fatal|ERROR|FATAL|Error|npm ERR!|FAIL(?:ED)?)(?:\[[^\]]*\])?[: ]\s*(?![-+*/%&|^!<>]?=)\S.*|.*: (?:command not found|No such file or directory|Permission denied)|.*\b(?:Segmentation fault|core dumped)\b.*|错误[:：].+|エラー[:：].+)$/;
+/** A sentence that says what is about to be done, not what was done. */
+const INTENT = /^(?:(?:first|now|next|then|ok(?:ay)?|so),?\s+)?(?:I|we)(?:['’]ll| will| need to| have to| should| must| am going to|['’]m going to| want to)\b|^(?:(?:first|now|next|then|ok(?:ay)?|so),?\s+)?let(?: me|['’]s)\b/i;
 const RESOLVE = /\b(?:fix|fixed|fixes|resolv|install|instead|works now|now works|passes|solved|the (?:issue|problem|cause) (?:was|is)|turned out|because|workaround)\w*/i;
 
 const line = (s: Sentence, text: string, score: number): SourcedLine => ({
@@ -175,7 +177,8 @@ function findResolution(messages: readonly ChatMessage[], sentences: readonly Se
     const s = sentences[i] as Sentence;
     if (s.role !== 'assistant' || s.code) continue;
     if (s.message > afterMessage + 4) break;
-    if (RESOLVE.test(s.text) && s.keyCount >= 3 && s.wc <= 40 && standsAlone(s.text)) return squash(s.text);
+    // (What fixed it, not what is about to be tried: "I need to install dependencies." is a plan.)
+    if (RESOLVE.test(s.text) && !INTENT.test(s.text) && s.keyCount >= 3 && s.wc <= 40 && standsAlone(s.text)) return squash(s.text);
   }
   for (let i = afterMessage + 1; i < Math.min(messages.length, afterMessage + 5); i++) {
     const m = messages[i];

@@ -221,6 +221,31 @@ describe('compact', () => {
     expect(tight.block).toContain("ModuleNotFoundError: No module named 'zoneinfo_backport'");
   });
 
+  it('names each file by one path: a bare file name the files or a longer reference list is no reference of its own', () => {
+    const chat = agentSession('Add the nonform CSS class to non form errors in FormSets.', [
+      ['Let me look at the non_form_errors method in `formsets.py` and `Forms.py`, then the helpers in `utils.py`.', 'cat django/forms/formsets.py', 'class BaseFormSet:'],
+      ['The `formsets.py` file is where errors are built; `widgets.py` is not involved. See django/forms/renderers.py and forms/renderers.py too.', 'cat django/forms/forms.py', 'class BaseForm:'],
+    ], 'Go on.');
+    const r = ok(compact(chat, opts({ cut: 5, budgetTokens: 600 })));
+    expect(r.record.filesRead.map((f) => f.path).sort()).toEqual(['django/forms/forms.py', 'django/forms/formsets.py']);
+    const refs = r.record.references.map((x) => x.text);
+    // "formsets.py" and "Forms.py" name files listed whole; "forms/renderers.py" is the longer
+    // reference's path again. The others name no file the block lists otherwise.
+    expect(refs).not.toContain('formsets.py');
+    expect(refs).not.toContain('Forms.py');
+    expect(refs).not.toContain('forms/renderers.py');
+    expect(refs).toEqual(expect.arrayContaining(['utils.py', 'widgets.py', 'django/forms/renderers.py']));
+    // And so across rounds: a later round's bare mention of a file an earlier one read.
+    const later = agentSession('Go on.', [['Now `forms.py` needs the same change.', 'grep -n nonfield django/forms/utils.py', '80: nonfield']], 'Thanks.')
+      .slice(1)
+      .map((x) => ({ ...x, id: `r2-${x.id}` }));
+    const next = ok(compact(later, opts({ cut: 2, budgetTokens: 600, previous: r.record })));
+    expect(next.record.round).toBe(2);
+    expect(next.record.filesRead.map((f) => f.path)).toContain('django/forms/utils.py');
+    expect(next.record.references.map((x) => x.text)).not.toContain('forms.py');
+    expect(next.record.references.map((x) => x.text)).not.toContain('utils.py');
+  });
+
   it('leaves off at a step that only announced its command: the announcement with the command, or neither', () => {
     const chat = agentSession('Fix the ordering bug in the SQL compiler.', [
       ['The main file is likely django/db/models/sql/compiler.py, where get_order_by lives.', 'grep -n "get_order_by" django/db/models/sql/compiler.py', '252:    def get_order_by(self):'],

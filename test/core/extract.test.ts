@@ -237,6 +237,20 @@ describe('summary sections', () => {
     expect(errors[0]?.resolution).toBe('The fix is to install pyyaml first.');
     expect(errors[0]?.sources).toEqual(['t1', 't2']);
   });
+
+  it('reads no error in code that assigns or compares a variable named error, and no fix in a plan', () => {
+    const msgs: ChatMessage[] = [
+      assistant('a1', '', [{ id: 'c1', name: 'bash', arguments: '{"command":"sed -n 300,320p django/forms/formsets.py"}' }]),
+      tool('t1', 'c1', 'try:\n    error = ValidationError(error)\n    error = error.error_dict\n    if error == None:\nerror += 1\nerror: the form could not be saved'),
+      assistant('a2', '', [{ id: 'c2', name: 'bash', arguments: '{"command":"python reproduce.py"}' }]),
+      tool('t2', 'c2', "ModuleNotFoundError: No module named 'asgiref'"),
+      assistant('a3', 'I need to install dependencies.', [{ id: 'c3', name: 'bash', arguments: '{"command":"pip install asgiref"}' }]),
+    ];
+    const errors = extractErrors(msgs, sentencesOf(msgs));
+    expect(errors.map((e) => e.text)).toEqual(['error: the form could not be saved', "ModuleNotFoundError: No module named 'asgiref'"]);
+    // "I need to install …" says what comes next; the install that ran is what fixed it.
+    expect(errors[1]?.resolution).toBe('pip install asgiref');
+  });
 });
 
 describe('key facts', () => {
