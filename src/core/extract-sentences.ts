@@ -95,6 +95,9 @@ function proseCodeLike(line: string): boolean {
   // code or output: prose has none), a table row, template syntax (Templater's <% %>, Handlebars' {{ }}).
   if (/^(?:\t|\s{4,})\s*\S|\t\t|^\s*\||<%|%>|\{\{|\}\}/.test(line)) return true;
   if (/^\s*(?:[\w.[\]'"]+\s*[-+*/]?=\s*\S|return\b|def |class \w|import |from \S+ import|@\w|#include|(?:const|let|var|function) )/.test(line) && !/[.!?]\s*$/.test(line)) return true;
+  // An expression alone on its line: a member, call or index of a name ("response.content",
+  // "df.head()"), as pasted from a console session.
+  if (/^\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\([^\s()]*\)|\[[^\s\]]*\])+\s*$/.test(line)) return true;
   // Links are prose markup, not code punctuation.
   const text = line.includes('[') ? line.replace(/!?\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\)/g, 'link') : line;
   if (text.length < 8) return false;

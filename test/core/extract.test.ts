@@ -311,6 +311,11 @@ describe('key facts', () => {
     ].join('\n'));
     const code = sentencesOf([pasted]).filter((s) => s.code).map((s) => s.text);
     expect(code).toContain('# This is not correct, I am expecting the bytes of My Content');
+    // A console session: an expression alone on its line is code, and so are the comments after it.
+    const session = user('u3', ['It goes wrong for memoryview content.', 'response = HttpResponse(memoryview(b"My Content"))', 'response.content', "# Out: b'<memory at 0x7fcc47ab2648>'", "# This is not correct, I am expecting b'My Content'"].join('\n'));
+    const sessionCode = sentencesOf([session]).filter((s) => s.code).map((s) => s.text);
+    expect(sessionCode).toEqual(expect.arrayContaining(['response.content', "# This is not correct, I am expecting b'My Content'"]));
+    expect(sentencesOf([user('u4', 'Thanks.\nSee example.\nThat is all for today, e.g.')]).some((s) => s.code)).toBe(false);
     const notes = user('u2', 'The plan has two parts.\n# Shopping list for the whole weekend trip\nWe still need a tent.');
     expect(sentencesOf([notes]).find((s) => s.text.includes('Shopping list'))?.code).toBe(false);
   });
