@@ -192,7 +192,10 @@ function piecesOf(m: ChatMessage): MessagePieces {
       carry = bare.trim();
       continue;
     }
-    for (const text of splitSentences(bare)) {
+    for (const piece of splitSentences(bare)) {
+      // An enumerator inside a line ("… protocols. 3. Monitor usage and costs: …") numbers a list
+      // written as one paragraph: it is not part of the sentence after it.
+      const text = prose && INLINE_NUMBER.test(piece) ? piece.replace(INLINE_NUMBER, '') : piece;
       const c = !prose && codeLike(text);
       const x = c ? sentence(m, text, sentences.length) : proseSentence(m, text, sentences.length);
       x.template = template;
@@ -210,6 +213,8 @@ export function prepareSentences(m: ChatMessage): void {
   piecesOf(m);
 }
 
+/** "3. " before a capitalised word: a list's number (the block writes its own bullets). */
+const INLINE_NUMBER = /^\d{1,2}\.\s+(?=["'“*_([]*\p{Lu})/u;
 const LIST_MARK = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
 /** Blockquote (and callout) markers, nested or not: "> text", "> > text". */
 const QUOTE_MARK = /^\s*(?:>\s?)+/;

@@ -320,6 +320,11 @@ describe('key facts', () => {
     expect(sentencesOf([notes]).find((s) => s.text.includes('Shopping list'))?.code).toBe(false);
   });
 
+  it("drops a list's number from a sentence when the list was written as one paragraph", () => {
+    const answer = assistant('a1', '1. Back up: use snapshots. 2. Set security: keep SSH closed. 3. "Monitor" costs with Cloudwatch. It costs 5. 10) Review it: monthly.');
+    expect(sentencesOf([answer]).map((s) => s.text)).toEqual(['Back up: use snapshots.', 'Set security: keep SSH closed.', '"Monitor" costs with Cloudwatch.', 'It costs 5.', '10) Review it: monthly.']);
+  });
+
   it('boosts what matches the focus', () => {
     const msgs: ChatMessage[] = [
       user('u1', 'The quarterly budget for the marketing team is 42,000 euros this year.'),
