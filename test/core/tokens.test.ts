@@ -208,12 +208,20 @@ describe('estimateTokens', () => {
     expect(estimateTokens(keys, MODEL.o200k) / EXACT.o200k(keys)).toBeLessThanOrEqual(1.15);
   });
 
-  it('gives the cheap accents (ã õ ê ç à è ì ò ù ú ß) mark slots of their own, the others keep the accent slots', () => {
+  it('gives the cheap accents (ê ç à è ì ò ù ú ß) and ã õ mark slots of their own, the others keep the accent slots', () => {
     const counts = new Float64Array(SLOT_COUNT);
-    countSlots('informação é função à Größe', counts);
+    countSlots('informação é função à Größe não põe', counts);
     const at = (name: string): number => counts[SLOT_NAMES.indexOf(name)] ?? NaN;
-    expect([at('accentcheap0'), at('accentcheap1')]).toEqual([3, 6]); // firsts: ç, ç, à; every one: ç ã ç ã à and the ß after ö
+    expect([at('accentcheap0'), at('accentcheap1')]).toEqual([3, 4]); // firsts: ç, ç, à; every one: ç ç à and the ß after ö
+    expect([at('accentpt0'), at('accentpt1')]).toEqual([2, 4]); // firsts: ã of não, õ of põe; every one: ã ã ã õ
     expect([at('accent0'), at('accent1')]).toEqual([2, 2]); // é, ö
+  });
+
+  it('prices a Portuguese word with ã or õ near its plain spelling for Claude (Claude splits them alike)', () => {
+    const pt = 'O arquivo não pode ser lido: a extensão não é suportada e a configuração atual não permite a conversão.';
+    const ratio = estimateTokens(pt, MODEL.claude) / EXACT.claude(pt);
+    expect(ratio).toBeGreaterThan(0.85);
+    expect(ratio).toBeLessThan(1.25);
   });
 
   it('exposes one count per slot for the fitting script', () => {
