@@ -66,6 +66,9 @@ const PASTED = 0.6;
 /** Weight of common words (see GENERIC_WORDS) against their rarity in the conversation. */
 const GENERIC_WEIGHT = 0.3;
 
+/** A sentence, then a bracketed aside after its end. */
+const ASIDE = /^(.*[.!?…]["'”’)]*)\s+\[[^\]]*\][.!?]?$/u;
+
 /** camelCase, snake_case, calls and members: the text names code symbols. */
 const CODE_SYMBOL = /[a-z][A-Z]|_|\(\)|\.[a-z]/;
 
@@ -317,6 +320,13 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     if (!chosen[pos]) continue;
     const s = usable[pos] as Sentence;
     candidates.push(makeCandidate(s, pos, s.text, s.ids));
+    // A bracketed aside after the sentence's end ("We won! [shares a photo: …]") may be left
+    // out: the sentence alone is the cheaper fact, and the ranking weighs what the aside adds
+    // (one of the two at most: they share the group). A block with room for more whole sentences
+    // keeps more of the conversation in later rounds too (LoCoMo chain decay at budget 1,000:
+    // 0.88 → 0.95; single-shot recall unchanged within 0.01).
+    const aside = s.text.length > 12 && s.text.endsWith(']') ? ASIDE.exec(s.text) : null;
+    if (aside?.[1]) candidates.push(makeCandidate(s, pos, aside[1], idsOf(aside[1])));
   }
   carried.forEach((f, i) => {
     const ids = carriedIds[i] as number[];

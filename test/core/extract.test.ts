@@ -325,6 +325,22 @@ describe('key facts', () => {
     expect(sentencesOf([answer]).map((s) => s.text)).toEqual(['Back up: use snapshots.', 'Set security: keep SSH closed.', '"Monitor" costs with Cloudwatch.', 'It costs 5.', '10) Review it: monthly.']);
   });
 
+  it('may leave out a bracketed aside after a sentence, never cutting the sentence itself', () => {
+    // Captions that say what every caption says ("a photo of a group of people …").
+    const msgs = [
+      user('u1', 'We pulled off a tough win against the Hawks on Saturday! [shares a photo: a photo of a group of people in a room]'),
+      assistant('a1', 'That looks like fun. [shares a photo: a photo of a group of people in a park]'),
+      user('u2', 'It really was. [shares a photo: a photo of a group of people at a table]'),
+      assistant('a2', 'I love it. [shares a photo: a photo of a group of people on a beach]'),
+    ];
+    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 1, round: 1 });
+    expect(facts[0]?.text).toBe('We pulled off a tough win against the Hawks on Saturday!');
+    // An aside that names what the sentence does not is worth its tokens; one variant at most.
+    const rare = [user('u2', 'Look at this! [shares a photo: Kilimanjaro summit sign at Uhuru Peak, 5895 metres, Tanzania]')];
+    const both = selectFacts(sentencesOf(rare), { poolTokens: 100, round: 1 });
+    expect(both.map((f) => f.text)).toEqual(['Look at this! [shares a photo: Kilimanjaro summit sign at Uhuru Peak, 5895 metres, Tanzania]']);
+  });
+
   it('boosts what matches the focus', () => {
     const msgs: ChatMessage[] = [
       user('u1', 'The quarterly budget for the marketing team is 42,000 euros this year.'),
