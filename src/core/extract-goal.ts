@@ -22,6 +22,9 @@ const LEFT_OFF_WORDS = 45;
 // only: "I'm looking forward to …" is no "I'm looking for …", "Pleased to …" no "please".
 const REQUEST_EN =
   /^(?:(?:hey|hi|ok(?:ay)?|so|now|also|and|but|then)[,!]?\s+)?(?:(?:can|could|would|will) you|please|pls|help me|I (?:need|want|would like) (?:you )?to|I(?:['’]m| am) looking for|I (?:need|want) (?:an?|some) |I['’]d like (?:you )?to|I['’]m (?:trying|looking) to|let['’]s|let us|how (?:do|can|should|would) (?:I|we)|(?:what|which|where|when) (?:should|can|could) (?:I|we)|(?:what|which) (?:are|is) (?:some|the best|a good|good)|any (?:tips|ideas|suggestions|advice)|(?:write|create|add|make|fix|implement|explain|summari[sz]e|find|show|list|update|change|refactor|rename|remove|delete|draft|translate|review|check|compare|generate|build|set up|organi[sz]e|convert|move|merge|insert|read|search|suggest|recommend|tell me|give me|plan|outline|describe))\b/i;
+/** A request after a leading clause ("I'm upgrading my setup, can you tell me about …?", "… not
+ * just hotels so please update your answer"); not an exclamation ("…, can you believe it?"). */
+const REQUEST_MID = /(?:[,;:]\s+(?:(?:so|and|but|then)\s+)?|\s(?:so|and) )(?:(?:can|could|would|will) you (?!(?:believe|imagine|guess)\b)|please (?!note\b))\w/i;
 /** "Let's …!" said as a cheer ("Let's keep each other motivated!"), not a task to do. */
 const CHEER = /^(?:(?:ok(?:ay)?|so|and|but|now)[,!]?\s+)?let['’]s\b[^.?]*!["'”’)\]]*$/i;
 /** A question that asks for help anywhere in it ("Do you have any tips for …?"). */
@@ -38,13 +41,13 @@ const NEXT_STEP = /^(?:(?:next|now|then|finally),?\s+)?(?:I['’]ll|I will|let m
  * tips for …?"), not one about the other side ("How have you been?"). */
 export function isRequest(s: Sentence): boolean {
   if (s.code || s.template || s.wc < 4 || CHEER.test(s.text)) return false;
-  if (REQUEST_EN.test(s.text) || REQUEST_CJK.test(s.text)) return true;
+  if (REQUEST_EN.test(s.text) || REQUEST_CJK.test(s.text) || REQUEST_MID.test(s.text)) return true;
   return (s.traits & QUESTION) !== 0 && s.wc >= 6 && ASKS_FOR_HELP.test(s.text);
 }
 
 /** `isRequest` for text alone (a task line as the record holds it, read back in sentences). */
 export function isRequestText(text: string): boolean {
-  if (REQUEST_EN.test(text) || REQUEST_CJK.test(text)) return true;
+  if (REQUEST_EN.test(text) || REQUEST_CJK.test(text) || REQUEST_MID.test(text)) return true;
   return /\?["'”’)\]*_`]*$/u.test(text) && ASKS_FOR_HELP.test(text);
 }
 

@@ -513,6 +513,10 @@ describe('goal', () => {
     );
     // The greeting before the request is left out; the request is whole sentences.
     expect(goalOf([user('u1', 'Hi! Can you help me plan a garden bed for shade? It is about 2 m by 1 m.')])).toBe('Can you help me plan a garden bed for shade? It is about 2 m by 1 m.');
+    // A request after a leading clause is a request; an exclamation that only sounds like one is not.
+    expect(goalOf([user('u1', "I'm upgrading my gaming setup, can you tell me more about the BlackWidow keyboard?")])).toBe("I'm upgrading my gaming setup, can you tell me more about the BlackWidow keyboard?");
+    expect(goalOf([user('u1', 'You left out the booking service for flights so please update your previous answer.')])).toBe('You left out the booking service for flights so please update your previous answer.');
+    expect(goalOf([user('u1', 'We won the final by two points, can you believe it?')])).toBeUndefined();
   });
   it("takes an agent harness's task, not its instruction template", () => {
     const task = '<pr_description>\nConsider the following PR description:\nWrong totals in the invoice export\nDescription\nHi.\nThe export sums net and gross amounts twice.\n</pr_description>\n<instructions>\nYou MUST run the tests before you submit.\n</instructions>';
