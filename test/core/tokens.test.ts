@@ -216,6 +216,30 @@ describe('estimateTokens', () => {
     expect([at('accent0'), at('accent1')]).toEqual([2, 2]); // é, ö
   });
 
+  it("prices what Llama 2's SentencePiece spells in bytes or without a space's piece, only for llama", () => {
+    const slot = (text: string, name: string): number => {
+      const counts = new Float64Array(SLOT_COUNT);
+      countSlots(text, counts);
+      return counts[SLOT_NAMES.indexOf(name)] ?? NaN;
+    };
+    expect(slot('due 📅 2025 and ❄️ → ok', 'spacebyte0')).toBe(3); // spaces before 📅 ❄ →; not before 2025
+    expect(slot('a📅 b', 'spacebyte0')).toBe(0);
+    expect(slot('word\nline (paren #Tag "quote 2nd', 'spacebyte0')).toBe(0);
+    expect(slot('word\nline (paren #Tag "quote 2nd', 'latinbare0')).toBe(5); // line paren Tag quote nd
+    expect(slot('word getElementById it\'s', 'latinbare0')).toBe(0); // text start, camelCase, contraction
+    expect(slot('商用许可证', 'hanbytes0')).toBe(2); // 许 证: three byte tokens each in Llama 2
+    expect(slot('可以使用', 'hanbytes0')).toBe(0);
+    expect(slot('⏳ ❄ ✨ ⭐ → ≤ ─', 'symbolpicto0')).toBe(4); // arrows, maths and box drawing are not
+    // Only Llama 2's table prices them: elsewhere the first two take space0's and latin0's weights
+    // and the others nothing, so those families' estimates are the same with or without them.
+    const mixed = 'Status ✅ done 📅 2025-07-06\n#WinterMagic "Nature" 许可证 ❄️✨';
+    for (const family of FAMILIES) {
+      const ratio = estimateTokens(mixed, MODEL[family]) / EXACT[family](mixed);
+      expect(ratio, family).toBeGreaterThanOrEqual(family === 'llama' ? 0.9 : 0.75);
+      expect(ratio, family).toBeLessThanOrEqual(1.3);
+    }
+  });
+
   it('exposes one count per slot for the fitting script', () => {
     expect(SLOT_NAMES).toHaveLength(SLOT_COUNT);
     const counts = new Float64Array(SLOT_COUNT);
