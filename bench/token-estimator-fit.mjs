@@ -579,7 +579,7 @@ export function familyFitter(fam, genRows, opts = {}) {
   // `genLang`.
   const extra = genRows.filter((r) => (SHAPES.has(r.cat) ? o.gen : o.genLang) > 0 && (SHAPES.has(r.cat) || /^gen-mo-/.test(r.cat)));
   const genWeight = (r) => (SHAPES.has(r.cat) ? o.gen : o.genLang);
-  return { prior, fitOn: (train) => untie(fit(tie([...train, ...extra]), y, o.under, prior, o.ridge, bounds, genWeight)) };
+  return { prior, ties, fitOn: (train) => untie(fit(tie([...train, ...extra]), y, o.under, prior, o.ridge, bounds, genWeight)) };
 }
 
 /**
