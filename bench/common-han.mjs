@@ -7,6 +7,7 @@
 // cl100k_base or in the Claude tokenizer. Those vocabularies rank characters by how often their
 // training text used them, so the set is the everyday core of Chinese and Japanese writing; every
 // other ideograph is two or three byte tokens there, and the estimator prices it apart (HAN_RARE).
+// Also LLAMA_BYTE_HAN, the common ones that Llama 2's smaller vocabulary spells in bytes (HAN_BYTES).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { REFS } from './token-estimator-fit.mjs';
 
@@ -23,10 +24,22 @@ console.error(`${common.length} common ideographs`);
 const lines = [];
 for (let i = 0; i < common.length; i += 40) lines.push(`  '${common.slice(i, i + 40)}'`);
 const decl = `const COMMON_HAN =\n${lines.join(' +\n')};`;
+// LLAMA_BYTE_HAN: which of them Llama 2's vocabulary lacks (a common ideograph there is one token,
+// with or without a space before it; the others are three byte tokens), one bit per character in
+// COMMON_HAN's order, six to a base64 digit.
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const bits = [...common].map((ch) => (REFS.llama(`a${ch}`) - REFS.llama('a') > 1 ? 1 : 0));
+let mask = '';
+for (let i = 0; i < bits.length; i += 6) mask += B64[bits.slice(i, i + 6).reduce((a, b, j) => a | (b << j), 0)];
+console.error(`${bits.filter(Boolean).length} of them spelled in bytes by Llama 2`);
+const maskDecl = `const LLAMA_BYTE_HAN = '${mask}';`;
 if (process.argv.includes('--write')) {
   const path = new URL('../src/core/tokens.ts', import.meta.url);
-  const src = readFileSync(path, 'utf8');
-  const from = src.indexOf('const COMMON_HAN =');
-  const to = src.indexOf(';', from) + 1;
-  writeFileSync(path, src.slice(0, from) + decl + src.slice(to));
-} else console.log(decl);
+  let src = readFileSync(path, 'utf8');
+  for (const [name, text] of [['const COMMON_HAN =', decl], ['const LLAMA_BYTE_HAN =', maskDecl]]) {
+    const from = src.indexOf(name);
+    const to = src.indexOf(';', from) + 1;
+    src = src.slice(0, from) + text + src.slice(to);
+  }
+  writeFileSync(path, src);
+} else console.log(`${decl}\n${maskDecl}`);

@@ -24,10 +24,12 @@ const gen = generatedRows();
 console.error(`${kit.length} kit samples, ${gen.length} generated texts, ${SLOT_NAMES.length} slots, ${JSON.stringify(hyper)}`);
 
 const weights = {};
+const tiesOf = {};
 for (const fam of FAMILIES) {
-  const { prior, fitOn } = familyFitter(fam, gen, hyper);
+  const { prior, fitOn, ties } = familyFitter(fam, gen, hyper);
   const w = fitOn(kit);
   weights[fam] = w;
+  tiesOf[fam] = ties;
   for (const [label, ws] of [['prior', prior], ['fit', w]]) {
     const s = score(kit.map((r) => ({ cat: r.cat, ratio: est(r, ws) / target(r, fam) })));
     const worst = Object.entries(s).sort((a, b) => b[1].mae - a[1].mae)[0];
@@ -53,6 +55,9 @@ const fmt = (v) => (Math.round(v * 100) / 100).toString();
 const lines = ['export const WEIGHTS: Record<TokenizerFamily, readonly number[]> = {'];
 for (const [fam, fitted] of Object.entries(weights)) {
   const w = [...fitted].map((v, i) => (Math.abs(v - (current[fam]?.[i] ?? Infinity)) < 0.01 ? current[fam][i] : v));
+  // A tied slot takes the weight written for its slot (a new one would otherwise be rounded apart
+  // from a slot the rule above kept, and the family's estimates would move by rounding alone).
+  for (const [i, j] of tiesOf[fam]) w[i] = w[j];
   lines.push(`  ${fam}: [`);
   let line = '   ';
   for (const v of w) {

@@ -119,10 +119,18 @@ const UNDERSCORE = 37;
 // slots priced them at 3 tokens a word (Portuguese +10 to +16 %). Mark slots of their own.
 const LATIN1_PT = 38;
 const PT_ACCENTS = 'ãõÃÕ';
-const SURROGATE = 39; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
-const PUNCT_CHAR = 40; // resolved in the loop: PUNCT, REPEAT when it equals the previous character, or APOS
+// An ideograph of COMMON_HAN that Llama 2's vocabulary lacks (许, 证, 它, 购 …): spelled there in
+// its three UTF-8 bytes, three tokens where a common one is one (see LLAMA_BYTE_HAN).
+const HAN_BYTES = 39;
+// A pictograph of the Basic Multilingual Plane (⏳ ☕ ❄ ✨ ⚡ ❌ ⭐: Miscellaneous Technical and
+// Symbols, Dingbats, Miscellaneous Symbols and Arrows), where arrows, maths and box drawing are the
+// rest of SYMBOL. Llama 2's vocabulary holds a few of them (✅ ✓ ★ ♥), and spells the others in
+// their three UTF-8 bytes.
+const SYMBOL_PICTO = 40;
+const SURROGATE = 41; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
+const PUNCT_CHAR = 42; // resolved in the loop: PUNCT, REPEAT when it equals the previous character, or APOS
 
-const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN, SPACE, FORMAT, APOS_GROUP, HANGUL, LATIN, LATIN, PUNCT, PUNCT, LATIN];
+const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN, SPACE, FORMAT, APOS_GROUP, HANGUL, LATIN, LATIN, PUNCT, PUNCT, LATIN, HAN, SYMBOL];
 const GROUPS: readonly (readonly [string, number])[] = [
   ['space', 5], ['newline', 3], ['latin', 16], ['digit', 3], ['punct', 2], ['repeat', 3], ['cyrillic', 3],
   ['greek', 3], ['hebrew', 3], ['arabic', 3], ['indic', 3], ['thai', 3], ['seasian', 3], ['han', 2], ['kana', 2],
@@ -158,6 +166,15 @@ const GROUPS: readonly (readonly [string, number])[] = [
   ['accentcheap', 2], ['snake', 1],
   // The mark slots of ã and õ (LATIN1_PT, as accent's).
   ['accentpt', 2],
+  // Slot of a lone space before an emoji or a symbol, in place of space0 (see step()).
+  ['spacebyte', 1],
+  // Slot of a word's first letter right after something other than a space or a letter (a
+  // newline, punctuation, a digit, the start of the text), in place of latin0 (see step()).
+  ['latinbare', 1],
+  // Extra slot of an ideograph that Llama 2 spells in bytes (HAN_BYTES), on top of its han slot.
+  ['hanbytes', 1],
+  // Extra slot of a pictograph (SYMBOL_PICTO), on top of its symbol slot.
+  ['symbolpicto', 1],
 ];
 /** @internal Slot names, for the fitting script. */
 export const SLOT_NAMES: string[] = [];
@@ -175,6 +192,10 @@ const NBSP_SLOT = BASE[32] ?? 0;
 const HANGUL_NI_SLOT = BASE[34] ?? 0;
 const VOWEL_END = BASE[35] ?? 0;
 const SNAKE = BASE[37] ?? 0;
+const SPACE_BYTE = BASE[39] ?? 0;
+const LATIN_BARE = BASE[40] ?? 0;
+const HAN_BYTES_SLOT = BASE[41] ?? 0;
+const SYMBOL_PICTO_SLOT = BASE[42] ?? 0;
 const VOWEL_MIN = 5; // letters of a word whose final a / i / o takes VOWEL_END
 const NI_POS = 3; // a Hangul run's position right after 니 inside a word (past its last slot)
 // Per class, the first of its two mark slots (-1: none).
@@ -201,6 +222,7 @@ const RANGES: readonly (readonly [number, number, number])[] = [
   [0x2e80, 0x2fff, HAN], [0x3400, 0x4dbf, HAN], [0x4e00, 0x9fff, HAN], [0xf900, 0xfaff, HAN],
   [0x3000, 0x303f, CJK_PUNCT], [0x3200, 0x33ff, CJK_PUNCT], [0xfe30, 0xfe4f, CJK_PUNCT], [0xff00, 0xffef, CJK_PUNCT],
   [0x3040, 0x30ff, KANA], [0x31f0, 0x31ff, KANA], [0xff66, 0xff9f, KANA],
+  [0x2300, 0x23ff, SYMBOL_PICTO], [0x2600, 0x27bf, SYMBOL_PICTO], [0x2b00, 0x2bff, SYMBOL_PICTO],
   [0xfe00, 0xfe0f, VARIATION], [0xd800, 0xdfff, SURROGATE],
   [0x3400, 0x4dbf, HAN_RARE], [0x4e00, 0x9fff, HAN_RARE], [0xf900, 0xfaff, HAN_RARE],
 ];
@@ -233,6 +255,12 @@ const COMMON_HAN =
   '钟钮银链销错键长開間関门闭问间闻队防阳阵际陆限院除随隔雅集零雷需青非面音页项顺须' +
   '预频题颜额飞首马验高黑默齒龙';
 for (let i = 0; i < COMMON_HAN.length; i++) CLASS[COMMON_HAN.charCodeAt(i)] = HAN;
+// Which of COMMON_HAN's ideographs Llama 2's 32k vocabulary lacks (written by bench/common-han.mjs):
+// one bit per character, in COMMON_HAN's order, six to a base64 digit. 272 of the 774, a tenth of
+// everyday Chinese text; the other vocabularies hold them all.
+const LLAMA_BYTE_HAN = 'AEIQFEzRAdGhj1TAIzHCxAQG+AQEIgDswAOxLACwCFMgxwIIgY4AQxIw3dkZHgBCKiA0UYyfiCACAIn5EFQIwAagz4GjnEYN1VIGDCALg62nKz9ja3AgnQihfB5OmB8OV';
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+for (let i = 0; i < COMMON_HAN.length; i++) if ((B64.indexOf(LLAMA_BYTE_HAN[Math.floor(i / 6)] ?? 'A') >> i % 6) & 1) CLASS[COMMON_HAN.charCodeAt(i)] = HAN_BYTES;
 
 // The automaton. A state is all the next character's slots depend on: the group of the current
 // run, the position in it (capped at the group's last slot; for digits, the position modulo 3),
@@ -249,7 +277,7 @@ interface State {
   vowel: boolean;
   ident: number; // 1 right after a double quote, 2 in the letters, digits and underscores after one
 }
-const NC = 39; // row width: classes 0 … 38 (SURROGATE and PUNCT_CHAR never reach the table)
+const NC = 41; // row width: classes 0 … 40 (SURROGATE and PUNCT_CHAR never reach the table)
 const STATES: State[] = [];
 const IDS = new Map<string, number>();
 function stateId(s: State): number {
@@ -277,7 +305,10 @@ function step(s: State, k: number): [State, number[]] {
     // The waiting lone space: a second one makes a run (one token, then little more); otherwise
     // it joins the next token (" the", " (", " \n") unless that is a digit.
     if (g === SPACE) return [{ ...s, pos: 1 }, [sp + 2, sp + 3, ...nbsp]];
-    slots.push(sp + (k === DIGIT ? 1 : 0));
+    // Before an emoji or a symbol, a slot of its own: SentencePiece spells most of them in bytes,
+    // which no "▁" merges with, so the space is a token of its own there (" 📅" is five tokens in
+    // Llama 2, "📅" four); the BPE vocabularies and Claude keep space0's weight (tied).
+    slots.push(k === EMOJI || g === SYMBOL ? SPACE_BYTE : sp + (k === DIGIT ? 1 : 0));
   }
   if (g === SPACE) {
     if (s.g !== SPACE) return [{ g, pos: 0, marked: false, upper: false, vowel: false, ident: 0 }, [...ended, ...nbsp]];
@@ -306,11 +337,16 @@ function step(s: State, k: number): [State, number[]] {
   }
   const ni = k === HANGUL_NI && cont;
   if (ni) pos = NI_POS;
-  slots.push(ni || (g === HANGUL && cont && s.pos === NI_POS) ? HANGUL_NI_SLOT : (BASE[g] ?? 0) + slot);
+  // A word that no space leads ("\nword", "(word", "#Tag"): SentencePiece's vocabulary is mostly
+  // of "▁word" pieces, so the bare word splits more (+0.3 tokens a word in Llama 2 and Mistral).
+  const bare = g === LATIN && !cont && s.g >= 0 && s.g !== SPACE && s.g !== LATIN;
+  slots.push(ni || (g === HANGUL && cont && s.pos === NI_POS) ? HANGUL_NI_SLOT : bare ? LATIN_BARE : (BASE[g] ?? 0) + slot);
   const m = MARK[k] ?? -1;
   if (m >= 0) slots.push(...(cont && s.marked ? [m + 1] : [m, m + 1]));
   if (upper && cont && s.upper) slots.push(CAPS);
   if (k === HAN_RARE) slots.push(HAN_RARE_SLOT);
+  if (k === HAN_BYTES) slots.push(HAN_BYTES_SLOT);
+  if (k === SYMBOL_PICTO) slots.push(SYMBOL_PICTO_SLOT);
   if (upper && s.g === SPACE) slots.push(CAP_WORD);
   return [{ g, pos: g === NEWLINE ? slot : pos, marked: m >= 0 || (cont && s.marked), upper, vowel: k === VOWEL, ident: 0 }, slots];
 }
