@@ -23,8 +23,10 @@ const LEFT_OFF_WORDS = 45;
 const REQUEST_EN =
   /^(?:(?:hey|hi|ok(?:ay)?|so|now|also|and|but|then)[,!]?\s+)?(?:(?:can|could|would|will) you|please|pls|help me|I (?:need|want|would like) (?:you )?to|I(?:['’]m| am) looking for|I (?:need|want) (?:an?|some) |I['’]d like (?:you )?to|I['’]m (?:trying|looking) to|let['’]s|let us|how (?:do|can|should|would) (?:I|we)|(?:what|which|where|when) (?:should|can|could) (?:I|we)|(?:what|which) (?:are|is) (?:some|the best|a good|good)|any (?:tips|ideas|suggestions|advice)|(?:write|create|add|make|fix|implement|explain|summari[sz]e|find|show|list|update|change|refactor|rename|remove|delete|draft|translate|review|check|compare|generate|build|set up|organi[sz]e|convert|move|merge|insert|read|search|suggest|recommend|tell me|give me|plan|outline|describe))\b/i;
 /** A request after a leading clause ("I'm upgrading my setup, can you tell me about …?", "… not
- * just hotels so please update your answer"); not an exclamation ("…, can you believe it?"). */
-const REQUEST_MID = /(?:[,;:]\s+(?:(?:so|and|but|then)\s+)?|\s(?:so|and) )(?:(?:can|could|would|will) you (?!(?:believe|imagine|guess)\b)|please (?!note\b))\w/i;
+ * just hotels so please update your answer"); not an exclamation ("…, can you believe it?"), nor
+ * an invitation or a question about plans in small talk ("…, would you like to come?", "…, will
+ * you be there?"). */
+const REQUEST_MID = /(?:[,;:]\s+(?:(?:so|and|but|then)\s+)?|\s(?:so|and) )(?:(?:can|could) you (?!(?:believe|imagine|guess)\b)|please (?!note\b))\w/i;
 /** "Let's …!" said as a cheer ("Let's keep each other motivated!"), not a task to do. */
 const CHEER = /^(?:(?:ok(?:ay)?|so|and|but|now)[,!]?\s+)?let['’]s\b[^.?]*!["'”’)\]]*$/i;
 /** A question that asks for help anywhere in it ("Do you have any tips for …?"). */

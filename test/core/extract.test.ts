@@ -517,6 +517,7 @@ describe('goal', () => {
     expect(goalOf([user('u1', "I'm upgrading my gaming setup, can you tell me more about the BlackWidow keyboard?")])).toBe("I'm upgrading my gaming setup, can you tell me more about the BlackWidow keyboard?");
     expect(goalOf([user('u1', 'You left out the booking service for flights so please update your previous answer.')])).toBe('You left out the booking service for flights so please update your previous answer.');
     expect(goalOf([user('u1', 'We won the final by two points, can you believe it?')])).toBeUndefined();
+    expect(goalOf([user('u1', "I'm throwing a party on Saturday, will you be there with the kids?")])).toBeUndefined();
   });
   it("takes an agent harness's task, not its instruction template", () => {
     const task = '<pr_description>\nConsider the following PR description:\nWrong totals in the invoice export\nDescription\nHi.\nThe export sums net and gross amounts twice.\n</pr_description>\n<instructions>\nYou MUST run the tests before you submit.\n</instructions>';
