@@ -131,7 +131,9 @@ function isFactSentence(s: Sentence): boolean {
   // The assistant narrating its next step ("Let me read your note first."): the step's outcome is
   // the fact. Longer "let me" sentences may still tell something and are only ranked down.
   if (s.role === 'assistant' && s.traits & ANNOUNCEMENT && s.wc < 10) return false;
-  return standsAlone(s.text);
+  // A sentence that opens on a method (".annotate() on two querysets.") reads, after the speaker's
+  // label, as a colon followed by a stop: the line of code it went with is gone.
+  return s.text.charCodeAt(0) !== 46 && standsAlone(s.text);
 }
 
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */

@@ -341,6 +341,12 @@ describe('key facts', () => {
     expect(both.map((f) => f.text)).toEqual(['Look at this! [shares a photo: Kilimanjaro summit sign at Uhuru Peak, 5895 metres, Tanzania]']);
   });
 
+  it('takes no key fact that opens on a method name', () => {
+    const msgs = [user('u1', 'The union query loses its annotations in Django 3.1 and later.\n.annotate() on 2 different querysets. .distinct() will not affect the queryset.')];
+    const texts = selectFacts(sentencesOf(msgs), { poolTokens: 200, round: 1 }).map((f) => f.text);
+    expect(texts).toEqual(['The union query loses its annotations in Django 3.1 and later.']);
+  });
+
   it('boosts what matches the focus', () => {
     const msgs: ChatMessage[] = [
       user('u1', 'The quarterly budget for the marketing team is 42,000 euros this year.'),
