@@ -173,7 +173,8 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
     const group = groups[g] as Sentence[];
     if ((group[0] as Sentence).role !== 'assistant') continue;
     // The next step it announced has a line of its own; where it stood is what it said before.
-    const announced = [...group].reverse().find((s) => usable(s) && NEXT_STEP.test(s.text) && s.wc >= 4 && s.wc <= LEFT_OFF_WORDS);
+    // ("Let me know if you have any other questions." closes an answer; it announces nothing.)
+    const announced = [...group].reverse().find((s) => usable(s) && NEXT_STEP.test(s.text) && !CLOSER.test(s.text) && s.wc >= 4 && s.wc <= LEFT_OFF_WORDS);
     const before = announced ? group.filter((s) => s.index < announced.index) : group;
     const from = before.findIndex(substantive);
     const picked = from < 0 ? [] : sentencesFrom(before, from, LEFT_OFF_WORDS).filter((s) => !CLOSER.test(s.text));

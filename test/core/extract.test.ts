@@ -210,6 +210,15 @@ describe('summary sections', () => {
     expect(extractTaskLines(mine, sentencesOf(mine)).leftOff?.text).toBe("I'm excited to start watching the second season tonight.");
   });
 
+  it('takes the next step the assistant announced, not the closing offer of its answer', () => {
+    const step = (text: string) => {
+      const chat: ChatMessage[] = [user('u1', 'Can you plan my week of study?'), assistant('a1', text)];
+      return extractTaskLines(chat, sentencesOf(chat)).nextStep?.text;
+    };
+    expect(step('Monday is for reading. Next, I will draft the Tuesday timetable for you.')).toBe('Next, I will draft the Tuesday timetable for you.');
+    expect(step("Monday is for reading. Let me know if you have any other questions or if there's anything else I can help with.")).toBeUndefined();
+  });
+
   it('classifies constraints, decisions, work done, open tasks and where it left off', () => {
     const s = extractSections(sentences);
     expect(s.constraints.map((l) => l.text)).toEqual(['Never touch files in the Archive folder.', 'I prefer British spelling in summaries.']);
