@@ -13,7 +13,7 @@ import { extractTaskLines } from './extract-goal';
 import { extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { estimateMessageTokens } from './message-tokens';
 import type { ChatMessage } from './messages';
-import { type CompactionRecord, type CompactionTrigger, type FileEntry, type Reference, RECORD_VERSION, isCompactionRecord } from './record';
+import { type CompactionRecord, type CompactionTrigger, type FileEntry, type Reference, type SourcedLine, RECORD_VERSION, isCompactionRecord } from './record';
 import { renderBlock } from './render';
 import { contentWords } from './word-scan';
 import { estimateTokens } from './tokens';
@@ -201,6 +201,19 @@ function withoutTemplate(m: ChatMessage): string {
     .join('\n');
 }
 
+/**
+ * An assistant's "I need to install dependencies." said in a message that runs a tool, with more
+ * work after it: the step it was taking then, not a task still open (the block would list every
+ * step of an agent run as pending). What it says in its last message is where the work stands.
+ */
+function stepTaken(removed: readonly ChatMessage[], task: SourcedLine): boolean {
+  const at = removed.findIndex((m) => m.id === task.sources[0]);
+  const m = removed[at];
+  if (!m || m.role !== 'assistant' || !m.toolCalls?.length) return false;
+  for (let i = at + 1; i < removed.length; i++) if (removed[i]?.role === 'assistant') return true;
+  return false;
+}
+
 /** Placeholders (`path/to/file`, `/path/to/x`, `foo/bar.py`) and command lines are no references. */
 const PLACEHOLDER = /(?:^|\/)(?:path\/to|your[-_]?\w*|foo\/bar|some\/path)(?:\/|$)/i;
 const isRealReference = (r: FoundReference): boolean => !PLACEHOLDER.test(r.text) && (r.kind === 'wikilink' || r.kind === 'embed' || r.kind === 'markdown-link' || !/\s/.test(r.text));
@@ -277,7 +290,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     constraints: stamp(sections.constraints),
     decisions: stamp(sections.decisions),
     done: stamp(sections.done),
-    openTasks: stamp(sections.openTasks),
+    openTasks: stamp(sections.openTasks.filter((t) => !stepTaken(removed, t))),
     topics: stamp(sections.topics),
   };
   const stampOne = <T extends { round: number }>(x: T | null): T | null => (x ? { ...x, round } : null);

@@ -221,6 +221,17 @@ describe('compact', () => {
     expect(tight.block).toContain("ModuleNotFoundError: No module named 'zoneinfo_backport'");
   });
 
+  it("lists no step the agent took as an open task, only what its last message leaves to do", () => {
+    const chat = agentSession('Fix the invoice export totals.', [
+      ['I need to install dependencies.', 'pip install -r requirements.txt', 'Successfully installed'],
+      ['The totals are summed twice in export.py.', 'sed -i s/total+=/total=/ export.py', ''],
+      ['I still need to add a regression test for the totals.', 'python -m pytest tests -q', '3 passed'],
+    ], 'Thanks, go on.');
+    const r = ok(compact(chat, opts({ cut: 7, budgetTokens: 600 })));
+    // (The user's request is open too, until a line says it is done.)
+    expect(r.record.openTasks.map((t) => t.text)).toEqual(['I still need to add a regression test for the totals.', 'Fix the invoice export totals.']);
+  });
+
   it('names each file by one path: a bare file name the files or a longer reference list is no reference of its own', () => {
     const chat = agentSession('Add the nonform CSS class to non form errors in FormSets.', [
       ['Let me look at the non_form_errors method in `formsets.py` and `Forms.py`, then the helpers in `utils.py`.', 'cat django/forms/formsets.py', 'class BaseFormSet:'],
