@@ -17,8 +17,8 @@ import type { TokenizerFamily } from './tokens';
 // were a class of their own); ã and õ (accentpt) have weights of their own in Claude and cl100k
 // (o200k: accentcheap's, elsewhere accent's); an underscore inside a quoted identifier (snake)
 // costs a measured 0.33 in o200k, 0.32 in cl100k and punct0's weight elsewhere; Korean's formal
-// ending 니다 (hangulni) adds a measured nothing in cl100k; a space before an emoji or a symbol (spacebyte) and a
-// word's first letter that no space leads (latinbare) are priced apart only for llama (elsewhere
+// ending 니다 (hangulni) adds a measured nothing in cl100k; a space before an emoji or a symbol
+// (spacebyte) and a word's first letter that no space leads (latinbare) are priced apart only for llama (elsewhere
 // space0's and latin0's weights), and so are the common ideographs Llama 2 spells in bytes
 // (hanbytes) and the pictographs of the symbol class (symbolpicto): 0 elsewhere. How it holds on
 // text it never saw: `npm run bench:tokens`.
