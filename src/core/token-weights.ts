@@ -18,10 +18,10 @@ import type { TokenizerFamily } from './tokens';
 // (o200k: accentcheap's, elsewhere accent's); an underscore inside a quoted identifier (snake)
 // costs a measured 0.33 in o200k, 0.32 in cl100k and punct0's weight elsewhere; Korean's formal
 // ending 니다 (hangulni) adds a measured nothing in cl100k; a space before an emoji or a symbol
-// (spacebyte) and a word's first letter that no space leads (latinbare) are priced apart only for llama (elsewhere
-// space0's and latin0's weights), and so are the common ideographs Llama 2 spells in bytes
-// (hanbytes) and the pictographs of the symbol class (symbolpicto): 0 elsewhere. How it holds on
-// text it never saw: `npm run bench:tokens`.
+// (spacebyte) and a word's first letter that no space leads (latinbare) are priced apart only for
+// llama (elsewhere space0's and latin0's weights), and so are the common ideographs Llama 2 spells
+// in bytes (hanbytes) and the pictographs of the symbol class (symbolpicto): 0 elsewhere. How it
+// holds on text it never saw: `npm run bench:tokens`.
 export const WEIGHTS: Record<TokenizerFamily, readonly number[]> = {
   o200k: [
     0.14, 1, 1.02, 0.02, 0.02, 0.13, 1, 0, 0.88, 0, 0, 0, 0, 0.01, 0.03, 0.14, 0.19, 0.17, 0.28, 0.47,
