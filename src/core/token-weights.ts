@@ -14,13 +14,14 @@ import type { TokenizerFamily } from './tokens';
 // families); `other` characters cost a fixed, conservative 1 (o200k) or 2 tokens; the end of a long
 // word in a, i or o (vowelend) is priced only for Claude (0 elsewhere); the cheap accents
 // (accentcheap) have weights of their own only in o200k (elsewhere those of accent, as before they
-// were a class of their own); an underscore inside a quoted identifier (snake) costs a measured
-// 0.33 in o200k, 0.32 in cl100k and punct0's weight elsewhere; Korean's formal ending 니다 (hangulni)
-// adds a measured nothing in cl100k; a space before an emoji or a symbol (spacebyte) and a
-// word's first letter that no space leads (latinbare) are priced apart only for llama (elsewhere
-// space0's and latin0's weights), and so are the common ideographs Llama 2 spells in bytes
-// (hanbytes) and the pictographs of the symbol class (symbolpicto): 0 elsewhere. How it holds on
-// text it never saw: `npm run bench:tokens`.
+// were a class of their own); ã and õ (accentpt) have weights of their own in Claude and cl100k
+// (o200k: accentcheap's, elsewhere accent's); an underscore inside a quoted identifier (snake)
+// costs a measured 0.33 in o200k, 0.32 in cl100k and punct0's weight elsewhere; Korean's formal
+// ending 니다 (hangulni) adds a measured nothing in cl100k; a space before an emoji or a symbol
+// (spacebyte) and a word's first letter that no space leads (latinbare) are priced apart only for
+// llama (elsewhere space0's and latin0's weights), and so are the common ideographs Llama 2 spells
+// in bytes (hanbytes) and the pictographs of the symbol class (symbolpicto): 0 elsewhere. How it
+// holds on text it never saw: `npm run bench:tokens`.
 export const WEIGHTS: Record<TokenizerFamily, readonly number[]> = {
   o200k: [
     0.14, 1, 1.02, 0.02, 0.02, 0.13, 1, 0, 0.88, 0, 0, 0, 0, 0.01, 0.03, 0.14, 0.19, 0.17, 0.28, 0.47,
@@ -34,9 +35,9 @@ export const WEIGHTS: Record<TokenizerFamily, readonly number[]> = {
     0.15, 1, 1.04, 0.02, 0.02, 0.13, 1, 0, 0.89, 0, 0, 0, 0, 0, 0, 0.06, 0.18, 0.3, 0.55, 0.63, 0.63,
     0.63, 0.63, 0.63, 1.43, 0, 1, 0.58, 0.46, 0.61, 0.31, 0.02, 0.4, 1.29, 0.29, 0.37, 0.69, 1.28,
     0.1, 0.6, 1.84, 0.96, 0.96, 0.72, 0, 0, 2.47, 1.08, 1.1, 0.99, 1.64, 1.4, 1.73, 1.52, 0.89, 0.41,
-    0.97, 1.46, 0.86, 1.32, 0.47, 0.95, 2.75, 1.39, 3.12, 2.03, 0.69, 0.68, 2, 0.03, 0.23, 2.09, 3.65,
-    0, 0.07, 0.08, 1.4, 1.54, 1, 1, 0, 1.81, 0.29, 1.03, 1, 0.09, 1, 0, 0, 0.36, 0, 0, 0, 0.23, 2.09,
-    0.32, 0.23, 2.09, 0.15, 0.89, 0, 0,
+    0.97, 1.46, 0.86, 1.32, 0.47, 0.95, 2.75, 1.39, 3.12, 2.05, 0.69, 0.68, 2, 0.03, 0.27, 2.08, 3.65,
+    0, 0.08, 0.09, 1.4, 1.54, 1, 1, 0, 1.81, 0.29, 1.03, 1, 0.09, 1, 0, 0, 0.36, 0, 0, 0, 0.27, 2.08,
+    0.32, 0, 0, 0.15, 0.89, 0, 0,
   ],
   claude: [
     0, 0.78, 0.38, 0.01, 0.02, 0.26, 0.49, 0.72, 0.86, 0.15, 0.05, 0, 0.01, 0, 0, 0.04, 0.15, 0.33,

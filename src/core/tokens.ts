@@ -116,7 +116,8 @@ const CHEAP_ACCENTS = 'ãõêçàèìòùúßÃÕÊÇÀÈÌÒÙÚ';
 const QUOTE = 36;
 const UNDERSCORE = 37;
 // ã õ (Portuguese's "não", "função"; one word in thirteen): free in Claude (above), where the accent
-// slots priced them at 3 tokens a word (Portuguese +10 to +16 %). Mark slots of their own.
+// slots priced them at 3 tokens a word (Portuguese +10 to +16 %), and nearly so in cl100k (+20 %
+// there). Mark slots of their own.
 const LATIN1_PT = 38;
 const PT_ACCENTS = 'ãõÃÕ';
 // An ideograph of COMMON_HAN that Llama 2's vocabulary lacks (许, 证, 它, 购 …): spelled there in
