@@ -133,7 +133,7 @@ function isFactSentence(s: Sentence): boolean {
   if (s.role === 'assistant' && s.traits & ANNOUNCEMENT && s.wc < 10) return false;
   // A sentence that opens on a method (".annotate() on two querysets.") reads, after the speaker's
   // label, as a colon followed by a stop: the line of code it went with is gone.
-  return s.text.charCodeAt(0) !== 46 && standsAlone(s.text);
+  return !s.text.startsWith('.') && standsAlone(s.text);
 }
 
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */

@@ -14,7 +14,7 @@ import { type App, Component, setIcon } from 'obsidian';
 import type { CompactionCause, CompactionState } from '../chat/entries';
 import { formatCount, plural, promptChange } from '../chat/format';
 import type { ChatMessage } from '../core/messages';
-import type { CompactionRecord, SourcedLine } from '../core/record';
+import type { CompactionRecord } from '../core/record';
 import { groupUnits } from '../core/units';
 import type { CarriedLineEditor } from './carried-line-editor';
 import { pathLink, referenceLink, renderLink } from './compaction-links';
@@ -262,9 +262,9 @@ function section(parent: HTMLElement, title: string, cls: string): HTMLElement {
 }
 
 /** A summary line with its jump to the message it came from. */
-function renderLine(list: HTMLElement, line: SourcedLine | SummaryLine): HTMLElement {
+function renderLine(list: HTMLElement, line: SummaryLine): HTMLElement {
   const li = list.createEl('li', { cls: 'compact-chat-line' });
-  if ('status' in line && line.status) li.createSpan({ cls: `compact-chat-line-status mod-${line.status.toLowerCase()}`, text: `${line.status}: ` });
+  if (line.status) li.createSpan({ cls: `compact-chat-line-status mod-${line.status.toLowerCase()}`, text: `${line.status}: ` });
   li.createSpan({ cls: 'compact-chat-line-text', text: line.text });
   const source = line.sources[line.sources.length - 1];
   if (source) {
