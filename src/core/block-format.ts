@@ -85,9 +85,10 @@ const LINE_WORDS = 120;
 /** Fact lines in conversation order, one turn per line: the facts of one message share a line (up
  * to LINE_WORDS words), labelled with who said them and the day (when it changes). A line never
  * joins two turns, so every line reads as what one side said at one point. */
-export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined, textOf: (f: SourcedLine) => string = factText): string[] {
+export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined, textOf: (f: SourcedLine) => string = factText, dayShown = ''): string[] {
   const lines: string[] = [];
-  let shownDay = '';
+  // (`dayShown`: the day a heading above the lines already names.)
+  let shownDay = dayShown;
   let group: string[] = [];
   let groupKey = '';
   let label = '';
@@ -155,9 +156,10 @@ export function blockSection(block: string, section: EditableSection): string {
   let current: SectionId | null = null;
   for (const line of block.split('\n')) {
     if (line === OPEN_TAG || line === CLOSE_TAG) continue;
-    // A list item (or an error's resolution, or output shown as code, under it) belongs to the
-    // section above it; any other line starts a section, named by its heading or label.
-    if (!/^(?:\s*- |\s)/.test(line)) current = sectionOfLine(line) ?? null;
+    // A list item (or an error's resolution, or output shown as code, under it, or a thread's
+    // sub-heading among the key facts) belongs to the section above it; any other line starts a
+    // section, named by its heading or label.
+    if (!/^(?:\s*- |\s|### )/.test(line)) current = sectionOfLine(line) ?? null;
     if (current === id) out.push(line);
   }
   return out.join('\n');

@@ -5,6 +5,7 @@ import { mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { closeTasks, errorKey } from './extract-summary';
 import type { CompactionRecord, ErrorLine, FileEntry, Reference, SourcedLine } from './record';
 import { dedupeKey } from './text';
+import { mergeThreads } from './threads';
 
 /** Caps per list: old enough entries beyond these add nothing a bounded block could show. */
 const LIMITS = { constraints: 40, decisions: 40, done: 60, open: 40, errors: 60, topics: 40, references: 200, files: 300 };
@@ -75,7 +76,7 @@ function mergeReferences(earlier: readonly Reference[], later: readonly Referenc
 
 export type ExtractedContent = Pick<
   CompactionRecord,
-  'goal' | 'request' | 'nextStep' | 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'leftOff' | 'facts' | 'topics' | 'references' | 'filesRead' | 'filesModified'
+  'goal' | 'request' | 'nextStep' | 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'leftOff' | 'facts' | 'topics' | 'references' | 'filesRead' | 'filesModified' | 'kind' | 'threads'
 >;
 
 /**
@@ -109,5 +110,8 @@ export function mergeContent(previous: CompactionRecord | null, fresh: Extracted
     references: referencesNotListed(mergeReferences(previous.references, fresh.references, round), [...modified, ...filesRead]),
     filesRead,
     filesModified: modified,
+    // An agent's run stays work when a later round removes only talk; otherwise the latest reading.
+    kind: previous.kind === 'work' ? 'work' : (fresh.kind ?? previous.kind),
+    threads: mergeThreads(previous.threads ?? [], fresh.threads ?? []),
   };
 }

@@ -18,6 +18,7 @@ import { renderBlock } from './render';
 import { contentWords } from './word-scan';
 import { estimateTokens } from './tokens';
 import { wholeUnits } from './units';
+import { conversationKind, extractThreads } from './threads';
 
 export interface CompactOptions {
   /** Token budget of the whole `<previous_context>` block, tags included. */
@@ -285,6 +286,15 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     round,
     freshReserve: FRESH_POOL_SHARE,
   });
+  // The threads: this round's segments, joined to earlier threads they come back to; each new
+  // fact names its thread (carried ones keep theirs).
+  const kind = conversationKind(removed, sentences);
+  const { threads, threadOf } = extractThreads(removed, sentences, kind, previous?.threads ?? [], round);
+  for (const f of facts) {
+    if (f.thread !== undefined) continue;
+    const t = threadOf.get(f.sources[0] ?? '');
+    if (t !== undefined) f.thread = t;
+  }
   const stamp = <T extends { round: number }>(xs: T[]): T[] => xs.map((x) => ({ ...x, round }));
   const sectionsStamped = {
     constraints: stamp(sections.constraints),
@@ -305,5 +315,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     references: referencesNotListed([...references.values()], files),
     filesRead,
     filesModified,
+    kind,
+    threads,
   };
 }

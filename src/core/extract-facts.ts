@@ -14,6 +14,7 @@ import { MaxHeap } from './max-heap';
 import type { SourcedLine } from './record';
 import { standsAlone, wordCount } from './text';
 import { wordIds } from './word-scan';
+import { opensOnPointer, salienceOf } from './salience';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, MY, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -91,6 +92,13 @@ interface Candidate {
   cost: number;
   /** A shown carried fact's gain, fixed before any coverage (see gainOf). */
   fixedGain?: number;
+  /** The user telling about themselves (see SourcedLine.about). */
+  about?: boolean;
+  /** A carried fact's thread. */
+  thread?: number;
+  /** The group of the sentence a pointer-led sentence was joined to (see referentOf): picking
+   * the pair rules out picking that sentence again on its own. */
+  alsoGroup?: number;
 }
 
 /** A shown carried fact's seniority is multiplied by this for each round since the round that
@@ -136,15 +144,37 @@ function isFactSentence(s: Sentence): boolean {
   return !s.text.startsWith('.') && standsAlone(s.text);
 }
 
+/** The sentence a pointer-led sentence (sentences[i]) leans on: the one before it in the same
+ * message, when that is prose that does not itself open on a pointer and is more than a short
+ * exclamation ("Wow! It's …" says no more than "It's …"). */
+function referentOf(sentences: readonly Sentence[], i: number): Sentence | null {
+  const s = sentences[i] as Sentence;
+  const before = sentences[i - 1];
+  if (!before || before.id !== s.id || before.index !== s.index - 1) return null;
+  if (before.code || before.template || before.keyCount < 2 || before.traits & SHORT_EXCLAMATION) return null;
+  if (opensOnPointer(before.text) || !standsAlone(before.text)) return null;
+  return before;
+}
+
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */
 export function selectFacts(sentences: readonly Sentence[], options: FactOptions): SourcedLine[] {
   const focusIds = new Set(options.focus ? idsOf(options.focus) : []);
   // (Indexed loops over the sentences: this function is big, and a for-of here was seen to
   // allocate an iterator result per sentence.)
   const usable: Sentence[] = [];
+  // A sentence that opens on a pointer ("It's a book by …", "He is one of …") is a fact only with
+  // the sentence before it in the same message, which says what it points at; without one, it is
+  // no fact (a reader cannot tell what it is about).
+  const referents = new Map<Sentence, Sentence>();
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
-    if (isFactSentence(s)) usable.push(s);
+    if (!isFactSentence(s)) continue;
+    if (opensOnPointer(s.text)) {
+      const before = referentOf(sentences, i);
+      if (!before) continue;
+      referents.set(s, before);
+    }
+    usable.push(s);
   }
   const carried = options.carried ?? [];
   const carriedIds = carried.map((f) => idsOf(f.text));
@@ -229,7 +259,9 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     // they pasted (a document, an article): material to talk about, ranked like an explanation. (An
     // agent run's long first message is the task itself.)
     const pasted = !atWork && s.role === 'user' && s.of >= PASTED_SENTENCES && !(t & (FIRST_PERSON | QUESTION)) ? PASTED : 1;
-    return priorOf(s.role, t) * pasted * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
+    // In talk, what happened (an event) outranks how someone felt about it (a reaction).
+    const salience = atWork || process.env.NOSAL ? 1 : salienceOf(text);
+    return priorOf(s.role, t) * pasted * salience * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
   };
   const priorOf = (role: string | undefined, t: number): number => {
     let boost = role === 'user' ? (personalAssistant ? 1 : 1.15) : role === 'tool' ? 0.35 : 1;
@@ -252,7 +284,8 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const makeCandidate = (s: Sentence, pos: number, text: string, ids: readonly number[]): Candidate => {
     const boost = prior(s, text) * focusBoost(ids);
     const seq = options.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
-    return { text, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, ids, weights: weigh(text, ids), boost, cost: cheapCost(text) };
+    const about = s.role === 'user' && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0;
+    return { text, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, ids, weights: weigh(text, ids), boost, cost: cheapCost(text), ...(about ? { about } : {}) };
   };
   // Prefilter: a cheap value-per-token bound for every sentence (no allocation), and full
   // candidates only for the best of them — a long conversation has far more sentences than any
@@ -318,9 +351,22 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       chosen[pos] = 1;
     }
   }
+  const posOf = new Map<Sentence, number>();
+  for (let pos = 0; pos < n; pos++) posOf.set(usable[pos] as Sentence, pos);
   for (let pos = 0; pos < n; pos++) {
     if (!chosen[pos]) continue;
     const s = usable[pos] as Sentence;
+    const before = referents.get(s);
+    if (before) {
+      // The pointer-led sentence goes with its referent, as one line of that message.
+      const text = `${before.text} ${s.text}`;
+      if (wordCount(text) > MAX_WORDS) continue;
+      const c = makeCandidate(s, pos, text, idsOf(text));
+      const other = posOf.get(before);
+      if (other !== undefined) c.alsoGroup = other;
+      candidates.push(c);
+      continue;
+    }
     candidates.push(makeCandidate(s, pos, s.text, s.ids));
     // A bracketed aside after the sentence's end ("We won! [shares a photo: …]") may be left
     // out: the sentence alone is the cheaper fact, and the ranking weighs what the aside adds
@@ -349,6 +395,8 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
         focusBoost(ids) *
         (options.carriedRole ? priorOf(options.carriedRole(f.sources[0] ?? ''), traitsOf(f.text, wordCount(f.text))) : 1),
       ...(f.shown ? { shown: f.shown } : {}),
+      ...(f.about ? { about: true } : {}),
+      ...(f.thread !== undefined ? { thread: f.thread } : {}),
       cost: cheapCost(f.text),
     });
   });
@@ -399,7 +447,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     }
     if (fresh <= 0) break;
     const key = top.c.text.toLowerCase();
-    if (seenText.has(key) || usedGroups.has(top.c.group)) continue;
+    if (seenText.has(key) || usedGroups.has(top.c.group) || (top.c.alsoGroup !== undefined && usedGroups.has(top.c.alsoGroup))) continue;
     if (top.c.group < 0) {
       // (Whole facts, as the pool itself: one that starts inside the cap may end past it.)
       if (carriedSpent >= carriedCap) continue;
@@ -407,9 +455,20 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     }
     seenText.add(key);
     usedGroups.add(top.c.group);
+    if (top.c.alsoGroup !== undefined) usedGroups.add(top.c.alsoGroup);
     for (const id of top.c.ids) covered[id] = 1;
     spent += top.c.cost;
-    picked.push({ text: top.c.text, sources: top.c.sources, at: top.c.at, score: Math.round(fresh * 1000) / 1000, round: top.c.round, seq: top.c.seq, ...(top.c.shown ? { shown: top.c.shown } : {}) });
+    picked.push({
+      text: top.c.text,
+      sources: top.c.sources,
+      at: top.c.at,
+      score: Math.round(fresh * 1000) / 1000,
+      round: top.c.round,
+      seq: top.c.seq,
+      ...(top.c.shown ? { shown: top.c.shown } : {}),
+      ...(top.c.about ? { about: true } : {}),
+      ...(top.c.thread !== undefined ? { thread: top.c.thread } : {}),
+    });
   }
   return picked;
 }

@@ -26,6 +26,28 @@ export interface SourcedLine {
   shown?: number;
   /** Rewritten by the user: set only on the edited view a block is rendered from (edits.ts). */
   edited?: boolean;
+  /** The thread it belongs to (a key fact: its {@link ThreadLine} id). */
+  thread?: number;
+  /** A key fact in which the user tells about themselves (not a question): in a chat with an
+   * assistant the block collects these under "About the user". */
+  about?: boolean;
+}
+
+/** Two people talking, an assistant answering requests, or an agent at work with tools. */
+export type ConversationKind = 'work' | 'talk' | 'assist';
+
+/** One thread of the conversation (threads.ts): its head in its own words, when it ran, and for a
+ * request whether it was answered. `text` is the head; `sources` the messages that opened it. */
+export interface ThreadLine extends SourcedLine {
+  id: number;
+  /** The head is the request that opened the thread, or its most distinctive phrases. */
+  head: 'request' | 'phrases';
+  /** First and last message time (ms; 0 when unknown). */
+  from: number;
+  to: number;
+  state?: 'open' | 'answered';
+  /** Its most distinctive words with their weights, so a later round can join a segment to it. */
+  profile?: Record<string, number>;
 }
 
 /** Where the work was left off, with the first line of the command the assistant ran then (agent
@@ -104,6 +126,11 @@ export interface CompactionRecord {
   filesRead: FileEntry[];
   filesModified: FileEntry[];
 
+  /** What kind of conversation it is (the latest round's reading; absent in older records). */
+  kind?: ConversationKind;
+  /** The threads of the conversation, oldest first (threads.ts); key facts name theirs. */
+  threads?: ThreadLine[];
+
   /** Who said each fact ('user' / 'assistant'), by source id, so later rounds can still label it. */
   factRoles?: Record<string, string>;
 
@@ -136,6 +163,7 @@ export function recordSourceIds(record: CompactionRecord): Set<string> {
   add(record.errors);
   add(record.facts);
   add(record.topics);
+  add(record.threads ?? []);
   add(record.references);
   add(record.filesRead);
   add(record.filesModified);

@@ -13,12 +13,14 @@
 // room is left (error fixes, a command's output) and the final trim are render-extras.ts's.
 import type { CompactionRecord, SourcedLine } from './record';
 import { recordMargin } from './block-margin';
-import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factText, fileLine, groupFacts, needsHeading, outputOf, ranLine, shownText } from './block-format';
+import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factText, fileLine, needsHeading, outputOf, ranLine, shownText } from './block-format';
 import { topicStatus } from './extract-summary';
 import { isRequestText } from './extract-goal';
 import { estimateTokens } from './tokens';
 import { balancedMarkup, dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash } from './text';
 import { contentWords } from './word-scan';
+import { ABOUT_USER_HEAD, threadHead, threadedFactLines } from './thread-format';
+import type { ThreadLine } from './record';
 import { addCommandOutput, addResolutions, largestFitting, orderFiles, orderRefs, trimToFit } from './render-extras';
 
 export interface RenderOptions {
@@ -54,6 +56,11 @@ const FIRST_SHARE: Partial<Record<SectionId, number>> = {
  * at 0.2 they sat on the edge (0.20 at budget 2,000); 0.22 leaves a margin there (0.209) while
  * the first round still keeps its place (LoCoMo chain decay at 1,000: 0.94; 0.95 at 0.21). */
 const FRESH_SHARE = 0.22;
+/** Threads from which, in a chat with an assistant, the first request is no longer the goal (the
+ * latest is): a conversation of many unrelated threads has no one aim. */
+const STALE_GOAL_THREADS = 4;
+/** Share of the key facts' room that goes to each thread's best fact before the rest go by rank. */
+const SPREAD_SHARE = 0.4;
 /** Share of a task line's room it gets in a conversation without tool work: a line's first
  * sentence may take twice TALK_FIRST_SHARE of it (so a small block still has its goal), the
  * sentences after it go up to TALK_TASK_SHARE. In talk the facts carry the conversation. */
@@ -171,10 +178,18 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     if (ask > 0 && !text.includes(sentences[ask] as string) && contentWords(sentences[ask] as string).length >= 3) text = fitting(sentences.slice(ask)) || text;
     return text && add(id, `${label} ${text}`, target) ? text : '';
   };
-  goalText = taskLine('goal', record.goal, 'Goal:');
+  // A Goal only when there is one: two people catching up have none; in a chat with an assistant
+  // that ran over several threads, the goal is the current one (the latest request), the others
+  // are the threads the key facts are laid out by.
+  const threads = record.threads ?? [];
+  const manyThreads = threads.length >= 2;
+  // (With a few threads the first request is still the aim, and the latest one is shown beside it.)
+  const staleGoal = record.kind === 'assist' && threads.length >= STALE_GOAL_THREADS;
+  const goalLine = record.kind === 'talk' ? null : staleGoal ? (record.request ?? record.goal) : record.goal;
+  goalText = taskLine('goal', goalLine, 'Goal:');
   // The latest request: first in a conversation doing work (it is the task at hand); in talk, where
   // the kept messages carry the current topic, only with the room the key facts leave.
-  const requestText = work ? taskLine('request', record.request, 'Latest request:') : '';
+  const requestText = work || (record.kind === 'assist' && manyThreads && !staleGoal) ? taskLine('request', record.request, 'Latest request:') : '';
   // A key fact the task lines hold is not repeated.
   const goalLower = `${goalText}\n${requestText}`.toLowerCase();
   // Nor one the "Left off" line holds, or that holds it.
@@ -209,7 +224,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // Under the "Done:" heading an item does not say "Done:" again.
     ['done', record.done.map((l) => `- ${shownText('done', l.text)}`)],
     // Each request of the user, marked done when a later "done" line covers it, else open.
-    ['topics', record.topics.map((l) => `- ${topicStatus(l, record.done)}: ${l.text}`)],
+    // (When the conversation ran in threads, their heads say this, over the key facts.)
+    ['topics', manyThreads ? [] : record.topics.map((l) => `- ${topicStatus(l, record.done)}: ${l.text}`)],
   ];
   // The lines the user rewrote go first, each section's ahead of its other lines: what they asked
   // to send is sent while the whole block has room for it.
@@ -324,16 +340,39 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // facts with their seniority would fill a block round after round.
   const freshRoom = record.round > 1 ? Math.floor((target - factsStart) * FRESH_SHARE) : 0;
   const fresh = freshRoom > 0 ? record.facts.filter((f) => f.round === record.round) : [];
+  // A conversation of several threads: each thread's best fact first (in rank order), so the budget
+  // is spread over the threads before any one of them is filled; a thread's head costs its line.
+  const threadById = new Map<number, ThreadLine>(threads.map((t) => [t.id, t]));
+  const spread: SourcedLine[] = [];
+  if (manyThreads) {
+    const seenThreads = new Set<number>();
+    for (const f of record.facts) {
+      const t = record.kind === 'assist' && f.about ? -1 : f.thread;
+      if (t === undefined || seenThreads.has(t)) continue;
+      seenThreads.add(t);
+      spread.push(f);
+    }
+  }
+  const headsShown = new Set<number>();
+  const headCost = (f: SourcedLine): number => {
+    if (!manyThreads) return 0;
+    if (record.kind === 'assist' && f.about) return headsShown.has(-1) ? 0 : cost(ABOUT_USER_HEAD) + 1;
+    const t = f.thread === undefined ? undefined : threadById.get(f.thread);
+    return t && !headsShown.has(t.id) ? cost(threadHead(t)) + 1 : 0;
+  };
+  const markHead = (f: SourcedLine): void => {
+    if (manyThreads) headsShown.add(record.kind === 'assist' && f.about ? -1 : (f.thread ?? -2));
+  };
   for (let pass = 0; pass < 3; pass++) {
     let used = factsStart + factsCost;
     let added = false;
-    const order = pass === 0 && fresh.length ? [...fresh, ...record.facts] : record.facts;
+    const order = pass === 0 ? [...fresh, ...spread, ...record.facts] : record.facts;
     for (let i = 0; i < order.length; i++) {
       const f = order[i] as SourcedLine;
       if (pickedFacts.has(f)) continue;
       const key = keyOf(f);
       if (shown.has(key) || saidAboveFact(f)) continue;
-      const c = costOf(f) + (facts.length ? 0 : factsHeading);
+      const c = costOf(f) + (facts.length ? 0 : factsHeading) + headCost(f);
       if (pass === 0 && fresh.length && f.round === record.round) {
         // The fresh share is room in whole facts: a fact starting inside it is taken whole, even
         // if it runs past it (a token cap would skip a round's long answers for its short remarks,
@@ -344,19 +383,23 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
         if (past) continue;
       }
       if (used + c > target) continue;
+      // The spread (each thread's best fact, ahead of rank order) takes a share of the room: the
+      // rest goes by rank, so a thread with much worth keeping is not held to one fact.
+      if (pass === 0 && i >= fresh.length && i < fresh.length + spread.length && used + c - factsStart > SPREAD_SHARE * (target - factsStart)) continue;
       used += c;
       pickedFacts.add(f);
       shown.add(key);
       facts.push(f);
+      markHead(f);
       added = true;
     }
     if (!added) break;
-    factLines = groupFacts(facts, roleOf, textOfFact);
+    factLines = threadedFactLines(facts, threads, record.kind, roleOf, textOfFact);
     factsCost = measure(factLines);
     while (facts.length && factsStart + factsCost > target) {
       const dropped = facts.pop() as SourcedLine;
       shown.delete(keyOf(dropped));
-      factLines = groupFacts(facts, roleOf, textOfFact);
+      factLines = threadedFactLines(facts, threads, record.kind, roleOf, textOfFact);
       factsCost = measure(factLines);
     }
   }
@@ -391,7 +434,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
       if (costOf(part) - 2 + (facts.length ? 0 : factsHeading) > slack) continue;
       tries++;
       facts.push(part);
-      const lines = groupFacts(facts, roleOf, textOfFact);
+      const lines = threadedFactLines(facts, threads, record.kind, roleOf, textOfFact);
       built.lines.set('facts', lines);
       const c = cost(assemble(built.lines));
       if (c > limit) {

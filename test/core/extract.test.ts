@@ -375,12 +375,12 @@ describe('key facts', () => {
 
   it('takes whole sentences only, never a clause cut out of one', () => {
     const msgs: ChatMessage[] = [
-      user('u1', 'It was honestly a really long and tiring week for all of us: the Hortus greenhouse kit arrives in Utrecht on 12 April.'),
+      user('u1', 'Honestly, the week was a really long and tiring one for all of us: the Hortus greenhouse kit arrives in Utrecht on 12 April.'),
       user('u2', 'Thanks so much, that is really kind of you to say.'),
       assistant('a1', 'Let me check the delivery schedule:'),
     ];
     const facts = selectFacts(sentencesOf(msgs), { poolTokens: 300, round: 1 });
-    expect(facts[0]?.text).toBe('It was honestly a really long and tiring week for all of us: the Hortus greenhouse kit arrives in Utrecht on 12 April.');
+    expect(facts[0]?.text).toBe('Honestly, the week was a really long and tiring one for all of us: the Hortus greenhouse kit arrives in Utrecht on 12 April.');
     // A lead-in whose announced content is gone is no fact.
     expect(facts.some((f) => f.sources[0] === 'a1')).toBe(false);
   });

@@ -1,0 +1,55 @@
+// What makes a sentence worth remembering beyond its rare words: it tells an event (a person did,
+// got, lost or decided something), or it is only a reaction to what the other side said ("Wow,
+// that's amazing!", "Good luck with it!"), or it leans on something said before it ("It's a book
+// by …", "He is one of …"). Readers of the carried context named the first as what a summary must
+// keep and the other two as what makes it unreadable; the ranking (extract-facts) reads these.
+// English only, written for ranking (not a linguistic reference, and from no conversation).
+
+/** Words a sentence may open on that point at something said before it: without that, a reader
+ * cannot tell what the sentence is about. */
+const POINTERS = new Set(
+  "it its it's this that that's these those he he's she she's they they're him her them his their there there's such both which".split(' '),
+);
+
+/** The first word of a text, lower case, with straight apostrophes (a leading bracketed aside,
+ * quote or bullet skipped). */
+function firstWord(text: string): string {
+  const m = /^[^\p{L}]*([\p{L}'’]+)/u.exec(text);
+  return (m?.[1] ?? '').toLowerCase().replace(/’/g, "'");
+}
+
+/** Whether a sentence opens on a pronoun or pointer ("It's …", "That was …", "He is …"). */
+export function opensOnPointer(text: string): boolean {
+  return POINTERS.has(firstWord(text));
+}
+
+/** A reaction or pleasantry: praise, thanks, wishes, sympathy — the other side's news already
+ * told, nothing of its own. Matched at the sentence's start. */
+const REACTION =
+  /^(?:(?:oh|ah|aw+|wow|woah|whoa|omg|yay|haha|lol|hey|yes|yeah|so|and|but|well)[,!.]*\s+)*(?:wow|woah|whoa|omg|yay|congrats|congratulations|kudos|bravo|cheers|thanks|thank you|(?:good|best of) luck|take care|keep (?:it up|going|up the good work|at it|pushing|rocking)|you got this|way to go|well done|nice (?:one|work|job)|good (?:job|for you|to hear)|great (?:job|work|to hear|news)|sounds (?:great|fun|awesome|amazing|lovely|good|cool|like (?:a|an|so))|(?:that|this|it)(?:'s|’s| is| was| sounds| looks| must be)\s+(?:so\s+|really\s+|super\s+|pretty\s+|such\s+an?\s+)?(?:great|awesome|amazing|cool|wonderful|fantastic|incredible|lovely|beautiful|nice|exciting|inspiring|impressive|sweet|huge|fun|tough|hard|rough|sad|terrible|awful)|(?:i'm|i am|i’m)\s+(?:so\s+|really\s+)?(?:happy|glad|proud|sorry|thrilled|stoked) (?:for|to hear|that)|glad (?:to hear|you)|sorry (?:to hear|about)|(?:i|we) (?:hope|wish) you|enjoy|have (?:fun|a (?:great|good|nice))|can't wait|looking forward)\b/i;
+
+/** Verbs and nouns of an event: a change or an action of a person with an object ("adopted a
+ * puppy", "lost my job", "signed a contract"). */
+const EVENT =
+  /\b(?:adopt(?:ed|ing)|lost|los(?:e|ing) (?:my|our|his|her|their)|mov(?:ed|ing) (?:to|into|out)|start(?:ed|ing)|finish(?:ed|ing)|got (?:a|an|my|the|into|in|back|married|engaged|promoted|hired|accepted)|decid(?:ed|ing)|book(?:ed|ing)|join(?:ed|ing)|sign(?:ed|ing)|won|win(?:ning)?|bought|buy(?:ing)?|graduat(?:ed|ing)|married|engaged|divorc(?:ed|e)|passed away|died|death|funeral|born|hired|fired|quit|retir(?:ed|ing)|launch(?:ed|ing)|publish(?:ed|ing)|open(?:ed|ing) (?:a|an|my|our)|sold|visit(?:ed|ing)|travel(?:l?ed|l?ing)|went to|trip to|return(?:ed|ing) (?:to|from)|broke|injur(?:ed|y)|diagnos(?:ed|is)|surgery|hospital|accepted|rejected|rejection|appl(?:ied|ying) (?:for|to)|receiv(?:ed|ing)|complet(?:ed|ing)|creat(?:ed|ing)|buil(?:t|ding)|paint(?:ed|ing)|wrote|writ(?:ing|ten)|ran (?:a|the|my)|volunteer(?:ed|ing)|organi[sz](?:ed|ing)|host(?:ed|ing)|attend(?:ed|ing)|enroll?(?:ed|ing)|promot(?:ed|ion)|pregnan(?:t|cy)|baby|wedding|birthday|anniversary|new (?:job|house|home|car|puppy|dog|cat|apartment|role|position)|interview(?:ed)?|(?:job|internship|scholarship|contract|deal|offer|award|prize|competition|tournament|marathon|concert|show|exhibition|workshop|class(?:es)?|course|project|business|book|album|song|degree)\b)/i;
+
+/** How much an event, a reaction or a pointer moves a sentence's rank. */
+export const EVENT_BOOST = 1.5;
+export const REACTION_PENALTY = 0.3;
+
+/** Whether a sentence only reacts to what the other side said. */
+export function isReaction(text: string): boolean {
+  return REACTION.test(text.trim());
+}
+
+/** Whether a sentence tells an event (and is not a question about one). */
+export function tellsEvent(text: string): boolean {
+  return EVENT.test(text) && !/\?["'”’)\]]*$/u.test(text.trim());
+}
+
+/** The salience multiplier of a sentence of talk (not of an agent at work, whose facts are read by
+ * other rules): events up, reactions down. */
+export function salienceOf(text: string): number {
+  if (isReaction(text)) return REACTION_PENALTY;
+  return tellsEvent(text) ? EVENT_BOOST : 1;
+}

@@ -1,0 +1,353 @@
+// The threads of a conversation: what it was about, as the skeleton of the carried context.
+// The removed messages are cut into segments at session breaks (a date stamp opening a message,
+// or hours between two messages) and, in a chat with an assistant, where the user opens a new
+// request that shares little with what came before. A segment that comes back to an earlier
+// thread's words joins it. Each thread gets a head made of its own words — the request that opened
+// it, or its most distinctive phrases — its span of days and, for a request, whether it was
+// answered. Facts are then spread over the threads and shown under their heads (render.ts).
+import type { Sentence } from './extract-sentences';
+import { isRequest } from './extract-goal';
+import { leadingStamp } from './dates';
+import type { ChatMessage } from './messages';
+import type { ConversationKind, ThreadLine } from './record';
+import { FIRST_PERSON, MY, QUESTION } from './traits';
+import { GENERIC, STOP, flagsOf, wordOf } from './vocab';
+import { GENERIC_WORDS, STOPWORDS } from './words';
+
+/** Hours between two messages that start a new session. */
+const SESSION_GAP_MS = 3 * 3_600_000;
+/** A new request in the same session opens a thread when at most this share of its words were
+ * said in the thread so far. */
+const SHIFT_OVERLAP = 0.12;
+/** A segment joins an earlier thread when their word profiles are this close (cosine). */
+const RETURN_SIMILARITY = 0.3;
+/** The same for the thread just before it: a new session often goes on with it. */
+const ADJACENT_SIMILARITY = 0.15;
+/** Words kept as a thread's profile (for joining a later round's segments to it). */
+const PROFILE_WORDS = 24;
+/** Most phrases in a head, and most words in one. */
+const HEAD_PHRASES = 3;
+const PHRASE_WORDS = 4;
+/** Longest request (words) that heads its thread; a longer one is headed by its phrases. */
+const HEAD_REQUEST_WORDS = 30;
+
+/** Two people talking, an assistant answering, or an agent at work with tools. */
+export function conversationKind(messages: readonly ChatMessage[], sentences: readonly Sentence[]): ConversationKind {
+  for (const m of messages) if (m.role === 'tool' || (m.role === 'assistant' && m.toolCalls?.length)) return 'work';
+  // The other side says "my …" about as often as the user (two people telling each other about
+  // their lives), over a conversation long enough to tell, and the user rarely asks for anything.
+  const mine = { user: 0, other: 0, userN: 0, otherN: 0 };
+  let requests = 0;
+  let userMessages = 0;
+  let lastId = '';
+  for (const s of sentences) {
+    if (s.code) continue;
+    const my = s.traits & MY ? 1 : 0;
+    if (s.role === 'user') {
+      mine.user += my;
+      mine.userN++;
+      if (s.id !== lastId) userMessages++;
+      if (isRequest(s)) requests++;
+    } else if (s.role === 'assistant') {
+      mine.other += my;
+      mine.otherN++;
+    }
+    lastId = s.id;
+  }
+  const personal = mine.otherN >= 6 && mine.userN >= 6 && mine.other / mine.otherN >= 0.5 * (mine.user / mine.userN);
+  return personal && requests <= 0.25 * userMessages ? 'talk' : 'assist';
+}
+
+interface Segment {
+  /** Message indices [start, end) among the removed messages. */
+  start: number;
+  end: number;
+  sentences: Sentence[];
+  /** The request that opened it, when a user's request did. */
+  opener: Sentence[] | null;
+  from: number;
+  to: number;
+  /** Word counts (vocabulary ids, content words only). */
+  tf: Map<number, number>;
+  /** Opened by no session break at the start of a later round. */
+  continued?: boolean;
+}
+
+const content = (id: number): boolean => !(flagsOf(id) & (STOP | GENERIC));
+
+/** The prose a thread is made of: what the two sides said, not code, tool output or templates. */
+const prose = (s: Sentence): boolean => !s.code && !s.template && (s.role === 'user' || s.role === 'assistant');
+
+function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Sentence[], kind: ConversationKind, earlierTo: number): Segment[] {
+  const byMessage: Sentence[][] = messages.map(() => []);
+  for (const s of sentences) byMessage[s.message]?.push(s);
+  const segments: Segment[] = [];
+  let current: Segment | null = null;
+  // (The last time an earlier round saw: the first segment may go on with its thread.)
+  let lastAt = earlierTo;
+  const open = (i: number, at: number): Segment => {
+    const seg: Segment = { start: i, end: i, sentences: [], opener: null, from: at, to: at, tf: new Map() };
+    segments.push(seg);
+    return seg;
+  };
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as ChatMessage;
+    const own = byMessage[i] as Sentence[];
+    const at = own[0]?.at || (Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0) || lastAt;
+    const stamped = m.role !== 'tool' && leadingStamp(m.content).at > 0;
+    const gap = at > 0 && lastAt > 0 && at - lastAt >= SESSION_GAP_MS;
+    const request = m.role === 'user' && kind !== 'talk' ? requestSentences(own) : null;
+    let shift = false;
+    if (current && current.opener && request && !stamped && !gap && kind === 'assist') {
+      // A new request that shares little with the thread so far opens a thread of its own.
+      let words = 0;
+      let seen = 0;
+      for (const s of own) for (const id of s.ids) if (content(id)) {
+        words++;
+        if (current.tf.has(id)) seen++;
+      }
+      shift = words >= 3 && seen / words <= SHIFT_OVERLAP;
+    }
+    if (!current || stamped || gap || shift) {
+      current = open(i, at);
+      // The first segment of a later round, opened by no session break, goes on where the earlier
+      // round stopped (the threads decide with its words whether it is the same thread).
+      if (i === 0 && !stamped && !gap && earlierTo > 0) current.continued = true;
+    }
+    if (request && !current.opener) current.opener = request;
+    current.end = i + 1;
+    if (at > 0) {
+      if (!current.from) current.from = at;
+      current.to = at;
+      lastAt = at;
+    }
+    for (const s of own) {
+      if (!prose(s)) continue;
+      current.sentences.push(s);
+      for (const id of s.ids) if (content(id)) current.tf.set(id, (current.tf.get(id) ?? 0) + 1);
+    }
+  }
+  return segments.filter((s) => s.sentences.length > 0);
+}
+
+/** The sentences of a user message that make its request, from the first request sentence on. */
+function requestSentences(own: readonly Sentence[]): Sentence[] | null {
+  const at = own.findIndex((s) => prose(s) && isRequest(s));
+  return at < 0 ? null : own.slice(at).filter(prose);
+}
+
+/** Cosine of two word-count profiles, each word weighted by its rarity across the segments. */
+function similarity(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (const [w, x] of a) {
+    na += x * x;
+    const y = b.get(w);
+    if (y) dot += x * y;
+  }
+  for (const y of b.values()) nb += y * y;
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}
+
+/** A segment's profile: its most frequent content words with their weights (tf × idf). */
+function profileOf(seg: Segment, df: ReadonlyMap<number, number>, n: number): Map<string, number> {
+  const scored = [...seg.tf].map(([id, tf]) => [id, tf * Math.log(1 + n / (df.get(id) ?? 1))] as const);
+  scored.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+  return new Map(scored.slice(0, PROFILE_WORDS).map(([id, w]) => [wordOf(id), Math.round(w * 100) / 100]));
+}
+
+/** Words that end a phrase: function words and words too common to name a topic. */
+const BREAKS = new Set([...STOPWORDS, ...GENERIC_WORDS]);
+const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+/** Words that qualify rather than name ("various aspects", "several lockers"): no phrase starts or
+ * ends on one, nor on an adverb in -ly. */
+const QUALIFIERS = new Set('various several certain many few such whole entire main real truly quite rather lots plenty couple bunch kind sort type totally currently recently finally'.split(' '));
+const qualifies = (w: string): boolean => QUALIFIERS.has(w) || (w.length > 4 && w.endsWith('ly'));
+
+/** A thread's most distinctive phrases, in its own words and case (each a run of words of one
+ * sentence, separated by single spaces only, so it is found verbatim where it was said). */
+function phrasesOf(seg: Segment, weight: (w: string) => number): string[] {
+  const scored = new Map<string, { text: string; score: number; n: number }>();
+  for (const s of seg.sentences) {
+    // A bracketed aside (a photo's caption) describes a picture, not what was talked about.
+    const text0 = s.text.includes('[') ? s.text.replace(/\[[^\]]*\]/g, (m) => ' '.repeat(m.length)) : s.text;
+    WORD.lastIndex = 0;
+    let run: { text: string; start: number; end: number; name: boolean }[] = [];
+    const flush = (): void => {
+      for (let len = Math.min(PHRASE_WORDS, run.length); len >= 1; len--) {
+        for (let i = 0; i + len <= run.length; i++) {
+          const words = run.slice(i, i + len);
+          const text = s.text.slice((words[0] as { start: number }).start, (words[len - 1] as { end: number }).end);
+          if (!/^[\p{L}\p{N}'’-]+(?: [\p{L}\p{N}'’-]+)*$/u.test(text)) continue;
+          const firstW = (words[0] as { text: string }).text.toLowerCase();
+          const lastW = (words[len - 1] as { text: string }).text.toLowerCase();
+          if (qualifies(firstW) || qualifies(lastW)) continue;
+          // Nor on a verb's past form ("liked Under Armour", "mansion surrounded"), a name aside.
+          if ((firstW.endsWith('ed') && !(words[0] as { name: boolean }).name) || (lastW.endsWith('ed') && !(words[len - 1] as { name: boolean }).name)) continue;
+          // One word alone names a topic only when it is a name or long enough to be specific.
+          if (len === 1 && !(words[0] as { name: boolean }).name && firstW.length < 6) continue;
+          const key = text.toLowerCase();
+          let score = 0;
+          for (const w of words) score += weight(w.text.toLowerCase()) * (w.name ? 1.5 : 1);
+          score *= 1 + 0.25 * (len - 1);
+          const e = scored.get(key);
+          if (e) {
+            e.n++;
+            e.score = Math.max(e.score, score);
+          } else scored.set(key, { text, score, n: 1 });
+        }
+      }
+      run = [];
+    };
+    let m: RegExpExecArray | null;
+    let last = -1;
+    while ((m = WORD.exec(text0))) {
+      const w = m[0];
+      const lower = w.toLowerCase().replace(/’/g, "'");
+      const glued = last >= 0 && text0.slice(last, m.index) === ' ';
+      if (!glued) flush();
+      // A capitalised word inside the sentence is a name ("New York City"), whatever its word.
+      const name = m.index > 0 && /^\p{Lu}/u.test(w) && w !== 'I' && !/[.!?]\s*$/.test(text0.slice(0, m.index));
+      if ((!name && BREAKS.has(lower.replace(/'/g, ''))) || w.length < 3 || /^\d+$/.test(w) || /^i'/.test(lower)) {
+        flush();
+        last = -1;
+        continue;
+      }
+      run.push({ text: w, start: m.index, end: m.index + w.length, name });
+      last = m.index + w.length;
+    }
+    flush();
+  }
+  // A phrase said more than once in the thread names it better than one said in passing.
+  const ranked = [...scored.values()].map((e) => ({ ...e, score: e.score * (1 + 0.7 * Math.min(3, e.n - 1)) }));
+  ranked.sort((a, b) => b.score - a.score || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+  const out: string[] = [];
+  const used = new Set<string>();
+  for (const p of ranked) {
+    if (out.length >= HEAD_PHRASES || p.score <= 0) break;
+    const words = p.text.toLowerCase().split(' ');
+    if (words.some((w) => used.has(w))) continue;
+    for (const w of words) used.add(w);
+    out.push(p.text);
+  }
+  return out;
+}
+
+/** The request as a head: its first sentence, when short enough to read as a title. */
+function requestHead(opener: readonly Sentence[]): string {
+  const first = opener[0];
+  if (!first || first.wc > HEAD_REQUEST_WORDS || first.wc < 4) return '';
+  return first.text;
+}
+
+export interface ThreadsResult {
+  threads: ThreadLine[];
+  /** The thread of each removed message, by message id. */
+  threadOf: Map<string, number>;
+}
+
+/**
+ * Cuts the removed messages into threads (see the file comment), joining a segment to an earlier
+ * thread — of this round or of `earlier` ones — whose words it comes back to. New threads are
+ * numbered after `earlier`'s. `round` stamps the new lines.
+ */
+export function extractThreads(messages: readonly ChatMessage[], sentences: readonly Sentence[], kind: ConversationKind, earlier: readonly ThreadLine[], round: number): ThreadsResult {
+  const threadOf = new Map<string, number>();
+  const lastEarlier = earlier[earlier.length - 1];
+  const segments = segmentsOf(messages, sentences, kind, lastEarlier?.to ?? 0);
+  if (!segments.length) return { threads: [], threadOf };
+  const df = new Map<number, number>();
+  for (const seg of segments) for (const id of seg.tf.keys()) df.set(id, (df.get(id) ?? 0) + 1);
+  const n = segments.length;
+  const dfByWord = new Map<string, number>();
+  for (const [id, c] of df) dfByWord.set(wordOf(id), c);
+  // A phrase's words weighed by how few of the other segments say them: what names this thread.
+  const weight = (w: string): number => Math.log(1 + n / (dfByWord.get(w.replace(/'/g, '')) ?? 1));
+
+  let nextId = earlier.reduce((m, t) => Math.max(m, t.id + 1), 1);
+  const threads: ThreadLine[] = [];
+  const profiles = new Map<number, Map<string, number>>();
+  for (const t of earlier) profiles.set(t.id, new Map(Object.entries(t.profile ?? {})));
+  let previousThread: ThreadLine | undefined = earlier[earlier.length - 1];
+  for (const seg of segments) {
+    const profile = profileOf(seg, df, n);
+    let join: ThreadLine | undefined;
+    let best = RETURN_SIMILARITY;
+    for (const t of [...earlier, ...threads]) {
+      const sim = similarity(profile, profiles.get(t.id) ?? new Map());
+      // The thread just before goes on more readily than one that comes back after others.
+      const bar = t === previousThread ? ADJACENT_SIMILARITY : RETURN_SIMILARITY;
+      if (sim >= bar && sim >= best * (t === previousThread ? ADJACENT_SIMILARITY / RETURN_SIMILARITY : 1)) {
+        best = sim;
+        join = t;
+      }
+    }
+    // With an assistant, a session that opens no request of its own goes on with the thread before;
+    // so does the part of a session an earlier round stopped in, unless a request of its own that
+    // shares nothing with that thread opens it.
+    if (!join && kind === 'assist' && !seg.opener && previousThread) join = previousThread;
+    if (!join && seg.continued && previousThread === lastEarlier && lastEarlier) {
+      const words = seg.opener ? seg.opener.flatMap((x) => x.ids.filter(content).map(wordOf)) : [];
+      const shared = words.filter((w) => w in (lastEarlier.profile ?? {})).length;
+      if (!seg.opener || shared > SHIFT_OVERLAP * words.length) join = lastEarlier;
+    }
+    const state = seg.opener ? (seg.sentences.some((s) => s.role === 'assistant' && s.message > (seg.opener?.[0]?.message ?? 0)) ? 'answered' : 'open') : undefined;
+    const firstId = (seg.sentences[0] as Sentence).id;
+    if (join) {
+      const t = threads.includes(join) ? join : { ...join, sources: [...join.sources] };
+      if (!threads.includes(t)) threads.push(t);
+      if (seg.from && (!t.from || seg.from < t.from)) t.from = seg.from;
+      if (seg.to > t.to) t.to = seg.to;
+      if (state) t.state = state;
+      if (!t.sources.includes(firstId)) t.sources.push(firstId);
+      const merged = profiles.get(t.id) ?? new Map<string, number>();
+      for (const [w, x] of profile) merged.set(w, (merged.get(w) ?? 0) + x);
+      profiles.set(t.id, merged);
+      t.profile = topOf(merged);
+      for (let i = seg.start; i < seg.end; i++) threadOf.set((messages[i] as ChatMessage).id, t.id);
+      previousThread = t;
+      continue;
+    }
+    const head = seg.opener && kind !== 'talk' ? requestHead(seg.opener) : '';
+    const phrases = head ? [] : phrasesOf(seg, weight);
+    const id = nextId++;
+    const line: ThreadLine = {
+      id,
+      text: head || phrases.join(', '),
+      head: head ? 'request' : 'phrases',
+      sources: [head ? (seg.opener?.[0] as Sentence).id : firstId],
+      at: seg.from,
+      from: seg.from,
+      to: seg.to,
+      score: seg.sentences.length,
+      round,
+      profile: Object.fromEntries(profile),
+      ...(state ? { state } : {}),
+    };
+    profiles.set(id, profile);
+    threads.push(line);
+    previousThread = line;
+    for (let i = seg.start; i < seg.end; i++) threadOf.set((messages[i] as ChatMessage).id, id);
+  }
+  return { threads, threadOf };
+}
+
+function topOf(profile: ReadonlyMap<string, number>): Record<string, number> {
+  return Object.fromEntries([...profile].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, PROFILE_WORDS));
+}
+
+/** Merges a round's threads into the earlier ones: a thread this round came back to replaces its
+ * earlier line (same id); the rest are appended in order. */
+export function mergeThreads(earlier: readonly ThreadLine[], fresh: readonly ThreadLine[]): ThreadLine[] {
+  const byId = new Map(fresh.map((t) => [t.id, t]));
+  const out = earlier.map((t) => byId.get(t.id) ?? t);
+  for (const t of fresh) if (!earlier.some((e) => e.id === t.id)) out.push(t);
+  return out;
+}
+
+/** Whether a sentence is the user talking about themselves (not asking): what "About the user"
+ * collects in a chat with an assistant. */
+export function aboutTheUser(s: Pick<Sentence, 'role' | 'traits'>): boolean {
+  return s.role === 'user' && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0;
+}
