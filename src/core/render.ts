@@ -56,6 +56,9 @@ const FIRST_SHARE: Partial<Record<SectionId, number>> = {
  * at 0.2 they sat on the edge (0.20 at budget 2,000); 0.22 leaves a margin there (0.209) while
  * the first round still keeps its place (LoCoMo chain decay at 1,000: 0.94; 0.95 at 0.21). */
 const FRESH_SHARE = 0.22;
+/** Least room (estimated tokens) in which key facts are laid out by thread: below it, each head
+ * costs a fact (LongMemEval recall at budget 500: 0.34 with heads). */
+const THREADS_MIN_ROOM = 600;
 /** Threads from which, in a chat with an assistant, the first request is no longer the goal (the
  * latest is): a conversation of many unrelated threads has no one aim. */
 const STALE_GOAL_THREADS = 4;
@@ -181,7 +184,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // A Goal only when there is one: two people catching up have none; in a chat with an assistant
   // that ran over several threads, the goal is the current one (the latest request), the others
   // are the threads the key facts are laid out by.
-  const threads = record.threads ?? [];
+  // (A small block has no room for heads: its few facts go by rank, as one list.)
+  const threads = target >= THREADS_MIN_ROOM ? (record.threads ?? []) : [];
   const manyThreads = threads.length >= 2;
   // (With a few threads the first request is still the aim, and the latest one is shown beside it.)
   const staleGoal = record.kind === 'assist' && threads.length >= STALE_GOAL_THREADS;
