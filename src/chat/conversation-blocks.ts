@@ -25,7 +25,7 @@
 // reader takes one off (CommonMark reads an HTML comment with up to three spaces before it alike). A block with no end line is incomplete: a reply still being written (an
 // "open" block, which later saves extend by appending its new lines) or an append cut off.
 import type { ChatMessage } from '../core/messages';
-import type { SavedConversation, SavedItem, SavedMessage, TornTail } from './conversation-format';
+import type { SavedConversation, SavedItem, SavedMessage, TornTail } from './conversation-types';
 import { buildMessage, messageMeta, parseCompaction } from './conversation-meta';
 import { closingLine } from './markdown-tail';
 import { ESCAPED, FormatError, blockText, escapeSeparators, fenceFor, humanTime, isoTime, metaJson, oneLine, parseTime, plainSafe } from './note-text';

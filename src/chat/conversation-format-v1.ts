@@ -3,7 +3,7 @@
 // the store writes such a note as format 2 on its next save. docs/conversation-format.md keeps the
 // format's description.
 import type { ChatMessage } from '../core/messages';
-import type { SavedConversation } from './conversation-format';
+import type { SavedConversation } from './conversation-types';
 import { buildMessage, parseCompaction } from './conversation-meta';
 import { FormatError, blockText } from './note-text';
 

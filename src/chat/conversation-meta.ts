@@ -5,7 +5,7 @@
 import type { ChatMessage, ImageAttachment, ToolCall } from '../core/messages';
 import { isCompactionRecord } from '../core/record';
 import type { StopReason } from '../providers/types';
-import type { SavedCompaction, SavedFailure, SavedMessage } from './conversation-format';
+import type { SavedCompaction, SavedFailure, SavedMessage } from './conversation-types';
 import { FormatError } from './note-text';
 
 /** Everything about a message but its text and tool call arguments, as saved (unknown keys last). */

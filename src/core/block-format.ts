@@ -3,7 +3,7 @@
 // and the day), how a block is assembled from its lines, and how one section is read back out of a
 // block (what the summary panel counts as sent there). What goes *into* the block, within the
 // budget, is render.ts's; this file only says how it is written. Pure.
-import type { EditableSection } from './edits';
+import type { EditableSection } from './edit-types';
 import type { LeftOffLine, SourcedLine } from './record';
 import { describeDay, resolveRelativeDates } from './dates';
 import { dropLoneSurrogates, wordCount } from './text';

@@ -7,26 +7,14 @@
 // merges lines by), not by where it was rendered: a block's lines move as rounds come and go.
 import type { CompactionRecord, SourcedLine } from './record';
 import { DEFAULT_MARGIN } from './block-margin';
+import type { EditableSection, LineEdit } from './edit-types';
 import { renderBlock } from './render';
 import { dedupeKey, dropLoneSurrogates } from './text';
 import { estimateTokens } from './tokens';
 
-/** The record's sections whose lines the user may remove or rewrite. */
-export type EditableSection = 'goal' | 'request' | 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'facts' | 'leftOff' | 'nextStep' | 'topics';
+export type { EditableSection, LineEdit } from './edit-types';
 
 export const EDITABLE_SECTIONS: readonly EditableSection[] = ['goal', 'request', 'constraints', 'decisions', 'done', 'openTasks', 'errors', 'facts', 'leftOff', 'nextStep', 'topics'];
-
-/** One step of the user's edit history of a round; the last step naming a line is what holds. */
-export interface LineEdit {
-  section: EditableSection;
-  /** The line's identity: {@link lineKey} of its text as extracted. */
-  key: string;
-  /** The message the line came from (first source), for people reading the saved record. */
-  source?: string;
-  /** The text sent instead; absent with `removed`, and absent in a step that restores the line. */
-  text?: string;
-  removed?: true;
-}
 
 /** What holds for one line: removed, rewritten, or (undefined) as extracted. */
 export type LineState = { removed: true; /** A copy of a line rewritten in this section. */ editedIn?: EditableSection } | { text: string };

@@ -1,6 +1,6 @@
 // Context windows of common models, and where compaction should start within one.
 // Windows change as vendors ship models; the user can always override the figure in settings.
-import type { TokenizerFamily } from './tokens';
+import type { TokenizerFamily } from './tokenizer-family';
 
 /** Window assumed for a model we do not know. Small on purpose: guessing too big overflows. */
 export const DEFAULT_CONTEXT_WINDOW = 8192;

@@ -1,7 +1,7 @@
 // The compaction record: what one round removed and what it carried forward, as plain,
 // versioned data. It is saved with the conversation, shown in the summary panel, and handed back
 // to the next round for chaining, so it holds no functions, Maps or class instances.
-import type { LineEdit } from './edits';
+import type { LineEdit } from './edit-types';
 
 export const RECORD_VERSION = 1;
 

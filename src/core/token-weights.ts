@@ -1,6 +1,6 @@
 // The token estimator's weights (src/core/tokens.ts), one table per tokenizer family: data, kept
 // apart from the automaton that uses them.
-import type { TokenizerFamily } from './tokens';
+import type { TokenizerFamily } from './tokenizer-family';
 
 // Fitted by bench/fit-token-weights.mjs (`--write` replaces this table): one weight per slot, in
 // SLOT_NAMES order, each family against its own tokenizer (llama: llama-tokenizer-js, mistral:

@@ -20,13 +20,9 @@
 
 import { tokenizerFamily } from './models';
 import { WEIGHTS } from './token-weights';
+import type { TokenizerFamily } from './tokenizer-family';
 
-/**
- * Tokenizer families with their own weights: OpenAI's o200k_base and cl100k_base, the Claude
- * tokenizer, and the 32k SentencePiece vocabularies of Llama 1/2 (`llama`) and of Mistral 7B /
- * Mixtral (`mistral`). models.ts maps a model id to its family.
- */
-export type TokenizerFamily = 'o200k' | 'cl100k' | 'claude' | 'llama' | 'mistral';
+export type { TokenizerFamily } from './tokenizer-family';
 
 // Run groups. A run is a maximal sequence of characters of one group; the slot of a character is
 // its group's first slot plus its position in the run (capped), except where step() says otherwise.
