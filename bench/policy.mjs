@@ -12,6 +12,7 @@ import { loadConversations } from '../src/cli/input.ts';
 import { toChatMessages } from './retention-adapter.mjs';
 import { replay } from '../src/cli/replay.ts';
 import { CLI_DEFAULTS, resolve } from '../src/cli/settings.ts';
+import { estimateMessageTokens } from '../src/core/index.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const KIT = join(root, '..', 'shared', 'bench', 'retention', 'data');
@@ -55,8 +56,10 @@ for (const window of WINDOWS) {
   let oversizedOver = 0;
   let worstAt = '';
   // Compactions that removed messages and carried nothing: everything those messages held is
-  // forgotten (target 0 from 4k up).
+  // forgotten (target 0 from 4k up). Counted apart: those whose latest request, with the reply's
+  // reserve, leaves less than a tenth of the window (no block fits beside it).
   let empty = 0;
+  let emptyNoRoom = 0;
   for (const c of all) {
     const s = resolve({ ...CLI_DEFAULTS, window }, { id: c.id, title: '', messages: c.messages });
     const r = replay(c.messages, s);
@@ -67,7 +70,12 @@ for (const window of WINDOWS) {
     for (const e of r.events) {
       if (e.kind === 'skipped') continue;
       if (e.kind === 'compaction') compactions++;
-      if (e.kind === 'compaction' && e.removedCount > 0 && !e.block) empty++;
+      if (e.kind === 'compaction' && e.removedCount > 0 && !e.block) {
+        const request = c.messages.slice(0, e.beforeMessage).filter((m) => m.role === 'user').at(-1);
+        const requestTokens = request ? estimateMessageTokens(request) : 0;
+        if (requestTokens + s.budgets.replyReserve > 0.9 * window) emptyNoRoom++;
+        else empty++;
+      }
       // The latest user message alone is over the room the target leaves: it is always sent
       // whole, so no cut can reach the target. Counted apart, not hidden.
       if (e.kind === 'compaction' && e.oversized) {
@@ -91,6 +99,7 @@ for (const window of WINDOWS) {
     'skipped over point': skipped,
     'rounds with target out of reach': `${oversized} (${oversizedOver} over point)`,
     'empty blocks': empty,
+    'empty, no room': emptyNoRoom,
     requests,
   });
   if (worstAt) console.log(`window ${window}: worst after/before at ${worstAt}`);

@@ -50,6 +50,9 @@ export interface CompactOptions {
    * unit, so a pinned tool call keeps its results). A message pinned when an earlier round passed
    * it and unpinned since (the previous record's `keptPinned`) is summarised by this round. */
   pinned?: ReadonlySet<string>;
+  /** Id of the latest user message the policy let this round carry in compacted form (see
+   * `PolicyDecision.carried`): recorded, so what is sent after leaves it out. */
+  requestCarried?: string;
 }
 
 export type CompactionResult =
@@ -137,6 +140,9 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
     blockTokens: 0,
   };
   if (keptPinned.length) record.keptPinned = keptPinned;
+  // The carried request stays carried while it is the latest (later rounds of the same turn).
+  const carried = options.requestCarried ?? previous?.requestCarried;
+  if (carried) record.requestCarried = carried;
   // The user's edits of the previous round hold for the lines this one still carries.
   const edits = carryEdits(previous?.edits, record);
   if (edits.length) record.edits = edits;
