@@ -15,7 +15,9 @@ const MAX_RULE_CHARS = 320;
 /** A sentence that binds: an obligation, a prohibition, a limit. */
 const BINDING = /\b(?:must|never|do not|don['’]t|only|cannot|can['’]t|may not|should not|shouldn['’]t|exact(?:ly)?|required|specifically|forbidden|not allowed)\b/i;
 /** A rule the user states in their own message (outside a template): it opens as an instruction. */
-const USER_RULE = /^(?:please\s+)?(?:you (?:must|may not|cannot|can['’]t|should not|shouldn['’]t|need to|have to)|(?:do not|don['’]t|never|only|always|make sure|be sure|remember to)\b)|\b(?:MUST|NEVER|ONLY|DO NOT|CANNOT)\b/;
+const USER_RULE = /^(?:please\s+)?(?:you (?:must|may not|cannot|can['’]t|should not|shouldn['’]t|need to|have to)|(?:do not|don['’]t|never|only|always|make sure|be sure|remember to)\b)/i;
+/** A binding word written in capitals ("You MUST …", "Do NOT …"): a rule wherever it stands. */
+const SHOUTED = /\b(?:MUST|NEVER|ONLY|NOT|CANNOT)\b/;
 /** How to talk to the harness (the reply's form), not a rule of the task. */
 const FORMAT = /\b(?:your response|each response|responses?\b|reply|replies|reasoning|THOUGHT|tool calls?|format(?:ting|ted)?\b|markdown|at least one (?:bash )?(?:command|tool))/i;
 /** Notes about the environment the agent works in. */
@@ -105,7 +107,7 @@ export function extractRules(message: ChatMessage): SourcedLine[] {
     for (const sentence of splitSentences(text)) {
       const words = wordCount(sentence);
       if (words < 3 || words > 60 || FORMAT.test(sentence) || ENVIRONMENT.test(sentence)) continue;
-      if (!(harness ? BINDING.test(sentence) : USER_RULE.test(sentence))) continue;
+      if (!(harness ? BINDING.test(sentence) : USER_RULE.test(sentence) || SHOUTED.test(sentence))) continue;
       // A rule that announces what follows ("… the following files:", "… this command:") carries
       // it: the list's items or the command, or it says nothing whole.
       push(/:\s*$/.test(sentence) ? withWhatFollows(sentence, lines, i) : sentence, i);
