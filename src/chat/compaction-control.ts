@@ -86,7 +86,8 @@ export class CompactionControl {
     const through = this.boundaryId();
     const at = through ? items.findIndex((i) => i.id === through) : -1;
     const pins = at >= 0 ? this.keptVerbatim() : new Set<string>();
-    return sentFrom(items, at + 1, userOf, (item) => pins.has(item.id));
+    const carried = this.list[this.list.length - 1]?.record.requestCarried;
+    return sentFrom(items, at + 1, userOf, (item) => pins.has(item.id), (item) => item.id === carried);
   }
 
   /** Ids of the messages sent verbatim wherever the boundary is: those the user pinned, and those
@@ -191,10 +192,14 @@ export class CompactionControl {
       trigger: causes[0] === 'overflow' ? 'tokens' : (causes[0] ?? 'unknown'),
       tokensOf: this.tokensOf(model),
       pinned: this.host.pinned(),
+      ...(plan.carried !== null && sent[plan.carried] ? { requestCarried: (sent[plan.carried] as ChatMessage).id } : {}),
     });
     if (!result.ok) return this.skip(options.quiet === true, 'nothing-to-compact', result.message, microCleared);
     if (result.unchanged) return this.skip(options.quiet === true, 'nothing-to-compact', 'Nothing new to compact.', microCleared);
-    const dropped = result.removed.filter((m) => m !== pinned);
+    // A request an earlier round of this turn kept sent, now carried by the block, stops being sent.
+    const carriedId = plan.carried === null ? undefined : sent[plan.carried]?.id;
+    const carriedMessage = carriedId && !result.removed.some((m) => m.id === carriedId) ? all.find((m) => m.id === carriedId) : undefined;
+    const dropped = [...(carriedMessage ? [carriedMessage] : []), ...result.removed.filter((m) => m !== pinned)];
 
     // The notes the removed part worked with fill the room left below the target.
     const context = this.host.context;

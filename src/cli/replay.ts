@@ -25,6 +25,7 @@ import type { Resolved } from './settings';
 
 const lastTime = (messages: readonly ChatMessage[]): number => messages.reduce((t, m) => Math.max(t, m.createdAt), 0);
 const isUser = (m: ChatMessage): boolean => m.role === 'user';
+const none = (): boolean => false;
 
 /** One manual compaction of the whole conversation, as "Compact now" would do it: the policy's
  * cut for the whole conversation as one prompt. The record's timestamp is the time of the latest
@@ -115,6 +116,8 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
   let oversizedRequests = 0;
   let requests = 0;
   const tokensOf = (m: ChatMessage): number => tracker.messageTokens(m.id) ?? estimateMessageTokens(m, model);
+  /** A request the latest round carried in compacted form is no longer sent (as the session). */
+  const carriedNow = (m: ChatMessage): boolean => m.id === previous?.requestCarried;
   /** The block as sent: once messages are no longer sent, it names the history tool, which the
    * session then offers with the other tools (see searchable()). */
   let shownBlock = '';
@@ -132,14 +135,14 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
    * block's budget must leave room for it, and for the system message it is sent in (as the
    * session's context counts it: the line alone is a system prompt, overhead included). */
   const lineTokens = (): number => (offered ? estimateSystemPromptTokens(HISTORY_LINE, model) : 0);
-  const fixedTokens = (): number => tracker.estimated() - blockTokens() + lineTokens() - sentFrom(all, boundary, isUser).reduce((sum, m) => sum + tokensOf(m), 0);
+  const fixedTokens = (): number => tracker.estimated() - blockTokens() + lineTokens() - sentFrom(all, boundary, isUser, none, carriedNow).reduce((sum, m) => sum + tokensOf(m), 0);
 
   const beforeRequest = (last: ChatMessage, position: number): void => {
     requests++;
     const at: At = { beforeMessage: position, beforeMessageId: last.id };
     const round = (quiet: boolean): void => {
       const promptBefore = tracker.total();
-      const sent = sentFrom(all, boundary, isUser);
+      const sent = sentFrom(all, boundary, isUser, none, carriedNow);
       let plan = decideCompaction({ budgets, messages: sent, tokensOf, promptTokens: promptBefore, fixedTokens: fixedTokens() });
       if (plan.action !== 'none') {
         const reasons = plan.reasons;
@@ -171,12 +174,16 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
         else if (plan.action === 'compact') {
           const cutMessage = sent[plan.cut];
           const cut = cutMessage ? all.indexOf(cutMessage) : all.length;
-          const result = compact(all, { budgetTokens: plan.blockBudget, cut, previous, ...(model ? { model } : {}), now: last.createdAt, trigger: reasons[0] === 'messages' ? 'messages' : 'tokens', tokensOf });
+          const carried = plan.carried === null ? undefined : sent[plan.carried]?.id;
+          const result = compact(all, { budgetTokens: plan.blockBudget, cut, previous, ...(model ? { model } : {}), now: last.createdAt, trigger: reasons[0] === 'messages' ? 'messages' : 'tokens', tokensOf, ...(carried ? { requestCarried: carried } : {}) });
           if (!result.ok) skip(result.message);
           else if (result.unchanged) skip('Nothing new to compact.');
           else {
             const pinned = plan.pinned === null ? null : (sent[plan.pinned] as ChatMessage);
-            const dropped = result.removed.filter((m) => m !== pinned);
+            // A request an earlier round of this turn kept sent, now carried by the block, stops
+            // being sent with this round.
+            const carriedMessage = carried && !result.removed.some((m) => m.id === carried) ? all.find((m) => m.id === carried) : undefined;
+            const dropped = [...(carriedMessage ? [carriedMessage] : []), ...result.removed.filter((m) => m !== pinned)];
             const removedTokens = dropped.reduce((sum, m) => sum + (tracker.messageTokens(m.id) ?? 0), 0);
             const estimated = tracker.estimated();
             const nextBlock = offered ? withHistoryLine(result.block) : result.block;
@@ -199,7 +206,7 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
                 promptBefore,
                 promptAfter: tracker.total(),
                 removedCount: dropped.length,
-                keptCount: sentFrom(all, boundary, isUser).length,
+                keptCount: sentFrom(all, boundary, isUser, none, carriedNow).length,
                 microCleared,
                 inTurn: pinned !== null,
                 oversized: plan.oversized,
@@ -221,7 +228,7 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
     const sentNow = tracker.total();
     peak = Math.max(peak, sentNow);
     if (sentNow > budgets.point) {
-      const request = sentFrom(all, boundary, isUser).find(isUser);
+      const request = sentFrom(all, boundary, isUser, none, carriedNow).find(isUser);
       if (request && tokensOf(request) > compactionTarget(budgets.point, budgets.window)) oversizedRequests++;
       else overPoint++;
     }
@@ -232,7 +239,7 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
     if (message.role === 'assistant' && last) beforeRequest(last, index);
     // A new request: a user message the last in-turn compaction kept before the boundary is no
     // longer the latest, so it stops being sent (the block carries it).
-    if (message.role === 'user') for (const m of sentFrom(all, boundary, isUser).slice(0, 1)) if (all.indexOf(m) < boundary) tracker.remove(m.id);
+    if (message.role === 'user') for (const m of sentFrom(all, boundary, isUser, none, carriedNow).slice(0, 1)) if (all.indexOf(m) < boundary) tracker.remove(m.id);
     all.push(message);
     tracker.append(message);
   });

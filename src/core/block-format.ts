@@ -25,7 +25,8 @@ export type SectionId =
   | 'facts'
   | 'leftOff'
   | 'request'
-  | 'nextStep';
+  | 'nextStep'
+  | 'state';
 
 /** The lines written under another line, while room is left: how an error was resolved (under
  * the error), the command the work left off at and the lines of its output (under "Left off", the
@@ -41,7 +42,7 @@ export function outputOf(leftOff: LeftOffLine | null | undefined): string[] {
 }
 
 /** Display order of the sections (stable format). */
-export const ORDER: SectionId[] = ['goal', 'request', 'constraints', 'decisions', 'done', 'open', 'errors', 'modified', 'read', 'references', 'topics', 'facts', 'leftOff', 'nextStep'];
+export const ORDER: SectionId[] = ['goal', 'request', 'constraints', 'state', 'decisions', 'done', 'open', 'errors', 'modified', 'read', 'references', 'topics', 'facts', 'leftOff', 'nextStep'];
 
 export const HEADINGS: Record<SectionId, string> = {
   goal: 'Goal:',
@@ -58,6 +59,7 @@ export const HEADINGS: Record<SectionId, string> = {
   leftOff: 'Left off:',
   request: 'Latest request:',
   nextStep: 'Next step:',
+  state: 'State:',
 };
 
 /** Formats a list line of paths. Paths are written out whole: a factored-out directory would make

@@ -3,6 +3,7 @@
 // nothing is duplicated; lists are bounded so the record (and the block) cannot grow without end.
 import { mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { closeTasks, errorKey } from './extract-summary';
+import { mergeState } from './extract-state';
 import type { CompactionRecord, ErrorLine, FileEntry, Reference, SourcedLine } from './record';
 import { dedupeKey } from './text';
 import { mergeThreads } from './threads';
@@ -30,11 +31,15 @@ export function mergeLines<T extends SourcedLine>(earlier: readonly T[], later: 
 
 function mergeErrors(earlier: readonly ErrorLine[], later: readonly ErrorLine[]): ErrorLine[] {
   const merged = mergeLines(earlier, later, Number.MAX_SAFE_INTEGER, 'first', errorKey);
-  // A resolution seen later completes an earlier error.
+  // A resolution seen later completes an earlier error; one met again unresolved stands again.
   for (const e of merged) {
-    if (e.resolution) continue;
-    const again = later.find((l) => errorKey(l.text) === errorKey(e.text) && l.resolution);
-    if (again?.resolution) e.resolution = again.resolution;
+    const again = later.find((l) => errorKey(l.text) === errorKey(e.text));
+    if (!again) continue;
+    if (!e.frame && again.frame) e.frame = again.frame;
+    if (again.resolution) {
+      e.resolution = again.resolution;
+      delete e.unresolved;
+    } else if (again.unresolved && !e.resolution) e.unresolved = true;
   }
   return merged.slice(Math.max(0, merged.length - LIMITS.errors));
 }
@@ -76,7 +81,7 @@ function mergeReferences(earlier: readonly Reference[], later: readonly Referenc
 
 export type ExtractedContent = Pick<
   CompactionRecord,
-  'goal' | 'request' | 'nextStep' | 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'leftOff' | 'facts' | 'topics' | 'references' | 'filesRead' | 'filesModified' | 'kind' | 'threads'
+  'goal' | 'request' | 'nextStep' | 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'leftOff' | 'facts' | 'topics' | 'references' | 'filesRead' | 'filesModified' | 'kind' | 'threads' | 'state'
 >;
 
 /**
@@ -98,7 +103,8 @@ export function mergeContent(previous: CompactionRecord | null, fresh: Extracted
     goal: previous.goal ?? fresh.goal,
     // The latest request and where things stand are the newest round's, when it has them.
     request: fresh.request ?? previous.request ?? null,
-    nextStep: fresh.leftOff ? (fresh.nextStep ?? null) : (previous.nextStep ?? null),
+    // (A step announced before later work is stale: this round's tool calls came after it.)
+    nextStep: fresh.leftOff || fresh.state?.lastAction ? (fresh.nextStep ?? null) : (previous.nextStep ?? null),
     constraints: mergeLines(previous.constraints, fresh.constraints, LIMITS.constraints, 'first'),
     decisions: mergeLines(previous.decisions, fresh.decisions, LIMITS.decisions, 'last'),
     done: doneWithClosed.slice(Math.max(0, doneWithClosed.length - LIMITS.done)),
@@ -113,5 +119,7 @@ export function mergeContent(previous: CompactionRecord | null, fresh: Extracted
     // An agent's run stays work when a later round removes only talk; otherwise the latest reading.
     kind: previous.kind === 'work' ? 'work' : (fresh.kind ?? previous.kind),
     threads: mergeThreads(previous.threads ?? [], fresh.threads ?? []),
+    // Where the work stands: this round's changes on the earlier ones, its latest check and cause.
+    ...(previous.state || fresh.state ? { state: fresh.state ? mergeState(previous.state, fresh.state) : previous.state } : {}),
   };
 }

@@ -11,6 +11,11 @@ import { addReferences, findReferences, type FoundReference } from './extract-re
 import { prepareSentences, sentencesOf, templateSection } from './extract-sentences';
 import { extractTaskLines } from './extract-goal';
 import { extractErrors, extractSections, prepareErrorLines } from './extract-summary';
+import { isAgentRun, withoutRefuted } from './agent-prose';
+import { withFates } from './error-fate';
+import { taskRules } from './extract-rules';
+import { extractState, shellCommand, shownCommand, stateIsEmpty } from './extract-state';
+import { mergeLines } from './chain';
 import { estimateMessageTokens } from './message-tokens';
 import type { ChatMessage } from './messages';
 import { type CompactionRecord, type CompactionTrigger, type FileEntry, type Reference, type SourcedLine, RECORD_VERSION, isCompactionRecord } from './record';
@@ -46,6 +51,9 @@ export interface CompactOptions {
    * unit, so a pinned tool call keeps its results). A message pinned when an earlier round passed
    * it and unpinned since (the previous record's `keptPinned`) is summarised by this round. */
   pinned?: ReadonlySet<string>;
+  /** Id of the latest user message the policy let this round carry in compacted form (see
+   * `PolicyDecision.carried`): recorded, so what is sent after leaves it out. */
+  requestCarried?: string;
 }
 
 export type CompactionResult =
@@ -133,6 +141,9 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
     blockTokens: 0,
   };
   if (keptPinned.length) record.keptPinned = keptPinned;
+  // The carried request stays carried while it is the latest (later rounds of the same turn).
+  const carried = options.requestCarried ?? previous?.requestCarried;
+  if (carried) record.requestCarried = carried;
   // The user's edits of the previous round hold for the lines this one still carries.
   const edits = carryEdits(previous?.edits, record);
   if (edits.length) record.edits = edits;
@@ -229,16 +240,25 @@ function refsOf(m: ChatMessage): MessageRefs {
 }
 
 function extract(removed: readonly ChatMessage[], previous: CompactionRecord | null, options: CompactOptions, round: number): ExtractedContent {
-  const sentences = sentencesOf(removed);
+  const all = sentencesOf(removed);
+  // In an agent run the assistant thinks aloud: what it retracted, guessed or asked, and what
+  // points at output no longer shown, is no fact, decision or cause (agent-prose.ts).
+  const agent = isAgentRun(removed);
+  const sentences = agent ? withoutRefuted(all) : all;
   // (What the task is about, for the output lines under the left-off command: an earlier round's
   // goal and request too, when this part of the conversation has none.)
   const task = extractTaskLines(removed, sentences, [previous?.goal?.text, previous?.request?.text].filter(Boolean).join(' '));
+  settleLeftOff(task, removed);
   // The goal is the first request of the conversation: once a round has one, later rounds keep it
   // and what they find is the latest request instead.
   const goal = previous?.goal ? null : task.goal;
   const request = previous?.goal ? (task.request ?? task.goal) : task.request;
-  const sections = extractSections(sentences);
-  const errors = extractErrors(removed, sentences);
+  const extracted = extractSections(sentences);
+  // The task's standing rules (what may be changed, how to hand in) come first among constraints.
+  const sections = { ...extracted, constraints: mergeLines(taskRules(removed), extracted.constraints, Number.MAX_SAFE_INTEGER, 'first') };
+  const errors = withFates(removed, extractErrors(removed, all));
+  const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
+  const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known) : null;
 
   const references = new Map<string, Reference>();
   const read = new Map<string, FileEntry>();
@@ -317,5 +337,27 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     filesModified,
     kind,
     threads,
+    ...(state && !stateIsEmpty(state) ? { state } : {}),
   };
+}
+
+/**
+ * Where the work was left off, as the latest action says: a line announcing what follows ("Let me
+ * examine the method:") ends as a sentence — the command it ran is shown under it — and a next step
+ * announced before a later tool call of this part is no longer the next step.
+ */
+function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed: readonly ChatMessage[]): void {
+  const left = task.leftOff;
+  if (left && /:\s*$/.test(left.text)) left.text = left.text.replace(/:\s*$/, '.');
+  if (left?.command) {
+    const m = removed.find((x) => x.id === left.sources[0]);
+    const call = m?.role === 'assistant' ? m.toolCalls?.[m.toolCalls.length - 1] : undefined;
+    const full = call ? shellCommand(call) : null;
+    left.command = shownCommand(full ?? left.command);
+  }
+  const next = task.nextStep;
+  if (!next) return;
+  const at = removed.findIndex((m) => m.id === next.sources[0]);
+  const later = removed.slice(at + 1).some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
+  if (at >= 0 && later) task.nextStep = null;
 }

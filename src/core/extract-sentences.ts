@@ -174,7 +174,9 @@ function piecesOf(m: ChatMessage): MessagePieces {
     if (!line.trim()) continue;
     // A "# …" line next to code is a comment of that code (pasted without a fence), not a heading.
     const comment: boolean = prose && /^\s*#\s/.test(line) && (prevCode || proseCodeLike(lines[li + 1] ?? ''));
-    const code: boolean = inFence || comment || (prose ? proseCodeLike(line) : codeLike(line));
+    // A traceback pasted into a message is code: its frames are never facts (the error line after
+    // them is read as an error, with its innermost project frame, by error-fate.ts).
+    const code: boolean = inFence || comment || TRACEBACK_LINE.test(line) || (prose ? proseCodeLike(line) : codeLike(line));
     prevCode = code;
     if (code) {
       sentences.push(sentence(m, squash(line), sentences.length));
@@ -213,6 +215,8 @@ export function prepareSentences(m: ChatMessage): void {
   piecesOf(m);
 }
 
+/** A traceback's header or one of its frames. */
+const TRACEBACK_LINE = /^\s*(?:Traceback \(most recent call last\):|File "[^"]*", line \d+)/;
 /** "3. " before a capitalised word: a list's number (the block writes its own bullets). */
 const INLINE_NUMBER = /^\d{1,2}\.\s+(?=["'“*_([]*\p{Lu})/u;
 const LIST_MARK = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;

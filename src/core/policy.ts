@@ -133,6 +133,10 @@ export type PolicyDecision =
       cut: number;
       /** Index of the latest user message when the cut passes it: it is still sent verbatim. */
       pinned: number | null;
+      /** Index of the latest user message when the cut passes it and it is not sent verbatim any
+       * more: too big to leave the block its room once tool rounds answered it, it is carried by
+       * the block in compacted form (its request and rules). Never set with `pinned`. */
+      carried: number | null;
       /** The prompt size the compaction aims at. */
       target: number;
       /** Budget of the new block (the configured one, less when the target is tight). */
@@ -172,14 +176,20 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
   for (let i = n - 1; i >= 0; i--) if (messages[i]?.role === 'user') { lastUser = i; break; }
   const userPinned = lastUser >= 0 && pins.has((messages[lastUser] as ChatMessage).id);
   const userTokens = lastUser >= 0 ? keptFrom(lastUser) - keptFrom(lastUser + 1) : 0;
-  /** What stays sent with a cut at p: from p on, the pinned messages before it, plus the latest
-   * user message when p passes it. */
-  const keptAt = (p: number): number => keptFrom(p) + (pinnedBefore[p] as number) + (lastUser >= 0 && p > lastUser && !userPinned ? userTokens : 0);
 
   // The token trigger aims at half the prompt; the message limit and "Compact now" are not about
   // size, so they aim at what a compaction at the point would reach.
   const target = reasons.includes('tokens') ? compactionTarget(input.promptBefore ?? input.promptTokens, budgets.window) : compactionTarget(budgets.point, budgets.window);
-  const { blockBudget, keepRoom } = roomsFor(budgets, target, input.fixedTokens, userTokens);
+  let rooms = roomsFor(budgets, target, input.fixedTokens, userTokens);
+  // Never amnesic: a latest request so big that the block would get less than its least room (a
+  // long task template in a small window) is carried by the block in compacted form once tool
+  // rounds have answered it, rather than crowd out everything the work found.
+  const carry = !input.manual && lastUser >= 0 && !userPinned && lastUser < n - 1 && rooms.blockBudget < leastBlock(budgets);
+  if (carry) rooms = roomsFor(budgets, target, input.fixedTokens, 0);
+  const { keepRoom } = rooms;
+  let blockBudget = rooms.blockBudget;
+  /** What stays sent with a cut at p, a carried request not counted once the cut passes it. */
+  const keptAt = (p: number): number => keptFrom(p) + (pinnedBefore[p] as number) + (lastUser >= 0 && p > lastUser && !userPinned && !carry ? userTokens : 0);
 
   // What the keep settings ask for, never past the latest user message.
   const ceiling = snapDown(valid, lastUser >= 0 ? lastUser : (units[units.length - 1]?.start ?? 0));
@@ -218,7 +228,9 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
       `Nothing to compact: the ${n === 1 ? 'message' : `${n} messages`} sent take ${keptFrom(0).toLocaleString('en-US')} tokens and already fit the target of ${target.toLocaleString('en-US')}; the system prompt, notes and tools take the rest.`,
     );
   }
-  const pinned = lastUser >= 0 && cut > lastUser ? lastUser : null;
+  const passed = lastUser >= 0 && cut > lastUser;
+  const pinned = passed && !carry ? lastUser : null;
+  const carried = passed && carry ? lastUser : null;
   if (pinned !== null && cut - 1 <= 0) {
     return nothing('Nothing to compact: only the latest request is sent, and it is always sent whole (with the notes it mentions, it is too big for the window by itself).');
   }
@@ -228,7 +240,22 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
     );
   }
   const oversized = !input.manual && keptAt(cut) > keepRoom;
-  return { action: 'compact', reasons, cut, pinned, target, blockBudget, keptTokens: keptAt(cut), oversized, pinnedTokens: pinnedBefore[cut] as number, keepRoom };
+  // The target out of reach all the same (the latest request alone is over it), a block that
+  // carries the task and the state costs little: it gets its least room while the prompt stays
+  // under the compaction point, rather than none — or, when even that leaves less than a useful
+  // block, while the request and its reply still fit the window.
+  if (oversized && blockBudget < leastBlock(budgets)) {
+    const under = (ceiling: number): number => ceiling - input.fixedTokens - SLACK_TOKENS - keptAt(cut);
+    const room = under(budgets.point) >= MIN_USEFUL_BLOCK ? under(budgets.point) : under(budgets.window - budgets.replyReserve);
+    blockBudget = Math.max(blockBudget, Math.min(leastBlock(budgets), room));
+  }
+  return { action: 'compact', reasons, cut, pinned, carried, target, blockBudget, keptTokens: keptAt(cut), oversized, pinnedTokens: pinnedBefore[cut] as number, keepRoom };
+}
+
+/** The least room a block that removes messages must have: a tenth of the window (the task, the
+ * state and the last action), or the configured budget when that is smaller. */
+function leastBlock(budgets: Budgets): number {
+  return Math.min(budgets.blockBudget, Math.floor(budgets.window / 10));
 }
 
 /** How a compaction landing on `target` shares the room the fixed parts leave: the block, the
@@ -276,16 +303,18 @@ export function oversizedBy(budgets: Budgets, fixedTokens: number, messageTokens
 }
 
 /** The messages a request carries: those after `boundary`, the latest user message when an
- * in-turn compaction left it before the boundary (it is always sent verbatim), and the messages
- * before the boundary the user pinned (`isPinned`: whole units), in conversation order. */
-export function sentFrom<T>(items: readonly T[], boundary: number, isUser: (item: T) => boolean, isPinned: (item: T) => boolean = () => false): T[] {
+ * in-turn compaction left it before the boundary (sent verbatim, unless a round carried it in
+ * compacted form: `isCarried`), and the messages before the boundary the user pinned (`isPinned`:
+ * whole units), in conversation order. */
+export function sentFrom<T>(items: readonly T[], boundary: number, isUser: (item: T) => boolean, isPinned: (item: T) => boolean = () => false, isCarried: (item: T) => boolean = () => false): T[] {
   const b = Math.max(0, Math.min(boundary, items.length));
   const rest = items.slice(b);
   let latestUser = -1;
   if (!rest.some(isUser)) {
     for (let i = b - 1; i >= 0; i--) {
       if (isUser(items[i] as T)) {
-        latestUser = i;
+        // (Unless a round carried it in compacted form: the block holds it then.)
+        if (!isCarried(items[i] as T)) latestUser = i;
         break;
       }
     }

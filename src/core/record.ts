@@ -61,6 +61,54 @@ export interface LeftOffLine extends SourcedLine {
 /** An error met in the removed part, with how it was resolved when that could be seen. */
 export interface ErrorLine extends SourcedLine {
   resolution?: string;
+  /** The innermost frame of the traceback in the project's own files ("app/models.py, line 12, in
+   * save"), when the error came with one (error-fate.ts). */
+  frame?: string;
+  /** Nothing after it was seen to resolve it: it still stood when this part ended. */
+  unresolved?: boolean;
+}
+
+/** A file the work changed (a source file, or a note the plugin's tools wrote), and how. */
+export interface ChangedFile {
+  path: string;
+  /** The latest edit: the edit command, or the first changed line it wrote. */
+  how: string;
+  /** Put back as it was (from a backup, `git checkout`) after the edit. */
+  restored?: boolean;
+  sources: string[];
+}
+
+/** A run of a test or reproduction, with its outcome. */
+export interface CheckLine {
+  command: string;
+  passed: boolean;
+  /** "passed", or its failure line ("AssertionError: …"), one line. */
+  outcome: string;
+  sources: string[];
+}
+
+/** What one search of the plugin's search_vault returned. */
+export interface SearchLine {
+  query: string;
+  /** The notes it named, best first. */
+  notes: string[];
+  sources: string[];
+}
+
+/** Where the work stands (extract-state.ts): updated every round, the newest round wins. */
+export interface TaskState {
+  /** Source files edited (or notes written), in the order first made. */
+  changed: ChangedFile[];
+  /** Files the agent made for itself: reproduction and test scripts, backups, files under /tmp. */
+  scratch: string[];
+  checked: CheckLine | null;
+  /** The agent's latest conclusion about the cause. */
+  cause: SourcedLine | null;
+  /** Notes read through the plugin's read_note. */
+  notesRead: string[];
+  searches: SearchLine[];
+  /** The last tool call and its outcome in one line. */
+  lastAction: { command: string; outcome: string; sources: string[] } | null;
 }
 
 export type ReferenceKind = 'wikilink' | 'embed' | 'markdown-link' | 'url' | 'path';
@@ -125,6 +173,11 @@ export interface CompactionRecord {
   references: Reference[];
   filesRead: FileEntry[];
   filesModified: FileEntry[];
+  /** Where the work stands (tool work only; absent in records of older versions). */
+  state?: TaskState;
+  /** Id of the latest user message this round carried in compacted form (too big to stay sent
+   * beside a useful block once tool rounds answered it): no longer sent verbatim. */
+  requestCarried?: string;
 
   /** What kind of conversation it is (the latest round's reading; absent in older records). */
   kind?: ConversationKind;
@@ -167,6 +220,14 @@ export function recordSourceIds(record: CompactionRecord): Set<string> {
   add(record.references);
   add(record.filesRead);
   add(record.filesModified);
+  const state = record.state;
+  if (state) {
+    add(state.changed);
+    if (state.checked) add([state.checked]);
+    if (state.cause) add([state.cause]);
+    add(state.searches);
+    if (state.lastAction) add([state.lastAction]);
+  }
   return ids;
 }
 

@@ -6,6 +6,7 @@
 import type { ErrorLine, FileEntry, Reference } from './record';
 import { assemble, outputLine, RAN_PREFIX, resolutionLine, type SectionId } from './block-format';
 import { dropLoneSurrogates, isLeadIn } from './text';
+import { errorText } from './error-fate';
 
 type Lines = Map<SectionId, string[]>;
 type Cost = (s: string) => number;
@@ -19,7 +20,7 @@ type Cost = (s: string) => number;
 export function addResolutions(lines: Lines, errors: readonly ErrorLine[], leftOffText: string, used: number, target: number, cost: Cost): number {
   const errorLines = lines.get('errors');
   if (!errorLines) return used;
-  const byLine = new Map(errors.map((e) => [dropLoneSurrogates(`- ${e.text}`), e]));
+  const byLine = new Map(errors.map((e) => [dropLoneSurrogates(`- ${errorText(e)}`), e]));
   const ranLeftOff = lines.get('leftOff')?.find((l) => l.startsWith(RAN_PREFIX))?.slice(RAN_PREFIX.length).toLowerCase();
   const said = new Set<string>([leftOffText, ...(ranLeftOff ? [ranLeftOff] : [])]);
   for (let i = 0; i < errorLines.length; i++) {
@@ -109,7 +110,7 @@ const FENCE = /^\s*```/;
  */
 export function trimToFit(lines: Map<SectionId, string[]>, budget: number, margin: number, cost: Cost): string {
   const limit = Math.floor(budget * (1 - margin / 2));
-  const dropOrder: SectionId[] = ['facts', 'topics', 'references', 'done', 'decisions', 'read', 'open', 'modified', 'errors', 'constraints', 'nextStep', 'request', 'leftOff', 'goal'];
+  const dropOrder: SectionId[] = ['facts', 'topics', 'references', 'done', 'decisions', 'read', 'open', 'modified', 'errors', 'state', 'constraints', 'nextStep', 'request', 'leftOff', 'goal'];
   let block = assemble(lines);
   while (block && cost(block) > limit) {
     const id = dropOrder.find((s) => lines.get(s)?.length);

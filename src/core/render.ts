@@ -22,6 +22,8 @@ import { contentWords } from './word-scan';
 import { ABOUT_USER_HEAD, threadHead, threadedFactLines } from './thread-format';
 import type { ThreadLine } from './record';
 import { addCommandOutput, addResolutions, largestFitting, orderFiles, orderRefs, trimToFit } from './render-extras';
+import { errorText } from './error-fate';
+import { inState, stateLines } from './state-format';
 
 export interface RenderOptions {
   budgetTokens: number;
@@ -40,6 +42,7 @@ const FIRST_SHARE: Partial<Record<SectionId, number>> = {
   request: 0.1,
   nextStep: 0.05,
   constraints: 0.12,
+  state: 0.2,
   errors: 0.2,
   modified: 0.1,
   read: 0.15,
@@ -75,7 +78,7 @@ const GOAL_FLOOR = 40;
  * ones (instructions, errors, files), denser than any sentence. Prose sections picked by cue
  * phrases (decisions, done, open tasks) compete with the ranked facts only after them. */
 const PROSE: ReadonlySet<SectionId> = new Set<SectionId>(['decisions', 'done', 'open']);
-const STRUCTURED: ReadonlySet<SectionId> = new Set<SectionId>(['constraints', 'errors', 'modified', 'read']);
+const STRUCTURED: ReadonlySet<SectionId> = new Set<SectionId>(['constraints', 'state', 'errors', 'modified', 'read']);
 /** Least room (estimated tokens) worth trying a clause of a fact in. */
 const FILL_MIN_ROOM = 6;
 /** Most facts measured in the block by the final fill (each costs one estimate of the block). */
@@ -125,10 +128,12 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     const whole = line.replace(/^- /, '');
     const bare = bareOf(line);
     const key = dedupeKey(bare);
-    if (id !== 'goal' && id !== 'leftOff' && (shown.has(key) || (goalText !== '' && goalText.includes(bare)))) return true;
+    // (The State section says what each line says about the work even when "Left off" shows the
+    // same command: it is the list of what was changed.)
+    if (id !== 'goal' && id !== 'leftOff' && id !== 'state' && (shown.has(key) || (goalText !== '' && goalText.includes(bare)))) return true;
     // Nor what the latest request or "Left off" already says ("Done: the fence line is in [[…]]. Do
     // you want …?").
-    if (id !== 'request' && id !== 'leftOff' && id !== 'nextStep' && tasksLower !== '' && bare.length >= 20 && tasksLower.includes(bare.toLowerCase())) return true;
+    if (id !== 'request' && id !== 'leftOff' && id !== 'nextStep' && id !== 'state' && tasksLower !== '' && bare.length >= 20 && tasksLower.includes(bare.toLowerCase())) return true;
     // A line the user rewrote is what they asked to send: only the whole budget bounds it.
     if (editedTexts.has(bare)) cap = Math.max(cap, target);
     const list = built.lines.get(id);
@@ -221,8 +226,10 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
 
   const listSections: [SectionId, string[]][] = [
     ['constraints', record.constraints.map((l) => `- ${l.text}`)],
+    // Where the work stands (state-format.ts), after the rules it must keep to.
+    ['state', stateLines(record.state, record.leftOff?.command, record.leftOff?.text)],
     // Errors first without how they were resolved: the resolutions are added last, if room is left.
-    ['errors', record.errors.map((e) => `- ${e.text}`)],
+    ['errors', record.errors.map((e) => `- ${errorText(e)}`)],
     ['open', record.openTasks.map((l) => `- ${l.text}`)],
     ['decisions', record.decisions.map((l) => `- ${l.text}`)],
     // Under the "Done:" heading an item does not say "Done:" again.
@@ -243,7 +250,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   };
   // Files and references are one line each: grow the item count while it fits.
   const inline: [SectionId, string[], (items: string[]) => string][] = [
-    ['modified', orderFiles(record.filesModified), (xs) => fileLine(HEADINGS.modified, xs)],
+    // (What the State section lists as changed or scratch is not listed again.)
+    ['modified', orderFiles(record.filesModified.filter((f) => !inState(record.state, f.path))), (xs) => fileLine(HEADINGS.modified, xs)],
     ['read', orderFiles(record.filesRead.filter((f) => !record.filesModified.some((m) => m.path === f.path))), (xs) => fileLine(HEADINGS.read, xs)],
     // A link or URL the goal shows is not listed again (paths are: "README.md" may be part of one).
     ['references', orderRefs(record.references).filter((r) => !(/^(?:!?\[|https?:)/.test(r) && goalText.includes(r))), (xs) => `References: ${xs.join(', ')}`],
@@ -276,12 +284,12 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     taken.set(id, n);
   };
 
-  for (const [id, items] of listSections.slice(0, 2)) {
+  for (const [id, items] of listSections.slice(0, 3)) {
     sectionCaps.set(id, share(id));
     fillList(id, items, () => sectionCaps.get(id) ?? target);
   }
   for (const [id, items, format] of inline) fillInline(id, items, format, share(id));
-  for (const [id, items] of listSections.slice(2)) {
+  for (const [id, items] of listSections.slice(3)) {
     sectionCaps.set(id, share(id));
     fillList(id, items, () => sectionCaps.get(id) ?? target);
   }

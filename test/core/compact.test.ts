@@ -158,7 +158,7 @@ describe('compact', () => {
     ], 'Thanks, now add a test.');
     const r = ok(compact(chat, opts({ cut: 7, budgetTokens: 300 })));
     expect(r.block).toContain('Goal: Fix the crash in the CSV importer');
-    expect(r.block).toContain('Files modified: src/importer/csv.py');
+    expect(r.block).toContain("State:\n- Changed: sed -i 's/x/y/' src/importer/csv.py");
     expect(r.block).toContain("ValueError: invalid literal for int() with base 10: ''");
     expect(r.record.filesModified[0]?.sources).toEqual(['a3']);
   });
@@ -257,14 +257,14 @@ describe('compact', () => {
     expect(next.record.references.map((x) => x.text)).not.toContain('utils.py');
   });
 
-  it('leaves off at a step that only announced its command: the announcement with the command, or neither', () => {
+  it('leaves off at a step that only announced its command: the announcement with the command, never on a colon', () => {
     const chat = agentSession('Fix the ordering bug in the SQL compiler.', [
       ['The main file is likely django/db/models/sql/compiler.py, where get_order_by lives.', 'grep -n "get_order_by" django/db/models/sql/compiler.py', '252:    def get_order_by(self):'],
       ['Let me continue reading the method:', "sed -n '320,400p' django/db/models/sql/compiler.py", 'order_by.extend(...)'],
     ], 'Go on.');
     const r = ok(compact(chat, opts({ cut: 5, budgetTokens: 400 })));
     const lines = r.block.split('\n');
-    const at = lines.indexOf('Left off: Let me continue reading the method:');
+    const at = lines.indexOf('Left off: Let me continue reading the method.');
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toBe("- Ran: sed -n '320,400p' django/db/models/sql/compiler.py");
     // A pipeline is shown whole: where the work stood is worth more than how a scorer splits " | ".
@@ -274,11 +274,14 @@ describe('compact', () => {
         ['Let me count the callers:', command, '7'],
       ], 'Go on.');
     const p = ok(compact(session('grep -rn "get_order_by" django | wc -l'), opts({ cut: 5, budgetTokens: 400 })));
-    expect(p.block).toContain('Left off: Let me count the callers:\n- Ran: grep -rn "get_order_by" django | wc -l');
-    // A command that cannot stand on its line (unbalanced markup) is not shown: then neither is
-    // the announcement, and no line is left hanging on its colon.
+    expect(p.block).toContain('Left off: Let me count the callers.\n- Ran: grep -rn "get_order_by" django | wc -l');
+    // A pager at its end only says how much of the output was looked at.
+    const paged = ok(compact(session('grep -rn "get_order_by" django | head -20'), opts({ cut: 5, budgetTokens: 400 })));
+    expect(paged.block).toContain('- Ran: grep -rn "get_order_by" django\n');
+    // A command that cannot stand on its line (unbalanced markup) is not shown, and no line is
+    // left hanging on its colon.
     const odd = ok(compact(session('echo `date'), opts({ cut: 5, budgetTokens: 400 })));
-    expect(odd.block).not.toContain('Let me count the callers:');
+    expect(odd.block).not.toContain('echo `date');
     for (const line of odd.block.split('\n')) if (line.startsWith('Left off:')) expect(line).not.toMatch(/:$/);
   });
 

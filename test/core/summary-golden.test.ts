@@ -53,9 +53,11 @@ describe('the summary of a vault chat', () => {
 describe('the summary of a coding-agent run', () => {
   const { text, lines } = block(agentRun(), 15);
 
-  it("has the task as its goal, without the harness's instruction template", () => {
+  it("has the task as its goal, and the template's rules once, as constraints", () => {
     expect(lines[0]).toBe('Goal: The CSV export drops rows with an empty date. When a row has no date, export_rows() skips it instead of writing an empty cell. Please fix it in src/export/csv.py.');
-    expect(text).not.toMatch(/MUST|Do NOT edit/);
+    expect(lines[0]).not.toMatch(/MUST|Do NOT edit/);
+    expect(text).toContain('Constraints and preferences:\n- You MUST run the tests before you finish. Do NOT edit the tests.');
+    expect(text.split('Do NOT edit the tests').length - 1).toBe(1);
   });
 
   it("carries what the steps found, not the assistant's narration of them", () => {
@@ -64,9 +66,12 @@ describe('the summary of a coding-agent run', () => {
     expect(text).toContain('The dateutil package is missing, so I installed it.');
   });
 
-  it('lists the files written by scripts, tee, cp and mv, one path each', () => {
-    const modified = lines.find((l) => l.startsWith('Files modified: '))?.slice('Files modified: '.length).split(', ') ?? [];
-    expect(modified).toEqual(expect.arrayContaining(['src/export/csv.py', 'notes/fix.txt', '/tmp/csv_backup.py', 'build/archive.csv']));
+  it('lists the files written by scripts, tee, cp and mv in the State section, changed apart from scratch', () => {
+    const state = text.slice(text.indexOf('State:\n'), text.indexOf('Done:'));
+    for (const path of ['src/export/csv.py', 'notes/fix.txt', 'build/archive.csv']) expect(state).toMatch(new RegExp(`- Changed: .*${path.replace(/[./]/g, '\\$&')}`));
+    expect(state).toContain('- Scratch: /tmp/csv_backup.py');
+    // They are not listed again under "Files modified".
+    expect(text).not.toContain('Files modified');
     // /repo/src/export/csv.py (read) is src/export/csv.py (modified): listed once.
     expect(text).not.toContain('/repo/src/export/csv.py');
   });
@@ -78,7 +83,7 @@ describe('the summary of a coding-agent run', () => {
   });
 
   it('ends where the work stood, with the command it ran', () => {
-    expect(lines.slice(-2)).toEqual(['Left off: The export now writes an empty cell for a missing date, and the tests pass now.', '- Ran: cd /repo && python -m pytest tests/test_csv.py']);
+    expect(lines.slice(-2)).toEqual(['Left off: The export now writes an empty cell for a missing date, and the tests pass now.', '- Ran: python -m pytest tests/test_csv.py']);
   });
 });
 

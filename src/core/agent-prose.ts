@@ -1,0 +1,38 @@
+// What an agent says while it works through tools is thinking aloud: guesses, questions, ideas it
+// takes back a sentence later ("Actually, no …"), and remarks that point at the output above them
+// ("This looks like a Django project."). None of it holds as a fact once the output is gone. This
+// pass leaves out of an agent run's facts, sections and conclusions the statements it retracted,
+// its hedges and questions, and the sentences that lean on what came before them.
+import type { Sentence } from './extract-sentences';
+import type { ChatMessage } from './messages';
+
+/** A sentence that takes back what was just said. */
+const RETRACTION = /^(?:(?:but|and|oh|hmm|so|ok(?:ay)?),?\s+)?(?:actually\b|wait\b|no[,.!]|hmm+\b|oh[,!]|oops\b|that['’]s not (?:right|correct|it)\b|that is not (?:right|correct)\b|that['’]s wrong\b|I was wrong\b|I made a mistake\b|on second thought\b|scratch that\b|never ?mind\b|correction\b|I misread\b)/i;
+/** A guess or a question: not a fact. */
+const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|may be|could be|not sure|I think|I suspect|I guess|I wonder|seems? (?:like|to be))\b/i;
+/** Opens on a word whose referent is the output or the sentence before it. */
+const POINTER = /^(?:it|its|it['’]s|this|that|that['’]s|these|those|they|they['’]re|there|such|both|which|he|she|here)\b/i;
+
+/** Whether the removed part is an agent run: an assistant message in it calls a tool. */
+export function isAgentRun(messages: readonly ChatMessage[]): boolean {
+  return messages.some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
+}
+
+/**
+ * The sentences without an agent's retracted statements (the one before a retraction, and the
+ * retraction itself), its hedges and questions, and its sentences that open on a pointer. Other
+ * roles' sentences and code pass unchanged; order is kept.
+ */
+export function withoutRefuted(sentences: readonly Sentence[]): Sentence[] {
+  const drop = new Set<Sentence>();
+  let previous: Sentence | null = null;
+  for (const s of sentences) {
+    if (s.role !== 'assistant' || s.code) continue;
+    if (RETRACTION.test(s.text)) {
+      drop.add(s);
+      if (previous) drop.add(previous);
+    } else if (HEDGE.test(s.text) || POINTER.test(s.text)) drop.add(s);
+    previous = s;
+  }
+  return drop.size ? sentences.filter((s) => !drop.has(s)) : [...sentences];
+}

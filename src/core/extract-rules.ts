@@ -1,0 +1,146 @@
+// The task's standing rules: the sentences of the task message that bind what follows ("must",
+// "never", "do not", "only", "cannot"; what may be modified; how to submit), in their own words,
+// for the Constraints section. An agent harness writes them into its template (`<instructions>`),
+// which the sentence pass leaves out of the goal and the facts as the same in every run; but a
+// model carrying on from the block must still follow them, so they are read here, once, apart
+// from the template's examples, response-format advice and environment notes.
+import type { ChatMessage } from './messages';
+import type { SourcedLine } from './record';
+import { squash, splitSentences, truncateAtWord, wordCount } from './text';
+
+/** Most rules one task message gives, and the longest rule kept (a lead-in with its list). */
+const MAX_RULES = 14;
+const MAX_RULE_CHARS = 320;
+
+/** A sentence that binds: an obligation, a prohibition, a limit. */
+const BINDING = /\b(?:must|never|do not|don['’]t|only|cannot|can['’]t|may not|should not|shouldn['’]t|exact(?:ly)?|required|specifically|forbidden|not allowed)\b/i;
+/** A rule the user states in their own message (outside a template): it opens as an instruction. */
+const USER_RULE = /^(?:please\s+)?(?:you (?:must|may not|cannot|can['’]t|should not|shouldn['’]t|need to|have to)|(?:do not|don['’]t|never|only|always|make sure|be sure|remember to)\b)/i;
+/** A binding word written in capitals ("You MUST …", "Do NOT …"): a rule wherever it stands. */
+const SHOUTED = /\b(?:MUST|NEVER|ONLY|NOT|CANNOT)\b/;
+/** How to talk to the harness (the reply's form), not a rule of the task. */
+const FORMAT = /\b(?:your response|each response|responses?\b|reply|replies|reasoning|THOUGHT|tool calls?|format(?:ting|ted)?\b|markdown|at least one (?:bash )?(?:command|tool))/i;
+/** Notes about the environment the agent works in. */
+const ENVIRONMENT = /\b(?:environment|subshell|non-interactive|interactive|flags?|persistent|installed|install it)\b/i;
+/** Headings and tags whose text is example, format or environment, not rules. */
+const SKIPPED_PART = /example|environment|format|workflow|tips?\b|setup|details/i;
+/** "MODIFY: …", "DO NOT MODIFY: …": a boundary stated as a capitalised label. */
+const LABEL_RULE = /^[A-Z][A-Z ]{2,30}:\s+\S/;
+const TAG = /^\s*<(\/?)([A-Za-z][\w-]*)>\s*$/;
+const HEADING = /^\s*(?:#{1,6}\s+(.+)|\*\*([^*]+)\*\*:?\s*)$/;
+const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+(.+)$/;
+const FENCE = /^\s*(?:```|~~~)/;
+/** A step's title ("Step 3: Submit (EXACT command required)"): the rules are in the step's text. */
+const STEP = /^(?:step|phase|part)\s+\d+\b/i;
+/** Words under which a rule joins the rule on the line before it. */
+const SHORT_RULE = 6;
+/** Most words of the list items a lead-in rule carries. */
+const LIST_WORDS = 30;
+
+/** Whether a message is a task written by an agent harness (it holds tagged template sections). */
+const harnessMessage = (text: string): boolean => /^\s*<(?:instructions?|rules|guidelines|important|requirements|submission)>\s*$/im.test(text);
+
+/**
+ * The standing rules of a task message, in order, each once: in a harness's template every binding
+ * sentence outside its examples, format advice and environment notes (a rule that announces a list
+ * or a command — "… the following files:", "… this EXACT command to submit:" — with it); in a
+ * user's own message the sentences that open as an instruction. Verbatim sentences.
+ */
+export function extractRules(message: ChatMessage): SourcedLine[] {
+  if (message.role !== 'user' && message.role !== 'system') return [];
+  const harness = harnessMessage(message.content);
+  const lines = message.content.split('\n');
+  const out: SourcedLine[] = [];
+  const seen = new Set<string>();
+  let lastLine = -2;
+  const push = (text: string, line: number): void => {
+    const clean = truncateAtWord(squash(text), MAX_RULE_CHARS);
+    const key = clean.toLowerCase();
+    if (!clean || seen.has(key) || out.length >= MAX_RULES) return;
+    seen.add(key);
+    // A short rule on the line after another ("Do NOT commit your changes.") reads with it: alone
+    // it says too little to stand as a line of its own.
+    const prev = out[out.length - 1];
+    if (prev && line - lastLine <= 1 && wordCount(clean) < SHORT_RULE && prev.text.length + clean.length < MAX_RULE_CHARS) {
+      prev.text = `${prev.text} ${clean}`;
+      lastLine = line;
+      return;
+    }
+    lastLine = line;
+    out.push({ text: clean, sources: [message.id], at: message.createdAt > 0 ? message.createdAt : 0, score: 1, round: 0 });
+  };
+  const tags: string[] = [];
+  let heading = '';
+  let inFence = false;
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i] as string;
+    if (FENCE.test(raw)) {
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence) continue;
+    const tag = TAG.exec(raw);
+    if (tag) {
+      const name = (tag[2] ?? '').toLowerCase();
+      if (tag[1]) {
+        const at = tags.lastIndexOf(name);
+        if (at >= 0) tags.length = at;
+      } else tags.push(name);
+      continue;
+    }
+    const head = HEADING.exec(raw);
+    if (head) {
+      heading = head[1] ?? head[2] ?? '';
+      continue;
+    }
+    const inTemplate = harness && tags.some((t) => t !== 'pr_description' && t !== 'task' && t !== 'issue');
+    if (harness && !inTemplate) continue; // the task text itself is the goal, not a rule
+    if (tags.some((t) => SKIPPED_PART.test(t)) || SKIPPED_PART.test(heading)) continue;
+    const item = LIST_ITEM.exec(raw);
+    const text = (item ? (item[1] ?? '') : raw).replace(/<\/?[A-Za-z][\w-]*>/g, ' ').trim();
+    if (!text) continue;
+    if (STEP.test(text)) continue;
+    if (harness && LABEL_RULE.test(text) && !FORMAT.test(text)) {
+      push(text, i);
+      continue;
+    }
+    for (const sentence of splitSentences(text)) {
+      const words = wordCount(sentence);
+      if (words < 3 || words > 60 || FORMAT.test(sentence) || ENVIRONMENT.test(sentence)) continue;
+      if (!(harness ? BINDING.test(sentence) : USER_RULE.test(sentence) || SHOUTED.test(sentence))) continue;
+      // A rule that announces what follows ("… the following files:", "… this command:") carries
+      // it: the list's items or the command, or it says nothing whole.
+      push(/:\s*$/.test(sentence) ? withWhatFollows(sentence, lines, i) : sentence, i);
+    }
+  }
+  return out;
+}
+
+/** A lead-in rule with the list items or the one-line command after it (blank lines skipped). */
+function withWhatFollows(sentence: string, lines: readonly string[], at: number): string {
+  const items: string[] = [];
+  let i = at + 1;
+  while (i < lines.length && !(lines[i] as string).trim()) i++;
+  if (FENCE.test(lines[i] ?? '')) {
+    const command = (lines[i + 1] ?? '').trim();
+    return command && !FENCE.test(command) && FENCE.test(lines[i + 2] ?? '') ? `${sentence} \`${command}\`` : sentence.replace(/:\s*$/, '.');
+  }
+  let words = 0;
+  for (; i < lines.length; i++) {
+    const item = LIST_ITEM.exec(lines[i] as string);
+    if (!item) break;
+    const text = (item[1] ?? '').trim();
+    words += wordCount(text);
+    // (Whole items only: the first ones, up to LIST_WORDS words.)
+    if (items.length && words > LIST_WORDS) break;
+    items.push(text);
+  }
+  return items.length ? `${sentence} ${items.join('; ')}.` : sentence.replace(/:\s*$/, '.');
+}
+
+/** The rules of the user messages among `messages` (the task a harness or the user set), in order. */
+export function taskRules(messages: readonly ChatMessage[]): SourcedLine[] {
+  const out: SourcedLine[] = [];
+  for (const m of messages) if (m.role === 'user') out.push(...extractRules(m));
+  return out;
+}

@@ -1,0 +1,343 @@
+// Where the work stands, from the tool calls of the removed part: the source files changed and
+// how (the edit command, or the first line an edit wrote), the scratch files the agent made for
+// itself (reproduction and test scripts, backups, /tmp), the last test or reproduction run and its
+// outcome, the agent's latest conclusion about the cause, and for the plugin's own tools the notes
+// read and written and what each search returned. Chains carry it forward, the newest round
+// winning (mergeState). A model that continues from the block must not redo or undo this work.
+import type { Sentence } from './extract-sentences';
+import { fileOpsOfCall, lexShell, samePath } from './extract-files';
+import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
+import type { ChangedFile, CheckLine, SourcedLine, TaskState } from './record';
+import { squash, truncateAtWord } from './text';
+
+/** Longest "how" of a change, command of a check, and outcome line kept. */
+const MAX_HOW = 200;
+const MAX_OUTCOME = 160;
+/** Bounds of the lists a chain carries. */
+const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8 };
+
+const SHELL_TOOL = /^(?:bash|shell|sh|zsh|terminal|exec|execute|run|run_command|run_shell|command|cmd|shell_command|execute_command)$/i;
+const COMMAND_KEYS = ['command', 'cmd', 'script', 'commands'];
+/** Arguments of a write tool that hold the text written. */
+const NEW_TEXT_KEYS = ['new_str', 'new_string', 'new_text', 'replacement', 'content', 'text', 'code', 'patch', 'diff', 'file_text'];
+const OLD_TEXT_KEYS = ['old_str', 'old_string', 'old_text'];
+const BACKUP = /(?:\.(?:backup|bak|orig|old|save|tmp)|~)$/i;
+const SCRIPT_EXT = /\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl|php|txt|patch|diff|log|out|json)$/i;
+/** A command that runs a test or a reproduction (after `cd … &&` and env assignments). */
+const RUNNER = /^(?:python[\d.]*|pytest|py\.test|node|deno|bun|ruby|php|go|cargo|make|tox|nox|bash|sh|\.\/\S+|npm|npx|pnpm|yarn|jest|vitest|mocha)$/;
+/** Runs that install or inspect rather than test. */
+const NOT_A_RUN = /^(?:-m\s+pip|-m\s+venv|--version|-V\b|install\b|i\b|add\b|ci\b|get\b|build\b|fmt\b|mod\b)/;
+/** Lines of output that fail a run. */
+const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure)\b.*|FAILED\b.*|FAIL:.*|ERROR:.*|.*\bfailures?=\d+.*|.*\b\d+ failed\b.*|.*: command not found|.*No such file or directory.*)$/;
+/** The line of a passing run that says so. */
+const PASS_LINE = /^(?:OK\b.*|Ran \d+ tests? in .*|.*\b\d+ passed\b.*|.*\ball (?:the )?(?:tests?|checks?) (?:passed|pass|work).*|.*\b(?:tests? passed|success(?:fully)?|works correctly|fixed)\b.*)$/i;
+/** A conclusion about the cause ("The issue is that …", "The problem occurs because …"). */
+const CAUSE =
+  /^(?:(?:so|now|ok(?:ay)?|i see[,!]?|i found it[,!]?|perfect[,!]?|great[,!]?)[,!:]?\s+)?(?:the (?:root cause|(?:real |actual |underlying )?(?:issue|problem|bug|cause|reason)) (?:is|was|lies|comes|occurs|happens|here is|seems to be)\b|(?:i (?:found|see|understand|now understand) (?:the (?:issue|problem|bug|cause)|why|what)\b)|.{0,80}\b(?:fails?|happens|occurs|breaks) because\b)/i;
+/** A hedge: not a conclusion. */
+const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|may be|could be|not sure|I think|I suspect|I guess|seems? like)\b/i;
+/** Opens on a word whose referent lies in the sentence before it. */
+const POINTER_OPENER = /^(?:it|its|it['’]s|this|that|that['’]s|these|those|they|they['’]re|there|such|both|which|he|she)\b/i;
+/** The plugin's own tools (src/chat/tools/vault-tools.ts). */
+const PLUGIN_READ = 'read_note';
+const PLUGIN_SEARCH = 'search_vault';
+const PLUGIN_WRITE = /^(?:create_note|append_to_note)$/;
+
+export function emptyState(): TaskState {
+  return { changed: [], scratch: [], checked: null, cause: null, notesRead: [], searches: [], lastAction: null };
+}
+
+/** Whether a state says anything. */
+export function stateIsEmpty(s: TaskState | null | undefined): boolean {
+  return !s || (!s.changed.length && !s.scratch.length && !s.checked && !s.cause && !s.notesRead.length && !s.searches.length && !s.lastAction);
+}
+
+/** A tool call's shell command, when it runs one. */
+export function shellCommand(call: ToolCall): string | null {
+  const args = parseToolArguments(call);
+  if (!args) return null;
+  const command = COMMAND_KEYS.map((k) => args[k]).find((v): v is string => typeof v === 'string');
+  return command !== undefined && (SHELL_TOOL.test(call.name) || !('path' in args)) ? command : null;
+}
+
+/** `cd /x && ` and the like at the start of a command line: where it runs, not what it does. */
+const withoutCd = (line: string): string => line.replace(/^\s*(?:cd\s+\S+\s*(?:&&|;)\s*)+/, '').trim();
+
+/** A pager at the end of a pipeline (`| head -20`): how much of the output was looked at, not
+ * what was run (a `| wc -l` or `| grep x` is part of what was asked, and stays). */
+const PAGER = /\s+\|\s*(?:head|tail|less|more|cat)\b[^|]*$/;
+
+/**
+ * A command as the block shows it, on one line: its first line without `cd … &&` and without
+ * trailing pager filters; a first line that only opens a script (`python -c "`) with the script's
+ * first line after it. '' when nothing is left.
+ */
+export function shownCommand(command: string): string {
+  const lines = command.split('\n');
+  let line = withoutCd(lines[0] ?? '');
+  if (line.length < 24 && lines.length > 1) line = `${line} ${(lines[1] ?? '').trim()}`;
+  while (PAGER.test(line)) line = line.replace(PAGER, '');
+  return truncateAtWord(squash(line), MAX_HOW);
+}
+
+/** The output of a tool result without a harness's tags, and its return code when it gives one. */
+export function resultOf(m: ChatMessage | undefined): { text: string; code: number | null; error: boolean } {
+  if (!m) return { text: '', code: null, error: false };
+  const rc = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(m.content);
+  const text = m.content.replace(/<returncode>[\s\S]*?<\/returncode>/g, '').replace(/<\/?(?:output|error|stdout|stderr|warning)>/g, '');
+  return { text, code: rc ? Number(rc[1]) : null, error: m.role === 'tool' && m.isError === true };
+}
+
+/** The body of the heredoc a command feeds (lines after `<<EOF` up to the marker), or null. */
+function heredocBody(command: string): string[] | null {
+  const lines = command.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /<<-?\s*['"]?([\w.-]+)['"]?/.exec(lines[i] as string);
+    if (!m) continue;
+    const body: string[] = [];
+    for (let j = i + 1; j < lines.length && (lines[j] as string).trim() !== m[1]; j++) body.push(lines[j] as string);
+    return body;
+  }
+  return null;
+}
+
+/** The first line of a text that says something: not blank, a shebang, an import or a comment. */
+function firstSaying(lines: readonly string[]): string {
+  const pick = lines.find((l) => l.trim() && !/^\s*(?:#!|#|\/\/|import\s|from\s+\S+\s+import\s|"""|'''|$)/.test(l));
+  return squash(pick ?? lines.find((l) => l.trim()) ?? '');
+}
+
+/** How a shell command changed `path`: the sed/perl line, the first added line of a patch, the
+ * first line a heredoc wrote, the replace call of a script, else the command's first line. */
+function shellHow(command: string, path: string): string {
+  const lines = command.split('\n');
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const inPlace = lines.find((l) => /\b(?:sed|perl)\b[^\n]*\s-[a-zA-Z]*i/.test(l) && l.includes(base));
+  if (inPlace) return withoutCd(inPlace.slice(Math.max(0, inPlace.search(/\b(?:sed|perl)\b/))));
+  const body = heredocBody(command);
+  if (body) {
+    if (/\b(?:patch|git\s+apply)\b/.test(lines[0] ?? '')) {
+      const added = body.find((l) => /^\+(?!\+\+)/.test(l) && l.slice(1).trim());
+      if (added) return squash(added);
+    }
+    const at = body.findIndex((l) => /\.replace\(|re\.sub\(|\.insert\(/.test(l) && !/^\s*#/.test(l));
+    // A call written over several lines is read on to where its brackets close (three lines at most).
+    let replace = at >= 0 ? (body[at] as string) : '';
+    for (let j = at + 1; replace && j < Math.min(body.length, at + 3) && count(replace, '(') > count(replace, ')'); j++) replace += ` ${(body[j] as string).trim()}`;
+    const writesDirectly = new RegExp(`>\\s*['"]?[^\\s'"]*${escapeRe(base)}['"]?\\s*<<`).test(command);
+    if (writesDirectly) return firstSaying(body);
+    if (replace) return squash(replace);
+  }
+  return withoutCd(lines[0] ?? '');
+}
+
+const count = (s: string, ch: string): number => s.split(ch).length - 1;
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** How a write tool call changed its file: the first line of the new text not in the old. */
+function toolHow(args: Record<string, unknown>): string {
+  const text = NEW_TEXT_KEYS.map((k) => args[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  if (!text) return '';
+  const old = OLD_TEXT_KEYS.map((k) => args[k]).find((v): v is string => typeof v === 'string');
+  const oldLines = new Set((old ?? '').split('\n').map((l) => l.trim()));
+  const lines = text.split('\n');
+  const changed = old !== undefined ? lines.filter((l) => !oldLines.has(l.trim())) : lines;
+  return firstSaying(changed.length ? changed : lines);
+}
+
+/** A file the agent made for itself: under /tmp, a backup, or a script at the top of the tree. */
+function scratchLike(path: string): boolean {
+  if (/^\/tmp\//.test(path) || BACKUP.test(path)) return true;
+  const parts = path.replace(/^\.\//, '').split('/').filter(Boolean);
+  const topLevel = parts.length === 1 || (path.startsWith('/') && parts.length === 2);
+  return topLevel && SCRIPT_EXT.test(path);
+}
+
+/** Whether the command restores `path` (from a backup copy, or from git). */
+function restores(command: string, path: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  if (/\bgit\s+(?:checkout|restore|stash)\b/.test(command)) return true;
+  const { segments } = lexShell(command);
+  return segments.some((seg) => /^(?:cp|mv)$/.test(seg[0] ?? '') && seg.length >= 3 && BACKUP.test(seg[seg.length - 2] ?? '') && (seg[seg.length - 2] ?? '').includes(base) && samePath(seg[seg.length - 1] as string, path));
+}
+
+/** Whether the command writes `path` whole (a redirect, a heredoc, touch, a copy onto it). */
+function creates(command: string, path: string): boolean {
+  const base = escapeRe(path.slice(path.lastIndexOf('/') + 1));
+  return new RegExp(`(?:>\\s*|\\btee\\s+(?:-a\\s+)?|\\btouch\\s+|\\bcp\\s+(?:-\\w+\\s+)*\\S+\\s+)['"]?[^\\s'"]*${base}(?![\\w.])`).test(command);
+}
+
+/** The line of a command that runs a test or reproduction, or '' (see RUNNER). */
+function runLine(command: string): string {
+  const lines = command.split('\n');
+  const body = heredocBody(command);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (body && body.includes(line)) continue;
+    for (const part of line.split(/&&|;|\|\|/)) {
+      const words = part.trim().replace(/^(?:\w+=\S+\s+)+/, '').split(/\s+/);
+      const cmd = (words[0] ?? '').replace(/^.*\//, (m) => (m.startsWith('./') ? m : ''));
+      const rest = words.slice(1).join(' ');
+      if (!RUNNER.test(cmd) || NOT_A_RUN.test(rest)) continue;
+      if (/^(?:npm|pnpm|yarn|go|cargo|make)$/.test(cmd) && !/\btest\b/.test(rest)) continue;
+      if (/^(?:bash|sh)$/.test(cmd) && !/\.sh\b/.test(rest)) continue;
+      if (/^python[\d.]*$/.test(cmd) && !rest) continue;
+      return shownCommand(lines.slice(i).join('\n'));
+    }
+  }
+  return '';
+}
+
+/** A run's outcome: passed (with the line that says so), or failed with its failure line. */
+function outcomeOf(result: ReturnType<typeof resultOf>): { passed: boolean; outcome: string } {
+  const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const failure = [...lines].reverse().find((l) => FAILURE_LINE.test(l) && l.length <= 400);
+  const failed = (result.code !== null && result.code !== 0) || result.error || failure !== undefined;
+  if (failed) {
+    const line = failure ?? lines[lines.length - 1] ?? '';
+    const code = result.code !== null && result.code !== 0 ? ` (return code ${result.code})` : '';
+    return { passed: false, outcome: line ? `failed${code}: ${truncateAtWord(line, MAX_OUTCOME)}` : `failed${code}` };
+  }
+  const pass = [...lines].reverse().find((l) => PASS_LINE.test(l) && l.length <= MAX_OUTCOME);
+  return { passed: true, outcome: pass ? `passed: ${pass}` : 'passed' };
+}
+
+/** The last action's outcome in one line: its failure line, or the first line of its output. */
+function actionOutcome(result: ReturnType<typeof resultOf>): string {
+  const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const failure = [...lines].reverse().find((l) => FAILURE_LINE.test(l) && l.length <= 400);
+  if (failure) return truncateAtWord(failure, MAX_OUTCOME);
+  if (result.code !== null && result.code !== 0) return `return code ${result.code}`;
+  const first = lines.find((l) => l.length >= 3);
+  return first ? truncateAtWord(squash(first), MAX_OUTCOME) : 'no output';
+}
+
+/** The agent's latest conclusion about the cause: a whole assistant sentence, not a hedge, not
+ * one leaning on the sentence before it. */
+function latestCause(sentences: readonly Sentence[]): SourcedLine | null {
+  for (let i = sentences.length - 1; i >= 0; i--) {
+    const s = sentences[i] as Sentence;
+    if (s.role !== 'assistant' || s.code || s.wc < 6 || s.wc > 60) continue;
+    if (!CAUSE.test(s.text) || HEDGE.test(s.text) || POINTER_OPENER.test(s.text) || /:\s*$/.test(s.text)) continue;
+    return { text: squash(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
+  }
+  return null;
+}
+
+/** The note paths a search_vault result names (its unindented lines), best first. */
+function searchedNotes(text: string): string[] {
+  if (/^No notes match/.test(text)) return [];
+  return text
+    .split('\n')
+    .filter((l) => l.trim() && !/^\s/.test(l) && !/^\(/.test(l))
+    .map((l) => l.trim())
+    .slice(0, LIMITS.notes);
+}
+
+/**
+ * The state of the work in `messages` (one round's removed part). `earlier` is the state carried
+ * so far (a file it lists as scratch stays scratch), `known` the paths the conversation had read or
+ * changed before (a file written whole that existed is changed, not created).
+ */
+export function extractState(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlier: TaskState | null = null, known: readonly string[] = []): TaskState {
+  const state = emptyState();
+  const results = new Map<string, ChatMessage>();
+  for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);
+  const seen = new Set<string>(known);
+  const scratch = new Set<string>(earlier?.scratch ?? []);
+  const isScratch = (p: string): boolean => [...scratch].some((s) => samePath(s, p));
+  const changed = new Map<string, ChangedFile>();
+  const change = (path: string, how: string, id: string, restored: boolean): void => {
+    const key = [...changed.keys()].find((k) => samePath(k, path)) ?? path;
+    const entry = changed.get(key);
+    const text = truncateAtWord(squash(how), MAX_HOW);
+    if (entry) {
+      if (restored) entry.restored = true;
+      else {
+        if (text) entry.how = text;
+        delete entry.restored;
+      }
+      if (!entry.sources.includes(id)) entry.sources.push(id);
+    } else changed.set(path, { path, how: restored ? '' : text, ...(restored ? { restored: true } : {}), sources: [id] });
+  };
+  for (const m of messages) {
+    if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
+    for (const call of m.toolCalls) {
+      const result = resultOf(results.get(call.id));
+      const args = parseToolArguments(call) ?? {};
+      const name = call.name;
+      if (name === PLUGIN_READ || name === PLUGIN_SEARCH || PLUGIN_WRITE.test(name)) {
+        const path = typeof args.path === 'string' ? args.path.trim() : '';
+        const failed = result.error || /^(?:No note at|The user declined)/.test(result.text.trim());
+        if (name === PLUGIN_READ && path && !failed && !state.notesRead.includes(path)) state.notesRead.push(path);
+        if (name === PLUGIN_SEARCH && typeof args.query === 'string') state.searches.push({ query: squash(args.query), notes: searchedNotes(result.text), sources: [m.id] });
+        if (PLUGIN_WRITE.test(name) && path && !failed) change(path, toolHow(args), m.id, false);
+        state.lastAction = { command: `${name} ${typeof args.query === 'string' ? `"${squash(args.query)}"` : path}`.trim(), outcome: actionOutcome(result), sources: [m.id] };
+        continue;
+      }
+      const command = shellCommand(call);
+      const ops = fileOpsOfCall(call);
+      for (const path of ops.read) seen.add(path);
+      for (const path of ops.modified) {
+        if (command !== null && restores(command, path) && !BACKUP.test(path)) {
+          if ([...changed.keys()].some((k) => samePath(k, path)) || !isScratch(path)) change(path, '', m.id, true);
+          continue;
+        }
+        const existed = [...seen].some((p) => samePath(p, path)) || [...changed.keys()].some((p) => samePath(p, path));
+        const made = command !== null ? creates(command, path) : /create|write/i.test(name);
+        if (isScratch(path) || ((made || BACKUP.test(path)) && !existed && scratchLike(path))) {
+          if (!isScratch(path)) scratch.add(path);
+          seen.add(path);
+          continue;
+        }
+        change(path, command !== null ? shellHow(command, path) : toolHow(args), m.id, false);
+        seen.add(path);
+      }
+      const run = command !== null ? runLine(command) : '';
+      if (run) {
+        const { passed, outcome } = outcomeOf(result);
+        state.checked = { command: run, passed, outcome, sources: [m.id] } satisfies CheckLine;
+      }
+      const shown = command !== null ? shownCommand(command) : truncateAtWord(`${name} ${typeof args.path === 'string' ? args.path : ''}`.trim(), MAX_HOW);
+      if (shown) state.lastAction = { command: shown, outcome: actionOutcome(result), sources: [m.id] };
+    }
+  }
+  state.changed = [...changed.values()];
+  state.scratch = [...scratch];
+  state.cause = latestCause(sentences);
+  return state;
+}
+
+/** The state carried forward: this round's changes merged into the earlier ones (a file keeps its
+ * place, its latest edit wins), the latest check, cause and action when this round has them. */
+export function mergeState(earlier: TaskState | null | undefined, fresh: TaskState): TaskState {
+  if (!earlier) return fresh;
+  const changed: ChangedFile[] = earlier.changed.map((c) => ({ ...c, sources: [...c.sources] }));
+  for (const c of fresh.changed) {
+    const at = changed.findIndex((x) => samePath(x.path, c.path));
+    if (at < 0) changed.push({ ...c, sources: [...c.sources] });
+    else {
+      const into = changed[at] as ChangedFile;
+      if (c.restored) into.restored = true;
+      else {
+        if (c.how) into.how = c.how;
+        delete into.restored;
+      }
+      for (const id of c.sources) if (!into.sources.includes(id)) into.sources.push(id);
+    }
+  }
+  const union = (a: readonly string[], b: readonly string[], limit: number): string[] => {
+    const out = [...a];
+    for (const x of b) if (!out.some((y) => samePath(y, x))) out.push(x);
+    return out.slice(Math.max(0, out.length - limit));
+  };
+  return {
+    changed: changed.slice(Math.max(0, changed.length - LIMITS.changed)),
+    scratch: union(earlier.scratch, fresh.scratch, LIMITS.scratch).filter((p) => !changed.some((c) => samePath(c.path, p))),
+    checked: fresh.checked ?? earlier.checked,
+    cause: fresh.cause ?? earlier.cause,
+    notesRead: union(earlier.notesRead, fresh.notesRead, LIMITS.notesRead),
+    searches: [...earlier.searches, ...fresh.searches].slice(-LIMITS.searches),
+    lastAction: fresh.lastAction ?? earlier.lastAction,
+  };
+}

@@ -1,0 +1,41 @@
+// How the State section of the block is written (extract-state.ts finds what goes in it): one
+// line per changed file with how it was changed, the last check and its outcome, the latest
+// cause, the notes read and what each search returned, the last action, the scratch files. The
+// lines are the source's own words where they can be (an edit command, an output line), under
+// short labels. Pure.
+import { samePath } from './extract-files';
+import type { TaskState } from './record';
+
+/** Longest list of scratch files or notes written on one line. */
+const MAX_LISTED = 10;
+
+/** The State section's lines, most needed first (the renderer fills them in order while its share
+ * of the budget lasts). `leftOffCommand` / `leftOffText`: what "Left off" already shows, not
+ * repeated as the last action or the cause. */
+export function stateLines(state: TaskState | null | undefined, leftOffCommand = '', leftOffText = ''): string[] {
+  if (!state) return [];
+  const out: string[] = [];
+  for (const c of state.changed) {
+    if (c.restored) out.push(`- Changed, then restored: ${c.path}`);
+    else if (c.how && c.how.includes(c.path.slice(c.path.lastIndexOf('/') + 1))) out.push(`- Changed: ${c.how}`);
+    else {
+      out.push(`- Changed: ${c.path}`);
+      if (c.how) out.push(`  - ${c.how}`);
+    }
+  }
+  if (state.checked) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
+  // (A cause "Left off" already says is not said twice.)
+  if (state.cause && !leftOffText.includes(state.cause.text)) out.push(`- Cause: ${state.cause.text}`);
+  if (state.notesRead.length) out.push(`- Notes read: ${state.notesRead.slice(-MAX_LISTED).join(', ')}`);
+  for (const s of state.searches) out.push(`- Searched "${s.query}": ${s.notes.length ? s.notes.join(', ') : 'nothing matched in the vault'}`);
+  const last = state.lastAction;
+  if (last && last.command !== leftOffCommand && last.command !== state.checked?.command) out.push(`- Last action: ${last.command} — ${last.outcome}`);
+  if (state.scratch.length) out.push(`- Scratch: ${state.scratch.slice(-MAX_LISTED).join(', ')}`);
+  return out;
+}
+
+/** Whether the state already names a file (changed or scratch): "Files modified" need not. */
+export function inState(state: TaskState | null | undefined, path: string): boolean {
+  if (!state) return false;
+  return state.changed.some((c) => samePath(c.path, path)) || state.scratch.some((p) => samePath(p, path));
+}

@@ -1,0 +1,284 @@
+// Tool loops: the carried context says where the work stands (issue 30). Hand-written agent runs
+// (never benchmark data): the task's rules as constraints, the State section (changed with how,
+// scratch, checked, cause), errors once each with their fate, retracted prose dropped, "Left off"
+// the last command, and a small-window replay that never carries an empty block.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { replay } from '../../src/cli/replay';
+import { CLI_DEFAULTS, resolve } from '../../src/cli/settings';
+import { compact } from '../../src/core/compact';
+import { withoutRefuted } from '../../src/core/agent-prose';
+import { extractRules } from '../../src/core/extract-rules';
+import { mergeState } from '../../src/core/extract-state';
+import { sentencesOf } from '../../src/core/extract-sentences';
+import { estimateMessageTokens } from '../../src/core/message-tokens';
+import type { ChatMessage } from '../../src/core/messages';
+import type { TaskState } from '../../src/core/record';
+
+type Step = readonly [text: string, command: string | { name: string; args: Record<string, unknown> }, output: string];
+
+/** An agent run: the task, then one assistant message per step with its tool call and result. */
+function run(task: string, steps: readonly Step[], followUp = 'Go on.'): ChatMessage[] {
+  const chat: ChatMessage[] = [{ id: 'u0', createdAt: 0, role: 'user', content: task }];
+  steps.forEach(([text, call, output], i) => {
+    const n = i + 1;
+    const { name, args } = typeof call === 'string' ? { name: 'bash', args: { command: call } } : call;
+    chat.push({ id: `a${n}`, createdAt: 0, role: 'assistant', content: text, toolCalls: [{ id: `c${n}`, name, arguments: JSON.stringify(args) }] });
+    chat.push({ id: `t${n}`, createdAt: 0, role: 'tool', toolCallId: `c${n}`, content: output });
+  });
+  chat.push({ id: 'u-last', createdAt: 0, role: 'user', content: followUp });
+  return chat;
+}
+
+function blockOf(chat: ChatMessage[], budgetTokens = 1200): { block: string; state: TaskState | undefined; errors: string[] } {
+  const r = compact(chat, { budgetTokens, cut: chat.length - 1, model: 'gpt-4o' });
+  if (!r.ok) throw new Error(r.message);
+  return { block: r.block, state: r.record.state, errors: r.record.errors.map((e) => e.text) };
+}
+
+const section = (block: string, heading: string): string => {
+  const lines = block.split('\n');
+  const at = lines.indexOf(heading);
+  if (at < 0) return '';
+  const out: string[] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (!/^\s*- |^\s{2}/.test(line)) break;
+    out.push(line);
+  }
+  return out.join('\n');
+};
+
+const TEMPLATE = `<issue>
+The invoice total ignores discounts when the order has more than one line.
+</issue>
+
+<instructions>
+## Overview
+Your task is specifically to change non-test files so the totals are right.
+
+## Boundaries
+- MODIFY: source files under billing/
+- DO NOT MODIFY: tests or the CI configuration.
+- Never push to the remote repository.
+
+## Response format
+Each response MUST include a THOUGHT section and exactly one tool call.
+
+## Environment
+Always use non-interactive flags, and do not expect a persistent shell.
+
+<example_response>
+THOUGHT: I must read billing/total.py first.
+</example_response>
+
+## Submission
+Do not commit your changes.
+Only files you changed on purpose may be in the patch, never these:
+- scratch scripts you wrote
+- files under /tmp
+
+You must submit with this exact command:
+
+\`\`\`bash
+echo DONE && cat patch.diff
+\`\`\`
+</instructions>`;
+
+describe('the task and its rules', () => {
+  it('keeps the binding sentences of the task message, once, in their own words — not its examples, format advice or environment notes', () => {
+    const rules = extractRules({ id: 'u0', createdAt: 0, role: 'user', content: TEMPLATE }).map((r) => r.text);
+    expect(rules).toEqual([
+      'Your task is specifically to change non-test files so the totals are right.',
+      'MODIFY: source files under billing/',
+      'DO NOT MODIFY: tests or the CI configuration.',
+      'Never push to the remote repository.',
+      'Do not commit your changes.',
+      'Only files you changed on purpose may be in the patch, never these: scratch scripts you wrote; files under /tmp.',
+      'You must submit with this exact command: `echo DONE && cat patch.diff`',
+    ]);
+    const joined = rules.join('\n');
+    expect(joined).not.toMatch(/THOUGHT|non-interactive|persistent|read billing\/total\.py/);
+    // The task text itself is the goal, not a rule.
+    expect(joined).not.toContain('ignores discounts');
+  });
+
+  it('carries the rules under Constraints and the task as the goal', () => {
+    const { block } = blockOf(run(TEMPLATE, [['Let me read the total.', 'cat billing/total.py', 'def total(lines): ...']]));
+    expect(block).toContain('Goal: The invoice total ignores discounts when the order has more than one line.');
+    expect(section(block, 'Constraints and preferences:')).toContain('- DO NOT MODIFY: tests or the CI configuration.');
+    expect(block.split('Never push to the remote repository.').length - 1).toBe(1);
+  });
+
+  it("reads a user's own message for the rules it states, not for its other sentences", () => {
+    const rules = extractRules({ id: 'u', createdAt: 0, role: 'user', content: 'Tidy up my reading notes. Only edit notes in the Books folder. Do not delete any note. The list is long.' }).map((r) => r.text);
+    // (A short rule beside another reads with it.)
+    expect(rules).toEqual(['Only edit notes in the Books folder. Do not delete any note.']);
+  });
+});
+
+describe('the State section', () => {
+  const fix = run('Fix the discount bug in billing/total.py.', [
+    ['I will reproduce it first.', "cat > reproduce.py << 'EOF'\nfrom billing.total import total\nprint(total([(10, 0.5), (10, 0)]))\nEOF", ''],
+    ['The discount is applied to the first line only.', 'python reproduce.py', 'Traceback (most recent call last):\n  File "/repo/reproduce.py", line 2, in <module>\n    print(total([(10, 0.5), (10, 0)]))\n  File "/repo/billing/total.py", line 7, in total\n    return lines[0][0] * lines[0][1]\nAssertionError: discount lost on line 2\n<returncode>1</returncode>'],
+    ['I changed the sum to cover every line.', "sed -i 's/lines\\[0\\]\\[0\\] \\* lines\\[0\\]\\[1\\]/sum(a * (1 - d) for a, d in lines)/' billing/total.py", '<returncode>0</returncode>'],
+    ['Now a helper for the rounding.', "cat > billing/rounding.py << 'EOF'\nimport decimal\ndef round_cents(x):\n    return round(x, 2)\nEOF", '<returncode>0</returncode>'],
+    ['The issue is that total() only read the first line of the order. The formatter gets the new rounding.', { name: 'edit_file', args: { path: 'billing/format.py', old_str: 'def fmt(x):\n    return str(x)', new_str: 'def fmt(x):\n    return str(round_cents(x))' } }, 'Edited billing/format.py'],
+    ['Running the reproduction again.', 'python reproduce.py', '15.0\nAll checks passed\n<returncode>0</returncode>'],
+  ]);
+
+  it('lists each source edit with how (sed -i, a heredoc, a write tool call) in the order made, and the repro script apart as scratch', () => {
+    const { block, state } = blockOf(fix);
+    expect(state?.changed.map((c) => c.path)).toEqual(['billing/total.py', 'billing/rounding.py', 'billing/format.py']);
+    const lines = section(block, 'State:');
+    expect(lines).toContain("- Changed: sed -i 's/lines\\[0\\]\\[0\\] \\* lines\\[0\\]\\[1\\]/sum(a * (1 - d) for a, d in lines)/' billing/total.py");
+    // A heredoc's first line that says something; a write tool's first changed line.
+    expect(lines).toContain('- Changed: billing/rounding.py\n  - def round_cents(x):');
+    expect(lines).toContain('- Changed: billing/format.py\n  - return str(round_cents(x))');
+    expect(lines).toContain('- Scratch: reproduce.py');
+    expect(block).not.toMatch(/Files modified/);
+  });
+
+  it('shows the last test run and its outcome: a failing run, then a passing one, is passed', () => {
+    const { block, state } = blockOf(fix);
+    expect(state?.checked).toMatchObject({ command: 'python reproduce.py', passed: true });
+    expect(section(block, 'State:')).toContain('- Checked: python reproduce.py — passed: All checks passed');
+    const failing = blockOf(fix.slice(0, 5).concat([{ id: 'u-last', createdAt: 0, role: 'user', content: 'Go on.' }]));
+    expect(section(failing.block, 'State:')).toContain('- Checked: python reproduce.py — failed (return code 1): AssertionError: discount lost on line 2');
+  });
+
+  it("says the agent's latest conclusion about the cause", () => {
+    expect(section(blockOf(fix).block, 'State:')).toContain('- Cause: The issue is that total() only read the first line of the order.');
+  });
+
+  it('says a file edited and then restored from its backup was restored', () => {
+    const chat = run('Fix the parser.', [
+      ['Backup first.', 'cp src/parse.py src/parse.py.bak', ''],
+      ['Try a change.', "sed -i 's/int(/float(/' src/parse.py", ''],
+      ['That broke it; restoring.', 'cp src/parse.py.bak src/parse.py', ''],
+    ]);
+    const { block, state } = blockOf(chat);
+    expect(state?.changed).toEqual([expect.objectContaining({ path: 'src/parse.py', restored: true })]);
+    expect(block).toContain('- Changed, then restored: src/parse.py');
+    expect(state?.scratch).toEqual(['src/parse.py.bak']);
+  });
+
+  it('chains: a later round adds its edits after the earlier ones, and its check and cause win', () => {
+    const earlier: TaskState = { changed: [{ path: 'a.py', how: "sed -i 's/1/2/' a.py", sources: ['x'] }], scratch: ['t.py'], checked: { command: 'python t.py', passed: false, outcome: 'failed', sources: ['x'] }, cause: null, notesRead: [], searches: [], lastAction: null };
+    const later: TaskState = { changed: [{ path: 'b.py', how: 'def f():', sources: ['y'] }, { path: 'a.py', how: "sed -i 's/2/3/' a.py", sources: ['y'] }], scratch: [], checked: { command: 'python t.py', passed: true, outcome: 'passed', sources: ['y'] }, cause: null, notesRead: [], searches: [], lastAction: null };
+    const merged = mergeState(earlier, later);
+    expect(merged.changed.map((c) => [c.path, c.how])).toEqual([
+      ['a.py', "sed -i 's/2/3/' a.py"],
+      ['b.py', 'def f():'],
+    ]);
+    expect(merged.checked?.passed).toBe(true);
+    expect(merged.scratch).toEqual(['t.py']);
+  });
+});
+
+describe('errors with their fate', () => {
+  it('shows an error resolved by an install with the install, once', () => {
+    const chat = run('Run the report.', [
+      ['Running it.', 'python report.py', "ModuleNotFoundError: No module named 'tabulate'\n<returncode>1</returncode>"],
+      ['Installing it.', 'pip install tabulate', 'Successfully installed tabulate'],
+      ['Again.', 'python report.py', "ModuleNotFoundError: No module named 'tabulate'\n<returncode>1</returncode>"],
+      ['', 'pip install tabulate', 'Successfully installed tabulate'],
+      ['Now it runs.', 'python report.py', 'Report written.\n<returncode>0</returncode>'],
+    ]);
+    const { block, errors } = blockOf(chat);
+    expect(errors).toEqual(["ModuleNotFoundError: No module named 'tabulate'"]);
+    expect(section(block, 'Errors met:')).toBe("- ModuleNotFoundError: No module named 'tabulate'\n  - Then: pip install tabulate");
+  });
+
+  it('reduces a traceback to its exception line and innermost project frame, marked unresolved; its frames are never facts', () => {
+    const traceback = [
+      'Traceback (most recent call last):',
+      '  File "/repo/app/main.py", line 3, in <module>',
+      '    run()',
+      '  File "/repo/app/jobs.py", line 41, in run',
+      '    schedule(job)',
+      '  File "/usr/lib/python3.11/sched.py", line 12, in schedule',
+      '    raise KeyError(name)',
+      "KeyError: 'nightly'",
+    ].join('\n');
+    const chat = run('Why does the nightly job crash?', [['Running the jobs.', 'python app/main.py', `${traceback}\n<returncode>1</returncode>`]], 'Here is the same traceback:\n' + traceback);
+    const r = compact(chat, { budgetTokens: 1200, cut: chat.length, model: 'gpt-4o' });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.block).toContain("- KeyError: 'nightly' (at /repo/app/jobs.py, line 41, in run), unresolved");
+    expect(r.record.errors).toHaveLength(1);
+    for (const f of r.record.facts) expect(f.text).not.toMatch(/File "|line \d+, in /);
+  });
+});
+
+describe("an agent's prose", () => {
+  it('does not carry a conclusion it retracted, nor its guesses and questions', () => {
+    const chat = run('Fix the date parsing.', [
+      ['The bug is in the timezone table. Actually, no: the table is fine, the parser drops the offset.', 'cat parse.py', 'def parse(s): ...'],
+      ['Maybe the locale matters too? The parser ignores the sign of the offset.', 'grep -n offset parse.py', '12: offset = abs(x)'],
+    ]);
+    const r = compact(chat, { budgetTokens: 1200, cut: chat.length - 1, model: 'gpt-4o' });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.block).not.toContain('The bug is in the timezone table.');
+    expect(r.block).not.toContain('Maybe the locale matters too?');
+    expect(r.record.facts.map((f) => f.text)).toContain('The parser ignores the sign of the offset.');
+  });
+
+  it('property: only assistant sentences are ever dropped, and order is kept', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant'), fc.constantFrom('Actually, no.', 'The cache is stale.', 'Maybe it is the disk?', 'It works.', 'Wait, the path is wrong.')), { maxLength: 12 }), (turns) => {
+        const messages = turns.map(([role, text], i): ChatMessage => ({ id: `m${i}`, createdAt: 0, role: role as 'user' | 'assistant', content: text }));
+        const all = sentencesOf(messages);
+        const kept = withoutRefuted(all);
+        expect(all.filter((s) => s.role === 'user').every((s) => kept.includes(s))).toBe(true);
+        expect(kept.map((s) => all.indexOf(s))).toEqual([...kept.map((s) => all.indexOf(s))].sort((a, b) => a - b));
+      }),
+    );
+  });
+});
+
+describe('where the work was left off', () => {
+  it('is the last command, never a line ending on a colon, and no next step announced before later work', () => {
+    const chat = run('Fix the export.', [
+      ["Next, I'll think about the encoding.", 'cat export.py', 'def export(): ...'],
+      ['Let me examine the writer:', "sed -n '10,40p' export.py | head -20", 'def write(rows):'],
+    ]);
+    const { block } = blockOf(chat);
+    const lines = block.split('\n');
+    const at = lines.indexOf('Left off: Let me examine the writer.');
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe("- Ran: sed -n '10,40p' export.py");
+    expect(block).not.toContain('Next step:');
+    for (const line of lines) if (!line.endsWith('Constraints and preferences:') && !/^[A-Z][a-z]+(?: [a-z]+){0,3}:$/.test(line)) expect(line).not.toMatch(/:\s*$/);
+  });
+});
+
+describe('a small window with a long task message', () => {
+  const longTask = (): string => {
+    const para = Array.from({ length: 95 }, (_, i) => `Rule ${i + 1} of the harness says how the shell behaves and what the answer should look like in detail.`).join('\n');
+    return `<pr_description>\nThe CSV exporter drops rows whose date is empty.\n</pr_description>\n\n<instructions>\n${para}\nDo NOT modify the tests.\nYou must submit with one command only.\n</instructions>`;
+  };
+  const steps = (n: number): Step[] =>
+    Array.from({ length: n }, (_, i): Step => [
+      `Step ${i + 1}: reading part ${i + 1} of the exporter to find where empty dates are dropped.`,
+      `sed -n '${i * 40 + 1},${i * 40 + 40}p' export/csv.py`,
+      Array.from({ length: 14 }, (_, k) => `${i * 40 + k + 1}:    value = row.get("field_${k}") or default_for("field_${k}")`).join('\n'),
+    ]);
+
+  it('replays at 4k without one compaction that removed messages and carried an empty block; the task and its rules stay in every block', () => {
+    const chat = run(longTask(), steps(60));
+    chat.pop();
+    expect(estimateMessageTokens(chat[0] as ChatMessage, 'gpt-4o')).toBeGreaterThan(1800);
+    const s = resolve({ ...CLI_DEFAULTS, window: 4096, model: 'gpt-4o' }, { id: 'c', title: '', messages: chat });
+    const r = replay(chat, s);
+    const rounds = r.events.filter((e) => e.kind === 'compaction');
+    expect(rounds.length).toBeGreaterThan(3);
+    for (const e of rounds) {
+      if (e.kind !== 'compaction') continue;
+      expect(e.block).not.toBe('');
+      expect(e.block).toContain('Goal: The CSV exporter drops rows whose date is empty.');
+      expect(e.block).toContain('Do NOT modify the tests.');
+    }
+    // Once tool rounds answered it, the task message is carried by the block, not sent whole.
+    expect(rounds.some((e) => e.kind === 'compaction' && e.record.requestCarried === 'u0')).toBe(true);
+    expect(r.overPoint).toBe(0);
+  });
+});
