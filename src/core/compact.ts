@@ -255,7 +255,9 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const request = previous?.goal ? (task.request ?? task.goal) : task.request;
   const extracted = extractSections(sentences);
   // The task's standing rules (what may be changed, how to hand in) come first among constraints.
-  const sections = { ...extracted, constraints: mergeLines(taskRules(removed), extracted.constraints, Number.MAX_SAFE_INTEGER, 'first') };
+  // Two people chatting set a model no rules: "Don't give up on your dreams!" is encouragement.
+  const kind = conversationKind(removed, sentences);
+  const sections = { ...extracted, constraints: kind === 'talk' ? [] : mergeLines(taskRules(removed), extracted.constraints, Number.MAX_SAFE_INTEGER, 'first') };
   const errors = withFates(removed, extractErrors(removed, all));
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
   const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known) : null;
@@ -308,7 +310,6 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   });
   // The threads: this round's segments, joined to earlier threads they come back to; each new
   // fact names its thread (carried ones keep theirs).
-  const kind = conversationKind(removed, sentences);
   const { threads, threadOf } = extractThreads(removed, sentences, kind, previous?.threads ?? [], round);
   for (const f of facts) {
     if (f.thread !== undefined) continue;
