@@ -9,7 +9,7 @@ import { ChatSession } from './chat/session';
 import { type CompactChatSettings, DEFAULT_BASE_URLS, DEFAULT_SETTINGS, mergeSettings } from './chat/settings';
 import { VaultTools } from './chat/tools/vault-tools';
 import type { NoteSource } from './chat/vault-access';
-import { WriteApprovalModal } from './ui/chat-modals';
+import { ConfirmModal, WriteApprovalModal } from './ui/chat-modals';
 import { conversationVault, toolVault } from './ui/obsidian-vault';
 import { type ChatProvider, OllamaProvider, Transport, createProvider } from './providers';
 import { ChatView, VIEW_TYPE_CHAT } from './ui/chat-view';
@@ -133,6 +133,7 @@ export default class CompactChatPlugin extends Plugin {
           const apiKey = this.apiKey(this.settings);
           return provider instanceof OllamaProvider && model ? provider.modelContextLength(model, apiKey ? { apiKey } : {}) : null;
         },
+        folderChanged: (from, to) => void this.offerFolderMove(from, to),
       }),
     );
   }
@@ -183,6 +184,25 @@ export default class CompactChatPlugin extends Plugin {
     const id = this.openConversationId;
     if (!id || this.session.entries.length) return;
     await this.conversations.reopen(id, this.openConversationPath);
+  }
+
+  /** After the conversation folder changed: offers to move the conversations in the old folder to
+   * the new one (renamed as the user would, so links to them follow) or to leave them there (they
+   * stay in the history, which lists conversation notes wherever they are). */
+  private async offerFolderMove(from: string, to: string): Promise<void> {
+    const count = await this.conversations.countIn(from);
+    if (count === 0) return;
+    const what = count === 1 ? '1 conversation' : `${count} conversations`;
+    const move = await new ConfirmModal(
+      this.app,
+      'Move conversations',
+      `Move the ${what} in "${from || 'Compact Chat'}" to "${to || 'Compact Chat'}"? Links to them are updated. Left where they are, they stay in the history.`,
+      'Move',
+      'Leave them',
+    ).ask();
+    if (!move) return;
+    const moved = await this.conversations.moveFolder(from, to);
+    new Notice(`Moved ${moved === 1 ? '1 conversation' : `${moved} conversations`} to "${to || 'Compact Chat'}".`);
   }
 
   /** Opens (or reveals) the chat in the right sidebar. */

@@ -113,8 +113,37 @@ export class ConversationStore {
   ) {}
 
   folder(): string {
-    const folder = this.vault.normalizePath(this.options.folder().trim() || 'Compact Chat');
+    return this.folderPath(this.options.folder());
+  }
+
+  /** A conversation folder setting as a vault path ('' for the root; empty means the default). */
+  folderPath(setting: string): string {
+    const folder = this.vault.normalizePath(setting.trim() || 'Compact Chat');
     return folder === '/' ? '' : folder;
+  }
+
+  /** The conversation notes directly in `folder` (a vault path). */
+  async notesIn(folder: string): Promise<HistoryItem[]> {
+    return (await this.list()).filter((item) => item.folder === folder);
+  }
+
+  /** Moves every conversation note directly in folder `from` to folder `to` (vault paths), keeping
+   * its file name (" 2" … when taken there). The vault renames them as the user would, updating
+   * links to them; its rename events carry the open conversation along. Returns how many moved. */
+  async moveFolder(from: string, to: string): Promise<number> {
+    const items = await this.notesIn(from);
+    if (!items.length || from === to) return 0;
+    await this.vault.ensureFolder(to);
+    let moved = 0;
+    for (const item of items) {
+      const name = basename(item.path);
+      let target = '';
+      for (let n = 1; !target || (await this.vault.read(target)) !== null; n++) target = this.vault.normalizePath(`${to ? `${to}/` : ''}${name}${n > 1 ? ` ${n}` : ''}.md`);
+      await this.vault.rename(item.path, target);
+      this.moved(item.path, target);
+      moved++;
+    }
+    return moved;
   }
 
   isReadOnly(path: string): boolean {

@@ -198,6 +198,20 @@ export class Conversations {
     this.deps.openChanged(current.id, result.path);
   }
 
+  /** How many conversation notes are in the folder a folder setting names. */
+  async countIn(folderSetting: string): Promise<number> {
+    return (await this.deps.store.notesIn(this.deps.store.folderPath(folderSetting))).length;
+  }
+
+  /** Moves the conversation notes in the folder setting `from` names to the one `to` names (the
+   * open conversation follows its note); returns how many moved. */
+  async moveFolder(from: string, to: string): Promise<number> {
+    await this.flush();
+    const moved = await this.deps.store.moveFolder(this.deps.store.folderPath(from), this.deps.store.folderPath(to));
+    this.events.emit('history', undefined);
+    return moved;
+  }
+
   /** Closes a conversation whose note was deleted, without writing it back: a new chat. */
   close(): void {
     this.cancelTimer?.();
