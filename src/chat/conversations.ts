@@ -271,6 +271,8 @@ export class Conversations {
       case 'read-only':
         break;
       case 'error':
+        // Deleted while it was written: the chat already says so (and offers to restore it).
+        if (this.currentConversation.missing) break;
         this.deps.notify(`Could not save the conversation to "${result.path}": ${result.message}`);
         break;
     }
