@@ -179,6 +179,7 @@ export class Conversations {
   async restoreNote(): Promise<void> {
     await this.saving;
     const current = this.currentConversation;
+    const epoch = this.epoch;
     if (!current.missing || current.path === null) return;
     const items = this.deps.session.toSaved();
     const snapshot = this.snapshotOf(items);
@@ -186,13 +187,13 @@ export class Conversations {
     const conversation: SavedConversation = { id: current.id, title, model: this.deps.settings().model.trim(), created: current.created, updated: this.deps.now(), items };
     let result = await this.deps.store.restore(conversation, current.path);
     if (result.kind === 'conflict') result = await this.deps.store.save(conversation, null);
-    if (this.currentConversation !== current) return;
+    if (this.epoch !== epoch) return;
     if (result.kind !== 'saved') {
       this.deps.notify(`Could not restore "${current.path}": ${result.kind === 'error' ? result.message : 'it could not be written'}.`);
       return;
     }
     this.saved = { title, model: conversation.model, items: snapshot };
-    this.currentConversation = { ...current, title, path: result.path, missing: false };
+    this.currentConversation = { ...this.currentConversation, title, path: result.path, missing: false };
     this.events.emit('current', this.currentConversation);
     this.events.emit('history', undefined);
     this.deps.openChanged(current.id, result.path);
