@@ -2,8 +2,9 @@
 // could not read or one changed behind its back. A conversation is its note: every operation names
 // the note by its path, never by the conversation id alone (a sync conflict copy, or a note copied
 // by hand, carries the same id as its original and is a conversation of its own). The vault's
-// rename and delete events keep what this store knows of a note with the note. Plain class over `ConversationVault`, which main.ts
-// implements with the Vault API (src/ui/obsidian-vault.ts) and tests with the in-memory vault.
+// rename and delete events keep what this store knows of a note with the note. Plain class over
+// `ConversationVault`, which main.ts implements with the Vault API (src/ui/obsidian-vault.ts) and
+// tests with the in-memory vault.
 //
 // A save writes what changed (note-writer.ts): the common save — a reply arrived, a streaming
 // reply grew or finished — appends blocks to the note; each block ends with its own end line, so an
