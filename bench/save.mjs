@@ -62,6 +62,7 @@ function diskVault(root) {
     normalizePath: (path) => path,
     read,
     listNotes: () => [],
+    conversationNotes: () => [],
     ensureFolder: (folder) => fs.mkdir(at(folder), { recursive: true }).then(() => undefined),
     create: async (path, text) => {
       written.push(text);
@@ -89,6 +90,8 @@ function diskVault(root) {
     rename: (path, next) => fs.rename(at(path), at(next)),
     trash: (path) => fs.rm(at(path)),
     onModify: () => undefined,
+    onRename: () => undefined,
+    onDelete: () => undefined,
   };
   const take = () => written.splice(0).reduce((n, text) => n + encoder.encode(text).length, 0);
   return { vault, take, peek: () => read('Compact Chat/Bench.md') };
@@ -110,6 +113,8 @@ async function conversationAt(size, makeVault) {
   const store = new ConversationStore(vault, { folder: () => 'Compact Chat', warn() {} });
   const items = Array.from({ length: size }, (_, i) => message(i));
   let updated = 1;
+  // The store names notes by path: the first save creates it, the later ones are given its path.
+  let path = null;
   // Fresh item objects around the same messages each time, as the session's toSaved gives them.
   const conversation = () => ({ id: 'bench', title: 'Bench', model: 'llama3.1:8b', created: 1_795_000_000_000, updated: updated++, items: items.map((item) => ({ ...item })) });
   const save = async () => {
@@ -117,9 +122,10 @@ async function conversationAt(size, makeVault) {
     const next = conversation();
     take();
     const t0 = performance.now();
-    const result = await store.save(next);
+    const result = await store.save(next, path);
     const ms = performance.now() - t0;
     if (result.kind !== 'saved') throw new Error(`a save failed: ${JSON.stringify(result)}`);
+    path = result.path;
     return { ms, bytes: take() };
   };
   for (let k = 0; k < 4; k++) await save();

@@ -9,7 +9,7 @@ import { ChatSession } from './chat/session';
 import { type CompactChatSettings, DEFAULT_BASE_URLS, DEFAULT_SETTINGS, mergeSettings } from './chat/settings';
 import { VaultTools } from './chat/tools/vault-tools';
 import type { NoteSource } from './chat/vault-access';
-import { WriteApprovalModal } from './ui/chat-modals';
+import { ConfirmModal, WriteApprovalModal } from './ui/chat-modals';
 import { conversationVault, toolVault } from './ui/obsidian-vault';
 import { type ChatProvider, OllamaProvider, Transport, createProvider } from './providers';
 import { ChatView, VIEW_TYPE_CHAT } from './ui/chat-view';
@@ -21,9 +21,10 @@ export default class CompactChatPlugin extends Plugin {
   override settings: CompactChatSettings = { ...DEFAULT_SETTINGS };
   session!: ChatSession;
   conversations!: Conversations;
-  /** Id of the conversation open in the chat, kept in data.json (beside the settings) to reopen it
-   * on startup. Never anything secret. */
+  /** The conversation open in the chat, kept in data.json (beside the settings) to reopen it on
+   * startup: its id and its note's path (two notes may carry one id). Never anything secret. */
   private openConversationId: string | null = null;
+  private openConversationPath: string | null = null;
   /** One transport for every provider, so what it learns (origins needing the fallback) is kept. */
   private readonly transport = new Transport();
   private provider: { key: string; provider: ChatProvider } | null = null;
@@ -57,7 +58,7 @@ export default class CompactChatPlugin extends Plugin {
       notify: (message) => new Notice(message, 10_000),
       now: () => Date.now(),
       newId: () => newMessageId(),
-      openChanged: (id) => this.rememberOpenConversation(id),
+      openChanged: (id, path) => this.rememberOpenConversation(id, path),
     });
     this.register(() => {
       // The last changes are written; the timer is dropped.
@@ -132,6 +133,7 @@ export default class CompactChatPlugin extends Plugin {
           const apiKey = this.apiKey(this.settings);
           return provider instanceof OllamaProvider && model ? provider.modelContextLength(model, apiKey ? { apiKey } : {}) : null;
         },
+        folderChanged: (from, to) => void this.offerFolderMove(from, to),
       }),
     );
   }
@@ -145,6 +147,8 @@ export default class CompactChatPlugin extends Plugin {
     this.settings = mergeSettings(data);
     const open = (data as { openConversation?: unknown } | null)?.openConversation;
     this.openConversationId = typeof open === 'string' && open ? open : null;
+    const openPath = (data as { openConversationPath?: unknown } | null)?.openConversationPath;
+    this.openConversationPath = typeof openPath === 'string' && openPath ? openPath : null;
   }
 
   /** Saves the settings (sanitised in place, so holders of the object see the same values) and
@@ -161,12 +165,17 @@ export default class CompactChatPlugin extends Plugin {
   }
 
   private pluginData(): Record<string, unknown> {
-    return { ...this.settings, ...(this.openConversationId ? { openConversation: this.openConversationId } : {}) };
+    return {
+      ...this.settings,
+      ...(this.openConversationId ? { openConversation: this.openConversationId } : {}),
+      ...(this.openConversationPath ? { openConversationPath: this.openConversationPath } : {}),
+    };
   }
 
-  private rememberOpenConversation(id: string): void {
-    if (id === this.openConversationId) return;
+  private rememberOpenConversation(id: string, path: string | null): void {
+    if (id === this.openConversationId && path === this.openConversationPath) return;
     this.openConversationId = id;
+    this.openConversationPath = path;
     void this.saveData(this.pluginData());
   }
 
@@ -174,7 +183,26 @@ export default class CompactChatPlugin extends Plugin {
   private async restoreConversation(): Promise<void> {
     const id = this.openConversationId;
     if (!id || this.session.entries.length) return;
-    await this.conversations.open(id);
+    await this.conversations.reopen(id, this.openConversationPath);
+  }
+
+  /** After the conversation folder changed: offers to move the conversations in the old folder to
+   * the new one (renamed as the user would, so links to them follow) or to leave them there (they
+   * stay in the history, which lists conversation notes wherever they are). */
+  private async offerFolderMove(from: string, to: string): Promise<void> {
+    const count = await this.conversations.countIn(from);
+    if (count === 0) return;
+    const what = count === 1 ? '1 conversation' : `${count} conversations`;
+    const move = await new ConfirmModal(
+      this.app,
+      'Move conversations',
+      `Move the ${what} in "${from || 'Compact Chat'}" to "${to || 'Compact Chat'}"? Links to them are updated. Left where they are, they stay in the history.`,
+      'Move',
+      'Leave them',
+    ).ask();
+    if (!move) return;
+    const moved = await this.conversations.moveFolder(from, to);
+    new Notice(`Moved ${moved === 1 ? '1 conversation' : `${moved} conversations`} to "${to || 'Compact Chat'}".`);
   }
 
   /** Opens (or reveals) the chat in the right sidebar. */

@@ -41,11 +41,15 @@ const END_LINE = /^<!-- compact-chat end(?: saved=(\S+))?(?: close=(\S+))?(?: (\
 /** A line of carried text that must be escaped (or, read back, unescaped): the escape is one more
  * leading space, which CommonMark reads the same way (up to three spaces before an HTML block). */
 const LOOKS_LIKE_MARK = /^ *<!-- compact-chat/;
+/** The heading the writer puts before a block's start line (for people; not read back). */
+const HEADING = /^## (?:User|Assistant|System|Tool result|Compaction)(?: · .*)?$/;
 
 // ── writing ─────────────────────────────────────────────────────────────────────────────────
 
-/** A complete block, from its leading blank line to its end line's line break. */
+/** A complete block, from its leading blank line to its end line's line break. A person's own
+ * text is written as it is, between blank lines. */
 export function serializeBlock(item: SavedItem): string {
+  if (item.kind === 'hand') return `\n${item.text}\n`;
   if (item.kind === 'compaction') {
     const c = item.compaction;
     return [
@@ -161,17 +165,25 @@ export function parseBlocks(lines: string[], start: number, conversation: SavedC
   let saved: number | undefined;
   let i = start;
   for (;;) {
-    let blockStart = -1;
-    while (i < end && !(lines[i] as string).startsWith(MARK)) {
-      if (blockStart < 0 && (lines[i] as string).trim() !== '') blockStart = i;
-      i++;
-    }
+    // Between blocks: the writer's heading just before a start line, and whatever a person wrote.
+    const between = i;
+    while (i < end && !(lines[i] as string).startsWith(MARK)) i++;
     if (i >= end) {
-      if (blockStart < 0) return { saved };
-      return { saved, tail: { line: blockStart + 1, recovered: false, dropped: lines.slice(blockStart, end).join('\n') } };
+      // The end of the note: a person's lines are kept; only the writer's own heading (or the start
+      // of one, cut off) with nothing after it is a torn append.
+      let to = end;
+      while (to > between && (lines[to - 1] as string).trim() === '') to--;
+      const last = to > between ? (lines[to - 1] as string) : null;
+      const torn = last !== null && (HEADING.test(last) || (cutOff(to - 1) && isHeadingStart(last)));
+      pushHand(conversation, lines, between, torn ? to - 1 : to);
+      if (!torn) return { saved };
+      return { saved, tail: { line: to, recovered: false, dropped: last } };
     }
     const startAt = i;
     const startMatch = START.exec(lines[i] as string);
+    const heading = i - 1 >= between && HEADING.test(lines[i - 1] as string) ? i - 1 : i;
+    pushHand(conversation, lines, between, heading);
+    const blockStart = heading < i ? heading : -1;
     if (!startMatch && cutOff(i)) {
       const from = blockStart >= 0 ? blockStart : i;
       return { saved, tail: { line: from + 1, recovered: false, dropped: lines.slice(from, end).join('\n') } };
@@ -226,6 +238,20 @@ export function parseBlocks(lines: string[], start: number, conversation: SavedC
     ids.add(item.message.id);
     conversation.items.push(item);
   }
+}
+
+/** A person's text in lines [from, to), without the blank lines around it, as an item (none when blank). */
+function pushHand(conversation: SavedConversation, lines: string[], from: number, to: number): void {
+  let a = from;
+  let b = to;
+  while (a < b && (lines[a] as string).trim() === '') a++;
+  while (b > a && (lines[b - 1] as string).trim() === '') b--;
+  if (a < b) conversation.items.push({ kind: 'hand', text: lines.slice(a, b).join('\n') });
+}
+
+/** Whether a line cut off at the end of a note could be the start of the writer's heading. */
+function isHeadingStart(line: string): boolean {
+  return ['## User', '## Assistant', '## System', '## Tool result', '## Compaction'].some((h) => h.startsWith(line) || line.startsWith(h));
 }
 
 /** The lines from `from` up to the next line of the note's own (or `end`). */

@@ -14,7 +14,7 @@ import { parseBodyV1 } from './conversation-format-v1';
 import type { SavedConversation, TornTail } from './conversation-types';
 import { FormatError, isoTime, parseTime, withoutBom, yamlString } from './note-text';
 
-export type { SavedCompaction, SavedCompactionItem, SavedConversation, SavedFailure, SavedItem, SavedMessage, TornTail } from './conversation-types';
+export type { SavedCompaction, SavedCompactionItem, SavedConversation, SavedFailure, SavedHandItem, SavedItem, SavedMessage, TornTail } from './conversation-types';
 
 export const FORMAT_VERSION = 2;
 

@@ -1,6 +1,10 @@
 // Conversation notes on disk: find, load, save, rename, delete, search. Never writes over a note it
-// could not read or one changed behind its back. Plain class over `ConversationVault`, which main.ts
-// implements with the Vault API (src/ui/obsidian-vault.ts) and tests with the in-memory vault.
+// could not read or one changed behind its back. A conversation is its note: every operation names
+// the note by its path, never by the conversation id alone (a sync conflict copy, or a note copied
+// by hand, carries the same id as its original and is a conversation of its own). The vault's
+// rename and delete events keep what this store knows of a note with the note. Plain class over
+// `ConversationVault`, which main.ts implements with the Vault API (src/ui/obsidian-vault.ts) and
+// tests with the in-memory vault.
 //
 // A save writes what changed (note-writer.ts): the common save — a reply arrived, a streaming
 // reply grew or finished — appends blocks to the note; each block ends with its own end line, so an
@@ -31,6 +35,9 @@ export interface ConversationVault {
   read(path: string): Promise<string | null>;
   /** Markdown notes directly inside `folder`. */
   listNotes(folder: string): string[];
+  /** Markdown notes anywhere in the vault whose front matter marks them as conversation notes
+   * (a `compact-chat` format key and an `id`), as the metadata cache has them. */
+  conversationNotes(): string[];
   /** Creates the folder (and its parents) when missing. */
   ensureFolder(folder: string): Promise<void>;
   /** Creates a new note; rejects when the path is taken (never overwrites). */
@@ -50,11 +57,17 @@ export interface ConversationVault {
   /** Calls `listener` with the path of every note whose text changed, whoever wrote it (this
    * plugin's own saves included), until the plugin unloads. */
   onModify(listener: (path: string) => void): void;
+  /** Calls `listener` when a file is renamed or moved (by anyone), with its new and old path. */
+  onRename(listener: (path: string, oldPath: string) => void): void;
+  /** Calls `listener` when a file is deleted or moved to the trash (by anyone). */
+  onDelete(listener: (path: string) => void): void;
 }
 
 export interface NoteStat {
   size: number;
   mtime: number;
+  /** When the file was created, where the vault knows it. */
+  ctime?: number;
 }
 
 export interface HistoryItem {
@@ -62,6 +75,11 @@ export interface HistoryItem {
   path: string;
   title: string;
   updated: number;
+  /** The folder the note is in ('' for the vault root). */
+  folder: string;
+  /** Another note has the same conversation id and was there first (a sync conflict copy, a note
+   * copied by hand): that note's path and title. The two are separate conversations. */
+  copyOf?: { path: string; title: string };
 }
 
 export type LoadResult =
@@ -73,16 +91,19 @@ export type LoadResult =
 export type SaveResult =
   | { kind: 'saved'; path: string }
   | { kind: 'read-only'; path: string }
+  /** The note is gone (deleted, or moved where this store did not see it go): nothing was written.
+   * Only `restore` writes a conversation's note back. */
+  | { kind: 'missing'; path: string }
   /** The note changed on disk since it was read or written here (another device, a hand edit). */
   | { kind: 'conflict'; path: string }
   | { kind: 'error'; path: string; message: string };
 
 export class ConversationStore {
-  /** Conversation id → note path, as far as known. */
-  private readonly paths = new Map<string, string>();
   /** Note path → the note as last read or written here (to detect changes made elsewhere, and to
    * know what a save must add). */
   private readonly notes = new Map<string, NoteState>();
+  /** Old path → new path of the notes renamed or moved since this store was made. */
+  private readonly movedTo = new Map<string, string>();
   /** Notes that did not parse: never written. */
   private readonly readOnly = new Set<string>();
   private readonly warnedSize = new Set<string>();
@@ -93,29 +114,64 @@ export class ConversationStore {
   ) {}
 
   folder(): string {
-    const folder = this.vault.normalizePath(this.options.folder().trim() || 'Compact Chat');
+    return this.folderPath(this.options.folder());
+  }
+
+  /** A conversation folder setting as a vault path ('' for the root; empty means the default). */
+  folderPath(setting: string): string {
+    const folder = this.vault.normalizePath(setting.trim() || 'Compact Chat');
     return folder === '/' ? '' : folder;
   }
 
-  pathOf(id: string): string | null {
-    return this.paths.get(id) ?? null;
+  /** The conversation notes directly in `folder` (a vault path). */
+  async notesIn(folder: string): Promise<HistoryItem[]> {
+    return (await this.list()).filter((item) => item.folder === folder);
+  }
+
+  /** Moves every conversation note directly in folder `from` to folder `to` (vault paths), keeping
+   * its file name (" 2" … when taken there). The vault renames them as the user would, updating
+   * links to them; its rename events carry the open conversation along. Returns how many moved. */
+  async moveFolder(from: string, to: string): Promise<number> {
+    const items = await this.notesIn(from);
+    if (!items.length || from === to) return 0;
+    await this.vault.ensureFolder(to);
+    let moved = 0;
+    for (const item of items) {
+      const name = basename(item.path);
+      let target = '';
+      for (let n = 1; !target || (await this.vault.read(target)) !== null; n++) target = this.vault.normalizePath(`${to ? `${to}/` : ''}${name}${n > 1 ? ` ${n}` : ''}.md`);
+      await this.vault.rename(item.path, target);
+      this.moved(item.path, target);
+      moved++;
+    }
+    return moved;
   }
 
   isReadOnly(path: string): boolean {
     return this.readOnly.has(path);
   }
 
-  /** Every conversation note in the folder, newest first. */
+  /**
+   * Every conversation note: those in the conversation folder (any format) and those anywhere else
+   * whose front matter marks them as one (moved or filed away by the user). Grouped by folder, the
+   * conversation folder first, then the others by name; newest first within a folder. Notes sharing
+   * an id are all listed; each but the first created is marked as a copy of it.
+   */
   async list(): Promise<HistoryItem[]> {
-    const items: HistoryItem[] = [];
-    for (const path of this.vault.listNotes(this.folder())) {
+    const home = this.folder();
+    const items: (HistoryItem & { ctime: number })[] = [];
+    for (const path of new Set([...this.vault.listNotes(home), ...this.vault.conversationNotes()])) {
       const text = await this.vault.read(path);
       const header = text === null ? null : parseConversationHeader(text);
       if (!header) continue;
-      this.paths.set(header.id, path);
-      items.push({ id: header.id, path, title: header.title || basename(path), updated: header.updated });
+      const stat = await this.vault.stat(path);
+      items.push({ id: header.id, path, title: header.title || basename(path), updated: header.updated, folder: parentOf(path), ctime: stat?.ctime ?? header.created });
     }
-    return items.sort((a, b) => b.updated - a.updated);
+    markCopies(items);
+    const rank = (folder: string): string => (folder === home ? '' : `\u0001${folder.toLowerCase()}`);
+    return items
+      .sort((a, b) => (rank(a.folder) < rank(b.folder) ? -1 : rank(a.folder) > rank(b.folder) ? 1 : b.updated - a.updated || a.path.localeCompare(b.path)))
+      .map(({ ctime: _ctime, ...item }) => item);
   }
 
   /** Conversations whose title or text contains every word of `query` (case-insensitive). */
@@ -131,9 +187,15 @@ export class ConversationStore {
     return out;
   }
 
+  /** The note of conversation `id`: the original when there are copies; null when none. */
   async findById(id: string): Promise<string | null> {
-    if (!this.paths.has(id)) await this.list();
-    return this.paths.get(id) ?? null;
+    return (await this.list()).find((item) => item.id === id && !item.copyOf)?.path ?? null;
+  }
+
+  /** The conversation id in the note's front matter (null when there is no such note or none). */
+  async idAt(path: string): Promise<string | null> {
+    const text = await this.vault.read(path);
+    return text === null ? null : (parseConversationHeader(text)?.id ?? null);
   }
 
   /**
@@ -156,40 +218,38 @@ export class ConversationStore {
       if (await this.vault.replace(path, tmpText, text)) {
         await this.vault.removeHidden(tmp).catch(() => undefined);
         this.readOnly.delete(path);
-        await this.remember(fromTmp.conversation.id, path, tmpText, writtenFromLoad(fromTmp.conversation, appendable(fromTmp, tmpText)));
+        await this.remember(path, tmpText, writtenFromLoad(fromTmp.conversation, appendable(fromTmp, tmpText)));
         return { ok: true, conversation: fromTmp.conversation, path, recovered: true };
       }
     }
     if (parsed.ok) {
       // A note that did not parse and was fixed since (by hand) is writable again.
       this.readOnly.delete(path);
-      await this.remember(parsed.conversation.id, path, text, writtenFromLoad(parsed.conversation, appendable(parsed, text)));
+      await this.remember(path, text, writtenFromLoad(parsed.conversation, appendable(parsed, text)));
       // Read and judged: the note's own text (the save died after the replace) or a torn write.
       if (tmpText !== null && (tmpText === text || !tmpComplete)) await this.vault.removeHidden(tmp).catch(() => undefined);
       return { ok: true, conversation: parsed.conversation, path, recovered: false, ...(parsed.tail ? { tail: parsed.tail } : {}) };
     }
     this.readOnly.add(path);
     this.notes.set(path, { text, bytes: byteLength(text), stat: await this.vault.stat(path), written: null });
-    // Its id now points at the read-only note, so a save of that conversation can never land anywhere.
-    if (parsed.partial) this.paths.set(parsed.partial.id, path);
     return { ok: false, path, error: parsed.error, line: parsed.line, partial: parsed.partial };
   }
 
-  /** Saves the conversation to its note (created on first save, named after its title): appends
-   * what is new when that is all that changed, else rewrites the note. */
-  async save(conversation: SavedConversation): Promise<SaveResult> {
-    let path = this.paths.get(conversation.id) ?? null;
+  /** Saves the conversation to its note `path` (null: a new note in the conversation folder, named
+   * after its title): appends what is new when that is all that changed, else rewrites the note. A
+   * note that is gone is not created again (`missing`): the user deleted it. */
+  async save(conversation: SavedConversation, at: string | null): Promise<SaveResult> {
+    let path = at;
     if (path && this.readOnly.has(path)) return { kind: 'read-only', path };
     try {
       const note = path ? this.notes.get(path) : undefined;
       const stat = path ? await this.vault.stat(path) : null;
+      if (path !== null && stat === null) return { kind: 'missing', path };
       if (path === null || stat === null) {
-        // New, or its note was deleted / renamed away: create it (again).
         const plan = planNew(conversation);
         this.checkSize(conversation, byteLength(plan.text));
         await this.vault.ensureFolder(this.folder());
-        path = await this.createFree(conversation.title, plan.text);
-        await this.remember(conversation.id, path, plan.text, plan.next);
+        path = await this.remember(await this.createFree(conversation.title, plan.text), plan.text, plan.next);
         return { kind: 'saved', path };
       }
       if (!note?.written || !(await this.unchanged(path, note, stat))) return { kind: 'conflict', path };
@@ -198,16 +258,25 @@ export class ConversationStore {
       if (plan.kind === 'append') {
         this.checkSize(conversation, note.bytes + byteLength(plan.text));
         await this.append(path, note, plan.text, plan.next);
-        return { kind: 'saved', path };
+        return { kind: 'saved', path: await this.followed(path) };
       }
       this.checkSize(conversation, byteLength(plan.text));
       const tmp = tmpPath(path);
       await this.vault.writeHidden(tmp, plan.text);
-      if (!(await this.vault.replace(path, plan.text, note.text))) {
+      let replaced: boolean;
+      try {
+        replaced = await this.vault.replace(path, plan.text, note.text);
+      } catch (error) {
+        // The note was moved or deleted meanwhile: nothing to recover, the temporary file goes. (A
+        // replace that died part-way leaves it: load recovers from it.)
+        if ((await this.vault.stat(path).catch(() => null)) === null) await this.vault.removeHidden(tmp).catch(() => undefined);
+        throw error;
+      }
+      if (!replaced) {
         await this.vault.removeHidden(tmp).catch(() => undefined);
         return { kind: 'conflict', path };
       }
-      await this.remember(conversation.id, path, plan.text, plan.next);
+      path = await this.remember(path, plan.text, plan.next);
       await this.vault.removeHidden(tmp).catch(() => undefined);
       return { kind: 'saved', path };
     } catch (error) {
@@ -267,43 +336,89 @@ export class ConversationStore {
     return true;
   }
 
-  /** Forgets the id's note (a conflict: the conversation continues in a new note). */
-  detach(id: string): void {
-    this.paths.delete(id);
+  /** Writes a conversation's note back where it was (the user chose to restore a deleted note):
+   * the whole note, created at `path` (its folder too) unless something else is there now. */
+  async restore(conversation: SavedConversation, path: string): Promise<SaveResult> {
+    try {
+      if ((await this.vault.stat(path)) !== null) return { kind: 'conflict', path };
+      const plan = planNew(conversation);
+      const slash = path.lastIndexOf('/');
+      await this.vault.ensureFolder(slash > 0 ? path.slice(0, slash) : '');
+      await this.vault.create(path, plan.text);
+      this.readOnly.delete(path);
+      await this.remember(path, plan.text, plan.next);
+      return { kind: 'saved', path };
+    } catch (error) {
+      return { kind: 'error', path, message: error instanceof Error ? error.message : String(error) };
+    }
   }
 
-  /** Renames the note to match a new title (the title itself is saved with the conversation). */
-  async renameNote(id: string, title: string): Promise<string | null> {
-    const path = await this.findById(id);
-    if (!path) return null;
-    const target = await this.freePath(title, path);
+  /** Renames the note at `path` to match a new title, in the folder it is in (the title itself is
+   * saved with the conversation). Returns the new path. */
+  async renameNote(path: string, title: string): Promise<string> {
+    const target = await this.freePath(title, path, parentOf(path));
     if (target === path) return path;
     await this.vault.rename(path, target);
-    const note = this.notes.get(path);
-    this.notes.delete(path);
-    if (note) this.notes.set(target, { ...note, stat: null });
-    if (this.readOnly.delete(path)) this.readOnly.add(target);
-    this.paths.set(id, target);
+    // The vault's rename event moved what is known of the note; for a vault that sends none, here.
+    this.moved(path, target);
     return target;
   }
 
-  async delete(id: string): Promise<boolean> {
-    const path = await this.findById(id);
-    if (!path) return false;
+  async delete(path: string): Promise<void> {
     await this.vault.trash(path);
-    this.paths.delete(id);
-    this.notes.delete(path);
-    this.readOnly.delete(path);
-    return true;
+    this.forget(path);
   }
 
-  private async remember(id: string, path: string, text: string, written: WrittenNote): Promise<void> {
-    this.paths.set(id, path);
+  /** Calls `listener` when a note is renamed or moved, after this store follows it. */
+  onNoteRenamed(listener: (path: string, oldPath: string) => void): void {
+    this.vault.onRename((path, oldPath) => {
+      this.moved(oldPath, path);
+      listener(path, oldPath);
+    });
+  }
+
+  /** Calls `listener` when a note is deleted, after this store forgets it. */
+  onNoteDeleted(listener: (path: string) => void): void {
+    this.vault.onDelete((path) => {
+      this.forget(path);
+      listener(path);
+    });
+  }
+
+  /** What is known of the note at `from` is now the note at `to`. The same state object, so a save
+   * writing to the note while it moves (an append in flight) updates it where it now is. */
+  private moved(from: string, to: string): void {
+    this.movedTo.set(from, to);
+    const note = this.notes.get(from);
+    if (!note) return;
+    this.notes.delete(from);
+    // The time may change with a move: the next save compares the text once.
+    note.stat = null;
+    this.notes.set(to, note);
+    if (this.readOnly.delete(from)) this.readOnly.add(to);
+  }
+
+  /** Where the note written at `path` is now: `path`, or where it was moved to meanwhile. */
+  private async followed(path: string): Promise<string> {
+    let at = path;
+    for (let hops = 0; hops < 10 && this.movedTo.has(at) && (await this.vault.stat(at)) === null; hops++) at = this.movedTo.get(at) as string;
+    return at;
+  }
+
+  private forget(path: string): void {
+    this.notes.delete(path);
+    this.readOnly.delete(path);
+  }
+
+  /** Keeps what was just written at `path` (or where the note moved to meanwhile); returns that path. */
+  private async remember(writtenAt: string, text: string, written: WrittenNote): Promise<string> {
+    const path = await this.followed(writtenAt);
     this.notes.set(path, { text, bytes: byteLength(text), stat: null, written });
     const stat = await this.vault.stat(path);
     const note = this.notes.get(path);
     // Only when nothing else was written meanwhile (its size is what was written here).
     if (note && stat && stat.size === note.bytes) note.stat = stat;
+    return path;
   }
 
   private checkSize(conversation: SavedConversation, bytes: number): void {
@@ -311,7 +426,7 @@ export class ConversationStore {
     if (bytes <= SYNC_LIMIT_BYTES) return;
     this.warnedSize.add(conversation.id);
     this.options.warn(
-      `The conversation "${conversation.title}" is ${(bytes / 1024 / 1024).toFixed(1)} MB, over Obsidian Sync's 5 MB limit per file: it will not sync. Start a new chat to keep notes small.`,
+      `The conversation "${conversation.title}" is ${(bytes / 1024 / 1024).toFixed(1)} MB: it may not sync on the Standard plan of Obsidian Sync, 5 MB a file. Start a new chat to keep notes small.`,
     );
   }
 
@@ -331,9 +446,9 @@ export class ConversationStore {
     }
   }
 
-  /** `<folder>/<title>.md`, with " 2", " 3" … when taken (`own` counts as free). */
-  private async freePath(title: string, own?: string): Promise<string> {
-    const folder = this.folder();
+  /** `<folder>/<title>.md`, with " 2", " 3" … when taken (`own` counts as free); the conversation
+   * folder unless another is given. */
+  private async freePath(title: string, own?: string, folder = this.folder()): Promise<string> {
     const name = safeFileName(title);
     for (let n = 1; ; n++) {
       const candidate = this.vault.normalizePath(`${folder ? `${folder}/` : ''}${name}${n > 1 ? ` ${n}` : ''}.md`);
@@ -377,6 +492,24 @@ function supersedes(candidate: SavedConversation, note: ParseResult): boolean {
 export function tmpPath(path: string): string {
   const slash = path.lastIndexOf('/');
   return `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}.tmp`;
+}
+
+function parentOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/** Marks every note that shares its id with one created before it (or, created at the same time,
+ * with a shorter path: a copy's name is usually the original's plus a suffix) as a copy of it. */
+function markCopies(items: (HistoryItem & { ctime: number })[]): void {
+  const byId = new Map<string, (HistoryItem & { ctime: number })[]>();
+  for (const item of items) byId.set(item.id, [...(byId.get(item.id) ?? []), item]);
+  for (const group of byId.values()) {
+    if (group.length < 2) continue;
+    group.sort((a, b) => a.ctime - b.ctime || a.path.length - b.path.length || a.path.localeCompare(b.path));
+    const first = group[0] as HistoryItem;
+    for (const copy of group.slice(1)) copy.copyOf = { path: first.path, title: first.title };
+  }
 }
 
 function basename(path: string): string {

@@ -52,7 +52,15 @@ export interface SavedCompactionItem {
   compaction: SavedCompaction;
 }
 
-export type SavedItem = SavedMessage | SavedCompactionItem;
+/** Text a person wrote in the note outside the message blocks (under a reply, between messages, at
+ * the end): kept where it is on every save, shown in the chat as their note, never sent. */
+export interface SavedHandItem {
+  kind: 'hand';
+  /** The lines as written, without the blank lines around them. */
+  text: string;
+}
+
+export type SavedItem = SavedMessage | SavedCompactionItem | SavedHandItem;
 
 export interface SavedConversation {
   id: string;

@@ -44,6 +44,9 @@ export interface NoticeEntry {
   compaction?: CompactionState;
   /** Set on that notice once the round was undone (the notice stays: it happened). */
   undone?: boolean;
+  /** Text the user wrote in the conversation's note outside the messages (`text`): shown as their
+   * note, saved back where it was, never sent. */
+  hand?: boolean;
 }
 
 export type ChatEntry = MessageEntry | NoticeEntry;

@@ -77,7 +77,12 @@ export class EntryLog {
 
   /** Drops entry `index` and everything after it (a rewrite); the caller announces it. */
   truncate(index: number): ChatEntry[] {
-    return this.list.splice(index);
+    const dropped = this.list.splice(index);
+    // The user's own lines from the note are theirs, not the conversation's: they stay (where the
+    // rewrite starts), so the next save writes them back.
+    const hand = dropped.filter((e) => e.kind === 'notice' && e.hand === true);
+    this.list.push(...hand);
+    return hand.length ? dropped.filter((e) => !hand.includes(e)) : dropped;
   }
 
   /** Marks the notice of an undone round as undone (the view strikes it out). */

@@ -27,6 +27,11 @@ export function toSaved(entries: readonly ChatEntry[], compactions: readonly Com
   const items: SavedItem[] = [];
   for (const entry of entries) {
     if (entry.kind === 'notice') {
+      // A person's own text in the note: written back where it was.
+      if (entry.hand) {
+        items.push({ kind: 'hand', text: entry.text });
+        continue;
+      }
       const state = entry.compaction;
       // An undone round is no longer applied: its notice stays in the view only.
       if (!state || entry.undone || !compactions.includes(state)) continue;
@@ -64,6 +69,10 @@ export function fromSaved(items: readonly SavedItem[], newId: () => string = new
       if (item.stopReason !== undefined) entry.stopReason = item.stopReason;
       if (item.pinned) entry.pinned = true;
       state.entries.push(entry);
+      continue;
+    }
+    if (item.kind === 'hand') {
+      state.entries.push({ kind: 'notice', id: newId(), level: 'info', text: item.text, hand: true });
       continue;
     }
     const { placeholders, ...rest } = item.compaction;

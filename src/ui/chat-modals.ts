@@ -127,6 +127,7 @@ export class ConfirmModal extends AskModal<boolean> {
     private readonly heading: string,
     private readonly message: string,
     private readonly action: string,
+    private readonly cancel = 'Cancel',
   ) {
     super(app, false);
   }
@@ -135,7 +136,7 @@ export class ConfirmModal extends AskModal<boolean> {
     this.setTitle(this.heading);
     this.contentEl.createEl('p', { text: this.message });
     new Setting(this.contentEl)
-      .addButton((b) => b.setButtonText('Cancel').onClick(() => this.close()))
+      .addButton((b) => b.setButtonText(this.cancel).onClick(() => this.close()))
       .addButton((b) => {
         // Styled by hand: setWarning is deprecated and setDestructive needs Obsidian 1.13.
         b.buttonEl.addClass('mod-warning');

@@ -12,6 +12,7 @@ import { CompactNowModal } from './compact-modal';
 import { Composer } from './composer';
 import { HistoryPanel } from './history-panel';
 import { MessageList } from './message-list';
+import { MissingNoteBar } from './missing-note-bar';
 import type { ConnectionInfo } from './connection';
 import { EmptyState } from './empty-state';
 import { ModelPicker } from './model-picker';
@@ -53,6 +54,7 @@ export class ChatView extends ItemView implements HoverParent {
   private compactButton!: HTMLElement;
   private chatTitleEl!: HTMLElement;
   private history!: HistoryPanel;
+  private missingBar!: MissingNoteBar;
   private list!: MessageList;
   private composer!: Composer;
   private picker!: ModelPicker;
@@ -94,6 +96,7 @@ export class ChatView extends ItemView implements HoverParent {
     this.picker = new ModelPicker(root.createDiv('compact-chat-model-row'), this.host, this, () => this.updateEmptyState());
 
     this.history = new HistoryPanel(root, this.app, this.host.conversations, this);
+    this.missingBar = new MissingNoteBar(root, this.host.conversations, this);
     const listHost = {
       openCompactionPanel: (round?: number) => this.host.openCompactionPanel(round),
       allowRemoteImages: () => this.host.allowRemoteImages?.() ?? false,
@@ -244,6 +247,7 @@ export class ChatView extends ItemView implements HoverParent {
     const current = this.host.conversations.current;
     this.chatTitleEl.setText(current.title || 'New chat');
     this.chatTitleEl.toggleClass('is-read-only', current.problem !== null);
+    this.missingBar.update();
     setTooltip(this.chatTitleEl, current.problem ?? current.path ?? 'Not saved yet: saved after the first message.');
     this.history.refresh();
     this.updateComposer();

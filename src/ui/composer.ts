@@ -29,6 +29,11 @@ export class Composer {
   readonly inputEl: HTMLTextAreaElement;
   private readonly sendButton: HTMLButtonElement;
   private readonly mentions: MentionSuggest;
+  /** This composer sent the message being answered (the chat may be open in two views). */
+  private sentHere = false;
+  /** Enter was pressed while a reply was being written: the text stays, and the reason shows. */
+  private heldBack = false;
+  private wasBusy = false;
 
   /** Builds the composer in `parent`; listeners are registered on `owner` (the view). */
   constructor(
@@ -76,7 +81,13 @@ export class Composer {
   }
 
   private submit(): void {
-    if (this.session.busy || this.session.disabledReason()) return;
+    if (this.session.busy) {
+      // Not swallowed: the text stays in the box, and the user is told why it was not sent.
+      if (this.inputEl.value.trim()) this.heldBack = true;
+      this.update();
+      return;
+    }
+    if (this.session.disabledReason()) return;
     const text = this.inputEl.value;
     if (!text.trim()) return;
     const command = parseCompactCommand(text);
@@ -87,29 +98,40 @@ export class Composer {
 
   /** Sends; a message too big for the window comes back to the user with a choice first. */
   private async sendChecked(text: string): Promise<void> {
+    this.sentHere = true;
     const outcome = await this.session.send(text);
     if (outcome.kind !== 'oversized') return;
+    this.sentHere = false;
     const choice = await new OversizedModal(this.app, outcome.tokens, outcome.limit).ask();
     if (choice === 'shorten') {
       this.inputEl.value = text;
       this.inputEl.focus();
       return;
     }
+    this.sentHere = true;
     await this.session.send(text, { oversized: choice });
   }
 
   /** Brings the input box and Send/Stop in line with the session (busy, or unable to send and why). */
   update(): void {
     const busy = this.session.busy;
+    // A reply ended: the next one may be sent from anywhere. (Updates come before a send starts too.)
+    if (!busy && this.wasBusy) {
+      this.sentHere = false;
+      this.heldBack = false;
+    }
+    this.wasBusy = busy;
     const reason = this.session.disabledReason();
-    this.reasonEl.setText(reason ?? '');
-    this.reasonEl.toggle(reason !== null);
+    // Another view of the same chat sent it (or Enter was pressed here meanwhile): say so.
+    const waiting = busy && (!this.sentHere || this.heldBack) ? 'A reply is being written. What you type here stays; send it when the reply is done.' : null;
+    this.reasonEl.setText(reason ?? waiting ?? '');
+    this.reasonEl.toggle((reason ?? waiting) !== null);
     this.inputEl.disabled = reason !== null;
     this.sendButton.setText(busy ? 'Stop' : 'Send');
     this.sendButton.toggleClass('mod-warning', busy);
     this.sendButton.toggleClass('mod-cta', !busy);
     this.sendButton.disabled = !busy && reason !== null;
-    setTooltip(this.sendButton, busy ? 'Stop the reply' : reason ?? 'Send (Enter)');
+    setTooltip(this.sendButton, busy ? `Stop the reply${waiting ? ' (sending waits until it is done)' : ''}` : reason ?? 'Send (Enter)');
   }
 
   /** The paperclip toggle and the name of the note attached (or that would be). */

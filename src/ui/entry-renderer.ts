@@ -160,6 +160,13 @@ function fillToolResult(el: HTMLElement, entry: MessageEntry): void {
  * exact block one click away (not shown raw by default). */
 function fillNotice(el: HTMLElement, entry: NoticeEntry): void {
   el.className = `compact-chat-entry compact-chat-notice mod-${entry.level}`;
+  if (entry.hand) {
+    // The user's own lines in the note: shown as written (plain text), marked as not sent.
+    el.addClass('mod-hand');
+    el.createDiv({ cls: 'compact-chat-hand-label', text: 'Your note in the conversation (not sent)' });
+    el.createDiv({ cls: 'compact-chat-hand-text', text: entry.text });
+    return;
+  }
   el.toggleClass('is-undone', entry.undone === true);
   el.createDiv({ cls: 'compact-chat-notice-text', text: entry.text });
   const state = entry.compaction;

@@ -1,5 +1,6 @@
 // The conversation history panel at the top of the chat view: search, open, rename, delete.
-// Its own module so the view only says where it goes and when it shows.
+// Its own module so the view only says where it goes and when it shows. A row is a note (by path):
+// two notes with one conversation id are two rows, the later one labelled as a copy.
 import { type App, type Component, debounce, setIcon } from 'obsidian';
 import type { HistoryItem } from '../chat/conversation-store';
 import type { Conversations } from '../chat/conversations';
@@ -63,12 +64,18 @@ export class HistoryPanel {
       list.createDiv({ cls: 'compact-chat-history-empty', text: this.searchEl.value.trim() ? 'No conversation matches.' : 'No saved conversations yet.' });
       return;
     }
-    const current = this.conversations.current.id;
+    const current = this.conversations.current.path;
+    const folders = new Set(items.map((i) => i.folder)).size > 1;
+    let folder: string | null = null;
     for (const item of items) {
-      const row = list.createDiv({ cls: 'compact-chat-history-item', attr: { 'data-conversation-id': item.id } });
-      row.toggleClass('is-active', item.id === current);
-      const open = row.createEl('button', { cls: 'compact-chat-history-open', attr: { 'data-action': 'open' } });
+      // Notes filed elsewhere are listed under their folder (the conversation folder first).
+      if (folders && item.folder !== folder) list.createDiv({ cls: 'compact-chat-history-folder', text: item.folder || 'Vault root' });
+      folder = item.folder;
+      const row = list.createDiv({ cls: 'compact-chat-history-item', attr: { 'data-conversation-id': item.id, 'data-path': item.path } });
+      row.toggleClass('is-active', item.path === current);
+      const open = row.createEl('button', { cls: 'compact-chat-history-open', attr: { 'data-action': 'open', 'aria-label': item.path } });
       open.createDiv({ cls: 'compact-chat-history-title', text: item.title });
+      if (item.copyOf) open.createDiv({ cls: 'compact-chat-history-copy', text: `Copy of "${item.copyOf.title}", conflict: ${item.path.slice(item.path.lastIndexOf('/') + 1)}` });
       if (item.updated > 0) open.createDiv({ cls: 'compact-chat-history-date', text: formatDateTime(item.updated) });
       rowButton(row, 'pencil', 'Rename', 'rename');
       rowButton(row, 'trash-2', 'Delete', 'delete');
@@ -78,20 +85,20 @@ export class HistoryPanel {
   private onClick(evt: MouseEvent): void {
     const target = evt.target instanceof Element ? evt.target.closest('[data-action]') : null;
     const row = target?.closest('.compact-chat-history-item');
-    const id = row?.getAttr('data-conversation-id');
-    if (!target || !id) return;
+    const path = row?.getAttr('data-path');
+    if (!target || !path) return;
     const title = row?.find('.compact-chat-history-title')?.getText() ?? '';
     switch (target.getAttr('data-action')) {
       case 'open':
-        void this.conversations.open(id).then(() => this.toggle(false));
+        void this.conversations.open(path).then(() => this.toggle(false));
         break;
       case 'rename':
-        void new RenameModal(this.app, title).ask().then((next) => (next ? this.conversations.rename(id, next) : undefined));
+        void new RenameModal(this.app, title).ask().then((next) => (next ? this.conversations.rename(path, next) : undefined));
         break;
       case 'delete':
         void new ConfirmModal(this.app, 'Delete conversation', `Move "${title}" to the trash? Its note is deleted with it.`, 'Delete')
           .ask()
-          .then((ok) => (ok ? this.conversations.delete(id) : undefined));
+          .then((ok) => (ok ? this.conversations.delete(path) : undefined));
         break;
     }
   }

@@ -49,6 +49,13 @@ export function conversationVault(app: App, owner: Pick<Component, 'registerEven
       const parent = folder ? vault.getFolderByPath(folder) : vault.getRoot();
       return (parent?.children ?? []).filter((f): f is TFile => f instanceof TFile && f.extension === 'md').map((f) => f.path);
     },
+    conversationNotes: () =>
+      vault.getMarkdownFiles()
+        .filter((f) => {
+          const front = app.metadataCache.getFileCache(f)?.frontmatter;
+          return front !== undefined && front['compact-chat'] !== undefined && front.id !== undefined;
+        })
+        .map((f) => f.path),
     ensureFolder: async (folder) => {
       if (folder && !vault.getFolderByPath(folder)) await vault.createFolder(folder);
     },
@@ -67,7 +74,7 @@ export function conversationVault(app: App, owner: Pick<Component, 'registerEven
     stat: async (path) => {
       // The adapter's stat (a file system stat on desktop): no read of the note.
       const stat = await vault.adapter.stat(path);
-      return stat?.type === 'file' ? { size: stat.size, mtime: stat.mtime } : null;
+      return stat?.type === 'file' ? { size: stat.size, mtime: stat.mtime, ctime: stat.ctime } : null;
     },
     writeHidden: (path, text) => vault.adapter.write(path, text),
     removeHidden: async (path) => {
@@ -79,6 +86,21 @@ export function conversationVault(app: App, owner: Pick<Component, 'registerEven
       owner.registerEvent(
         vault.on('modify', (changed) => {
           if (changed instanceof TFile) listener(changed.path);
+        }),
+      );
+    },
+    onRename: (listener) => {
+      owner.registerEvent(
+        vault.on('rename', (moved, oldPath) => {
+          // A folder's move sends one event per file in it too.
+          if (moved instanceof TFile) listener(moved.path, oldPath);
+        }),
+      );
+    },
+    onDelete: (listener) => {
+      owner.registerEvent(
+        vault.on('delete', (gone) => {
+          if (gone instanceof TFile) listener(gone.path);
         }),
       );
     },

@@ -16,6 +16,9 @@ export interface SettingsHost {
   listModels(): Promise<string[]>;
   /** Ollama: the chosen model's maximum context, from the server; null when it does not say. */
   modelMaximum?(): Promise<number | null>;
+  /** The conversation folder was changed (told once, when the tab closes): the plugin offers to
+   * move the conversations in the old one. */
+  folderChanged?(from: string, to: string): void;
 }
 
 const SCALED_NAMES: Record<ScaledSetting, string> = {
@@ -30,6 +33,8 @@ export class CompactChatSettingTab extends PluginSettingTab {
   /** The model's maximum context as Ollama reported it (0: not known yet). */
   private modelMaximum = 0;
   private modelsError = '';
+  /** The conversation folder when the tab was opened (it changes as the user types). */
+  private folderShown: string | null = null;
 
   constructor(
     app: App,
@@ -40,9 +45,18 @@ export class CompactChatSettingTab extends PluginSettingTab {
   }
 
   override display(): void {
+    this.folderShown ??= this.host.settings.conversationFolder;
     this.render();
     const s = this.host.settings;
     if (s.provider === 'ollama' && s.model.trim() && !this.modelMaximum) void this.loadMaximum();
+  }
+
+  override hide(): void {
+    super.hide();
+    const from = this.folderShown;
+    this.folderShown = null;
+    const to = this.host.settings.conversationFolder;
+    if (from !== null && from !== to) this.host.folderChanged?.(from, to);
   }
 
   /** Asks Ollama for the model's maximum context, shown beside the context size. */

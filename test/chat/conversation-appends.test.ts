@@ -83,7 +83,7 @@ describe('a conversation in use', () => {
     await destroyTestApp(app);
     app = createTestApp({ files: { [path]: midReply } });
     const reopened = open(notices);
-    expect(await reopened.conversations.openPath(path)).toBe(true);
+    expect(await reopened.conversations.open(path)).toBe(true);
     const reply = h.session.entries.at(-1) as MessageEntry;
     expect(reply).toMatchObject({ status: 'stopped', message: { role: 'assistant', content: 'First line of a long answer\nSecond line' } });
     expect(notices.at(-1)).toMatch(/was cut off \(line \d+\); it was recovered as far as it was written/);

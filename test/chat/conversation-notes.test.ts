@@ -15,6 +15,7 @@ import { conversationVault } from '../../src/ui/obsidian-vault';
 import { type App, Component } from '../obsidian/index';
 import { createTestApp, destroyTestApp, failNextWrite } from '../obsidian/testing';
 import { liveLinks, markdownish, structureLine } from './helpers/markdown';
+import { saveKept } from './helpers/save-kept';
 
 let app: App | null = null;
 afterEach(async () => {
@@ -214,8 +215,9 @@ describe('saves that cost what changed', () => {
             before = null;
             continue;
           }
-          expect(await store.save(c)).toMatchObject({ kind: 'saved' });
-          const path = store.pathOf('c1') as string;
+          const result = await saveKept(store, c);
+          expect(result).toMatchObject({ kind: 'saved' });
+          const path = result.kind === 'saved' ? result.path : '';
           const after = app.vault.adapter.peek(path) ?? '';
           const written = after !== before;
           // What a save adds to an open conversation is an append: the old note is where the new one starts.
@@ -248,15 +250,15 @@ describe('saves that cost what changed', () => {
     adapter.write = (path, data, options) => (writes.push(`write ${path}`), write(path, data, options));
     const reply: SavedMessage = { kind: 'message', message: { id: 'a1', createdAt: T0, role: 'assistant', content: '' }, stopped: true, streaming: true };
     const items = (): SavedItem[] => [msg('u1', 'user', 'Plan the beds'), { ...reply }];
-    await store.save(conv(items(), T0 + 1));
+    await saveKept(store, conv(items(), T0 + 1));
     for (const chunk of ['First line with [[Beds]]\n', '```ts\nconst depth', ' = 1.2;\n', 'more']) {
       reply.message.content += chunk;
-      expect(await store.save(conv(items(), T0 + 2))).toMatchObject({ kind: 'saved' });
+      expect(await saveKept(store, conv(items(), T0 + 2))).toMatchObject({ kind: 'saved' });
     }
     // Finished: not streaming, not stopped.
     const { streaming: _s, stopped: _st, ...done } = reply;
     const final = conv([msg('u1', 'user', 'Plan the beds'), done], T0 + 3);
-    expect(await store.save(final)).toMatchObject({ kind: 'saved' });
+    expect(await saveKept(store, final)).toMatchObject({ kind: 'saved' });
     expect(writes.filter((w) => w.startsWith('write'))).toEqual([]);
     expect(writes.length).toBeGreaterThanOrEqual(4);
     const loaded = await newStore().load(PATH);
@@ -269,11 +271,11 @@ describe('saves that cost what changed', () => {
     app = createTestApp();
     const store = newStore();
     const first = conv([msg('u1', 'user', 'Hello'), msg('a1', 'assistant', 'Hi [[There]]')], T0 + 1);
-    await store.save(first);
+    await saveKept(store, first);
     const long = msg('u2', 'user', Array.from({ length: 40 }, (_, i) => `line ${i} of a long message`).join('\n'));
     const second = conv([...first.items, long, msg('a2', 'assistant', 'Short reply')], T0 + 2);
     failNextWrite(app, PATH, { torn: true });
-    expect(await store.save(second)).toMatchObject({ kind: 'error' });
+    expect(await saveKept(store, second)).toMatchObject({ kind: 'error' });
     const torn = await newStore().load(PATH);
     expect(torn.ok).toBe(true);
     if (!torn.ok) return;
@@ -284,7 +286,7 @@ describe('saves that cost what changed', () => {
     expect(torn.tail?.recovered).toBe(recovered !== undefined);
     if (recovered) expect(long.message.content.startsWith(recovered.message.content)).toBe(true);
     // The store that saw the append fail rewrites the note on its next save: complete, no torn end.
-    expect(await store.save({ ...second, updated: T0 + 3 })).toMatchObject({ kind: 'saved' });
+    expect(await saveKept(store, { ...second, updated: T0 + 3 })).toMatchObject({ kind: 'saved' });
     const repaired = parseConversation(app.vault.adapter.peek(PATH) ?? '');
     expect(repaired.ok && repaired.tail).toBeUndefined();
     expect(repaired.ok && repaired.conversation).toEqual({ ...second, updated: T0 + 3 });
@@ -322,7 +324,7 @@ describe('format 1 notes', () => {
     if (!loaded.ok) return;
     expect(v1).toContain('```markdown');
     const next = { ...loaded.conversation, items: [...loaded.conversation.items, msg('u99', 'user', 'And in May?')], updated: loaded.conversation.updated + 1 };
-    expect(await store.save(next)).toMatchObject({ kind: 'saved', path: 'Compact Chat/Old.md' });
+    expect(await saveKept(store, next, 'Compact Chat/Old.md')).toMatchObject({ kind: 'saved', path: 'Compact Chat/Old.md' });
     const text = app.vault.adapter.peek('Compact Chat/Old.md') ?? '';
     expect(text).toContain('compact-chat: 2\n');
     expect(text).not.toContain('```markdown');

@@ -9,6 +9,7 @@ import { ConversationStore, tmpPath } from '../../src/chat/conversation-store';
 import { conversationVault } from '../../src/ui/obsidian-vault';
 import { type App, Component } from '../obsidian/index';
 import { createTestApp, destroyTestApp, failNextWrite, vaultSnapshot } from '../obsidian/testing';
+import { saveKept } from './helpers/save-kept';
 
 let app: App;
 let warnings: string[];
@@ -28,10 +29,10 @@ const conv = (items: SavedItem[], title = 'Garden plan'): SavedConversation => (
 describe('the conversation store', () => {
   it('creates the note in the folder named after the title, then replaces it in place', async () => {
     const store = setup();
-    expect(await store.save(conv([user('u1', 'Hello')]))).toEqual({ kind: 'saved', path: 'Compact Chat/Garden plan.md' });
+    expect(await saveKept(store, conv([user('u1', 'Hello')]))).toEqual({ kind: 'saved', path: 'Compact Chat/Garden plan.md' });
     const file = app.vault.getFileByPath('Compact Chat/Garden plan.md');
     expect(file).not.toBeNull();
-    await store.save(conv([user('u1', 'Hello'), user('u2', 'Again')]));
+    await saveKept(store, conv([user('u1', 'Hello'), user('u2', 'Again')]));
     // Same file object (open tabs and links keep working), new text, no temporary file left.
     expect(app.vault.getFileByPath('Compact Chat/Garden plan.md')).toBe(file);
     const loaded = await store.load('Compact Chat/Garden plan.md');
@@ -41,13 +42,13 @@ describe('the conversation store', () => {
 
   it('a crash between the temporary write and the replace: the newer save is recovered from the temporary file', async () => {
     const store = setup();
-    await store.save(conv([user('u1', 'Old version')]));
+    await saveKept(store, conv([user('u1', 'Old version')]));
     const path = 'Compact Chat/Garden plan.md';
     const old = app.vault.adapter.peek(path);
     // An edited message: the note is rewritten (temporary file, then replace). The replace fails
     // outright (the process died before it): the note is untouched.
     failNextWrite(app, path);
-    expect(await store.save(conv([user('u1', 'Edited version'), user('u2', 'New')]))).toMatchObject({ kind: 'error' });
+    expect(await saveKept(store, conv([user('u1', 'Edited version'), user('u2', 'New')]))).toMatchObject({ kind: 'error' });
     expect(app.vault.adapter.peek(path)).toBe(old);
     expect(app.vault.adapter.peek(tmpPath(path))).not.toBeNull();
     const fresh = new ConversationStore(conversationVault(app as never, new Component()), { folder: () => 'Compact Chat', warn: () => undefined });
@@ -60,11 +61,11 @@ describe('the conversation store', () => {
 
   it('a crash in the middle of the replace is recovered from the temporary file', async () => {
     const store = setup();
-    await store.save(conv([user('u1', 'Old version')]));
+    await saveKept(store, conv([user('u1', 'Old version')]));
     const path = 'Compact Chat/Garden plan.md';
     const next = conv([user('u1', 'Edited version'), user('u2', 'New '.repeat(50))]);
     failNextWrite(app, path, { torn: true });
-    await store.save(next);
+    await saveKept(store, next);
     // The first half of the new text: it still reads (blocks end with their own end lines), with a torn end.
     const half = parseConversation(app.vault.adapter.peek(path) ?? '');
     expect(half.ok && half.tail).toBeTruthy();
@@ -87,41 +88,41 @@ describe('the conversation store', () => {
       expect(loaded.partial?.items).toHaveLength(1);
     }
     expect(store.isReadOnly('Compact Chat/Broken.md')).toBe(true);
-    expect(await store.save(conv([user('u1', 'Hello')]))).toEqual({ kind: 'read-only', path: 'Compact Chat/Broken.md' });
+    expect(await saveKept(store, conv([user('u1', 'Hello')]), 'Compact Chat/Broken.md')).toEqual({ kind: 'read-only', path: 'Compact Chat/Broken.md' });
     expect(app.vault.adapter.peek('Compact Chat/Broken.md')).toBe(corrupt);
   });
 
   it('does not overwrite a note changed elsewhere since it was read', async () => {
     const store = setup();
-    await store.save(conv([user('u1', 'Hello')]));
+    await saveKept(store, conv([user('u1', 'Hello')]));
     const path = 'Compact Chat/Garden plan.md';
     const file = app.vault.getFileByPath(path);
     if (!file) throw new Error('no note');
     const theirs = (app.vault.adapter.peek(path) ?? '').replace('Hello', 'Hello from my phone');
     await app.vault.modify(file, theirs);
-    expect(await store.save(conv([user('u1', 'Hello'), user('u2', 'Mine')]))).toEqual({ kind: 'conflict', path });
+    expect(await saveKept(store, conv([user('u1', 'Hello'), user('u2', 'Mine')]))).toEqual({ kind: 'conflict', path });
     expect(app.vault.adapter.peek(path)).toBe(theirs);
   });
 
   it('warns once when a note passes Obsidian Sync\'s 5 MB limit', async () => {
     const store = setup();
     const big = conv([user('u1', 'x'.repeat(5 * 1024 * 1024))]);
-    await store.save(big);
-    await store.save({ ...big, items: [...big.items, user('u2', 'more')] });
+    await saveKept(store, big);
+    await saveKept(store, { ...big, items: [...big.items, user('u2', 'more')] });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/5 MB/);
   });
 
   it('lists, searches by content, renames and deletes', async () => {
     const store = setup({ 'Compact Chat/Not a chat.md': '# Just a note' });
-    await store.save(conv([user('u1', 'Tomatoes need sun')], 'Vegetables'));
-    await store.save({ ...conv([user('u1', 'Quarterly report')], 'Work'), id: 'c2', updated: 1_800_000_000_000 });
+    await saveKept(store, conv([user('u1', 'Tomatoes need sun')], 'Vegetables'));
+    await saveKept(store, { ...conv([user('u1', 'Quarterly report')], 'Work'), id: 'c2', updated: 1_800_000_000_000 });
     expect((await store.list()).map((i) => i.title)).toEqual(['Work', 'Vegetables']);
     expect((await store.search('tomatoes SUN')).map((i) => i.id)).toEqual(['c1']);
     expect((await store.search('work')).map((i) => i.id)).toEqual(['c2']);
-    expect(await store.renameNote('c1', 'Garden: "veg"')).toBe('Compact Chat/Garden veg.md');
+    expect(await store.renameNote('Compact Chat/Vegetables.md', 'Garden: "veg"')).toBe('Compact Chat/Garden veg.md');
     expect(app.vault.getFileByPath('Compact Chat/Garden veg.md')).not.toBeNull();
-    await store.delete('c2');
+    await store.delete('Compact Chat/Work.md');
     expect(app.vault.getFileByPath('Compact Chat/Work.md')).toBeNull();
     expect((await store.list()).map((i) => i.id)).toEqual(['c1']);
   });
@@ -129,14 +130,14 @@ describe('the conversation store', () => {
   it('tells its own saves (temporary file, then replace) from a hand edit', async () => {
     const store = setup();
     const path = 'Compact Chat/Garden plan.md';
-    await store.save(conv([user('u1', 'Hello')]));
+    await saveKept(store, conv([user('u1', 'Hello')]));
     const seen: string[] = [];
     const owner = new Component();
     owner.load();
     new ConversationStore(conversationVault(app as never, owner), { folder: () => 'Compact Chat', warn: () => undefined }).onNoteModified((p) => seen.push(p));
     // The second save goes through the temporary file and vault.process: the note's modify event
     // fires, and the text on disk is the one this store wrote.
-    await store.save(conv([user('u1', 'Hello'), user('u2', 'Again')]));
+    await saveKept(store, conv([user('u1', 'Hello'), user('u2', 'Again')]));
     expect(seen).toEqual([path]);
     expect(await store.changedOnDisk(path)).toBe(false);
     const file = app.vault.getFileByPath(path);
@@ -161,6 +162,6 @@ describe('the conversation store', () => {
     await app.vault.modify(file, good);
     expect(await store.load('Compact Chat/Garden plan.md')).toMatchObject({ ok: true });
     expect(store.isReadOnly('Compact Chat/Garden plan.md')).toBe(false);
-    expect(await store.save(conv([user('u1', 'Hello'), user('u2', 'Fixed')]))).toEqual({ kind: 'saved', path: 'Compact Chat/Garden plan.md' });
+    expect(await saveKept(store, conv([user('u1', 'Hello'), user('u2', 'Fixed')]), 'Compact Chat/Garden plan.md')).toEqual({ kind: 'saved', path: 'Compact Chat/Garden plan.md' });
   });
 });

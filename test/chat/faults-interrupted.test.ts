@@ -12,6 +12,7 @@ import { type App, Component } from '../obsidian/index';
 import { createTestApp, destroyTestApp } from '../obsidian/testing';
 import { ndjson, type Scripted } from '../providers/helpers/server';
 import { type Harness, startHarness } from './helpers/harness';
+import { saveKept } from './helpers/save-kept';
 
 const piece = (content: string) => ({ model: 'llama3.1:8b', message: { role: 'assistant', content }, done: false });
 const partial = ndjson(piece('The first half '), piece('of the answer'));
@@ -59,7 +60,7 @@ describe('fault suite: interrupted replies are saved', () => {
       await h.session.send('Explain it');
       const store = new ConversationStore(conversationVault(app as never, owner), { folder: () => 'Compact Chat', warn: () => undefined });
       const items = h.session.toSaved();
-      expect(await store.save({ id: 'c1', title: 'Interrupted', model: 'llama3.1:8b', created: 1, updated: 2, items })).toMatchObject({ kind: 'saved' });
+      expect(await saveKept(store, { id: 'c1', title: 'Interrupted', model: 'llama3.1:8b', created: 1, updated: 2, items })).toMatchObject({ kind: 'saved' });
 
       const note = app.vault.adapter.peek('Compact Chat/Interrupted.md') ?? '';
       const parsed = parseConversation(note);

@@ -9,6 +9,7 @@ import { type ConversationVault, ConversationStore, tmpPath } from '../../src/ch
 import { conversationVault } from '../../src/ui/obsidian-vault';
 import { type App, Component } from '../obsidian/index';
 import { createTestApp, destroyTestApp } from '../obsidian/testing';
+import { saveKept } from './helpers/save-kept';
 
 let app: App;
 afterEach(async () => {
@@ -77,8 +78,8 @@ describe('fault suite: a crash at each step of a save', () => {
       app = createTestApp();
       const base = conversationVault(app as never, new Component());
       const store = newStore(crashing(base, step));
-      expect(await store.save(OLD)).toMatchObject({ kind: 'saved', path: PATH });
-      await store.save(NEW).catch(() => undefined);
+      expect(await saveKept(store, OLD)).toMatchObject({ kind: 'saved', path: PATH });
+      await saveKept(store, NEW).catch(() => undefined);
 
       const loaded = await newStore(base).load(PATH);
       expect(contents(loaded)).toEqual(loads);
@@ -116,7 +117,7 @@ describe('fault suite: creating notes', () => {
   it('two stores creating notes with the same title at once: two notes, neither overwritten', async () => {
     app = createTestApp();
     const vault = conversationVault(app as never, new Component());
-    const [a, b] = await Promise.all([newStore(vault).save(conv(['From A'], 1, 'ca')), newStore(vault).save(conv(['From B'], 1, 'cb'))]);
+    const [a, b] = await Promise.all([saveKept(newStore(vault), conv(['From A'], 1, 'ca')), saveKept(newStore(vault), conv(['From B'], 1, 'cb'))]);
     expect(a?.kind).toBe('saved');
     expect(b?.kind).toBe('saved');
     expect(a?.path).not.toBe(b?.path);

@@ -10,6 +10,7 @@ import { ConversationStore } from '../../src/chat/conversation-store';
 import { conversationVault } from '../../src/ui/obsidian-vault';
 import { type App, Component } from '../obsidian/index';
 import { createTestApp, destroyTestApp } from '../obsidian/testing';
+import { saveKept } from './helpers/save-kept';
 
 /** Code units and snippets that have broken line-based formats. */
 const tricky = fc.constantFrom(
@@ -74,7 +75,7 @@ describe('fault suite: a note that starts with a BOM', () => {
     const store = new ConversationStore(conversationVault(app as never, new Component()), { folder: () => 'Compact Chat', warn: () => undefined });
     expect(await store.load(path)).toMatchObject({ ok: true });
     const next = { ...c, updated: 2, items: [...c.items, { kind: 'message' as const, message: { id: 'u2', createdAt: 2, role: 'user' as const, content: 'Again' } }] };
-    expect(await store.save(next)).toEqual({ kind: 'saved', path });
+    expect(await saveKept(store, next, path)).toEqual({ kind: 'saved', path });
     expect(Object.keys(app.vault.adapter.snapshot()).filter((p) => p.startsWith('Compact Chat/'))).toEqual([path]);
   });
 });

@@ -69,6 +69,7 @@ describe('the saved form of a session', () => {
   it('keeps pins and the edits of a round through a saved note, and drops malformed edits from a hand-edited one', () => {
     const items = savedItems().map((item): SavedItem => {
       if (item.kind === 'message') return item.message.id === 'u1' ? { ...item, pinned: true } : item;
+      if (item.kind !== 'compaction') return item;
       const record = { ...item.compaction.record, edits: [{ section: 'facts' as const, key: 'we grow tomatoes this year', text: 'We grow tomatoes and beans.' }], keptPinned: ['u1'] };
       return { ...item, compaction: { ...item.compaction, record } };
     });

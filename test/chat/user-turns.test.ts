@@ -52,6 +52,24 @@ describe('rewrites', () => {
     expect(h.bodies()[2]?.messages.map((m) => m.content).slice(1)).toEqual(['Question one, reworded']);
   });
 
+  it('a rewrite keeps the lines the user wrote in the note (under the replaced reply too), and never sends them', async () => {
+    const h = await start();
+    h.server.on('POST', '/api/chat', ollamaReply('Second.'), ollamaReply('Third.'));
+    h.session.load([
+      { kind: 'message', message: { id: 'u1', createdAt: 1, role: 'user', content: 'Question one' } },
+      { kind: 'hand', text: 'My note under the question' },
+      { kind: 'message', message: { id: 'a1', createdAt: 2, role: 'assistant', content: 'First.' } },
+      { kind: 'hand', text: 'My note under the reply' },
+    ]);
+    await h.session.regenerate('a1');
+    const hand = (): string[] => h.session.toSaved().flatMap((i) => (i.kind === 'hand' ? [i.text] : []));
+    expect(hand()).toEqual(['My note under the question', 'My note under the reply']);
+    expect(messagesOf(h).map((e) => e.message.content)).toEqual(['Question one', 'Second.']);
+    await h.session.editAndResend('u1', 'Question one, reworded');
+    expect(hand()).toEqual(['My note under the question', 'My note under the reply']);
+    expect(JSON.stringify(h.bodies())).not.toContain('My note');
+  });
+
   it('only a message still sent as written can be rewritten: not one a compaction summarised, nor any read-only', async () => {
     const h = await start({ contextWindowOverride: 8000, keepExchanges: 1, keepTokens: 500 });
     const topics = ['the parser', 'the dates', 'the tests', 'the docs', 'the build', 'the release'];

@@ -227,3 +227,29 @@ describe('failure injection', () => {
     expect(file.path).toBe('a.md');
   });
 });
+
+describe('listing order a test can shuffle', () => {
+  /** A repeatable random sequence (a small LCG). */
+  const seeded = (seed: number): (() => number) => () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+
+  it('shuffles folder children and file lists, places new files at random, and keeps every file', async () => {
+    const files = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`F/n${i}.md`, `${i}`]));
+    const vault = makeVault(files);
+    const names = (): string[] => folderAt(vault, 'F').children.map((c) => c.name);
+    const inOrder = names();
+    const orders = new Set<string>();
+    for (let seed = 1; seed <= 5; seed++) {
+      vault.shuffleListing(seeded(seed));
+      orders.add(names().join());
+      expect([...names()].sort()).toEqual([...inOrder].sort());
+    }
+    expect(orders.size).toBeGreaterThan(1);
+    await vault.create('F/new.md', 'x');
+    expect(names()).toContain('new.md');
+    expect(names()).toHaveLength(13);
+    expect(vault.getMarkdownFiles().map((f) => f.path).sort()).toEqual([...Object.keys(files), 'F/new.md'].sort());
+    vault.shuffleListing(null);
+    await vault.create('F/last.md', 'x');
+    expect(names().at(-1)).toBe('last.md');
+  });
+});

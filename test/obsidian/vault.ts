@@ -22,6 +22,8 @@ export class Vault extends Events {
   configDir = '.obsidian';
   private readonly root: TFolder;
   private readonly fileMap = new Map<string, TAbstractFile>();
+  /** Set by `shuffleListing`: folder contents and file lists come in an order it picks. */
+  private random: (() => number) | null = null;
 
   constructor(adapter: MemoryAdapter) {
     super();
@@ -145,7 +147,22 @@ export class Vault extends Events {
 
   /** Every indexed file and folder, the root included. */
   getAllLoadedFiles(): TAbstractFile[] {
-    return [...this.fileMap.values()];
+    const all = [...this.fileMap.values()];
+    return this.random ? shuffled(all, this.random) : all;
+  }
+
+  /**
+   * Test support (not Obsidian API): Obsidian promises no order for a folder's `children` or for
+   * `getFiles()`, so a test can make it random (a seeded `random` makes a failure repeatable).
+   * Every folder's children are shuffled now, a new file goes to a random place among its
+   * siblings, and the file lists come shuffled. `null` goes back to insertion order.
+   */
+  shuffleListing(random: (() => number) | null): void {
+    this.random = random;
+    if (!random) return;
+    for (const file of this.fileMap.values()) {
+      if (file instanceof TFolder) file.children.splice(0, file.children.length, ...shuffled(file.children, random));
+    }
   }
 
   getAllFolders(includeRoot = false): TFolder[] {
@@ -195,7 +212,8 @@ export class Vault extends Events {
   private attach(file: TAbstractFile): void {
     const parent = this.getFolderByPath(parentPath(file.path));
     file.parent = parent;
-    parent?.children.push(file);
+    if (parent && this.random) parent.children.splice(Math.floor(this.random() * (parent.children.length + 1)), 0, file);
+    else parent?.children.push(file);
   }
 
   private detachFromParent(file: TAbstractFile): void {
@@ -242,4 +260,14 @@ export class Vault extends Events {
     this.detachFromParent(file);
     this.trigger('delete', file);
   }
+}
+
+/** A copy of `items` in random order (Fisher–Yates). */
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
 }

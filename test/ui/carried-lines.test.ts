@@ -102,7 +102,7 @@ describe('editing the carried lines in the panel', () => {
     await h.plugin.conversations.flush();
     await h.plugin.conversations.newChat();
     await until(() => h.plugin.session.compactions.length === 0);
-    expect(await h.plugin.conversations.openPath(path ?? '')).toBe(true);
+    expect(await h.plugin.conversations.open(path ?? '')).toBe(true);
     await until(() => sentLines(panel).some((li) => li.hasClass('is-edited')));
     await say('And after that?', 'Then we water them.');
     expect(lastSystem()).toContain('The old apple tree stays where it is.');

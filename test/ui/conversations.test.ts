@@ -101,7 +101,7 @@ describe('saved conversations', () => {
   it('opens a corrupt note read-only, reports the line, and never overwrites it', async () => {
     const corrupt = '---\nid: "broken"\ntitle: "Broken"\n---\n\n### User · 2026-01-01 10:00\n<!-- compact-chat {"id":"u1","createdAt":0} -->\n```markdown\nHello\n```\n\n### Assistant · 2026-01-01 10:00\n<!-- compact-chat {"id":"a1","createdAt":0} -->\n```markdown\nunclosed\n';
     h = await startUi({}, { 'Compact Chat/Broken.md': corrupt });
-    expect(await h.plugin.conversations.openPath('Compact Chat/Broken.md')).toBe(true);
+    expect(await h.plugin.conversations.open('Compact Chat/Broken.md')).toBe(true);
     expect(h.plugin.conversations.current.problem).toMatch(/line 14: .*not closed/);
     expect(input(h).disabled).toBe(true);
     expect(h.view().find('.compact-chat-disabled-reason')?.getText()).toMatch(/read-only/);
