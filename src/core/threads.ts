@@ -54,7 +54,8 @@ export function conversationKind(messages: readonly ChatMessage[], sentences: re
     }
     lastId = s.id;
   }
-  const personal = mine.otherN >= 6 && mine.userN >= 6 && mine.other / mine.otherN >= 0.5 * (mine.user / mine.userN);
+  // (The other side must say "my" at all: an assistant explaining things never does.)
+  const personal = mine.otherN >= 6 && mine.userN >= 6 && mine.other >= 2 && mine.other / mine.otherN >= 0.5 * (mine.user / mine.userN);
   return personal && requests <= 0.25 * userMessages ? 'talk' : 'assist';
 }
 
