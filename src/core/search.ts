@@ -96,7 +96,7 @@ export function topSlots(scores: Float64Array, limit: number): [number, number][
 
 export class SearchIndex<K> {
   private readonly docs: (Doc<K> | null)[] = [];
-  private readonly slotOf = new Map<K, number>();
+  private readonly slotIndex = new Map<K, number>();
   /** term → doc slots and term frequencies, interleaved [slot, tf, slot, tf, …]. */
   private readonly postings = new Map<string, number[]>();
   private totalLength = 0;
@@ -120,13 +120,13 @@ export class SearchIndex<K> {
   }
 
   has(key: K): boolean {
-    return this.slotOf.has(key);
+    return this.slotIndex.has(key);
   }
 
   /** Adds a document: `fields` are texts with weights (a title counted twice, say). Re-adding a
    * key replaces it. Costs O(the document's terms). */
   add(key: K, fields: string | readonly { text: string; weight: number }[]): void {
-    if (this.slotOf.has(key)) this.remove(key);
+    if (this.slotIndex.has(key)) this.remove(key);
     const list = typeof fields === 'string' ? [{ text: fields, weight: 1 }] : fields;
     const tf = new Map<string, number>();
     let length = 0;
@@ -138,7 +138,7 @@ export class SearchIndex<K> {
     }
     const slot = this.docs.length;
     this.docs.push({ key, length, folded: this.textOf ? null : fold(list.map((f) => f.text).join('\n')) });
-    this.slotOf.set(key, slot);
+    this.slotIndex.set(key, slot);
     for (const [term, n] of tf) {
       const list = this.postings.get(term);
       if (list) list.push(slot, n);
@@ -150,12 +150,12 @@ export class SearchIndex<K> {
 
   /** Removes a document. Its postings are dropped lazily, when a search next reads them. */
   remove(key: K): void {
-    const slot = this.slotOf.get(key);
+    const slot = this.slotIndex.get(key);
     if (slot === undefined) return;
     const doc = this.docs[slot];
     if (doc) this.totalLength -= doc.length;
     this.docs[slot] = null;
-    this.slotOf.delete(key);
+    this.slotIndex.delete(key);
     this.live--;
   }
 
@@ -213,6 +213,40 @@ export class SearchIndex<K> {
       if (doc) out.push({ key: doc.key, score });
     }
     return out;
+  }
+
+  /** The slot a key is stored at (what `scores` is keyed by), or undefined when absent. */
+  slotOf(key: K): number | undefined {
+    return this.slotIndex.get(key);
+  }
+
+  /** The weighted length of the document at `slot` (0 once removed). */
+  lengthAt(slot: number): number {
+    return this.docs[slot]?.length ?? 0;
+  }
+
+  /** Slots ever used (the length of what `scores` returns). */
+  get slots(): number {
+    return this.docs.length;
+  }
+
+  /** A query parsed as this index parses it (its stemming and stopword weight). */
+  parse(query: string): ParsedQuery {
+    return parseQuery(query, { stem: this.stem, stopwordWeight: this.stopwordWeight });
+  }
+
+  /** The postings of `term` as [slot, tf, slot, tf, …], removed documents left out: read-only, for
+   * callers that score groups of documents (a conversation's messages) themselves. */
+  postingsOf(term: string): readonly number[] | undefined {
+    return this.compacted(term);
+  }
+
+  /** Whether the document at `slot` contains every phrase (folded, as `parse` returns them). */
+  holdsPhrases(slot: number, phrases: readonly string[]): boolean {
+    const doc = this.docs[slot];
+    if (!doc) return false;
+    const folded = doc.folded ?? fold((this.textOf as (key: K) => string)(doc.key));
+    return phrases.every((p) => folded.includes(p));
   }
 
   /** The key stored at `slot` (what `scores` is keyed by), or undefined once removed. */

@@ -1,0 +1,294 @@
+// One search over many saved conversations ("what did we decide about the pond liner?" asked in a
+// chat that never saw the answer). One inverted index of every message (search.ts, with the
+// history search's options), from which a query scores two things at once: each conversation as
+// one document (BM25 over the sums of its messages' term counts, read from the same postings, so a
+// new message is one update and no per-conversation document is rebuilt), and each message as the
+// history search ranks it (neighbours' share, the speaker the question points at). A conversation
+// ranks by a mix of the two, favoured when its date fits a time the question names
+// (query-time.ts); its best messages are what a hit quotes. Pure: the CLI, the plugin's index over
+// the conversation folder and the bench all use it.
+import { type Asker, HISTORY_INDEX_OPTIONS, NEIGHBOUR_SHARE, SPEAKER_BOOST, historyFields, pointedRole } from './search-history';
+import { SearchIndex } from './search';
+import { type TimeHint, queryTimeHint, timeFit } from './query-time';
+import { leadingStamp } from './dates';
+
+/** A message as the cross index takes it. */
+export interface IndexedMessage {
+  text: string;
+  role: string;
+}
+
+/** How conversations rank; chosen on half of the cross-search kit and checked on the other half
+ * (bench/cross-search.mjs). */
+export const CROSS_RANKING = {
+  /** Weight of the conversation-as-one-document score; the rest is its best message's. */
+  conversationShare: 0.9,
+  /** BM25 of a conversation as one document. */
+  k1: 1.2,
+  b: 0.75,
+  /** Weight of stopwords ("what", "I") in the conversation's score, as a share of theirs in the
+   * messages' (where they tell whose message is asked for). */
+  conversationStopwords: 0,
+  /** Factor on the term counts of the messages by the speaker a question points at. */
+  speakerWeight: 3,
+  /** A conversation dated where the question points gains up to this share of its score. */
+  timeBoost: 0.2,
+};
+
+/** Messages a hit quotes per conversation, by default. */
+export const MESSAGES_PER_CONVERSATION = 3;
+
+export interface CrossSearchOptions<C> {
+  /** Messages returned at most. */
+  limit: number;
+  /** Who asks: "I" in the question points at this side's messages. */
+  asker: Asker;
+  /** When the question is asked (ms), for "two weeks ago"; 0 or absent: times are not read. */
+  now?: number;
+  /** Messages per conversation at most ({@link MESSAGES_PER_CONVERSATION}). */
+  perConversation?: number;
+  /** A conversation left out (the one the question is asked in). */
+  exclude?: C;
+  /** Ranking weights (tests and the bench vary them). */
+  ranking?: Partial<typeof CROSS_RANKING>;
+}
+
+export interface CrossHit<C> {
+  conversation: C;
+  /** 0-based position of the message in its conversation. */
+  index: number;
+  role: string;
+  text: string;
+  /** The conversation's score (what ranks it); its messages come best first. */
+  score: number;
+}
+
+interface Conv<C> {
+  key: C;
+  /** Dense number (the position in `convs`), for typed per-conversation arrays. */
+  num: number;
+  /** Message ids by position (-1: none). */
+  ids: number[];
+  date: number;
+  /** Sum of its messages' weighted lengths. */
+  length: number;
+}
+
+export class CrossIndex<C> {
+  private readonly index: SearchIndex<number>;
+  private readonly byKey = new Map<C, Conv<C>>();
+  private readonly convs: (Conv<C> | null)[] = [];
+  /** Per message id: its conversation, position, role and text. */
+  private readonly msgConv: (Conv<C> | null)[] = [];
+  private readonly msgPos: number[] = [];
+  private readonly msgRole: string[] = [];
+  private readonly msgText: string[] = [];
+  private totalLength = 0;
+
+  constructor() {
+    this.index = new SearchIndex<number>({ ...HISTORY_INDEX_OPTIONS, textOf: (id) => this.msgText[id] ?? '' });
+  }
+
+  /** Conversations held. */
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** Messages held. */
+  get messages(): number {
+    return this.index.size;
+  }
+
+  has(key: C): boolean {
+    return this.byKey.has(key);
+  }
+
+  keys(): C[] {
+    return [...this.byKey.keys()];
+  }
+
+  dateOf(key: C): number {
+    return this.byKey.get(key)?.date ?? 0;
+  }
+
+  /** The messages held for a conversation, by position (what `sync` compares with). */
+  messagesOf(key: C): IndexedMessage[] {
+    const conv = this.byKey.get(key);
+    return conv ? conv.ids.map((id) => ({ text: this.msgText[id] ?? '', role: this.msgRole[id] ?? '' })) : [];
+  }
+
+  /** Makes the conversation hold exactly `messages` dated `date`: only the positions whose text or
+   * role changed are indexed again, so a save that adds one message costs one message. */
+  sync(key: C, messages: readonly IndexedMessage[], date: number): void {
+    let conv = this.byKey.get(key);
+    if (!conv) {
+      conv = { key, num: this.convs.length, ids: [], date, length: 0 };
+      this.convs.push(conv);
+      this.byKey.set(key, conv);
+    }
+    conv.date = date;
+    while (conv.ids.length > messages.length) this.drop(conv.ids.pop() as number, conv);
+    messages.forEach((m, pos) => {
+      const id = (conv).ids[pos];
+      if (id !== undefined && this.msgText[id] === m.text && this.msgRole[id] === m.role) return;
+      if (id !== undefined) this.drop(id, conv);
+      (conv).ids[pos] = this.put(conv, pos, m);
+    });
+  }
+
+  /** Adds one message at the end of a conversation (created, undated, when new). */
+  append(key: C, message: IndexedMessage): void {
+    const conv = this.byKey.get(key);
+    if (!conv) return this.sync(key, [message], 0);
+    conv.ids.push(this.put(conv, conv.ids.length, message));
+  }
+
+  remove(key: C): void {
+    const conv = this.byKey.get(key);
+    if (!conv) return;
+    for (const id of conv.ids) this.drop(id, conv);
+    this.byKey.delete(key);
+    this.convs[conv.num] = null;
+  }
+
+  /** The same conversation under a new key (a note renamed): nothing is indexed again. */
+  rename(from: C, to: C): void {
+    const conv = this.byKey.get(from);
+    if (!conv || from === to) return;
+    this.remove(to);
+    this.byKey.delete(from);
+    conv.key = to;
+    this.byKey.set(to, conv);
+  }
+
+  private put(conv: Conv<C>, pos: number, m: IndexedMessage): number {
+    const id = this.msgText.length;
+    this.msgText.push(m.text);
+    this.msgRole.push(m.role);
+    this.msgPos.push(pos);
+    this.msgConv.push(conv);
+    this.index.add(id, historyFields(m.text, m.role));
+    const length = this.index.lengthAt(this.index.slotOf(id) as number);
+    conv.length += length;
+    this.totalLength += length;
+    return id;
+  }
+
+  private drop(id: number, conv: Conv<C>): void {
+    const slot = this.index.slotOf(id);
+    if (slot !== undefined) {
+      const length = this.index.lengthAt(slot);
+      conv.length -= length;
+      this.totalLength -= length;
+    }
+    this.index.remove(id);
+    this.msgConv[id] = null;
+    this.msgText[id] = '';
+  }
+
+  /** The best messages for `query`, grouped by conversation: conversations best first, each with
+   * its best `perConversation` messages. */
+  search(query: string, options: CrossSearchOptions<C>): CrossHit<C>[] {
+    const r = { ...CROSS_RANKING, ...options.ranking };
+    const own = this.index.scores(query);
+    const parsed = this.index.parse(query);
+    const pointed = pointedRole(query, options.asker);
+    const nConv = this.convs.length;
+
+    // Each message: its own score, a share of its neighbours', the pointed speaker's favoured.
+    const msgScore = new Map<number, number>();
+    for (let slot = 0; slot < own.length; slot++) {
+      const score = own[slot] as number;
+      if (!score) continue;
+      const id = this.index.keyAt(slot) as number;
+      const conv = this.msgConv[id] as Conv<C>;
+      const pos = this.msgPos[id] as number;
+      msgScore.set(id, (msgScore.get(id) ?? 0) + score);
+      if (parsed.phrases.length) continue;
+      for (const n of [conv.ids[pos - 1], conv.ids[pos + 1]]) if (n !== undefined) msgScore.set(n, (msgScore.get(n) ?? 0) + NEIGHBOUR_SHARE * score);
+    }
+    const best = new Float64Array(nConv);
+    for (const [id, raw] of msgScore) {
+      const score = pointed && this.msgRole[id] === pointed ? raw * SPEAKER_BOOST : raw;
+      msgScore.set(id, score);
+      const num = (this.msgConv[id] as Conv<C>).num;
+      if (score > (best[num] as number)) best[num] = score;
+    }
+
+    // Each conversation as one document: its messages' term counts summed.
+    const whole = new Float64Array(nConv);
+    const live = this.byKey.size;
+    const avg = this.totalLength / (live || 1) || 1;
+    const weights = new Map<string, number>();
+    parsed.terms.forEach((t, i) => {
+      const w = parsed.weights[i] ?? 1;
+      const weight = w < 1 ? w * r.conversationStopwords : w;
+      if (weight > 0) weights.set(t, (weights.get(t) ?? 0) + weight);
+    });
+    const tf = new Float64Array(nConv);
+    const touched: number[] = [];
+    for (const [term, times] of weights) {
+      const list = this.index.postingsOf(term);
+      if (!list) continue;
+      for (let i = 0; i < list.length; i += 2) {
+        const id = this.index.keyAt(list[i] as number) as number;
+        const num = (this.msgConv[id] as Conv<C>).num;
+        const count = (list[i + 1] as number) * (pointed && this.msgRole[id] === pointed ? r.speakerWeight : 1);
+        if (!tf[num]) touched.push(num);
+        tf[num] = (tf[num] as number) + count;
+      }
+      const idf = Math.log(1 + (live - touched.length + 0.5) / (touched.length + 0.5));
+      for (const num of touched) {
+        const conv = this.convs[num] as Conv<C>;
+        const f = tf[num] as number;
+        whole[num] = (whole[num] as number) + (times * idf * f * (r.k1 + 1)) / (f + r.k1 * (1 - r.b + (r.b * conv.length) / avg));
+        tf[num] = 0;
+      }
+      touched.length = 0;
+    }
+
+    const exclude = options.exclude !== undefined ? this.byKey.get(options.exclude)?.num : undefined;
+    let maxWhole = 0;
+    let maxBest = 0;
+    for (let num = 0; num < nConv; num++) {
+      // Stopwords re-rank, never retrieve; a quoted phrase must be in a message.
+      if (!best[num] || num === exclude) continue;
+      maxWhole = Math.max(maxWhole, whole[num] as number);
+      maxBest = Math.max(maxBest, best[num] as number);
+    }
+    const hint: TimeHint | null = options.now ? queryTimeHint(query, options.now) : null;
+    const ranked: [number, number][] = [];
+    for (let num = 0; num < nConv; num++) {
+      if (!best[num] || num === exclude) continue;
+      const conv = this.convs[num] as Conv<C>;
+      let score = (r.conversationShare * (whole[num] as number)) / (maxWhole || 1) + ((1 - r.conversationShare) * (best[num] as number)) / (maxBest || 1);
+      if (hint) score *= 1 + r.timeBoost * timeFit(hint, conv.date);
+      ranked.push([num, score]);
+    }
+    ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+
+    const per = options.perConversation ?? MESSAGES_PER_CONVERSATION;
+    const out: CrossHit<C>[] = [];
+    for (const [num, score] of ranked) {
+      if (out.length >= options.limit) break;
+      const conv = this.convs[num] as Conv<C>;
+      const mine = conv.ids.filter((id) => msgScore.get(id)).sort((a, b) => (msgScore.get(b) as number) - (msgScore.get(a) as number) || a - b);
+      for (const id of mine.slice(0, Math.min(per, options.limit - out.length))) {
+        out.push({ conversation: conv.key, index: this.msgPos[id] as number, role: this.msgRole[id] as string, text: this.msgText[id] as string, score: Math.round(score * 1000) / 1000 });
+      }
+    }
+    return out;
+  }
+}
+
+/** A conversation's date: its first message's time when known, else a date stamp its first
+ * stamped message opens with ("(2023/05/30 (Tue) 02:31) …", as pasted logs and some exports
+ * write them); 0 when it has neither. */
+export function conversationDate(messages: readonly { createdAt: number; content: string }[]): number {
+  for (const m of messages) if (m.createdAt > 0) return m.createdAt;
+  for (const m of messages.slice(0, 3)) {
+    const at = leadingStamp(m.content).at;
+    if (at) return at;
+  }
+  return 0;
+}
