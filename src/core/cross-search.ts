@@ -9,7 +9,7 @@
 // the conversation folder and the bench all use it.
 import { type Asker, HISTORY_INDEX_OPTIONS, NEIGHBOUR_SHARE, SPEAKER_BOOST, historyFields, pointedRole } from './search-history';
 import { SearchIndex } from './search';
-import { type TimeHint, queryTimeHint, timeFit } from './query-time';
+import { type TimeHint, queryTimeHint, timeFit, timePhrase } from './query-time';
 import { leadingStamp } from './dates';
 
 /** A message as the cross index takes it. */
@@ -33,6 +33,8 @@ export const CROSS_RANKING = {
   speakerWeight: 3,
   /** A conversation dated where the question points gains up to this share of its score. */
   timeBoost: 0.2,
+  /** Whether the words framing the question are left out ({@link subjectOf}). */
+  frame: true,
 };
 
 /** Messages a hit quotes per conversation, by default. */
@@ -74,12 +76,33 @@ interface Conv<C> {
   length: number;
 }
 
+/** Words that frame a question about an earlier chat rather than name its subject ("I mentioned
+ * …", "remind me of …", "in our previous conversation", "what is the order …, from earliest to
+ * latest", "how many days ago"): every chat has them, so they only add noise to the ranking.
+ * Written from how such questions are asked in general, not from any data set. */
+const QUESTION_FRAME = new Set(
+  `mention mentioned mentioning remind reminded recall remember remembered previous previously earlier before
+conversation conversations chat chats discussed discussion talked told ago order earliest latest first last
+recently lately days weeks months years day week month year past total many much`.split(/\s+/),
+);
+
+/** The query without the words that frame it: the time expression it names (read as a date
+ * instead, when the day asked is known) and {@link QUESTION_FRAME}; the query itself when nothing else is left. */
+export function subjectOf(query: string): string {
+  const lower = query.toLowerCase();
+  const phrase = timePhrase(query);
+  const without = phrase ? lower.replace(phrase, ' ') : lower;
+  const kept = without.replace(/[\p{L}\p{N}'’]+/gu, (w) => (QUESTION_FRAME.has(w) ? ' ' : w));
+  return /[\p{L}\p{N}]/u.test(kept) ? kept : query;
+}
+
 export class CrossIndex<C> {
   private readonly index: SearchIndex<number>;
   private readonly byKey = new Map<C, Conv<C>>();
   private readonly convs: (Conv<C> | null)[] = [];
-  /** Per message id: its conversation, position, role and text. */
-  private readonly msgConv: (Conv<C> | null)[] = [];
+  /** Per message id (which is also its slot in the index: see `put`): its conversation's number
+   * (-1 once dropped), position, role and text. */
+  private readonly msgConv: number[] = [];
   private readonly msgPos: number[] = [];
   private readonly msgRole: string[] = [];
   private readonly msgText: string[] = [];
@@ -166,9 +189,12 @@ export class CrossIndex<C> {
     this.msgText.push(m.text);
     this.msgRole.push(m.role);
     this.msgPos.push(pos);
-    this.msgConv.push(conv);
+    this.msgConv.push(conv.num);
     this.index.add(id, historyFields(m.text, m.role));
-    const length = this.index.lengthAt(this.index.slotOf(id) as number);
+    // Ids are given in the order the index gives slots, so a slot is the id: the search reads
+    // postings and scores by slot without a lookup per entry.
+    if (this.index.slotOf(id) !== id) throw new Error('CrossIndex: message ids and index slots out of step');
+    const length = this.index.lengthAt(id);
     conv.length += length;
     this.totalLength += length;
     return id;
@@ -182,36 +208,47 @@ export class CrossIndex<C> {
       this.totalLength -= length;
     }
     this.index.remove(id);
-    this.msgConv[id] = null;
+    this.msgConv[id] = -1;
     this.msgText[id] = '';
   }
 
   /** The best messages for `query`, grouped by conversation: conversations best first, each with
    * its best `perConversation` messages. */
-  search(query: string, options: CrossSearchOptions<C>): CrossHit<C>[] {
+  search(asked: string, options: CrossSearchOptions<C>): CrossHit<C>[] {
     const r = { ...CROSS_RANKING, ...options.ranking };
+    const hint: TimeHint | null = options.now ? queryTimeHint(asked, options.now) : null;
+    const query = r.frame ? subjectOf(asked) : asked;
     const own = this.index.scores(query);
     const parsed = this.index.parse(query);
-    const pointed = pointedRole(query, options.asker);
+    const pointed = pointedRole(asked, options.asker);
     const nConv = this.convs.length;
 
-    // Each message: its own score, a share of its neighbours', the pointed speaker's favoured.
-    const msgScore = new Map<number, number>();
+    // Each message (by id): its own score, a share of its neighbours', the pointed speaker's
+    // favoured. Typed arrays, not maps: a common word reaches most of a large folder's messages.
+    const msgScore = new Float64Array(this.msgText.length);
+    const scored: number[] = [];
+    const bump = (id: number, add: number): void => {
+      if (!msgScore[id]) scored.push(id);
+      msgScore[id] = (msgScore[id] as number) + add;
+    };
     for (let slot = 0; slot < own.length; slot++) {
       const score = own[slot] as number;
       if (!score) continue;
-      const id = this.index.keyAt(slot) as number;
-      const conv = this.msgConv[id] as Conv<C>;
-      const pos = this.msgPos[id] as number;
-      msgScore.set(id, (msgScore.get(id) ?? 0) + score);
+      const id = slot;
+      bump(id, score);
       if (parsed.phrases.length) continue;
-      for (const n of [conv.ids[pos - 1], conv.ids[pos + 1]]) if (n !== undefined) msgScore.set(n, (msgScore.get(n) ?? 0) + NEIGHBOUR_SHARE * score);
+      const conv = this.convs[this.msgConv[id] as number] as Conv<C>;
+      const pos = this.msgPos[id] as number;
+      const before = conv.ids[pos - 1];
+      const after = conv.ids[pos + 1];
+      if (before !== undefined) bump(before, NEIGHBOUR_SHARE * score);
+      if (after !== undefined) bump(after, NEIGHBOUR_SHARE * score);
     }
     const best = new Float64Array(nConv);
-    for (const [id, raw] of msgScore) {
-      const score = pointed && this.msgRole[id] === pointed ? raw * SPEAKER_BOOST : raw;
-      msgScore.set(id, score);
-      const num = (this.msgConv[id] as Conv<C>).num;
+    for (const id of scored) {
+      const score = pointed && this.msgRole[id] === pointed ? (msgScore[id] as number) * SPEAKER_BOOST : (msgScore[id] as number);
+      msgScore[id] = score;
+      const num = this.msgConv[id] as number;
       if (score > (best[num] as number)) best[num] = score;
     }
 
@@ -231,8 +268,8 @@ export class CrossIndex<C> {
       const list = this.index.postingsOf(term);
       if (!list) continue;
       for (let i = 0; i < list.length; i += 2) {
-        const id = this.index.keyAt(list[i] as number) as number;
-        const num = (this.msgConv[id] as Conv<C>).num;
+        const id = list[i] as number;
+        const num = this.msgConv[id] as number;
         const count = (list[i + 1] as number) * (pointed && this.msgRole[id] === pointed ? r.speakerWeight : 1);
         if (!tf[num]) touched.push(num);
         tf[num] = (tf[num] as number) + count;
@@ -256,7 +293,6 @@ export class CrossIndex<C> {
       maxWhole = Math.max(maxWhole, whole[num] as number);
       maxBest = Math.max(maxBest, best[num] as number);
     }
-    const hint: TimeHint | null = options.now ? queryTimeHint(query, options.now) : null;
     const ranked: [number, number][] = [];
     for (let num = 0; num < nConv; num++) {
       if (!best[num] || num === exclude) continue;
@@ -272,7 +308,7 @@ export class CrossIndex<C> {
     for (const [num, score] of ranked) {
       if (out.length >= options.limit) break;
       const conv = this.convs[num] as Conv<C>;
-      const mine = conv.ids.filter((id) => msgScore.get(id)).sort((a, b) => (msgScore.get(b) as number) - (msgScore.get(a) as number) || a - b);
+      const mine = conv.ids.filter((id) => msgScore[id]).sort((a, b) => (msgScore[b] as number) - (msgScore[a] as number) || a - b);
       for (const id of mine.slice(0, Math.min(per, options.limit - out.length))) {
         out.push({ conversation: conv.key, index: this.msgPos[id] as number, role: this.msgRole[id] as string, text: this.msgText[id] as string, score: Math.round(score * 1000) / 1000 });
       }

@@ -98,3 +98,9 @@ export function timeFit(hint: TimeHint, at: number): number {
   const x = outside / hint.slack;
   return Math.exp(-x * x);
 }
+
+/** The time expression of `query` ("two weeks ago"), whatever day it is asked; '' when none. */
+export function timePhrase(query: string): string {
+  // The words matched do not depend on the day: any valid day reads them.
+  return queryTimeHint(query, Date.UTC(2000, 0, 1))?.phrase ?? '';
+}

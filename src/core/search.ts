@@ -101,6 +101,8 @@ export class SearchIndex<K> {
   private readonly postings = new Map<string, number[]>();
   private totalLength = 0;
   private live = 0;
+  /** One document's term counts while it is added (reused: adding is the hot path of a build). */
+  private readonly scratch = new Map<string, number>();
   private readonly k1: number;
   private readonly b: number;
   private readonly stem: boolean;
@@ -128,7 +130,8 @@ export class SearchIndex<K> {
   add(key: K, fields: string | readonly { text: string; weight: number }[]): void {
     if (this.slotIndex.has(key)) this.remove(key);
     const list = typeof fields === 'string' ? [{ text: fields, weight: 1 }] : fields;
-    const tf = new Map<string, number>();
+    const tf = this.scratch;
+    tf.clear();
     let length = 0;
     for (const { text, weight } of list) {
       for (const term of searchTerms(text, { stem: this.stem })) {

@@ -186,3 +186,16 @@ describe('history search', () => {
     expect(index.search('eat harbour fish', 3, 'user')[1]?.key).toBe(1);
   });
 });
+
+describe('searchTerms ASCII fast path', () => {
+  it('gives the terms the Unicode scan gives', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary-ascii', maxLength: 80 }), fc.boolean(), (text, stem) => {
+        // A trailing non-ASCII word sends the same text through the Unicode scan.
+        const unicode = searchTerms(`${text} é`, { stem });
+        expect(searchTerms(text, { stem })).toEqual(unicode.slice(0, -1));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
