@@ -3,6 +3,7 @@
 // keeps no reference to any view: it finds them with workspace.getLeavesOfType.
 import { MarkdownView, Notice, Platform, Plugin, TFile, type WorkspaceLeaf } from 'obsidian';
 import { newMessageId } from './core/messages';
+import { ConversationIndex } from './chat/conversation-index';
 import { ConversationStore } from './chat/conversation-store';
 import { Conversations } from './chat/conversations';
 import { ChatSession } from './chat/session';
@@ -21,6 +22,8 @@ export default class CompactChatPlugin extends Plugin {
   override settings: CompactChatSettings = { ...DEFAULT_SETTINGS };
   session!: ChatSession;
   conversations!: Conversations;
+  /** Every saved conversation, searchable (the model's tool and the history list's search). */
+  conversationIndex!: ConversationIndex;
   /** Id of the conversation open in the chat, kept in data.json (beside the settings) to reopen it
    * on startup. Never anything secret. */
   private openConversationId: string | null = null;
@@ -30,12 +33,28 @@ export default class CompactChatPlugin extends Plugin {
 
   override async onload(): Promise<void> {
     await this.loadSettings();
+    // The plugin owns the vault subscriptions (the open note's hand edits, the index's changed
+    // notes), so unload removes them.
+    const vault = conversationVault(this.app, this);
+    const store = new ConversationStore(vault, {
+      folder: () => this.settings.conversationFolder,
+      warn: (message) => new Notice(message, 15_000),
+    });
+    this.conversationIndex = new ConversationIndex(vault, {
+      folder: () => store.folder(),
+      pause: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
+    });
+    const index = this.conversationIndex;
     this.session = new ChatSession({
       settings: () => this.settings,
       provider: (settings) => this.providerFor(settings),
       apiKey: (settings) => this.apiKey(settings),
       notes: this.noteSource(),
       tools: new VaultTools(toolVault(this.app), (request) => new WriteApprovalModal(this.app, request).ask()),
+      pastConversations: {
+        available: () => index.othersExist(this.conversations.current.path),
+        search: (query, limit) => index.search(query, { limit, asker: 'assistant', exclude: this.conversations.current.path, now: Date.now(), perConversation: 2 }),
+      },
       later: (task) => {
         const handle = window.setTimeout(task, 20);
         this.register(() => window.clearTimeout(handle));
@@ -44,11 +63,7 @@ export default class CompactChatPlugin extends Plugin {
     this.register(() => this.session.dispose());
     this.conversations = new Conversations({
       session: this.session,
-      // The plugin owns the vault subscription (the open note's hand edits), so unload removes it.
-      store: new ConversationStore(conversationVault(this.app, this), {
-        folder: () => this.settings.conversationFolder,
-        warn: (message) => new Notice(message, 15_000),
-      }),
+      store,
       settings: () => this.settings,
       setTimer: (fn, ms) => {
         const handle = window.setTimeout(fn, ms);
@@ -59,6 +74,7 @@ export default class CompactChatPlugin extends Plugin {
       newId: () => newMessageId(),
       openChanged: (id) => this.rememberOpenConversation(id),
     });
+    this.register(this.conversations.events.on('saved', ({ path, conversation }) => index.saved(path, conversation)));
     this.register(() => {
       // The last changes are written; the timer is dropped.
       void this.conversations.flush();

@@ -36,6 +36,8 @@ export interface ConversationEvents extends Record<string, unknown> {
   current: CurrentConversation;
   /** Saved conversations were added, renamed or deleted. */
   history: undefined;
+  /** A conversation was written to its note (the conversation index applies it: conversation-index.ts). */
+  saved: { path: string; conversation: SavedConversation };
 }
 
 /** Save delay after a change; while a reply streams, saves come at most this often. */
@@ -178,6 +180,7 @@ export class Conversations {
     switch (result.kind) {
       case 'saved': {
         this.saved = { title, model, items: snapshot };
+        this.events.emit('saved', { path: result.path, conversation });
         const isNew = this.currentConversation.path !== result.path;
         this.currentConversation = { ...this.currentConversation, title, path: result.path };
         if (isNew) {

@@ -4,28 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type SavedConversation, serializeConversation } from '../../src/chat/conversation-format';
-import { ConversationIndex, type IndexVault } from '../../src/chat/conversation-index';
-
-/** The vault as the index reads it, in memory; `modify` fires the listeners as the vault's event does. */
-class MemoryVault implements IndexVault {
-  readonly files = new Map<string, string>();
-  reads = 0;
-  private readonly listeners: ((path: string) => void)[] = [];
-  read(path: string): Promise<string | null> {
-    this.reads++;
-    return Promise.resolve(this.files.get(path) ?? null);
-  }
-  listNotes(folder: string): string[] {
-    return [...this.files.keys()].filter((p) => p.startsWith(`${folder}/`) && p.endsWith('.md') && !p.slice(folder.length + 1).includes('/'));
-  }
-  onModify(listener: (path: string) => void): void {
-    this.listeners.push(listener);
-  }
-  write(path: string, text: string, event = true): void {
-    this.files.set(path, text);
-    if (event) for (const l of this.listeners) l(path);
-  }
-}
+import { ConversationIndex } from '../../src/chat/conversation-index';
+import { MemoryVault } from './helpers/memory-vault';
 
 const conv = (id: string, title: string, texts: string[], created = Date.UTC(2024, 0, 1)): SavedConversation => ({
   id,
