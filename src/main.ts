@@ -31,6 +31,12 @@ export default class CompactChatPlugin extends Plugin {
   private readonly transport = new Transport();
   private provider: { key: string; provider: ChatProvider } | null = null;
 
+  /** The open conversation's note (null before it is saved, and while the plugin is loading: the
+   * session asks for its tools before the conversations exist). */
+  private openNote(): string | null {
+    return (this.conversations as Conversations | undefined)?.current.path ?? null;
+  }
+
   override async onload(): Promise<void> {
     await this.loadSettings();
     // The plugin owns the vault subscriptions (the open note's hand edits, the index's changed
@@ -52,8 +58,8 @@ export default class CompactChatPlugin extends Plugin {
       notes: this.noteSource(),
       tools: new VaultTools(toolVault(this.app), (request) => new WriteApprovalModal(this.app, request).ask()),
       pastConversations: {
-        available: () => index.othersExist(this.conversations.current.path),
-        search: (query, limit) => index.search(query, { limit, asker: 'assistant', exclude: this.conversations.current.path, now: Date.now(), perConversation: 2 }),
+        available: () => index.othersExist(this.openNote()),
+        search: (query, limit) => index.search(query, { limit, asker: 'assistant', exclude: this.openNote(), now: Date.now(), perConversation: 2 }),
       },
       later: (task) => {
         const handle = window.setTimeout(task, 20);
@@ -103,6 +109,7 @@ export default class CompactChatPlugin extends Plugin {
             this.settings.model = model;
             await this.saveSettings();
           },
+          searchConversations: (query) => index.search(query, { limit: 50, asker: 'user', now: Date.now(), perConversation: 1 }),
         }),
     );
     this.registerView(VIEW_TYPE_COMPACTIONS, (leaf) => new CompactionPanelView(leaf, { session: this.session, revealMessage: (id) => this.revealMessage(id) }));
