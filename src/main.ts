@@ -4,6 +4,7 @@
 import { MarkdownView, Notice, Platform, Plugin, TFile, type WorkspaceLeaf } from 'obsidian';
 import { newMessageId } from './core/messages';
 import { ConversationIndex } from './chat/conversation-index';
+import { continueInNewChat } from './chat/continue-chat';
 import { ConversationStore } from './chat/conversation-store';
 import { Conversations } from './chat/conversations';
 import { ChatSession } from './chat/session';
@@ -118,6 +119,11 @@ export default class CompactChatPlugin extends Plugin {
     this.addRibbonIcon('messages-square', 'Open chat', () => void this.activateView());
     this.addCommand({ id: 'open-chat', name: 'Open chat', callback: () => void this.activateView() });
     this.addCommand({ id: 'new-chat', name: 'New chat', callback: () => void this.conversations.newChat() });
+    this.addCommand({
+      id: 'continue-in-new-chat',
+      name: 'Continue in a new chat',
+      callback: () => void continueInNewChat(this.conversations, this.session, this.settings, Date.now(), () => newMessageId()),
+    });
     this.addCommand({ id: 'compact-now', name: 'Compact now', callback: () => new CompactNowModal(this.app, this.session).open() });
     this.addCommand({ id: 'open-compaction-panel', name: 'Open compaction panel', callback: () => void this.openCompactionPanel() });
     this.addCommand({

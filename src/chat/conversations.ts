@@ -108,6 +108,15 @@ export class Conversations {
     this.switchTo(this.fresh());
   }
 
+  /** Starts a new conversation holding `items` (what "Continue in a new chat" carries:
+   * continue-chat.ts), titled `title`; saved like any new chat. */
+  async startWith(items: SavedItem[], title: string): Promise<void> {
+    await this.flush();
+    this.deps.session.load(items);
+    this.switchTo({ ...this.fresh(), title });
+    this.scheduleSave();
+  }
+
   /** Opens a saved conversation by id (false when there is no such note). */
   async open(id: string): Promise<boolean> {
     const path = await this.deps.store.findById(id);
