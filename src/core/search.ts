@@ -70,8 +70,31 @@ export function parseQuery(query: string, options: { stem?: boolean; stopwordWei
 
 /** Lower-cased, NFKC-folded, runs of spaces as one: what a phrase is matched against. */
 function fold(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
+  // A phrase query folds every candidate's text: plain ASCII is its own NFKC form, and text with
+  // single plain spaces only has no runs to collapse, so both steps are skipped when they would
+  // change nothing (the result is the same).
+  const lower = (ASCII.test(text) ? text : text.normalize('NFKC')).toLowerCase();
+  return SPACE_RUN.test(lower) ? lower.replace(/\s+/g, ' ') : lower;
 }
+
+const ASCII = /^\p{ASCII}*$/u;
+
+/** Whether a document holds every phrase (folded, as parseQuery gives them): against its folded
+ * text when the index keeps one, else its raw text — plain ASCII text with a case-insensitive
+ * pattern per phrase (a phrase's spaces match any run of whitespace: what folding does), with no
+ * copy of the text made, other text folded first. */
+export function phraseTest(phrases: readonly string[]): (folded: string | null, raw: () => string) => boolean {
+  const patterns = phrases.map((p) => new RegExp(p.split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'), 'i'));
+  return (folded, raw) => {
+    if (folded !== null) return phrases.every((p) => folded.includes(p));
+    const text = raw();
+    if (ASCII.test(text)) return patterns.every((re) => re.test(text));
+    const f = fold(text);
+    return phrases.every((p) => f.includes(p));
+  };
+}
+/** Whitespace other than a single plain space. */
+const SPACE_RUN = /[^\S ]| {2}/;
 
 /** The `limit` best [slot, score] pairs with a score above 0, best first, ties by slot: a bounded
  * heap over one pass, O(slots × log limit). */
@@ -198,11 +221,11 @@ export class SearchIndex<K> {
     }
     if (matched) for (let slot = 0; slot < scores.length; slot++) if (!matched[slot]) scores[slot] = 0;
     if (parsed.phrases.length) {
+      const holds = phraseTest(parsed.phrases);
       for (let slot = 0; slot < scores.length; slot++) {
         if (!scores[slot]) continue;
         const doc = this.docs[slot] as Doc<K>;
-        const folded = doc.folded ?? fold((this.textOf as (key: K) => string)(doc.key));
-        if (!parsed.phrases.every((p) => folded.includes(p))) scores[slot] = 0;
+        if (!holds(doc.folded, () => (this.textOf as (key: K) => string)(doc.key))) scores[slot] = 0;
       }
     }
     return scores;
@@ -248,8 +271,7 @@ export class SearchIndex<K> {
   holdsPhrases(slot: number, phrases: readonly string[]): boolean {
     const doc = this.docs[slot];
     if (!doc) return false;
-    const folded = doc.folded ?? fold((this.textOf as (key: K) => string)(doc.key));
-    return phrases.every((p) => folded.includes(p));
+    return phraseTest(phrases)(doc.folded, () => (this.textOf as (key: K) => string)(doc.key));
   }
 
   /** The key stored at `slot` (what `scores` is keyed by), or undefined once removed. */
