@@ -37,6 +37,9 @@ export const CROSS_RANKING = {
   frame: true,
 };
 
+/** Dead message slots below which the index is never rebuilt (see `compactIfSparse`). */
+const REBUILD_MIN_DEAD = 10_000;
+
 /** Messages a hit quotes per conversation, by default. */
 export const MESSAGES_PER_CONVERSATION = 3;
 
@@ -97,9 +100,9 @@ export function subjectOf(query: string): string {
 }
 
 export class CrossIndex<C> {
-  private readonly index: SearchIndex<number>;
+  private index: SearchIndex<number>;
   private readonly byKey = new Map<C, Conv<C>>();
-  private readonly convs: (Conv<C> | null)[] = [];
+  private convs: (Conv<C> | null)[] = [];
   /** Per message id (which is also its slot in the index: see `put`): its conversation's number
    * (-1 once dropped), position, role and text. */
   private readonly msgConv: number[] = [];
@@ -109,7 +112,33 @@ export class CrossIndex<C> {
   private totalLength = 0;
 
   constructor() {
-    this.index = new SearchIndex<number>({ ...HISTORY_INDEX_OPTIONS, textOf: (id) => this.msgText[id] ?? '' });
+    this.index = this.newIndex();
+  }
+
+  private newIndex(): SearchIndex<number> {
+    return new SearchIndex<number>({ ...HISTORY_INDEX_OPTIONS, textOf: (id) => this.msgText[id] ?? '' });
+  }
+
+  /** Message slots no longer used (replaced or removed messages), until the next rebuild. */
+  get deadSlots(): number {
+    return this.msgText.length - this.index.size;
+  }
+
+  /** Rebuilt from what it holds once more slots are dead than alive (a streaming reply saved every
+   * few seconds replaces its message each time): memory stays proportional to what is held, at a
+   * cost spread over as many updates as it frees. */
+  private compactIfSparse(): void {
+    const dead = this.deadSlots;
+    if (dead < REBUILD_MIN_DEAD || dead <= this.index.size) return;
+    const live = this.convs.filter((c): c is Conv<C> => c !== null).map((conv) => ({ conv, messages: conv.ids.map((id) => ({ text: this.msgText[id] ?? '', role: this.msgRole[id] ?? '' })) }));
+    this.msgText.length = 0;
+    this.msgRole.length = 0;
+    this.msgPos.length = 0;
+    this.msgConv.length = 0;
+    this.totalLength = 0;
+    this.index = this.newIndex();
+    this.convs = live.map(({ conv }, num) => Object.assign(conv, { num, ids: [], length: 0 }));
+    for (const { conv, messages } of live) messages.forEach((m, pos) => conv.ids.push(this.put(conv, pos, m)));
   }
 
   /** Conversations held. */
@@ -152,11 +181,12 @@ export class CrossIndex<C> {
     conv.date = date;
     while (conv.ids.length > messages.length) this.drop(conv.ids.pop() as number, conv);
     messages.forEach((m, pos) => {
-      const id = (conv).ids[pos];
+      const id = conv.ids[pos];
       if (id !== undefined && this.msgText[id] === m.text && this.msgRole[id] === m.role) return;
       if (id !== undefined) this.drop(id, conv);
-      (conv).ids[pos] = this.put(conv, pos, m);
+      conv.ids[pos] = this.put(conv, pos, m);
     });
+    this.compactIfSparse();
   }
 
   /** Adds one message at the end of a conversation (created, undated, when new). */
@@ -172,6 +202,7 @@ export class CrossIndex<C> {
     for (const id of conv.ids) this.drop(id, conv);
     this.byKey.delete(key);
     this.convs[conv.num] = null;
+    this.compactIfSparse();
   }
 
   /** The same conversation under a new key (a note renamed): nothing is indexed again. */

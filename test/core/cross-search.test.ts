@@ -170,3 +170,22 @@ describe('CrossIndex property', () => {
     );
   });
 });
+
+describe('CrossIndex memory', () => {
+  it('rebuilds itself once replaced messages outnumber the held ones, answering as before', () => {
+    const index = new CrossIndex<string>();
+    index.sync('other.md', [u('the pond liner is EPDM'), a('noted')], 0);
+    // A streaming reply saved again and again: its message replaced on every save.
+    let last = '';
+    for (let i = 0; i < 25_000; i++) {
+      last = `growing reply ${'word '.repeat(i % 7)}${i}`;
+      index.sync('chat.md', [u('tell me about ponds'), a(last)], 0);
+    }
+    expect(index.deadSlots).toBeLessThan(10_001);
+    expect(index.messagesOf('chat.md')).toEqual([u('tell me about ponds'), a(last)]);
+    const fresh = new CrossIndex<string>();
+    fresh.sync('other.md', [u('the pond liner is EPDM'), a('noted')], 0);
+    fresh.sync('chat.md', [u('tell me about ponds'), a(last)], 0);
+    for (const q of ['pond', 'growing reply', '"pond liner"']) expect(index.search(q, { limit: 10, asker: 'user' })).toEqual(fresh.search(q, { limit: 10, asker: 'user' }));
+  });
+});
