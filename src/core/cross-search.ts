@@ -85,7 +85,7 @@ interface Conv<C> {
  * Written from how such questions are asked in general, not from any data set. */
 const QUESTION_FRAME = new Set(
   `mention mentioned mentioning remind reminded recall remember remembered previous previously earlier before
-conversation conversations chat chats discussed discussion talked told ago order earliest latest first last
+conversation conversations chat chats discussed discussion talked told ago earliest latest first last
 recently lately days weeks months years day week month year past total many much`.split(/\s+/),
 );
 
@@ -94,7 +94,8 @@ recently lately days weeks months years day week month year past total many much
 export function subjectOf(query: string): string {
   const lower = query.toLowerCase();
   const phrase = timePhrase(query);
-  const without = phrase ? lower.replace(phrase, ' ') : lower;
+  // "The order of …" frames a question; "what did I order" names its subject.
+  const without = (phrase ? lower.replace(phrase, ' ') : lower).replace(/\bthe order (?:of|in which)\b/g, ' ');
   const kept = without.replace(/[\p{L}\p{N}'’]+/gu, (w) => (QUESTION_FRAME.has(w) ? ' ' : w));
   return /[\p{L}\p{N}]/u.test(kept) ? kept : query;
 }

@@ -189,3 +189,10 @@ describe('CrossIndex memory', () => {
     for (const q of ['pond', 'growing reply', '"pond liner"']) expect(index.search(q, { limit: 10, asker: 'user' })).toEqual(fresh.search(q, { limit: 10, asker: 'user' }));
   });
 });
+
+describe('question frame', () => {
+  it('drops "the order of" but keeps "order" as a subject', () => {
+    expect(subjectOf('What is the order of the three trips?').split(/\W+/).filter(Boolean)).toEqual(['what', 'is', 'the', 'three', 'trips']);
+    expect(subjectOf('What did I order at the diner?')).toContain('order');
+  });
+});
