@@ -117,3 +117,16 @@ describe('compact-chat search DIR', () => {
     expect(r.code).toBe(1);
   });
 });
+
+describe('compact-chat search DIR --date', () => {
+  it('reads "two weeks ago" against the date given, from the dates the conversations open with', async () => {
+    const dated = join(dir, 'dated');
+    mkdirSync(dated, { recursive: true });
+    writeFileSync(join(dated, 'a.json'), JSON.stringify([{ role: 'user', content: '(2024/04/01 (Mon) 10:00) I ran a 10k race with my club.' }]));
+    writeFileSync(join(dated, 'b.json'), JSON.stringify([{ role: 'user', content: '(2024/05/16 (Thu) 10:00) I ran a 10k race with my club.' }]));
+    const first = async (date: string): Promise<string | undefined> => (JSON.parse((await run(['search', dated, 'which race did I run two weeks ago?', '--date', date, '-f', 'json'])).out) as { file: string }[])[0]?.file;
+    expect(await first('2024-05-30')).toBe('b.json');
+    expect(await first('2024-04-15')).toBe('a.json');
+    expect((await run(['search', dated, 'race', '--date', 'soon'])).code).toBe(2);
+  });
+});
