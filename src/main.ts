@@ -38,6 +38,12 @@ export default class CompactChatPlugin extends Plugin {
     return (this.conversations as Conversations | undefined)?.current.path ?? null;
   }
 
+  /** "Continue in a new chat" (the command and the compaction panel's button). */
+  private async continueInNewChat(): Promise<void> {
+    await continueInNewChat(this.conversations, this.session, this.settings, Date.now(), () => newMessageId());
+    new Notice(`Continued in a new chat: "${this.conversations.current.title}".`);
+  }
+
   override async onload(): Promise<void> {
     await this.loadSettings();
     // The plugin owns the vault subscriptions (the open note's hand edits, the index's changed
@@ -113,7 +119,10 @@ export default class CompactChatPlugin extends Plugin {
           searchConversations: (query) => index.search(query, { limit: 50, asker: 'user', now: Date.now(), perConversation: 1 }),
         }),
     );
-    this.registerView(VIEW_TYPE_COMPACTIONS, (leaf) => new CompactionPanelView(leaf, { session: this.session, revealMessage: (id) => this.revealMessage(id) }));
+    this.registerView(
+      VIEW_TYPE_COMPACTIONS,
+      (leaf) => new CompactionPanelView(leaf, { session: this.session, revealMessage: (id) => this.revealMessage(id), continueInNewChat: () => void this.continueInNewChat() }),
+    );
     this.registerHoverLinkSource(VIEW_TYPE_CHAT, { display: 'Compact Chat', defaultMod: true });
     this.registerHoverLinkSource(VIEW_TYPE_COMPACTIONS, { display: 'Compact Chat summary panel', defaultMod: true });
     this.addRibbonIcon('messages-square', 'Open chat', () => void this.activateView());
@@ -122,7 +131,7 @@ export default class CompactChatPlugin extends Plugin {
     this.addCommand({
       id: 'continue-in-new-chat',
       name: 'Continue in a new chat',
-      callback: () => void continueInNewChat(this.conversations, this.session, this.settings, Date.now(), () => newMessageId()),
+      callback: () => void this.continueInNewChat(),
     });
     this.addCommand({ id: 'compact-now', name: 'Compact now', callback: () => new CompactNowModal(this.app, this.session).open() });
     this.addCommand({ id: 'open-compaction-panel', name: 'Open compaction panel', callback: () => void this.openCompactionPanel() });
