@@ -3,6 +3,8 @@
 // keeps no reference to any view: it finds them with workspace.getLeavesOfType.
 import { MarkdownView, Notice, Platform, Plugin, TFile, type WorkspaceLeaf } from 'obsidian';
 import { newMessageId } from './core/messages';
+import { ConversationIndex } from './chat/conversation-index';
+import { continueInNewChat } from './chat/continue-chat';
 import { ConversationStore } from './chat/conversation-store';
 import { Conversations } from './chat/conversations';
 import { ChatSession } from './chat/session';
@@ -21,6 +23,8 @@ export default class CompactChatPlugin extends Plugin {
   override settings: CompactChatSettings = { ...DEFAULT_SETTINGS };
   session!: ChatSession;
   conversations!: Conversations;
+  /** Every saved conversation, searchable (the model's tool and the history list's search). */
+  conversationIndex!: ConversationIndex;
   /** The conversation open in the chat, kept in data.json (beside the settings) to reopen it on
    * startup: its id and its note's path (two notes may carry one id). Never anything secret. */
   private openConversationId: string | null = null;
@@ -29,14 +33,42 @@ export default class CompactChatPlugin extends Plugin {
   private readonly transport = new Transport();
   private provider: { key: string; provider: ChatProvider } | null = null;
 
+  /** The open conversation's note (null before it is saved, and while the plugin is loading: the
+   * session asks for its tools before the conversations exist). */
+  private openNote(): string | null {
+    return (this.conversations as Conversations | undefined)?.current.path ?? null;
+  }
+
+  /** "Continue in a new chat" (the command and the compaction panel's button). */
+  private async continueInNewChat(): Promise<void> {
+    await continueInNewChat(this.conversations, this.session, this.settings, Date.now(), () => newMessageId());
+    new Notice(`Continued in a new chat: "${this.conversations.current.title}".`);
+  }
+
   override async onload(): Promise<void> {
     await this.loadSettings();
+    // The plugin owns the vault subscriptions (the open note's hand edits, the index's changed
+    // notes), so unload removes them.
+    const vault = conversationVault(this.app, this);
+    const store = new ConversationStore(vault, {
+      folder: () => this.settings.conversationFolder,
+      warn: (message) => new Notice(message, 15_000),
+    });
+    this.conversationIndex = new ConversationIndex(vault, {
+      folder: () => store.folder(),
+      pause: () => new Promise((resolve) => window.setTimeout(resolve, 0)),
+    });
+    const index = this.conversationIndex;
     this.session = new ChatSession({
       settings: () => this.settings,
       provider: (settings) => this.providerFor(settings),
       apiKey: (settings) => this.apiKey(settings),
       notes: this.noteSource(),
       tools: new VaultTools(toolVault(this.app), (request) => new WriteApprovalModal(this.app, request).ask()),
+      pastConversations: {
+        available: () => index.othersExist(this.openNote()),
+        search: (query, limit) => index.search(query, { limit, asker: 'assistant', exclude: this.openNote(), now: Date.now(), perConversation: 2 }),
+      },
       later: (task) => {
         const handle = window.setTimeout(task, 20);
         this.register(() => window.clearTimeout(handle));
@@ -45,11 +77,7 @@ export default class CompactChatPlugin extends Plugin {
     this.register(() => this.session.dispose());
     this.conversations = new Conversations({
       session: this.session,
-      // The plugin owns the vault subscription (the open note's hand edits), so unload removes it.
-      store: new ConversationStore(conversationVault(this.app, this), {
-        folder: () => this.settings.conversationFolder,
-        warn: (message) => new Notice(message, 15_000),
-      }),
+      store,
       settings: () => this.settings,
       setTimer: (fn, ms) => {
         const handle = window.setTimeout(fn, ms);
@@ -60,6 +88,7 @@ export default class CompactChatPlugin extends Plugin {
       newId: () => newMessageId(),
       openChanged: (id, path) => this.rememberOpenConversation(id, path),
     });
+    this.register(this.conversations.events.on('saved', ({ path, conversation }) => index.saved(path, conversation)));
     this.register(() => {
       // The last changes are written; the timer is dropped.
       void this.conversations.flush();
@@ -88,14 +117,23 @@ export default class CompactChatPlugin extends Plugin {
             this.settings.model = model;
             await this.saveSettings();
           },
+          searchConversations: (query) => index.search(query, { limit: 50, asker: 'user', now: Date.now(), perConversation: 1 }),
         }),
     );
-    this.registerView(VIEW_TYPE_COMPACTIONS, (leaf) => new CompactionPanelView(leaf, { session: this.session, revealMessage: (id) => this.revealMessage(id) }));
+    this.registerView(
+      VIEW_TYPE_COMPACTIONS,
+      (leaf) => new CompactionPanelView(leaf, { session: this.session, revealMessage: (id) => this.revealMessage(id), continueInNewChat: () => void this.continueInNewChat() }),
+    );
     this.registerHoverLinkSource(VIEW_TYPE_CHAT, { display: 'Compact Chat', defaultMod: true });
     this.registerHoverLinkSource(VIEW_TYPE_COMPACTIONS, { display: 'Compact Chat summary panel', defaultMod: true });
     this.addRibbonIcon('messages-square', 'Open chat', () => void this.activateView());
     this.addCommand({ id: 'open-chat', name: 'Open chat', callback: () => void this.activateView() });
     this.addCommand({ id: 'new-chat', name: 'New chat', callback: () => void this.conversations.newChat() });
+    this.addCommand({
+      id: 'continue-in-new-chat',
+      name: 'Continue in a new chat',
+      callback: () => void this.continueInNewChat(),
+    });
     this.addCommand({ id: 'compact-now', name: 'Compact now', callback: () => new CompactNowModal(this.app, this.session).open() });
     this.addCommand({ id: 'open-compaction-panel', name: 'Open compaction panel', callback: () => void this.openCompactionPanel() });
     this.addCommand({

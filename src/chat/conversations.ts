@@ -43,6 +43,8 @@ export interface ConversationEvents extends Record<string, unknown> {
   current: CurrentConversation;
   /** Saved conversations were added, renamed or deleted. */
   history: undefined;
+  /** A conversation was written to its note (the conversation index applies it: conversation-index.ts). */
+  saved: { path: string; conversation: SavedConversation };
 }
 
 /** Save delay after a change; while a reply streams, saves come at most this often. */
@@ -116,6 +118,15 @@ export class Conversations {
     await this.flush();
     this.deps.session.clear();
     this.switchTo(this.fresh());
+  }
+
+  /** Starts a new conversation holding `items` (what "Continue in a new chat" carries:
+   * continue-chat.ts), titled `title`; saved like any new chat. */
+  async startWith(items: SavedItem[], title: string): Promise<void> {
+    await this.flush();
+    this.deps.session.load(items);
+    this.switchTo({ ...this.fresh(), title });
+    this.scheduleSave();
   }
 
   /** Opens the conversation saved in the note at `path` (false when there is no such note). */
@@ -250,6 +261,7 @@ export class Conversations {
     switch (result.kind) {
       case 'saved': {
         this.saved = { title, model, items: snapshot };
+        this.events.emit('saved', { path: result.path, conversation });
         const created = current.path === null;
         // A saved note keeps the path the vault's rename events gave it.
         this.currentConversation = { ...this.currentConversation, title, ...(created ? { path: result.path } : {}) };

@@ -7,6 +7,7 @@ import type { ChatEntry, CompactionState, MessageEntry } from './entries';
 import type { MeterFigures } from './meter';
 import type { CompactChatSettings } from './settings';
 import type { ToolRunner } from './tool-loop';
+import type { PastConversations } from './past-conversations-tool';
 import type { NoteSource } from './vault-access';
 
 export interface SessionEvents extends Record<string, unknown> {
@@ -35,6 +36,8 @@ export interface SessionDeps {
   notes: NoteSource;
   /** Tools the model may call (the vault tools); none when absent. */
   tools?: ToolRunner;
+  /** The other saved conversations, for the model's `search_conversations` tool; not offered when absent. */
+  pastConversations?: PastConversations;
   now?(): number;
   /** Runs a task soon, without holding up the UI (main.ts: a timer the plugin registers). Used to
    * read a loaded conversation's messages for compaction in chunks; without it they are read by

@@ -68,6 +68,7 @@ export class ChatSession {
     this.context = new ContextAssembly(deps.notes);
     this.tools = new ToolLoop({
       runner: deps.tools,
+      past: deps.pastConversations,
       windowOf,
       holds: (entry) => log.holds(entry),
       appendResult: (message) => {

@@ -8,10 +8,11 @@
 // request loop (request-loop.ts) decides when a reply's calls run (at most MAX_TOOL_ROUNDS per
 // send); the results go to the session's entries through the host. Plain class, no DOM.
 import { type ChatMessage, type ToolCall, type ToolDefinition, type ToolResultMessage, newMessageId } from '../core/messages';
-import { HISTORY_TOOL_DEFINITION, SEARCH_HISTORY } from '../core/search-history';
+import { HISTORY_MIN_WINDOW, HISTORY_TOOL_DEFINITION, SEARCH_HISTORY } from '../core/search-history';
 import type { ProviderError } from '../providers/errors';
 import type { MessageEntry } from './entries';
 import { HistorySearch } from './history-tool';
+import { CONVERSATIONS_TOOL_DEFINITION, type PastConversations, SEARCH_CONVERSATIONS, runConversationSearch } from './past-conversations-tool';
 import type { CompactChatSettings } from './settings';
 
 /** The tools the session offers the model and runs for it. */
@@ -28,6 +29,8 @@ export const MAX_TOOL_ROUNDS = 8;
 export interface ToolLoopHost {
   /** The vault tools (main.ts), absent in a session without them. */
   readonly runner: ToolRunner | undefined;
+  /** The other saved conversations (main.ts), searched by `search_conversations`; absent: not offered. */
+  readonly past?: PastConversations | undefined;
   /** The window the requests use: the history tool is offered from 4k windows up. */
   windowOf(settings: CompactChatSettings): number;
   /** Whether the reply is still in the conversation (a "New chat" drops it mid-run). */
@@ -105,15 +108,20 @@ export class ToolLoop {
   /** One call: the history tool is the session's own; the rest go to the vault tools. */
   private async run(call: ToolCall, signal: AbortSignal): Promise<{ content: string; isError?: boolean }> {
     if (call.name === SEARCH_HISTORY) return this.history.run(call);
+    if (call.name === SEARCH_CONVERSATIONS && this.host.past) return runConversationSearch(this.host.past, call);
     if (!this.host.runner) return { content: `Unknown tool "${call.name}".`, isError: true };
     return this.host.runner.run(call, signal);
   }
 
-  /** The vault tools (when on), and the history tool while some messages are no longer sent. */
+  /** The vault tools (when on), the history tool while some messages are no longer sent, and the
+   * earlier conversations' tool while there are other saved conversations. */
   private toolsFor(settings: CompactChatSettings): ToolDefinition[] {
     if (this.noToolModels.has(settings.model.trim())) return [];
     const vault = settings.vaultTools && this.host.runner ? this.host.runner.definitions() : [];
-    return this.history.available(this.host.windowOf(settings)) ? [...vault, HISTORY_TOOL_DEFINITION] : vault;
+    const window = this.host.windowOf(settings);
+    const tools = this.history.available(window) ? [...vault, HISTORY_TOOL_DEFINITION] : vault;
+    // Earlier conversations: offered while there are any, in windows the history tool fits in too.
+    return window >= HISTORY_MIN_WINDOW && this.host.past?.available() ? [...tools, CONVERSATIONS_TOOL_DEFINITION] : tools;
   }
 }
 

@@ -3,7 +3,7 @@
 //   compact-chat stats FILE|-     prints token estimates per role and the compaction point
 // `main` takes its streams as arguments so tests can run it in-process; bin.ts wires it to the
 // real process.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { groupUnits } from '../core';
@@ -28,6 +28,7 @@ import {
 import { compactOnce, replay } from './replay';
 import { CLI_DEFAULTS, type CliSettings, resolve } from './settings';
 import { searchConversation, searchJson, searchText } from './search';
+import { folderText, indexFolder, searchFolder } from './search-folder';
 import { conversationStats } from './stats';
 
 declare const COMPACT_CHAT_VERSION: string | undefined;
@@ -56,6 +57,7 @@ const OPTIONS = {
   'no-micro': { type: 'boolean' },
   k: { type: 'string', short: 'k' },
   queries: { type: 'string' },
+  date: { type: 'string' },
   debug: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
@@ -69,6 +71,9 @@ Usage:
   compact-chat search FILE|- QUERY [options]
                                           the k best messages of a conversation for QUERY
                                           (--queries FILE: one search per line of FILE)
+  compact-chat search DIR QUERY [options]
+                                          every conversation file directly inside DIR, ranked
+                                          together: conversations best first, their best messages
 
 Input (detected from the JSON's shape; --from overrides):
 ${knownFormatsText()}
@@ -93,6 +98,10 @@ Search:
   -k N                       messages per query (10)
   --queries FILE             one query per line (instead of QUERY); -f json prints one JSON array
                              per query, one line each, in order: { index, role, score, text }
+                             (over a DIR: { file, index, role, score, text }, file relative to
+                             DIR; a file that does not parse is skipped with a line on stderr)
+  --date YYYY-MM-DD          DIR: when the questions are asked, so "two weeks ago" favours the
+                             conversations of that time (default: now)
 
 Output:
   -f, --format text|json|markdown
@@ -154,18 +163,35 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
-async function runSearch(file: string, extra: string[], values: { queries?: string | undefined; k?: string | undefined; format?: string | undefined; from?: string | undefined; conversation?: string | undefined }, io: Io): Promise<number> {
+async function runSearch(file: string, extra: string[], values: { date?: string | undefined; queries?: string | undefined; k?: string | undefined; format?: string | undefined; from?: string | undefined; conversation?: string | undefined }, io: Io): Promise<number> {
   if (extra.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(extra[1])}: quote a query of several words`);
   if ((extra[0] === undefined) === (values.queries === undefined)) throw new UsageError('search needs a QUERY or --queries FILE (one of the two)');
   const format = parseOutputFormat(values.format);
   if (format === 'markdown') throw new UsageError('search prints text or json');
   const k = int(values.k, '-k', 10, 1);
   const queries = values.queries !== undefined ? (await readFile(values.queries, 'utf8')).split(/\r?\n/).filter((q) => q.trim()) : [extra[0] as string];
+  if (file !== '-' && (await isDirectory(file))) {
+    const now = values.date === undefined ? Date.now() : Date.parse(values.date);
+    if (Number.isNaN(now)) throw new UsageError(`--date must be a date such as 2024-05-30, got ${JSON.stringify(values.date)}`);
+    const index = await indexFolder(file, parseFormatOption(values.from), io);
+    const results = searchFolder(index, queries, k, now);
+    io.stdout.write(format === 'json' ? searchJson(results) : folderText(queries, results));
+    return 0;
+  }
+  if (values.date !== undefined) throw new UsageError('--date applies to a search over a folder');
   const input = loadConversations(await readSource(file, io), file === '-' ? 'stdin' : file, parseFormatOption(values.from));
   const [conversation] = nonEmpty(selectConversations(input, values.conversation), input.name, io);
   const results = searchConversation((conversation as Conversation).messages, queries, k);
   io.stdout.write(format === 'json' ? searchJson(results) : searchText(queries, results));
   return 0;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function runStats(input: LoadedInput, choice: string | undefined, settings: CliSettings, format: OutputFormat, io: Io): number {

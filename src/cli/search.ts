@@ -25,7 +25,7 @@ export function searchConversation(messages: readonly ChatMessage[], queries: re
 }
 
 /** JSON: one line per query (an array, best first). */
-export function searchJson(results: readonly SearchResult[][]): string {
+export function searchJson(results: readonly (readonly object[])[]): string {
   return results.map((r) => `${JSON.stringify(r)}\n`).join('');
 }
 

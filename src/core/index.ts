@@ -20,3 +20,5 @@ export * from './policy';
 export * from './search';
 export { searchTerms, stemWord } from './search-terms';
 export * from './search-history';
+export * from './cross-search';
+export * from './query-time';

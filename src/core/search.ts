@@ -70,8 +70,31 @@ export function parseQuery(query: string, options: { stem?: boolean; stopwordWei
 
 /** Lower-cased, NFKC-folded, runs of spaces as one: what a phrase is matched against. */
 function fold(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
+  // A phrase query folds every candidate's text: plain ASCII is its own NFKC form, and text with
+  // single plain spaces only has no runs to collapse, so both steps are skipped when they would
+  // change nothing (the result is the same).
+  const lower = (ASCII.test(text) ? text : text.normalize('NFKC')).toLowerCase();
+  return SPACE_RUN.test(lower) ? lower.replace(/\s+/g, ' ') : lower;
 }
+
+const ASCII = /^\p{ASCII}*$/u;
+
+/** Whether a document holds every phrase (folded, as parseQuery gives them): against its folded
+ * text when the index keeps one, else its raw text — plain ASCII text with a case-insensitive
+ * pattern per phrase (a phrase's spaces match any run of whitespace: what folding does), with no
+ * copy of the text made, other text folded first. */
+export function phraseTest(phrases: readonly string[]): (folded: string | null, raw: () => string) => boolean {
+  const patterns = phrases.map((p) => new RegExp(p.split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'), 'i'));
+  return (folded, raw) => {
+    if (folded !== null) return phrases.every((p) => folded.includes(p));
+    const text = raw();
+    if (ASCII.test(text)) return patterns.every((re) => re.test(text));
+    const f = fold(text);
+    return phrases.every((p) => f.includes(p));
+  };
+}
+/** Whitespace other than a single plain space. */
+const SPACE_RUN = /[^\S ]| {2}/;
 
 /** The `limit` best [slot, score] pairs with a score above 0, best first, ties by slot: a bounded
  * heap over one pass, O(slots × log limit). */
@@ -96,11 +119,13 @@ export function topSlots(scores: Float64Array, limit: number): [number, number][
 
 export class SearchIndex<K> {
   private readonly docs: (Doc<K> | null)[] = [];
-  private readonly slotOf = new Map<K, number>();
+  private readonly slotIndex = new Map<K, number>();
   /** term → doc slots and term frequencies, interleaved [slot, tf, slot, tf, …]. */
   private readonly postings = new Map<string, number[]>();
   private totalLength = 0;
   private live = 0;
+  /** One document's term counts while it is added (reused: adding is the hot path of a build). */
+  private readonly scratch = new Map<string, number>();
   private readonly k1: number;
   private readonly b: number;
   private readonly stem: boolean;
@@ -120,15 +145,16 @@ export class SearchIndex<K> {
   }
 
   has(key: K): boolean {
-    return this.slotOf.has(key);
+    return this.slotIndex.has(key);
   }
 
   /** Adds a document: `fields` are texts with weights (a title counted twice, say). Re-adding a
    * key replaces it. Costs O(the document's terms). */
   add(key: K, fields: string | readonly { text: string; weight: number }[]): void {
-    if (this.slotOf.has(key)) this.remove(key);
+    if (this.slotIndex.has(key)) this.remove(key);
     const list = typeof fields === 'string' ? [{ text: fields, weight: 1 }] : fields;
-    const tf = new Map<string, number>();
+    const tf = this.scratch;
+    tf.clear();
     let length = 0;
     for (const { text, weight } of list) {
       for (const term of searchTerms(text, { stem: this.stem })) {
@@ -138,24 +164,25 @@ export class SearchIndex<K> {
     }
     const slot = this.docs.length;
     this.docs.push({ key, length, folded: this.textOf ? null : fold(list.map((f) => f.text).join('\n')) });
-    this.slotOf.set(key, slot);
-    for (const [term, n] of tf) {
+    this.slotIndex.set(key, slot);
+    // forEach, not for…of: no [term, n] pair allocated per term (adding is a build's hot path).
+    tf.forEach((n, term) => {
       const list = this.postings.get(term);
       if (list) list.push(slot, n);
       else this.postings.set(term, [slot, n]);
-    }
+    });
     this.totalLength += length;
     this.live++;
   }
 
   /** Removes a document. Its postings are dropped lazily, when a search next reads them. */
   remove(key: K): void {
-    const slot = this.slotOf.get(key);
+    const slot = this.slotIndex.get(key);
     if (slot === undefined) return;
     const doc = this.docs[slot];
     if (doc) this.totalLength -= doc.length;
     this.docs[slot] = null;
-    this.slotOf.delete(key);
+    this.slotIndex.delete(key);
     this.live--;
   }
 
@@ -195,11 +222,11 @@ export class SearchIndex<K> {
     }
     if (matched) for (let slot = 0; slot < scores.length; slot++) if (!matched[slot]) scores[slot] = 0;
     if (parsed.phrases.length) {
+      const holds = phraseTest(parsed.phrases);
       for (let slot = 0; slot < scores.length; slot++) {
         if (!scores[slot]) continue;
         const doc = this.docs[slot] as Doc<K>;
-        const folded = doc.folded ?? fold((this.textOf as (key: K) => string)(doc.key));
-        if (!parsed.phrases.every((p) => folded.includes(p))) scores[slot] = 0;
+        if (!holds(doc.folded, () => (this.textOf as (key: K) => string)(doc.key))) scores[slot] = 0;
       }
     }
     return scores;
@@ -213,6 +240,39 @@ export class SearchIndex<K> {
       if (doc) out.push({ key: doc.key, score });
     }
     return out;
+  }
+
+  /** The slot a key is stored at (what `scores` is keyed by), or undefined when absent. */
+  slotOf(key: K): number | undefined {
+    return this.slotIndex.get(key);
+  }
+
+  /** The weighted length of the document at `slot` (0 once removed). */
+  lengthAt(slot: number): number {
+    return this.docs[slot]?.length ?? 0;
+  }
+
+  /** Slots ever used (the length of what `scores` returns). */
+  get slots(): number {
+    return this.docs.length;
+  }
+
+  /** A query parsed as this index parses it (its stemming and stopword weight). */
+  parse(query: string): ParsedQuery {
+    return parseQuery(query, { stem: this.stem, stopwordWeight: this.stopwordWeight });
+  }
+
+  /** The postings of `term` as [slot, tf, slot, tf, …], removed documents left out: read-only, for
+   * callers that score groups of documents (a conversation's messages) themselves. */
+  postingsOf(term: string): readonly number[] | undefined {
+    return this.compacted(term);
+  }
+
+  /** Whether the document at `slot` contains every phrase (folded, as `parse` returns them). */
+  holdsPhrases(slot: number, phrases: readonly string[]): boolean {
+    const doc = this.docs[slot];
+    if (!doc) return false;
+    return phraseTest(phrases)(doc.folded, () => (this.textOf as (key: K) => string)(doc.key));
   }
 
   /** The key stored at `slot` (what `scores` is keyed by), or undefined once removed. */

@@ -10,6 +10,7 @@ import { describeMeter, type MeterFigures } from '../chat/meter';
 import type { ChatSession } from '../chat/session';
 import { CompactNowModal } from './compact-modal';
 import { Composer } from './composer';
+import type { ConversationHit } from '../chat/conversation-index';
 import { HistoryPanel } from './history-panel';
 import { MessageList } from './message-list';
 import { MissingNoteBar } from './missing-note-bar';
@@ -41,6 +42,8 @@ export interface ChatHost {
   listModels(): Promise<string[]>;
   /** Saves `model` as the model setting. */
   setModel(model: string): Promise<void>;
+  /** Saved conversations ranked by their content (the history list's search); absent: it filters. */
+  searchConversations?(query: string): Promise<ConversationHit[]>;
 }
 
 export class ChatView extends ItemView implements HoverParent {
@@ -95,7 +98,8 @@ export class ChatView extends ItemView implements HoverParent {
     // The model on a row of its own: a sidebar (or a phone) has no room for it beside the title.
     this.picker = new ModelPicker(root.createDiv('compact-chat-model-row'), this.host, this, () => this.updateEmptyState());
 
-    this.history = new HistoryPanel(root, this.app, this.host.conversations, this);
+    const search = this.host.searchConversations?.bind(this.host);
+    this.history = new HistoryPanel(root, this.app, this.host.conversations, this, search ? { find: search, reveal: (id) => void this.revealMessage(id) } : undefined);
     this.missingBar = new MissingNoteBar(root, this.host.conversations, this);
     const listHost = {
       openCompactionPanel: (round?: number) => this.host.openCompactionPanel(round),

@@ -22,12 +22,15 @@ export interface CompactionPanelHost {
   readonly session: ChatSession;
   /** Shows the message in the chat view (opening the chat if needed); false when it is not there. */
   revealMessage(id: string): Promise<boolean>;
+  /** Starts a new chat carrying this one's context, with a link back (continue-chat.ts). */
+  continueInNewChat?(): void;
 }
 
 export class CompactionPanelView extends ItemView {
   private controlsEl!: HTMLElement;
   private statusEl!: HTMLElement;
   private focusInput!: HTMLInputElement;
+  private continueButton: HTMLButtonElement | null = null;
   private compactButton!: HTMLButtonElement;
   private undoButton!: HTMLButtonElement;
   private undoEditButton!: HTMLButtonElement;
@@ -103,6 +106,12 @@ export class CompactionPanelView extends ItemView {
     this.lineEditor = new CarriedLineEditor(this.session);
     this.undoEditButton = row.createEl('button', { cls: 'compact-chat-undo-edit', text: 'Undo last edit' });
     this.registerDomEvent(this.undoEditButton, 'click', () => this.lineEditor.undoLast());
+    const carry = this.host.continueInNewChat?.bind(this.host);
+    if (carry) {
+      this.continueButton = row.createEl('button', { cls: 'compact-chat-continue', text: 'Continue in a new chat' });
+      setTooltip(this.continueButton, 'Start a new chat that carries what this one carried forward, with a link back');
+      this.registerDomEvent(this.continueButton, 'click', () => carry());
+    }
     const noteId = `compact-chat-panel-note-${Math.random().toString(36).slice(2, 8)}`;
     this.noteEl = this.controlsEl.createDiv({ cls: 'compact-chat-panel-note', attr: { id: noteId, 'aria-live': 'polite' } });
     this.compactButton.setAttr('aria-describedby', noteId);
@@ -126,6 +135,7 @@ export class CompactionPanelView extends ItemView {
     const last = this.session.compactions[this.session.compactions.length - 1];
     setTooltip(this.undoButton, undoReason ?? `Undo round ${last?.record.round ?? ''}: its messages are sent again`);
     this.lineEditor.updateUndo(this.undoEditButton);
+    if (this.continueButton) this.continueButton.disabled = this.session.messages.length === 0;
     this.noteEl.setText(compactReason && !this.compacting ? `Compact now is unavailable: ${compactReason}` : '');
     this.noteEl.toggle(this.noteEl.getText() !== '');
 

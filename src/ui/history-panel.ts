@@ -6,6 +6,7 @@ import type { HistoryItem } from '../chat/conversation-store';
 import type { Conversations } from '../chat/conversations';
 import { ConfirmModal, RenameModal } from './chat-modals';
 import { formatDateTime } from './dates';
+import { type ContentSearch, renderMatches } from './history-matches';
 
 export class HistoryPanel {
   private readonly el: HTMLElement;
@@ -20,6 +21,8 @@ export class HistoryPanel {
     private readonly app: App,
     private readonly conversations: Conversations,
     owner: Component,
+    /** Ranks conversations by their content (history-matches.ts); absent: titles and text filter. */
+    private readonly content?: ContentSearch,
   ) {
     this.el = parent.createDiv('compact-chat-history');
     this.el.hide();
@@ -52,6 +55,13 @@ export class HistoryPanel {
   refresh(): void {
     if (!this.el.isShown()) return;
     const version = ++this.version;
+    const query = this.searchEl.value.trim();
+    if (query && this.content) {
+      void this.content.find(query).then((hits) => {
+        if (version === this.version) renderMatches(this.listEl, hits, query, this.conversations.current.path);
+      });
+      return;
+    }
     void this.conversations.list(this.searchEl.value).then((items) => {
       if (version === this.version) this.render(items);
     });
@@ -89,9 +99,15 @@ export class HistoryPanel {
     if (!target || !path) return;
     const title = row?.find('.compact-chat-history-title')?.getText() ?? '';
     switch (target.getAttr('data-action')) {
-      case 'open':
-        void this.conversations.open(path).then(() => this.toggle(false));
+      case 'open': {
+        // A content match opens the conversation at the message that matched.
+        const messageId = row?.getAttr('data-message-id');
+        void this.conversations.open(path).then((opened) => {
+          this.toggle(false);
+          if (opened && messageId) this.content?.reveal(messageId);
+        });
         break;
+      }
       case 'rename':
         void new RenameModal(this.app, title).ask().then((next) => (next ? this.conversations.rename(path, next) : undefined));
         break;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SearchIndex, parseQuery } from '../../src/core/search';
+import { SearchIndex, parseQuery, phraseTest } from '../../src/core/search';
 import { searchTerms, stemWord } from '../../src/core/search-terms';
 import { HistoryIndex, pointedRole, rankWithNeighbours } from '../../src/core/search-history';
 import { topSlots } from '../../src/core/search';
@@ -184,5 +184,33 @@ describe('history search', () => {
     expect(index.search('"fish place"', 3, 'user').map((h) => h.key)).toEqual([1]);
     expect(index.search('eat harbour fish', 3, 'user')[0]?.key).toBe(0);
     expect(index.search('eat harbour fish', 3, 'user')[1]?.key).toBe(1);
+  });
+});
+
+describe('searchTerms ASCII fast path', () => {
+  it('gives the terms the Unicode scan gives', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary-ascii', maxLength: 80 }), fc.boolean(), (text, stem) => {
+        // A trailing non-ASCII word sends the same text through the Unicode scan.
+        const unicode = searchTerms(`${text} é`, { stem });
+        expect(searchTerms(text, { stem })).toEqual(unicode.slice(0, -1));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('phrase test', () => {
+  it('on raw text answers as folding the text and looking for the phrase does', () => {
+    const fold = (t: string): string => t.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ');
+    const text = fc.array(fc.constantFrom('Train', 'ticket', 'TICKET', 'a.b', '(x)', ' ', '  ', '\n', '\t', 'é', 'ﬁ', 'fi', '[', '\\'), { maxLength: 12 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, text, (doc, rawPhrase) => {
+        const phrase = fold(rawPhrase).trim();
+        fc.pre(phrase !== '');
+        expect(phraseTest([phrase])(null, () => doc)).toBe(fold(doc).includes(phrase));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -2,6 +2,7 @@
 // vault, for the chat layer's tests.
 import { ChatSession } from '../../../src/chat/session';
 import type { ToolRunner } from '../../../src/chat/tool-loop';
+import type { PastConversations } from '../../../src/chat/past-conversations-tool';
 import type { TransportOptions } from '../../../src/providers/transport';
 import { type CompactChatSettings, DEFAULT_SETTINGS } from '../../../src/chat/settings';
 import { MapNoteSource } from '../../../src/chat/vault-access';
@@ -25,7 +26,7 @@ export interface OllamaBody {
   options: { num_ctx: number };
 }
 
-export async function startHarness(overrides: Partial<CompactChatSettings> = {}, files: Record<string, string> = {}, options: { tools?: ToolRunner; transport?: TransportOptions } = {}): Promise<Harness> {
+export async function startHarness(overrides: Partial<CompactChatSettings> = {}, files: Record<string, string> = {}, options: { tools?: ToolRunner; transport?: TransportOptions; pastConversations?: PastConversations } = {}): Promise<Harness> {
   const server = await ScriptedServer.start();
   const settings: CompactChatSettings = { ...DEFAULT_SETTINGS, model: 'llama3.1:8b', baseUrl: server.url, ...overrides };
   const notes = new MapNoteSource(new Map(Object.entries(files)));
@@ -37,6 +38,7 @@ export async function startHarness(overrides: Partial<CompactChatSettings> = {},
     apiKey: () => undefined,
     notes,
     ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.pastConversations ? { pastConversations: options.pastConversations } : {}),
     now: () => (clock += 1000),
   });
   return {

@@ -1,0 +1,106 @@
+// When a question points in time ("two weeks ago", "last Friday", "in the past month", "lately"):
+// read from the query and the day it is asked, as a span of days a conversation's date can be
+// near. The cross-conversation search (cross-search.ts) favours conversations dated in or near
+// it; the words alone cannot tell two chats about the same subject apart by when they were held.
+// UTC, English expressions only. Pure.
+
+const DAY_MS = 86_400_000;
+const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  couple: 2,
+  few: 3,
+  several: 4,
+};
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+
+/** A span of time a question points at: conversations dated from `from` to `to` fit it fully, and
+ * fit less the further outside they fall, on the scale of `slack` (a vaguer expression, wider). */
+export interface TimeHint {
+  from: number;
+  to: number;
+  slack: number;
+  /** The words it was read from ("two weeks ago"), for tests and explanations. */
+  phrase: string;
+}
+
+const COUNT = String.raw`(\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|(?:a )?couple(?: of)?|(?:a )?few|several)`;
+const AGO = new RegExp(String.raw`\b${COUNT} (day|week|month|year)s? (?:ago|back|before)\b`);
+const PAST = new RegExp(String.raw`\b(?:past|last|previous) ${COUNT} (day|week|month|year)s?\b`);
+const PAST_ONE = /\b(?:in|during|over|within) the (?:past|last) (day|week|month|year)\b/;
+const LAST_UNIT = /\blast (week|month|year|weekend)\b/;
+const LAST_DAY = /\b(?:last|this past) (mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b/;
+const RECENT = /\b(?:lately|recently|most recent(?:ly)?|latest|these days|nowadays)\b/;
+
+function countOf(word: string): number {
+  const w = word.replace(/^a /, '').replace(/ of$/, '');
+  return /^\d+$/.test(w) ? Number(w) : (NUMBER_WORDS[w] ?? 1);
+}
+
+/** The first time expression of `query` resolved against `now` (ms, when it is asked), or null
+ * when it has none or `now` is unknown. */
+export function queryTimeHint(query: string, now: number): TimeHint | null {
+  if (!Number.isFinite(now) || now <= 0) return null;
+  const q = query.toLowerCase();
+  const day = Math.floor(now / DAY_MS) * DAY_MS;
+  let m: RegExpExecArray | null;
+  if ((m = /\b(?:the day before yesterday|yesterday|last night)\b/.exec(q))) {
+    const back = m[0].startsWith('the day before') ? 2 : 1;
+    return { from: day - back * DAY_MS, to: day - back * DAY_MS + DAY_MS - 1, slack: DAY_MS, phrase: m[0] };
+  }
+  if ((m = AGO.exec(q))) {
+    const days = countOf(m[1] ?? 'a') * (UNIT_DAYS[m[2] ?? 'day'] ?? 1);
+    const vague = /couple|few|several/.test(m[1] ?? '');
+    // "Two weeks ago" is rarely exactly fourteen days: a quarter of the distance either way.
+    const spread = Math.max(DAY_MS, (vague ? 0.5 : 0.25) * days * DAY_MS);
+    const at = day - days * DAY_MS;
+    return { from: at - spread, to: at + spread, slack: spread, phrase: m[0] };
+  }
+  if ((m = PAST.exec(q))) {
+    const days = countOf(m[1] ?? 'a') * (UNIT_DAYS[m[2] ?? 'day'] ?? 1);
+    return { from: day - days * DAY_MS, to: now, slack: Math.max(DAY_MS, 0.25 * days * DAY_MS), phrase: m[0] };
+  }
+  if ((m = PAST_ONE.exec(q))) {
+    const days = UNIT_DAYS[m[1] ?? 'day'] ?? 1;
+    return { from: day - days * DAY_MS, to: now, slack: Math.max(DAY_MS, 0.25 * days * DAY_MS), phrase: m[0] };
+  }
+  if ((m = LAST_DAY.exec(q))) {
+    const target = WEEKDAYS.indexOf((m[1] ?? '').slice(0, 3));
+    const back = (new Date(day).getUTCDay() - target + 7) % 7 || 7;
+    const at = day - back * DAY_MS;
+    return { from: at, to: at + DAY_MS - 1, slack: 2 * DAY_MS, phrase: m[0] };
+  }
+  if ((m = LAST_UNIT.exec(q))) {
+    const days = m[1] === 'weekend' ? 7 : (UNIT_DAYS[m[1] ?? 'week'] ?? 7);
+    return { from: day - 2 * days * DAY_MS, to: day, slack: 0.5 * days * DAY_MS, phrase: m[0] };
+  }
+  if ((m = RECENT.exec(q))) return { from: day - 7 * DAY_MS, to: now, slack: 14 * DAY_MS, phrase: m[0] };
+  return null;
+}
+
+/** How well a conversation dated `at` fits `hint`: 1 inside the span, falling off outside it on the
+ * scale of its slack; 0 for an unknown date. */
+export function timeFit(hint: TimeHint, at: number): number {
+  if (!Number.isFinite(at) || at <= 0) return 0;
+  const outside = at < hint.from ? hint.from - at : at > hint.to ? at - hint.to : 0;
+  if (!outside) return 1;
+  const x = outside / hint.slack;
+  return Math.exp(-x * x);
+}
+
+/** The time expression of `query` ("two weeks ago"), whatever day it is asked; '' when none. */
+export function timePhrase(query: string): string {
+  // The words matched do not depend on the day: any valid day reads them.
+  return queryTimeHint(query, Date.UTC(2000, 0, 1))?.phrase ?? '';
+}

@@ -1,0 +1,198 @@
+// The index over many conversations: ranking by conversation with its best messages quoted, one
+// update per message, and (property) any sequence of saves, renames, removals and outside edits
+// leaves it answering exactly as one built from scratch.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CrossIndex, type IndexedMessage, conversationDate, subjectOf } from '../../src/core/cross-search';
+import { queryTimeHint, timeFit } from '../../src/core/query-time';
+
+const u = (text: string): IndexedMessage => ({ text, role: 'user' });
+const a = (text: string): IndexedMessage => ({ text, role: 'assistant' });
+const DAY = 86_400_000;
+
+describe('CrossIndex', () => {
+  it('ranks the conversation that holds the answer first and quotes its messages verbatim', () => {
+    const index = new CrossIndex<string>();
+    index.sync('pond.md', [u('Which pond liner should I buy?'), a('An EPDM liner of 1 mm, it lasts twenty years.'), u('Thanks, ordered.')], 0);
+    index.sync('charity.md', [u('Suggest charities for animals'), a('The Donkey Sanctuary and Cats Protection.')], 0);
+    index.sync('bread.md', [u('My sourdough is flat'), a('Feed the starter twice a day.')], 0);
+    const hits = index.search('which charities did you suggest?', { limit: 10, asker: 'user' });
+    expect(hits[0]).toMatchObject({ conversation: 'charity.md' });
+    expect(hits.filter((h) => h.conversation === 'charity.md').map((h) => h.text)).toContain('The Donkey Sanctuary and Cats Protection.');
+    const liner = index.search('what did we decide about the pond liner', { limit: 10, asker: 'user' });
+    expect(liner[0]?.conversation).toBe('pond.md');
+    expect(liner.every((h) => h.conversation === 'pond.md')).toBe(true);
+    expect(liner.map((h) => h.index)).toContain(1);
+  });
+
+  it('finds a message saved since the last query; one append is one update', () => {
+    const index = new CrossIndex<string>();
+    index.sync('a.md', [u('hello there')], 0);
+    expect(index.search('zeppelin', { limit: 5, asker: 'user' })).toEqual([]);
+    index.append('a.md', a('The zeppelin museum is in Friedrichshafen.'));
+    expect(index.search('zeppelin', { limit: 5, asker: 'user' })[0]).toMatchObject({ conversation: 'a.md', index: 1, role: 'assistant' });
+    expect(index.messages).toBe(2);
+  });
+
+  it('leaves out the conversation the question is asked in, and caps the messages per conversation', () => {
+    const index = new CrossIndex<string>();
+    index.sync('here.md', [u('tomato seeds'), a('tomato seeds need warmth')], 0);
+    index.sync('there.md', [u('tomato blight'), a('tomato blight spreads in rain'), u('tomato again'), a('tomato more')], 0);
+    const hits = index.search('tomato', { limit: 10, asker: 'user', exclude: 'here.md', perConversation: 2 });
+    expect(hits.map((h) => h.conversation)).toEqual(['there.md', 'there.md']);
+  });
+
+  it('favours the conversation held when the question says, given when it is asked', () => {
+    const index = new CrossIndex<string>();
+    const now = Date.UTC(2024, 5, 30);
+    index.sync('old.md', [u('I ran a 10k race with my club')], now - 60 * DAY);
+    index.sync('recent.md', [u('I ran a 10k race with my club')], now - 14 * DAY);
+    expect(index.search('which race did I run two weeks ago?', { limit: 5, asker: 'user', now })[0]?.conversation).toBe('recent.md');
+    expect(index.search('which race did I run two months ago?', { limit: 5, asker: 'user', now })[0]?.conversation).toBe('old.md');
+    // Without a date the tie goes to the earlier-added conversation.
+    expect(index.search('which race did I run two weeks ago?', { limit: 5, asker: 'user' })[0]?.conversation).toBe('old.md');
+  });
+
+  it('a quoted phrase must be in the message quoted', () => {
+    const index = new CrossIndex<string>();
+    index.sync('x.md', [u('the shooting guard scored'), a('guard the shooting range')], 0);
+    const hits = index.search('"shooting guard"', { limit: 5, asker: 'user' });
+    expect(hits.map((h) => h.index)).toEqual([0]);
+  });
+});
+
+describe('dates and question framing', () => {
+  it('reads a conversation date from message times, else a leading stamp', () => {
+    expect(conversationDate([{ createdAt: 5, content: 'x' }])).toBe(5);
+    expect(conversationDate([{ createdAt: 0, content: '(2023/05/30 (Tue) 02:31) hello' }])).toBe(Date.UTC(2023, 4, 30, 2, 31));
+    expect(conversationDate([{ createdAt: 0, content: 'no date' }])).toBe(0);
+  });
+
+  it('resolves time expressions against the day asked', () => {
+    const now = Date.UTC(2024, 5, 30, 12);
+    const h = queryTimeHint('What did I cook a couple of days ago?', now);
+    expect(h?.phrase).toBe('a couple of days ago');
+    expect(timeFit(h!, Date.UTC(2024, 5, 28))).toBe(1);
+    expect(timeFit(h!, Date.UTC(2024, 3, 1))).toBeLessThan(0.01);
+    expect(queryTimeHint('the three trips I took in the past three months', now)).toMatchObject({ to: now });
+    expect(queryTimeHint('what did I buy last Friday', now)?.from).toBe(Date.UTC(2024, 5, 28));
+    expect(queryTimeHint('what is my cat called', now)).toBeNull();
+    expect(queryTimeHint('two weeks ago', 0)).toBeNull();
+  });
+
+  it('drops the words that frame the question, keeping the subject', () => {
+    const q = 'I mentioned visiting a museum two months ago. Did I visit with a friend?';
+    expect(subjectOf(q).split(/\W+/).filter(Boolean)).toEqual(['i', 'visiting', 'a', 'museum', 'did', 'i', 'visit', 'with', 'a', 'friend']);
+    expect(subjectOf('what did you mention before?')).toBe('what did you mention before?'.replace(/mention|before/g, ' '));
+    expect(subjectOf('previous conversation')).toBe('previous conversation');
+  });
+});
+
+// The property: an index changed step by step answers as one built from the end state.
+type Op =
+  | { kind: 'save'; conv: number; messages: [boolean, number][] }
+  | { kind: 'append'; conv: number; message: [boolean, number] }
+  | { kind: 'rename'; from: number; to: number }
+  | { kind: 'delete'; conv: number }
+  | { kind: 'edit'; conv: number; at: number; message: [boolean, number] };
+
+const WORDS = ['pond', 'liner', 'charity', 'donkey', 'bread', 'flour', 'race', 'club', 'I', 'you', 'what', 'the'];
+const msg = fc.tuple(fc.boolean(), fc.nat(5000));
+const textOf = ([user, seed]: [boolean, number]): IndexedMessage => ({
+  role: user ? 'user' : 'assistant',
+  text: Array.from({ length: 1 + (seed % 7) }, (_, i) => WORDS[(seed * (i + 3) + i * i) % WORDS.length]).join(' '),
+});
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('save' as const), conv: fc.nat(5), messages: fc.array(msg, { maxLength: 6 }) }),
+  fc.record({ kind: fc.constant('append' as const), conv: fc.nat(5), message: msg }),
+  fc.record({ kind: fc.constant('rename' as const), from: fc.nat(5), to: fc.nat(5) }),
+  fc.record({ kind: fc.constant('delete' as const), conv: fc.nat(5) }),
+  fc.record({ kind: fc.constant('edit' as const), conv: fc.nat(5), at: fc.nat(6), message: msg }),
+);
+
+function answers(index: CrossIndex<string>): Record<string, number>[] {
+  const queries = ['pond liner', 'what did you say about the donkey', 'I bread', '"flour race"', 'club'];
+  return queries.map((q) => {
+    const out: Record<string, number> = {};
+    for (const h of index.search(q, { limit: 1000, asker: 'user', perConversation: 1000 })) out[`${h.conversation}#${h.index}`] = h.score;
+    return out;
+  });
+}
+
+describe('CrossIndex property', () => {
+  it('after any sequence of saves, appends, renames, deletes and outside edits it equals an index built from scratch', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 25 }), (ops) => {
+        const index = new CrossIndex<string>();
+        // The truth: what each note holds now.
+        const notes = new Map<string, IndexedMessage[]>();
+        for (const o of ops) {
+          if (o.kind === 'save') {
+            notes.set(`c${o.conv}`, o.messages.map(textOf));
+            index.sync(`c${o.conv}`, o.messages.map(textOf), o.conv);
+          } else if (o.kind === 'append') {
+            const key = `c${o.conv}`;
+            notes.set(key, [...(notes.get(key) ?? []), textOf(o.message)]);
+            if (!index.has(key)) index.sync(key, [], o.conv);
+            index.append(key, textOf(o.message));
+          } else if (o.kind === 'rename') {
+            const from = `c${o.from}`;
+            const to = `c${o.to}`;
+            const held = notes.get(from);
+            if (!held || from === to) continue;
+            notes.delete(from);
+            notes.set(to, held);
+            index.rename(from, to);
+          } else if (o.kind === 'delete') {
+            notes.delete(`c${o.conv}`);
+            index.remove(`c${o.conv}`);
+          } else {
+            // An edit outside the plugin: the note is read again and synced whole.
+            const key = `c${o.conv}`;
+            const held = [...(notes.get(key) ?? [])];
+            held[Math.min(o.at, held.length)] = textOf(o.message);
+            notes.set(key, held);
+            index.sync(key, held, o.conv);
+          }
+        }
+        const scratch = new CrossIndex<string>();
+        for (const [key, messages] of notes) scratch.sync(key, messages, 0);
+        expect(new Set(index.keys())).toEqual(new Set(scratch.keys()));
+        for (const key of notes.keys()) expect(index.messagesOf(key)).toEqual(scratch.messagesOf(key));
+        const got = answers(index);
+        const want = answers(scratch);
+        got.forEach((g, i) => {
+          expect(Object.keys(g).sort()).toEqual(Object.keys(want[i] ?? {}).sort());
+          for (const [k, v] of Object.entries(g)) expect(Math.abs(v - (want[i]?.[k] ?? NaN))).toBeLessThan(0.0011);
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('CrossIndex memory', () => {
+  it('rebuilds itself once replaced messages outnumber the held ones, answering as before', () => {
+    const index = new CrossIndex<string>();
+    index.sync('other.md', [u('the pond liner is EPDM'), a('noted')], 0);
+    // A streaming reply saved again and again: its message replaced on every save.
+    let last = '';
+    for (let i = 0; i < 25_000; i++) {
+      last = `growing reply ${'word '.repeat(i % 7)}${i}`;
+      index.sync('chat.md', [u('tell me about ponds'), a(last)], 0);
+    }
+    expect(index.deadSlots).toBeLessThan(10_001);
+    expect(index.messagesOf('chat.md')).toEqual([u('tell me about ponds'), a(last)]);
+    const fresh = new CrossIndex<string>();
+    fresh.sync('other.md', [u('the pond liner is EPDM'), a('noted')], 0);
+    fresh.sync('chat.md', [u('tell me about ponds'), a(last)], 0);
+    for (const q of ['pond', 'growing reply', '"pond liner"']) expect(index.search(q, { limit: 10, asker: 'user' })).toEqual(fresh.search(q, { limit: 10, asker: 'user' }));
+  });
+});
+
+describe('question frame', () => {
+  it('drops "the order of" but keeps "order" as a subject', () => {
+    expect(subjectOf('What is the order of the three trips?').split(/\W+/).filter(Boolean)).toEqual(['what', 'is', 'the', 'three', 'trips']);
+    expect(subjectOf('What did I order at the diner?')).toContain('order');
+  });
+});
