@@ -13,7 +13,7 @@ import { type SavedConversation, parseConversation } from './conversation-format
 import type { ConversationVault } from './conversation-store';
 
 /** The vault reads the index needs (main.ts gives it the plugin's `ConversationVault`). */
-export type IndexVault = Pick<ConversationVault, 'read' | 'listNotes' | 'onModify'>;
+export type IndexVault = Pick<ConversationVault, 'read' | 'listNotes' | 'onModify' | 'onRename' | 'onDelete'>;
 
 export interface IndexOptions {
   /** The conversation folder, normalised as the store has it ('' for the vault's root). */
@@ -76,6 +76,16 @@ export class ConversationIndex {
     private readonly options: IndexOptions,
   ) {
     vault.onModify((path) => {
+      if (this.builtFor !== null) this.dirty.add(path);
+    });
+    // A note renamed onto the path of one deleted before is another note at a path the index
+    // holds: both paths are read again (the listing alone would take it for the old one).
+    vault.onRename((path, oldPath) => {
+      if (this.builtFor === null) return;
+      this.dirty.add(path);
+      this.dirty.add(oldPath);
+    });
+    vault.onDelete((path) => {
       if (this.builtFor !== null) this.dirty.add(path);
     });
   }

@@ -166,6 +166,23 @@ const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 const QUALIFIERS = new Set('various several certain many few such whole entire main real truly quite rather lots plenty couple bunch kind sort type totally currently recently finally'.split(' '));
 const qualifies = (w: string): boolean => QUALIFIERS.has(w) || (w.length > 4 && w.endsWith('ly'));
 
+/** A word of a phrase candidate: lower case (apostrophes dropped), where it stands, whether it is
+ * a name, and its weight. */
+interface RunWord {
+  lower: string;
+  start: number;
+  end: number;
+  name: boolean;
+  weight: number;
+}
+
+/** Whether the text before `at` ends a sentence (spaces aside): a capital there starts one. */
+function afterStop(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && (text[i] === ' ' || text[i] === '\t')) i--;
+  return i >= 0 && (text[i] === '.' || text[i] === '!' || text[i] === '?');
+}
+
 /** A thread's most distinctive phrases, in its own words and case (each a run of words of one
  * sentence, separated by single spaces only, so it is found verbatim where it was said). */
 function phrasesOf(seg: Segment, weight: (w: string) => number): string[] {
@@ -174,23 +191,22 @@ function phrasesOf(seg: Segment, weight: (w: string) => number): string[] {
     // A bracketed aside (a photo's caption) describes a picture, not what was talked about.
     const text0 = s.text.includes('[') ? s.text.replace(/\[[^\]]*\]/g, (m) => ' '.repeat(m.length)) : s.text;
     WORD.lastIndex = 0;
-    let run: { text: string; start: number; end: number; name: boolean }[] = [];
+    let run: RunWord[] = [];
     const flush = (): void => {
+      // (Words of a run are separated by one space each: every sub-run is a verbatim phrase.)
       for (let len = Math.min(PHRASE_WORDS, run.length); len >= 1; len--) {
         for (let i = 0; i + len <= run.length; i++) {
-          const words = run.slice(i, i + len);
-          const text = s.text.slice((words[0] as { start: number }).start, (words[len - 1] as { end: number }).end);
-          if (!/^[\p{L}\p{N}'’-]+(?: [\p{L}\p{N}'’-]+)*$/u.test(text)) continue;
-          const firstW = (words[0] as { text: string }).text.toLowerCase();
-          const lastW = (words[len - 1] as { text: string }).text.toLowerCase();
-          if (qualifies(firstW) || qualifies(lastW)) continue;
+          const first = run[i] as RunWord;
+          const lastWord = run[i + len - 1] as RunWord;
+          if (qualifies(first.lower) || qualifies(lastWord.lower)) continue;
           // Nor on a verb's past form ("liked Under Armour", "mansion surrounded"), a name aside.
-          if ((firstW.endsWith('ed') && !(words[0] as { name: boolean }).name) || (lastW.endsWith('ed') && !(words[len - 1] as { name: boolean }).name)) continue;
+          if ((first.lower.endsWith('ed') && !first.name) || (lastWord.lower.endsWith('ed') && !lastWord.name)) continue;
           // One word alone names a topic only when it is a name or long enough to be specific.
-          if (len === 1 && !(words[0] as { name: boolean }).name && firstW.length < 6) continue;
+          if (len === 1 && !first.name && first.lower.length < 6) continue;
+          const text = s.text.slice(first.start, lastWord.end);
           const key = text.toLowerCase();
           let score = 0;
-          for (const w of words) score += weight(w.text.toLowerCase()) * (w.name ? 1.5 : 1);
+          for (let k = i; k < i + len; k++) score += (run[k] as RunWord).weight;
           score *= 1 + 0.25 * (len - 1);
           const e = scored.get(key);
           if (e) {
@@ -209,13 +225,14 @@ function phrasesOf(seg: Segment, weight: (w: string) => number): string[] {
       const glued = last >= 0 && text0.slice(last, m.index) === ' ';
       if (!glued) flush();
       // A capitalised word inside the sentence is a name ("New York City"), whatever its word.
-      const name = m.index > 0 && /^\p{Lu}/u.test(w) && w !== 'I' && !/[.!?]\s*$/.test(text0.slice(0, m.index));
+      const name = m.index > 0 && /^\p{Lu}/u.test(w) && w !== 'I' && !afterStop(text0, m.index);
       if ((!name && BREAKS.has(lower.replace(/'/g, ''))) || w.length < 3 || /^\d+$/.test(w) || /^i'/.test(lower)) {
         flush();
         last = -1;
         continue;
       }
-      run.push({ text: w, start: m.index, end: m.index + w.length, name });
+      const low = lower.replace(/'/g, '');
+      run.push({ lower: low, start: m.index, end: m.index + w.length, name, weight: weight(low) * (name ? 1.5 : 1) });
       last = m.index + w.length;
     }
     flush();
@@ -264,7 +281,7 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
   const dfByWord = new Map<string, number>();
   for (const [id, c] of df) dfByWord.set(wordOf(id), c);
   // A phrase's words weighed by how few of the other segments say them: what names this thread.
-  const weight = (w: string): number => Math.log(1 + n / (dfByWord.get(w.replace(/'/g, '')) ?? 1));
+  const weight = (w: string): number => Math.log(1 + n / (dfByWord.get(w) ?? 1));
 
   let nextId = earlier.reduce((m, t) => Math.max(m, t.id + 1), 1);
   const threads: ThreadLine[] = [];

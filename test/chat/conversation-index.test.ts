@@ -113,13 +113,12 @@ describe('ConversationIndex property', () => {
           } else if (o.kind === 'junk') {
             vault.write(path(o.note), 'not a conversation at all');
           } else if (o.kind === 'rename') {
-            // A rename fires no modify event; like the vault's, it refuses a path that is taken.
-            const text = vault.files.get(path(o.from));
-            if (text === undefined || vault.files.has(path(o.to))) continue;
-            vault.files.delete(path(o.from));
-            vault.files.set(path(o.to), text);
+            // A rename fires a rename event, no modify event; like the vault's, it refuses a path
+            // that is taken.
+            if (!vault.files.has(path(o.from)) || vault.files.has(path(o.to))) continue;
+            vault.rename(path(o.from), path(o.to));
           } else if (o.kind === 'delete') {
-            vault.files.delete(path(o.note));
+            vault.remove(path(o.note));
           } else {
             await index.search('pond', { limit: 5, asker: 'user' });
           }
