@@ -26,7 +26,8 @@ export type SectionId =
   | 'leftOff'
   | 'request'
   | 'nextStep'
-  | 'state';
+  | 'state'
+  | 'people';
 
 /** The lines written under another line, while room is left: how an error was resolved (under
  * the error), the command the work left off at and the lines of its output (under "Left off", the
@@ -42,7 +43,7 @@ export function outputOf(leftOff: LeftOffLine | null | undefined): string[] {
 }
 
 /** Display order of the sections (stable format). */
-export const ORDER: SectionId[] = ['goal', 'request', 'constraints', 'state', 'decisions', 'done', 'open', 'errors', 'modified', 'read', 'references', 'topics', 'facts', 'leftOff', 'nextStep'];
+export const ORDER: SectionId[] = ['people', 'goal', 'request', 'constraints', 'state', 'decisions', 'done', 'open', 'errors', 'modified', 'read', 'references', 'topics', 'facts', 'leftOff', 'nextStep'];
 
 export const HEADINGS: Record<SectionId, string> = {
   goal: 'Goal:',
@@ -60,6 +61,7 @@ export const HEADINGS: Record<SectionId, string> = {
   request: 'Latest request:',
   nextStep: 'Next step:',
   state: 'State:',
+  people: 'Speakers:',
 };
 
 /** Formats a list line of paths. Paths are written out whole: a factored-out directory would make
@@ -198,5 +200,5 @@ export function bareOf(line: string): string {
 }
 
 export function needsHeading(id: SectionId): boolean {
-  return !['goal', 'request', 'leftOff', 'nextStep', 'modified', 'read', 'references'].includes(id);
+  return !['people', 'goal', 'request', 'leftOff', 'nextStep', 'modified', 'read', 'references'].includes(id);
 }

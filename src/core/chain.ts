@@ -81,7 +81,7 @@ function mergeReferences(earlier: readonly Reference[], later: readonly Referenc
 
 export type ExtractedContent = Pick<
   CompactionRecord,
-  'goal' | 'request' | 'nextStep' | 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'leftOff' | 'facts' | 'topics' | 'references' | 'filesRead' | 'filesModified' | 'kind' | 'threads' | 'state'
+  'goal' | 'request' | 'nextStep' | 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'leftOff' | 'facts' | 'topics' | 'references' | 'filesRead' | 'filesModified' | 'kind' | 'threads' | 'state' | 'speakers'
 >;
 
 /**
@@ -119,6 +119,8 @@ export function mergeContent(previous: CompactionRecord | null, fresh: Extracted
     // An agent's run stays work when a later round removes only talk; otherwise the latest reading.
     kind: previous.kind === 'work' ? 'work' : (fresh.kind ?? previous.kind),
     threads: mergeThreads(previous.threads ?? [], fresh.threads ?? []),
+    // A name found once stays; a later round's reading of a side wins.
+    ...(previous.speakers || fresh.speakers ? { speakers: { ...previous.speakers, ...fresh.speakers } } : {}),
     // Where the work stands: this round's changes on the earlier ones, its latest check and cause.
     ...(previous.state || fresh.state ? { state: fresh.state ? mergeState(previous.state, fresh.state) : previous.state } : {}),
   };

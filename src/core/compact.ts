@@ -24,6 +24,7 @@ import { contentWords } from './word-scan';
 import { estimateTokens } from './tokens';
 import { wholeUnits } from './units';
 import { conversationKind, extractThreads } from './threads';
+import { findSpeakers } from './speakers';
 
 export interface CompactOptions {
   /** Token budget of the whole `<previous_context>` block, tags included. */
@@ -338,6 +339,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     filesModified,
     kind,
     threads,
+    ...(kind === 'talk' ? { speakers: findSpeakers(removed) } : {}),
     ...(state && !stateIsEmpty(state) ? { state } : {}),
   };
 }

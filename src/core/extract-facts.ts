@@ -14,6 +14,7 @@ import { MaxHeap } from './max-heap';
 import type { SourcedLine } from './record';
 import { standsAlone, wordCount } from './text';
 import { wordIds } from './word-scan';
+import { isRequestText } from './extract-goal';
 import { opensOnPointer, salienceOf } from './salience';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, MY, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
@@ -285,7 +286,9 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const makeCandidate = (s: Sentence, pos: number, text: string, ids: readonly number[]): Candidate => {
     const boost = prior(s, text) * focusBoost(ids);
     const seq = options.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
-    const about = s.role === 'user' && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0;
+    // (Not in a long message the user pasted — a candidate's answers, a prompt template — nor a
+    // request: what they asked is not what they are.)
+    const about = s.role === 'user' && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0 && s.of < PASTED_SENTENCES && !isRequestText(text);
     return { text, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, ids, weights: weigh(text, ids), boost, cost: cheapCost(text), ...(about ? { about } : {}) };
   };
   // Prefilter: a cheap value-per-token bound for every sentence (no allocation), and full

@@ -181,6 +181,8 @@ export interface CompactionRecord {
 
   /** What kind of conversation it is (the latest round's reading; absent in older records). */
   kind?: ConversationKind;
+  /** The names the text gives the two sides (speakers.ts; read between two people only). */
+  speakers?: { user?: string; assistant?: string };
   /** The threads of the conversation, oldest first (threads.ts); key facts name theirs. */
   threads?: ThreadLine[];
 

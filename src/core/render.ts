@@ -19,6 +19,7 @@ import { isRequestText } from './extract-goal';
 import { estimateTokens } from './tokens';
 import { balancedMarkup, dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash } from './text';
 import { contentWords } from './word-scan';
+import { speakersLine } from './speakers';
 import { ABOUT_USER_HEAD, threadHead, threadedFactLines } from './thread-format';
 import type { ThreadLine } from './record';
 import { addCommandOutput, addResolutions, largestFitting, orderFiles, orderRefs, trimToFit } from './render-extras';
@@ -95,7 +96,14 @@ interface Built {
  * Renders the record's content within `budgetTokens` (tags included, by the core's estimate
  * minus the margin). `roleOf` names who said a fact ('user' / 'assistant'), when known.
  */
-export function renderBlock(record: CompactionRecord, options: RenderOptions, roleOf: (id: string) => string | undefined = () => undefined): string {
+export function renderBlock(record: CompactionRecord, options: RenderOptions, roleOfId: (id: string) => string | undefined = () => undefined): string {
+  // Between two people the text may name them: facts are labelled with the names, and one line
+  // says who is who.
+  const speakers = record.kind === 'talk' ? record.speakers : undefined;
+  const roleOf = (id: string): string | undefined => {
+    const role = roleOfId(id);
+    return (role === 'user' || role === 'assistant' ? speakers?.[role] : undefined) ?? role;
+  };
   const model = options.model;
   const cost = (s: string): number => estimateTokens(s, model);
   const margin = options.margin ?? recordMargin(record);
@@ -195,6 +203,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // (With a few threads the first request is still the aim, and the latest one is shown beside it.)
   const staleGoal = record.kind === 'assist' && threads.length >= STALE_GOAL_THREADS;
   const goalLine = record.kind === 'talk' ? null : staleGoal ? (record.request ?? record.goal) : record.goal;
+  const people = speakersLine(speakers);
+  if (people) add('people', people, target);
   goalText = taskLine('goal', goalLine, 'Goal:');
   // The latest request: first in a conversation doing work (it is the task at hand); in talk, where
   // the kept messages carry the current topic, only with the room the key facts leave.

@@ -47,7 +47,8 @@ export function conversationKind(messages: readonly ChatMessage[], sentences: re
       mine.user += my;
       mine.userN++;
       if (s.id !== lastId) userMessages++;
-      if (isRequest(s)) requests++;
+      // ("Let's grab some food!" between friends is a plan, not a request to an assistant.)
+      if (isRequest(s) && !/^(?:\w+[,!]?\s+)?let['’]?s\b/i.test(s.text)) requests++;
     } else if (s.role === 'assistant') {
       mine.other += my;
       mine.otherN++;
@@ -55,8 +56,8 @@ export function conversationKind(messages: readonly ChatMessage[], sentences: re
     lastId = s.id;
   }
   // (The other side must say "my" at all: an assistant explaining things never does.)
-  const personal = mine.otherN >= 6 && mine.userN >= 6 && mine.other >= 2 && mine.other / mine.otherN >= 0.5 * (mine.user / mine.userN);
-  return personal && requests <= 0.25 * userMessages ? 'talk' : 'assist';
+  const personal = mine.otherN >= 6 && mine.userN >= 6 && mine.other >= 2 && mine.other / mine.otherN >= 0.35 * (mine.user / mine.userN);
+  return personal && requests <= 0.4 * userMessages ? 'talk' : 'assist';
 }
 
 interface Segment {
@@ -199,10 +200,15 @@ function phrasesOf(seg: Segment, weight: (w: string) => number): string[] {
           const first = run[i] as RunWord;
           const lastWord = run[i + len - 1] as RunWord;
           if (qualifies(first.lower) || qualifies(lastWord.lower)) continue;
+          // A name's article or preposition ("The Name", "Of the Wind") is no edge of a phrase
+          // ("New York City" is: a common word, capitalised inside a name).
+          if ((first.name ? STOPWORDS : BREAKS).has(first.lower) || (lastWord.name ? STOPWORDS : BREAKS).has(lastWord.lower)) continue;
+          // Nor does a phrase start on a verb's -ing form ("exploring endorsement opportunities").
+          if (first.lower.endsWith('ing') && !first.name) continue;
           // Nor on a verb's past form ("liked Under Armour", "mansion surrounded"), a name aside.
           if ((first.lower.endsWith('ed') && !first.name) || (lastWord.lower.endsWith('ed') && !lastWord.name)) continue;
-          // One word alone names a topic only when it is a name or long enough to be specific.
-          if (len === 1 && !first.name && first.lower.length < 6) continue;
+          // One word alone names a topic only when it is a name ("difference" names nothing).
+          if (len === 1 && !first.name) continue;
           const text = s.text.slice(first.start, lastWord.end);
           const key = text.toLowerCase();
           let score = 0;
@@ -256,6 +262,8 @@ function phrasesOf(seg: Segment, weight: (w: string) => number): string[] {
 function requestHead(opener: readonly Sentence[]): string {
   const first = opener[0];
   if (!first || first.wc > HEAD_REQUEST_WORDS || first.wc < 4) return '';
+  // "Can you help me with that?" says nothing of what it asks: the thread's phrases head it then.
+  if (first.ids.filter(content).length < 3 || /\b(?:that|this|it|them|those|these)\?*["'”’)]*[?.!]?$/i.test(first.text)) return '';
   return first.text;
 }
 
