@@ -4,7 +4,6 @@
 // `main` takes its streams as arguments so tests can run it in-process; bin.ts wires it to the
 // real process.
 import { readFile, stat } from 'node:fs/promises';
-import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { groupUnits } from '../core';
 import { CliError, EXIT_INPUT, EXIT_USAGE, UsageError } from './errors';
@@ -29,16 +28,13 @@ import { compactOnce, replay } from './replay';
 import { CLI_DEFAULTS, type CliSettings, resolve } from './settings';
 import { searchConversation, searchJson, searchText } from './search';
 import { folderText, indexFolder, searchFolder } from './search-folder';
+import type { Io } from './io';
 import { conversationStats } from './stats';
 
 declare const COMPACT_CHAT_VERSION: string | undefined;
 const VERSION = typeof COMPACT_CHAT_VERSION === 'string' ? COMPACT_CHAT_VERSION : 'dev';
 
-export interface Io {
-  stdout: Writable;
-  stderr: Writable & { isTTY?: boolean };
-  stdin: Readable;
-}
+export type { Io } from './io';
 
 const OPTIONS = {
   from: { type: 'string' },

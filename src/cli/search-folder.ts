@@ -9,7 +9,7 @@ import { CrossIndex, conversationDate } from '../core';
 import { CliError } from './errors';
 import type { FormatId } from './formats';
 import { loadConversations, readSource } from './input';
-import type { Io } from './cli';
+import type { Io } from './io';
 
 export interface FolderResult {
   /** The file's path relative to the folder. */

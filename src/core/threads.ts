@@ -134,7 +134,8 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
 
 /** The sentences of a user message that make its request, from the first request sentence on. */
 function requestSentences(own: readonly Sentence[]): Sentence[] | null {
-  const at = own.findIndex((s) => prose(s) && isRequest(s));
+  // A request, or a question of some length ("Should the drippers run longer in July?").
+  const at = own.findIndex((s) => prose(s) && (isRequest(s) || ((s.traits & QUESTION) !== 0 && s.wc >= 5)));
   return at < 0 ? null : own.slice(at).filter(prose);
 }
 
@@ -152,11 +153,15 @@ function similarity(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, numbe
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
-/** A segment's profile: its most frequent content words with their weights (tf × idf). */
+/** A segment's profile: its content words with their counts. A word said in more than half of the segments (the speakers' names, the conversation's
+ * standing subject) is left out: it would join every thread to every other; a word two segments
+ * share is what links a thread that comes back, so it is not weighed down. */
 function profileOf(seg: Segment, df: ReadonlyMap<number, number>, n: number): Map<string, number> {
-  const scored = [...seg.tf].map(([id, tf]) => [id, tf * Math.log(1 + n / (df.get(id) ?? 1))] as const);
-  scored.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
-  return new Map(scored.slice(0, PROFILE_WORDS).map(([id, w]) => [wordOf(id), Math.round(w * 100) / 100]));
+  const common = Math.max(2, Math.floor(n / 2));
+  // (Whole within the round; what the record keeps for later rounds is its top words, topOf.)
+  const out = new Map<string, number>();
+  for (const [id, tf] of seg.tf) if ((df.get(id) ?? 1) <= common) out.set(wordOf(id), tf);
+  return out;
 }
 
 /** Words that end a phrase: function words and words too common to name a topic. */
@@ -348,7 +353,7 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       to: seg.to,
       score: seg.sentences.length,
       round,
-      profile: Object.fromEntries(profile),
+      profile: topOf(profile),
       ...(state ? { state } : {}),
     };
     profiles.set(id, profile);

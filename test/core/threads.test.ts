@@ -1,0 +1,244 @@
+// The conversation's threads as the block's skeleton (issue 29): segmentation at sessions and new
+// requests, a thread that comes back joined to its earlier part, heads in the thread's own words,
+// no Goal where nobody asked for anything, facts that stand alone, events above reactions, and the
+// speakers named. Hand-written conversations only.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compact } from '../../src/core/compact';
+import { selectFacts } from '../../src/core/extract-facts';
+import { sentencesOf } from '../../src/core/extract-sentences';
+import type { ChatMessage } from '../../src/core/messages';
+import { estimateTokens } from '../../src/core/tokens';
+import { findSpeakers } from '../../src/core/speakers';
+import { conversationKind } from '../../src/core/threads';
+import { isReaction, opensOnPointer, tellsEvent } from '../../src/core/salience';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2025, 2, 3, 18, 0);
+let seq = 0;
+const msg = (role: 'user' | 'assistant', content: string, at: number): ChatMessage => ({ id: `t${seq++}`, role, content, createdAt: at });
+
+/** Two friends over three evenings: a pottery class, a new puppy, then the pottery class again. */
+function friends(): ChatMessage[] {
+  seq = 0;
+  const day = (d: number, i: number): number => T0 + d * DAY + i * 60_000;
+  return [
+    msg('user', 'Hey Maya! I finally signed up for the wheel throwing class at the Clayworks studio on Elm Street.', day(0, 0)),
+    msg('assistant', 'Hi Jonas! That sounds great. My sister took a glazing course at Clayworks last spring and loved the teachers there.', day(0, 1)),
+    msg('user', 'My first bowl collapsed twice, but the teacher showed me how to center the clay with my elbows braced.', day(0, 2)),
+    msg('assistant', 'I remember my first mug from a summer camp, it leaned like a tower. My cousin still uses it for pencils.', day(0, 3)),
+    msg('user', 'The studio fires the pieces in a gas kiln every Thursday, so my bowls will be glazed next week.', day(0, 4)),
+    msg('user', 'Our teacher Ines worked for twenty years at a ceramics factory in Delft before she opened the Clayworks wheel throwing class for beginners.', day(0, 6)),
+    msg('assistant', 'My grandfather collected Delft blue tiles, and he kept a whole wall of them in his workshop behind the bakery in Haarlem.', day(0, 7)),
+    msg('assistant', 'Wow, that is so cool! Keep going, you are doing great!', day(0, 8)),
+    msg('user', 'Big news, Maya: we adopted a beagle puppy named Biscuit from the Riverside animal shelter on Saturday.', day(4, 0)),
+    msg('assistant', 'Congratulations, Jonas! My family had a beagle named Pepper when I was a kid, and she howled at every siren.', day(4, 1)),
+    msg('user', 'Biscuit already chewed one of my running shoes, so I ordered a crate and puppy training lessons at Pawsome Academy.', day(4, 2)),
+    msg('assistant', 'My neighbour sent her terrier to Pawsome Academy and the leash pulling stopped within three weeks.', day(4, 3)),
+    msg('user', 'The vet said Biscuit needs his second vaccination in two weeks before he can meet other dogs at the park.', day(4, 4)),
+    msg('user', 'We also bought a blue harness and a chew toy shaped like a carrot, and Biscuit sleeps in the crate next to the radiator.', day(4, 6)),
+    msg('assistant', 'My brother trained his labrador to ring a bell by the back door, which might work for Biscuit when he needs to go out.', day(4, 7)),
+    msg('user', 'My landlord agreed to the puppy after I promised to replace the hallway carpet if Biscuit ruins it, and he signed a note about it.', day(4, 9)),
+    msg('assistant', 'My cousin in Utrecht had the same deal with her landlord and ended up buying washable runner rugs from a shop near the canal.', day(4, 10)),
+    msg('user', 'Biscuit weighs four kilos now and the breeder card from the shelter says he was born on the second of January.', day(4, 11)),
+    msg('assistant', 'My old beagle Pepper loved frozen carrots on hot days, and our vet in Leiden said they were good for her teeth.', day(4, 12)),
+    msg('assistant', 'That is amazing, I am so happy for you!', day(4, 13)),
+    msg('user', 'Back at the Clayworks studio tonight: my bowls came out of the gas kiln with a celadon glaze and no cracks.', day(9, 0)),
+    msg('assistant', 'My sister says celadon glaze at Clayworks always turns out greener than the sample tiles.', day(9, 1)),
+    msg('user', 'Ines wants every student to bring a sketch of the teapot shape and a list of the glazes they would like to try next month.', day(9, 5)),
+    msg('assistant', 'My sister made a teapot at Clayworks with a bamboo handle that she bought at the market in Amsterdam on a Sunday.', day(9, 6)),
+    msg('user', 'Next month the wheel throwing class moves on to teapots, which need a lid, a spout and a handle.', day(9, 2)),
+    msg('assistant', 'Good luck with it!', day(9, 3)),
+    msg('user', 'Thanks Maya, talk soon.', day(9, 4)),
+    msg('assistant', 'Bye Jonas!', day(9, 5)),
+  ];
+}
+
+/** An assistant chat: a drip irrigation question, a tax form question, then irrigation again. */
+function assistantChat(): ChatMessage[] {
+  seq = 0;
+  const at = (i: number): number => T0 + i * 60_000;
+  return [
+    msg('user', 'Can you recommend a drip irrigation kit for twelve tomato plants in raised beds?', at(0)),
+    msg('assistant', 'The Gardena Micro-Drip starter kit waters up to twenty plants from one tap and costs about 60 euros. Its pressure reducer keeps the drippers at 1.5 bar, which suits raised beds.', at(1)),
+    msg('user', 'I bought the Gardena kit yesterday and laid the supply pipe along the two raised beds.', at(2)),
+    msg('assistant', 'Place one dripper per tomato plant, ten centimetres from the stem, and run the system twenty minutes each morning.', at(3)),
+    msg('user', 'Please explain which box of the Dutch income tax form holds the mortgage interest deduction.', at(4)),
+    msg('assistant', 'Mortgage interest for your own home goes in box 1 of the income tax return, under the heading eigen woning. The deduction applies only to a loan taken for buying or renovating that home.', at(5)),
+    msg('user', 'The tax office letter asks for the annual statement from the bank, which I downloaded as a PDF.', at(6)),
+    msg('assistant', 'Attach the annual statement as a PDF when you submit the return online through the Mijn Belastingdienst portal.', at(7)),
+    msg('user', 'Should the Gardena drippers on the tomato beds run longer during the July heat wave?', at(8)),
+    msg('assistant', 'During a heat wave run the Gardena drippers twice a day, twenty minutes in the morning and ten in the evening, and check that the raised beds stay moist five centimetres down.', at(9)),
+    msg('user', 'Thanks, that helps.', at(10)),
+    msg('assistant', 'You are welcome.', at(11)),
+  ];
+}
+
+function ok(r: ReturnType<typeof compact>): Extract<ReturnType<typeof compact>, { ok: true }> {
+  if (!r.ok) throw new Error(r.message);
+  return r;
+}
+
+const removedText = (chat: readonly ChatMessage[], cut: number): string => chat.slice(0, cut).map((m) => m.content).join('\n');
+
+describe('threads of a conversation between two friends', () => {
+  const chat = friends();
+  const r = ok(compact(chat, { budgetTokens: 1000, cut: 27, model: 'gpt-4o', now: 1 }));
+
+  it('reads it as talk, with no Goal and no constraints', () => {
+    expect(r.record.kind).toBe('talk');
+    expect(r.block).not.toMatch(/^Goal:/m);
+    expect(r.block).not.toMatch(/^Constraints/m);
+  });
+
+  it('cuts it at the session gaps and joins the thread that comes back', () => {
+    const threads = r.record.threads ?? [];
+    // Evening 1 (pottery) and evening 3 (pottery again) are one thread; the puppy is another.
+    expect(threads).toHaveLength(2);
+    const pottery = threads.find((t) => t.from === chat[0]?.createdAt);
+    expect(pottery?.to).toBe(chat[26]?.createdAt);
+    for (const f of r.record.facts) if (f.sources[0] === 't21') expect(f.thread).toBe(pottery?.id);
+  });
+
+  it('heads each thread with its own words and its days, facts under it', () => {
+    const heads = r.block.split('\n').filter((l) => l.startsWith('### '));
+    expect(heads.length).toBe(2);
+    expect(heads[0]).toMatch(/^### 3–12 March 2025: /);
+    const source = removedText(chat, 27);
+    for (const head of heads) {
+      const phrases = head.slice(head.indexOf(': ') + 2).split(', ');
+      expect(phrases.length).toBeGreaterThan(0);
+      for (const p of phrases) expect(source).toContain(p);
+    }
+  });
+
+  it('names the speakers and labels facts with their names', () => {
+    expect(r.record.speakers).toEqual({ user: 'Jonas', assistant: 'Maya' });
+    expect(r.block).toContain('Speakers: Jonas (user), Maya (assistant)');
+    expect(r.block).toMatch(/^- Jonas(?:, \d+ \w+ \d{4})?: /m);
+    expect(r.block).not.toMatch(/^- (?:User|Assistant)\b/m);
+  });
+
+  it('keeps events, not reactions', () => {
+    expect(r.block).toContain('we adopted a beagle puppy named Biscuit');
+    expect(r.block).not.toContain('Keep going, you are doing great!');
+    expect(r.block).not.toContain('I am so happy for you');
+  });
+});
+
+describe('threads of a chat with an assistant', () => {
+  it('opens a thread at a new request, joins the request that comes back, heads threads with their requests', () => {
+    const chat = assistantChat();
+    const r = ok(compact(chat, { budgetTokens: 1000, cut: 10, model: 'gpt-4o', now: 1 }));
+    expect(r.record.kind).toBe('assist');
+    const threads = r.record.threads ?? [];
+    expect(threads.map((t) => t.text)).toEqual([
+      'Can you recommend a drip irrigation kit for twelve tomato plants in raised beds?',
+      'Please explain which box of the Dutch income tax form holds the mortgage interest deduction.',
+    ]);
+    expect(threads.every((t) => t.head === 'request' && t.state === 'answered')).toBe(true);
+    // The heat-wave question went back to the irrigation thread.
+    const irrigation = threads[0]?.id;
+    const late = r.record.facts.filter((f) => f.sources[0] === 't9');
+    for (const f of late) expect(f.thread).toBe(irrigation);
+    // With a few threads the first request is still the goal; the latest is shown beside it.
+    expect(r.block).toMatch(/^Goal: Can you recommend a drip irrigation kit/m);
+  });
+
+  it('keeps the plain layout when the conversation has one thread', () => {
+    const chat = assistantChat().slice(0, 4);
+    const more = [
+      msg('user', 'How deep should the Gardena supply pipe lie under the mulch of the raised beds?', T0 + 5 * 60_000),
+      msg('assistant', 'Lay the Gardena supply pipe on the soil under five centimetres of mulch, so the drippers stay visible for checks.', T0 + 6 * 60_000),
+      msg('user', 'Thanks!', T0 + 7 * 60_000),
+      msg('assistant', 'Happy gardening.', T0 + 8 * 60_000),
+    ];
+    const r = ok(compact([...chat, ...more], { budgetTokens: 1000, cut: 6, model: 'gpt-4o', now: 1 }));
+    expect(r.record.threads).toHaveLength(1);
+    expect(r.block).not.toContain('### ');
+    expect(r.block).toMatch(/^Goal: Can you recommend a drip irrigation kit/m);
+  });
+});
+
+describe('facts that stand alone', () => {
+  it('carries a pointer-led sentence with the sentence before it, or not at all', () => {
+    seq = 0;
+    const msgs = [
+      msg('user', 'I just finished reading The Name of the Wind on the train to Leeds. It is a fantasy novel by Patrick Rothfuss about a young musician.', T0),
+      msg('assistant', 'It was published in 2007 and won the Quill Award for science fiction and fantasy.', T0 + 1),
+    ];
+    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 400, round: 1 }).map((f) => f.text);
+    expect(facts).toContain('I just finished reading The Name of the Wind on the train to Leeds. It is a fantasy novel by Patrick Rothfuss about a young musician.');
+    expect(facts.some((f) => f.startsWith('It is a fantasy novel'))).toBe(false);
+    // No sentence before it in its message: no fact.
+    expect(facts.some((f) => f.startsWith('It was published in 2007'))).toBe(false);
+  });
+
+  it('tells pointers, reactions and events apart', () => {
+    expect(opensOnPointer("That's the one I meant.")).toBe(true);
+    expect(opensOnPointer('Theo brought the cake.')).toBe(false);
+    expect(isReaction('Wow, that is so cool!')).toBe(true);
+    expect(isReaction('Good luck with the exam!')).toBe(true);
+    expect(isReaction('The exam is on Friday at nine.')).toBe(false);
+    expect(tellsEvent('We adopted a beagle puppy from the shelter.')).toBe(true);
+    expect(tellsEvent('Did you adopt the puppy?')).toBe(false);
+  });
+
+  it('ranks an event above a reaction between two people', () => {
+    const facts = (() => {
+      const chat = friends();
+      return selectFacts(sentencesOf(chat.slice(0, 16)), { poolTokens: 2000, round: 1 }).map((f) => f.text);
+    })();
+    const event = facts.findIndex((f) => f.includes('we adopted a beagle puppy'));
+    const reaction = facts.findIndex((f) => f.includes('That is amazing, I am so happy for you'));
+    expect(event).toBeGreaterThanOrEqual(0);
+    expect(reaction === -1 || reaction > event).toBe(true);
+  });
+});
+
+describe('who is talking', () => {
+  it('reads names from greetings and introductions, and none when unsure', () => {
+    seq = 0;
+    const chat = [msg('user', "Hi there, I'm Alex and I run the bakery on Main Street.", T0), msg('assistant', 'Hello Alex, nice to meet you.', T0 + 1)];
+    expect(findSpeakers(chat)).toEqual({ user: 'Alex' });
+    expect(findSpeakers([msg('user', 'Hey there!', T0), msg('assistant', 'Hi everyone.', T0 + 1)])).toEqual({});
+  });
+
+  it('tells an assistant chat from talk: an assistant that explains never says "my"', () => {
+    const chat = assistantChat();
+    expect(conversationKind(chat, sentencesOf(chat))).toBe('assist');
+    const talk = friends();
+    expect(conversationKind(talk, sentencesOf(talk))).toBe('talk');
+  });
+});
+
+describe('threads: properties', () => {
+  const word = fc.constantFrom('garden', 'violin', 'Lisbon', 'marathon', 'kiln', 'puppy', 'Rotterdam', 'recipe', 'tomatoes', 'concert', 'bicycle', 'Biscuit', 'lantern', 'harbour');
+  const sentence = fc.array(word, { minLength: 4, maxLength: 9 }).map((ws) => `My ${ws.join(' ')} story is long.`);
+  const session = fc.array(fc.tuple(sentence, sentence), { minLength: 2, maxLength: 6 });
+
+  it('every head phrase is found in the removed text, the block fits its budget and is the same every time', () => {
+    fc.assert(
+      fc.property(fc.array(session, { minLength: 1, maxLength: 5 }), fc.constantFrom(700, 1000, 1600), (sessions, budget) => {
+        seq = 0;
+        const chat: ChatMessage[] = [];
+        sessions.forEach((s, d) => s.forEach(([a, b], i) => chat.push(msg('user', a, T0 + d * DAY + 2 * i * 60_000), msg('assistant', b, T0 + d * DAY + (2 * i + 1) * 60_000))));
+        const cut = Math.max(2, chat.length - 2);
+        const one = compact(chat, { budgetTokens: budget, cut, model: 'gpt-4o', now: 1 });
+        const two = compact(chat, { budgetTokens: budget, cut, model: 'gpt-4o', now: 1 });
+        if (!one.ok || !two.ok) return;
+        expect(two.block).toBe(one.block);
+        expect(estimateTokens(one.block, 'gpt-4o')).toBeLessThanOrEqual(budget);
+        const source = removedText(chat, cut);
+        for (const t of one.record.threads ?? []) {
+          if (t.head !== 'phrases' || !t.text) continue;
+          for (const p of t.text.split(', ')) expect(source).toContain(p);
+        }
+        // Every fact still names a removed message.
+        const removed = new Set(chat.slice(0, cut).map((m) => m.id));
+        for (const f of one.record.facts) expect(removed.has(f.sources[0] ?? '')).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
