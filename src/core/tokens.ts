@@ -2,7 +2,9 @@
 //
 // One pass over the UTF-16 code units: every character is classified (script and shape), placed
 // in a run of its group, and adds the weight of its *slot* (group, position in the run, plus a few
-// extras) for the model's tokenizer family. The weights were fitted (bench/fit-token-weights.mjs)
+// extras) for the model's tokenizer family. All of that is compiled once into an automaton whose
+// table packs each transition's next state and weight (in hundredths, summed as integers), so the
+// loop is one class look-up and one table look-up per code unit: no branch, no allocation. The weights were fitted (bench/fit-token-weights.mjs)
 // against the real tokenizers — o200k_base and cl100k_base (gpt-tokenizer), the Claude tokenizer
 // (@anthropic-ai/tokenizer), Llama 2's and Mistral 7B's SentencePiece (llama-tokenizer-js,
 // mistral-tokenizer-js) — on a multilingual train corpus, with generated text (code, JSON,
@@ -124,8 +126,18 @@ const HAN_BYTES = 39;
 // rest of SYMBOL. Llama 2's vocabulary holds a few of them (✅ ✓ ★ ♥), and spells the others in
 // their three UTF-8 bytes.
 const SYMBOL_PICTO = 40;
-const SURROGATE = 41; // resolved in the loop: a pair (emoji, or a rare ideograph) or a lone one (emoji)
-const PUNCT_CHAR = 42; // resolved in the loop: PUNCT, REPEAT when it equals the previous character, or APOS
+// Table columns of the code units whose class depends on what comes before them; the automaton
+// resolves them (the table below), so the loop is one table look-up per code unit:
+// - surrogates: a high one is priced at once, as an emoji, or in plane 2 (HIGH_HAN) as a rare
+//   ideograph; the low one after it adds nothing; a low one alone is priced as an emoji;
+// - ASCII punctuation, one column per character: the same mark again is REPEAT (----, ====, **);
+//   an apostrophe after an ASCII letter is APOS (it's, don't), after anything else PUNCT; a double
+//   quote and an underscore are QUOTE and UNDERSCORE; the rest PUNCT.
+const HIGH = 41;
+const HIGH_HAN = 42;
+const LOW = 43;
+const PUNCT_COL = 44; // + the mark's index in PUNCT_CHARS
+const PUNCT_CHARS = Array.from({ length: 0x5e }, (_, i) => i + 0x21).filter((c) => !(c >= 0x30 && c <= 0x39) && !(((c | 0x20) - 0x61) >>> 0 < 26));
 
 const GROUP_OF = [...Array.from({ length: 23 }, (_, g) => g), LATIN, LATIN, LATIN, LATIN, CYRILLIC, TAB, HAN, SPACE, FORMAT, APOS_GROUP, HANGUL, LATIN, LATIN, PUNCT, PUNCT, LATIN, HAN, SYMBOL];
 const GROUPS: readonly (readonly [string, number])[] = [
@@ -204,7 +216,7 @@ MARK[LATIN1_PT] = BASE[38] ?? 0;
 // Code unit → class, built once (64 kB).
 const CLASS = new Uint8Array(0x10000).fill(OTHER);
 const RANGES: readonly (readonly [number, number, number])[] = [
-  [0x21, 0x7e, PUNCT_CHAR], [0x30, 0x39, DIGIT], [0x41, 0x5a, UPPER], [0x61, 0x7a, LATIN],
+  [0x30, 0x39, DIGIT], [0x41, 0x5a, UPPER], [0x61, 0x7a, LATIN],
   [0x09, 0x09, TAB], [0x0b, 0x0c, SPACE], [0x20, 0x20, SPACE], [0x0a, 0x0a, NEWLINE], [0x0d, 0x0d, NEWLINE],
   [0x80, 0xbf, GEN_PUNCT], [0xc0, 0xff, LATIN1], [0xd7, 0xd7, GEN_PUNCT], [0xf7, 0xf7, GEN_PUNCT],
   [0x100, 0x36f, LATIN_EXT], [0x370, 0x3ff, GREEK], [0x1f00, 0x1fff, GREEK],
@@ -220,10 +232,11 @@ const RANGES: readonly (readonly [number, number, number])[] = [
   [0x3000, 0x303f, CJK_PUNCT], [0x3200, 0x33ff, CJK_PUNCT], [0xfe30, 0xfe4f, CJK_PUNCT], [0xff00, 0xffef, CJK_PUNCT],
   [0x3040, 0x30ff, KANA], [0x31f0, 0x31ff, KANA], [0xff66, 0xff9f, KANA],
   [0x2300, 0x23ff, SYMBOL_PICTO], [0x2600, 0x27bf, SYMBOL_PICTO], [0x2b00, 0x2bff, SYMBOL_PICTO],
-  [0xfe00, 0xfe0f, VARIATION], [0xd800, 0xdfff, SURROGATE],
+  [0xfe00, 0xfe0f, VARIATION], [0xd800, 0xdbff, HIGH], [0xd840, 0xd87f, HIGH_HAN], [0xdc00, 0xdfff, LOW],
   [0x3400, 0x4dbf, HAN_RARE], [0x4e00, 0x9fff, HAN_RARE], [0xf900, 0xfaff, HAN_RARE],
 ];
 for (const [lo, hi, k] of RANGES) CLASS.fill(k, lo, hi + 1);
+PUNCT_CHARS.forEach((c, i) => (CLASS[c] = PUNCT_COL + i));
 for (const c of 'aio') CLASS[c.charCodeAt(0)] = VOWEL;
 for (const c of CHEAP_ACCENTS) CLASS[c.charCodeAt(0)] = LATIN1_CHEAP;
 for (const c of PT_ACCENTS) CLASS[c.charCodeAt(0)] = LATIN1_PT;
@@ -263,10 +276,12 @@ for (let i = 0; i < COMMON_HAN.length; i++) if ((B64.indexOf(LLAMA_BYTE_HAN[Math
 // run, the position in it (capped at the group's last slot; for digits, the position modulo 3),
 // whether the word already has a marked letter, whether the last letter was upper-case and whether
 // it was a lower-case a, i or o, and whether it follows a double quote or is in the identifier
-// after one. A lone space waits in a state of its own, because its slot depends on what follows.
-// Built once from the start state by stepping every class (262 states); the loop then does one
-// table look-up per character.
-interface State {
+// after one; and, for the columns resolved here rather than in the loop, the ASCII mark just read
+// (is the next one a repeat?), whether the last code unit was an ASCII letter (is an apostrophe a
+// contraction?) or a high surrogate (is a low one its pair?). A lone space waits in a state of its
+// own, because its slot depends on what follows. Built once from the start state by stepping every
+// column (about 630 states); the loop then does one table look-up per code unit.
+interface Core {
   g: number;
   pos: number;
   marked: boolean;
@@ -274,18 +289,26 @@ interface State {
   vowel: boolean;
   ident: number; // 1 right after a double quote, 2 in the letters, digits and underscores after one
 }
-const NC = 41; // row width: classes 0 … 40 (SURROGATE and PUNCT_CHAR never reach the table)
+interface State extends Core {
+  mark: number; // the ASCII mark just read (0: none)
+  letter: boolean; // the last code unit was an ASCII letter
+  high: boolean; // the last code unit was a high surrogate
+}
+const NC = PUNCT_COL + PUNCT_CHARS.length; // row width: every column
 const STATES: State[] = [];
-const IDS = new Map<string, number>();
-function stateId(s: State): number {
-  const key = `${s.g} ${s.pos} ${s.marked} ${s.upper} ${s.vowel} ${s.ident}`;
+const IDS = new Map<number, number>();
+/** The id of the state with `core`'s fields and this memory (added when new). Its fields in one
+ * number as the key (g + 1 < 64, pos < 16, ident < 4, mark < 128). */
+function stateId(core: Core, mark: number, letter: boolean, high: boolean): number {
+  const { g, pos, marked, upper, vowel, ident } = core;
+  const key = (g + 1) | (pos << 6) | (+marked << 10) | (+upper << 11) | (+vowel << 12) | (ident << 13) | (mark << 15) | (+letter << 22) | (+high << 23);
   let id = IDS.get(key);
-  if (id === undefined) IDS.set(key, (id = STATES.push(s) - 1));
+  if (id === undefined) IDS.set(key, (id = STATES.push({ g, pos, marked, upper, vowel, ident, mark, letter, high }) - 1));
   return id;
 }
 
 /** The slots a character of class `k` adds after state `s`, and the state after it. */
-function step(s: State, k: number): [State, number[]] {
+function step(s: Core, k: number): [Core, number[]] {
   const g = GROUP_OF[k] ?? OTHER;
   const sp = BASE[SPACE] ?? 0;
   const slots: number[] = [];
@@ -349,7 +372,7 @@ function step(s: State, k: number): [State, number[]] {
 }
 
 /** step(), plus the quoted identifier a character starts, continues or ends. */
-function stepIdent(s: State, k: number): [State, number[]] {
+function stepIdent(s: Core, k: number): [Core, number[]] {
   const [next, slots] = step(s, k);
   const inIdent = s.ident > 0 && (GROUP_OF[k] === LATIN || k === DIGIT || k === UNDERSCORE);
   const ident = k === QUOTE ? 1 : inIdent ? 2 : 0;
@@ -357,77 +380,122 @@ function stepIdent(s: State, k: number): [State, number[]] {
   return [{ ...next, ident }, k === UNDERSCORE && s.ident === 2 ? slots.map((q) => (q === punct0 ? SNAKE : q)) : slots];
 }
 
+// The table: every column read after every state. A column's class is resolved by what the state
+// remembers, then stepped (stepIdent); the step depends only on the state's core fields and the
+// class, so it is computed once per pair and shared (building the table stays cheap at startup).
 const NEXT: number[] = [];
 const ADDS: number[][] = [];
-stateId({ g: -1, pos: 0, marked: false, upper: false, vowel: false, ident: 0 });
-for (let s = 0; s < STATES.length; s++) {
-  for (let k = 0; k < NC; k++) {
-    const [next, slots] = k < SURROGATE ? stepIdent(STATES[s]!, k) : [STATES[s]!, []];
-    NEXT.push(stateId(next));
-    ADDS.push(slots);
+// In a function, not at the top level, so V8 optimises the loops (module code runs interpreted).
+(function build(): void {
+  const steps = new Map<number, [Core, number[]]>();
+  const rows = new Map<string, [number[], number[][], number]>();
+  /** Column `k` read after `s` (whose core fields are the `core`-th seen): the next state, the slots. */
+  const column = (s: State, core: number, k: number): [number, number[]] => {
+    if (k === LOW && s.high) return [stateId(s, 0, false, false), []]; // the low half of a pair
+    let cls = k;
+    let mark = 0;
+    if (k === LOW) cls = EMOJI; // a lone low surrogate
+    else if (k === HIGH || k === HIGH_HAN) cls = k === HIGH_HAN ? HAN_RARE : EMOJI;
+    else if (k >= PUNCT_COL) {
+      mark = PUNCT_CHARS[k - PUNCT_COL] ?? 0;
+      cls = mark === s.mark ? REPEAT : mark === 0x27 && s.letter ? APOS : mark === 0x22 ? QUOTE : mark === 0x5f ? UNDERSCORE : PUNCT;
+    }
+    let stepped = steps.get(core * NC + cls);
+    if (!stepped) steps.set(core * NC + cls, (stepped = stepIdent(s, cls)));
+    return [stateId(stepped[0], mark, k === LATIN || k === VOWEL || k === UPPER, k === HIGH || k === HIGH_HAN), stepped[1]];
+  };
+  stateId({ g: -1, pos: 0, marked: false, upper: false, vowel: false, ident: 0 }, 0, false, false);
+  for (let id = 0; id < STATES.length; id++) {
+    const s = STATES[id]!;
+    const key = `${s.g} ${s.pos} ${s.marked} ${s.upper} ${s.vowel} ${s.ident}`;
+    // The row of the state with these core fields and nothing remembered, computed once; a state
+    // that remembers something differs from it only in the columns that read it.
+    let row = rows.get(key);
+    if (!row) {
+      const bare = { ...s, mark: 0, letter: false, high: false };
+      const next: number[] = [];
+      const adds: number[][] = [];
+      for (let k = 0; k < NC; k++) {
+        const [n, slots] = column(bare, rows.size, k);
+        next.push(n);
+        adds.push(slots);
+      }
+      rows.set(key, (row = [next, adds, rows.size]));
+    }
+    const at = NEXT.length;
+    NEXT.push(...row[0]);
+    ADDS.push(...row[1]);
+    for (const k of [LOW, s.mark ? PUNCT_COL + PUNCT_CHARS.indexOf(s.mark) : -1, s.letter ? PUNCT_COL + PUNCT_CHARS.indexOf(0x27) : -1]) {
+      if (k < 0 || (k === LOW && !s.high)) continue;
+      [NEXT[at + k], ADDS[at + k]] = column(s, row[2], k);
+    }
   }
-}
-const NEXT_STATE = Uint16Array.from(NEXT);
+})();
 // At the end of the text a waiting lone space is priced as joining a token (the cheapest case,
 // so appending text never lowers the estimate).
 const END_ADDS = STATES.map((s) => (s.g === SPACE && s.pos === 0 ? [BASE[SPACE] ?? 0] : []));
 
+// A transition packed in one integer: the next state's row (state × NC, so the loop adds the column
+// to it) above, the weight in hundredths of a token below — one load per code unit.
+const WEIGHT_BITS = 11;
+const WEIGHT_MASK = (1 << WEIGHT_BITS) - 1;
+if (STATES.length * NC * (WEIGHT_MASK + 1) > 2 ** 31) throw new Error('the token table outgrew its packing');
+
 /**
- * The one pass: the sum of the transition weights `tw` (and `end` for the final state) over
- * `text`. With `counts`, also counts how many times each slot was added.
+ * The one pass: the packed transitions' weights summed over `text`, plus the final state's (`end`),
+ * in hundredths. With `counts`, also counts how many times each slot was added.
  *
  * Everything the loop reads is a `const` of this closure: bundlers turn module-level constants
  * into `var`s, and V8 then re-checks the tables on every character (a fifth slower).
  */
-const scan = ((): ((text: string, tw: Float64Array, end: Float64Array, counts?: Float64Array) => number) => {
-  const classes = CLASS;
-  const nextState = NEXT_STATE;
-  const [surrogate, punctChar, punct, repeat, hanRare, emoji, apos, quote, underscore, nc] = [SURROGATE, PUNCT_CHAR, PUNCT, REPEAT, HAN_RARE, EMOJI, APOS, QUOTE, UNDERSCORE, NC];
-  return (text, tw, end, counts) => {
-    let state = 0;
+const scan = ((): ((text: string, table: Int32Array, end: Int32Array, counts?: Float64Array) => number) => {
+  const [classes, bits, mask, nc] = [CLASS, WEIGHT_BITS, WEIGHT_MASK, NC];
+  return (text, table, end, counts) => {
+    let row = 0;
     let sum = 0;
-    let prev = -1;
     for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      let k = classes[c]!;
-      if (k >= surrogate) {
-        // The same mark again: ----, ====, **; an apostrophe after an ASCII letter: it's, don't.
-        if (k === punctChar) k = c === prev ? repeat : c === 0x27 && ((prev | 0x20) - 0x61) >>> 0 < 26 ? apos : c === 0x22 ? quote : c === 0x5f ? underscore : punct;
-        else {
-          const d = text.charCodeAt(i + 1); // NaN past the end
-          if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
-            k = c >= 0xd840 && c < 0xd880 ? hanRare : emoji; // planes 2-3 are CJK ideographs, all rare
-            i++;
-          } else k = emoji; // a lone surrogate: priced like an emoji, never a crash
-        }
-      }
-      const t = state * nc + k;
-      sum += tw[t]!;
+      const t = row + classes[text.charCodeAt(i)]!;
+      const x = table[t]!;
       if (counts) for (const q of ADDS[t]!) counts[q]! += 1;
-      state = nextState[t]!;
-      prev = c;
+      sum += x & mask;
+      row = x >>> bits;
     }
-    if (counts) for (const q of END_ADDS[state]!) counts[q]! += 1;
-    return sum + end[state]!;
+    if (counts) for (const q of END_ADDS[row / nc]!) counts[q]! += 1;
+    return sum + end[row / nc]!;
   };
 })();
 
 /** @internal Adds to `counts` how many times `text` adds each slot (fitting script, tests). */
 export function countSlots(text: string, counts: Float64Array): void {
-  scan(text, TW_ZERO, END_ZERO, counts);
+  scan(text, TABLE_ZERO, END_ZERO, counts);
 }
-const TW_ZERO = new Float64Array(NEXT.length);
-const END_ZERO = new Float64Array(STATES.length);
+const TABLE_ZERO = Int32Array.from(NEXT, (n) => n * NC * (WEIGHT_MASK + 1));
+const END_ZERO = new Int32Array(STATES.length);
 
 export { tokenizerFamily };
 
-/** Per family, built on first use: the weight of every transition and of every final state. */
-const TABLES: Partial<Record<TokenizerFamily, [Float64Array, Float64Array]>> = {};
-function tables(family: TokenizerFamily): [Float64Array, Float64Array] {
-  const w = WEIGHTS[family];
+/** Per family, built on first use: every transition packed (next row, weight in hundredths of a
+ * token: the fitted weights have two decimals, so sums are exact integers), and every final
+ * state's weight. */
+const TABLES: Partial<Record<TokenizerFamily, [Int32Array, Int32Array]>> = {};
+function tables(family: TokenizerFamily): [Int32Array, Int32Array] {
+  const w = WEIGHTS[family].map((x) => Math.round(100 * x));
   const sum = (slots: number[]): number => slots.reduce((a, q) => a + (w[q] ?? 0), 0);
-  return (TABLES[family] ??= [Float64Array.from(ADDS, sum), Float64Array.from(END_ADDS, sum)]);
+  return (TABLES[family] ??= [
+    Int32Array.from(ADDS, (slots, t) => {
+      const weight = sum(slots);
+      // Never met with the fitted weights (at most a few tokens per code unit, never negative).
+      if (weight < 0 || weight > WEIGHT_MASK) throw new Error(`a token weight of ${weight / 100} cannot be packed`);
+      return (NEXT[t]! * NC * (WEIGHT_MASK + 1)) | weight;
+    }),
+    Int32Array.from(END_ADDS, sum),
+  ]);
 }
+
+// The last model's family: estimateTokens is called per message with the same model, and the
+// family is found by regular expressions.
+let lastModel: string | undefined;
+let lastFamily: TokenizerFamily = tokenizerFamily(undefined);
 
 /**
  * Estimated token count of `text` for `model` (see tokenizerFamily): 0 for the empty string, at
@@ -435,6 +503,11 @@ function tables(family: TokenizerFamily): [Float64Array, Float64Array] {
  */
 export function estimateTokens(text: string, model?: string): number {
   if (!text) return 0;
-  const [tw, end] = tables(tokenizerFamily(model));
-  return Math.max(1, Math.ceil(scan(text, tw, end)));
+  if (model !== lastModel) {
+    lastFamily = tokenizerFamily(model);
+    lastModel = model;
+  }
+  const [tw, end] = tables(lastFamily);
+  const hundredths = scan(text, tw, end);
+  return Math.max(1, Math.ceil(hundredths / 100));
 }

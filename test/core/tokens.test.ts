@@ -13,6 +13,7 @@ import mistralModule from 'mistral-tokenizer-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countSlots, estimateTokens, SLOT_COUNT, SLOT_NAMES, tokenizerFamily } from '../../src/core/tokens';
 import type { TokenizerFamily } from '../../src/core/tokens';
+import { WEIGHTS } from '../../src/core/token-weights';
 import { SAMPLES } from './token-samples';
 
 const MODEL: Record<TokenizerFamily, string> = { o200k: 'gpt-4o', cl100k: 'gpt-4', claude: 'claude-sonnet-4', llama: 'llama2:7b', mistral: 'mistral:7b' };
@@ -252,6 +253,44 @@ describe('estimateTokens', () => {
       expect(ratio, family).toBeGreaterThanOrEqual(family === 'llama' ? 0.9 : 0.75);
       expect(ratio, family).toBeLessThanOrEqual(1.3);
     }
+  });
+
+  // The loop reads one packed table per code unit; what a mark, an apostrophe or a surrogate is
+  // depends on the code unit before it, which the automaton's states remember.
+  it('resolves marks, apostrophes and surrogates by the code unit before them', () => {
+    const slots = (text: string, name: string): number => {
+      const counts = new Float64Array(SLOT_COUNT);
+      countSlots(text, counts);
+      return counts[SLOT_NAMES.indexOf(name)] ?? NaN;
+    };
+    const repeats = (text: string): number => ['repeat0', 'repeat1', 'repeat2'].reduce((a, n) => a + slots(text, n), 0);
+    expect(repeats('a----')).toBe(3);
+    expect(repeats('a-=-=')).toBe(0);
+    expect(repeats('x = "" + __a')).toBe(2);
+    expect(slots("it's", 'apos0')).toBe(1);
+    expect(slots("Don't", 'apos0')).toBe(1);
+    expect(slots("café's", 'apos0')).toBe(0);
+    expect(slots("1's", 'apos0')).toBe(0);
+    expect(slots("''", 'apos0')).toBe(0);
+    expect(slots('😀', 'emoji0')).toBe(1);
+    expect(slots('😀😀', 'emoji0') + slots('😀😀', 'emoji1')).toBe(2);
+    expect(slots('\uDE00', 'emoji0')).toBe(1); // a lone low surrogate
+    expect(slots('\uD83Da', 'emoji0')).toBe(1); // a lone high one
+    expect(slots('\uD83D\uD83D\uDE00', 'emoji0') + slots('\uD83D\uD83D\uDE00', 'emoji1')).toBe(2);
+    expect(slots('\u{20000}', 'hanrare0')).toBe(1); // plane 2: a rare ideograph
+    expect(slots('\u{20000}', 'emoji0')).toBe(0);
+  });
+
+  it('sums the weights of the slots it counts, in hundredths (no rounding drift)', () => {
+    fc.assert(
+      fc.property(text, fc.constantFrom(...FAMILIES), (t, family) => {
+        const counts = new Float64Array(SLOT_COUNT);
+        countSlots(t, counts);
+        const hundredths = counts.reduce((a, c, q) => a + c * Math.round(100 * (WEIGHTS[family][q] ?? 0)), 0);
+        return estimateTokens(t, MODEL[family]) === (t ? Math.max(1, Math.ceil(hundredths / 100)) : 0);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('exposes one count per slot for the fitting script', () => {
