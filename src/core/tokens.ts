@@ -443,34 +443,36 @@ if (STATES.length * NC * (WEIGHT_MASK + 1) > 2 ** 31) throw new Error('the token
 
 /**
  * The one pass: the packed transitions' weights summed over `text`, plus the final state's (`end`),
- * in hundredths. With `counts`, also counts how many times each slot was added.
+ * in hundredths.
  *
  * Everything the loop reads is a `const` of this closure: bundlers turn module-level constants
  * into `var`s, and V8 then re-checks the tables on every character (a fifth slower).
  */
-const scan = ((): ((text: string, table: Int32Array, end: Int32Array, counts?: Float64Array) => number) => {
+const scan = ((): ((text: string, table: Int32Array, end: Int32Array) => number) => {
   const [classes, bits, mask, nc] = [CLASS, WEIGHT_BITS, WEIGHT_MASK, NC];
-  return (text, table, end, counts) => {
+  return (text, table, end) => {
     let row = 0;
     let sum = 0;
     for (let i = 0; i < text.length; i++) {
-      const t = row + classes[text.charCodeAt(i)]!;
-      const x = table[t]!;
-      if (counts) for (const q of ADDS[t]!) counts[q]! += 1;
+      const x = table[row + classes[text.charCodeAt(i)]!]!;
       sum += x & mask;
       row = x >>> bits;
     }
-    if (counts) for (const q of END_ADDS[row / nc]!) counts[q]! += 1;
     return sum + end[row / nc]!;
   };
 })();
 
-/** @internal Adds to `counts` how many times `text` adds each slot (fitting script, tests). */
+/** @internal Adds to `counts` how many times `text` adds each slot (fitting script, tests): the
+ * same walk as scan()'s, counting the slots of each transition instead of summing weights. */
 export function countSlots(text: string, counts: Float64Array): void {
-  scan(text, TABLE_ZERO, END_ZERO, counts);
+  let row = 0;
+  for (let i = 0; i < text.length; i++) {
+    const t = row + CLASS[text.charCodeAt(i)]!;
+    for (const q of ADDS[t]!) counts[q]! += 1;
+    row = (NEXT[t] ?? 0) * NC;
+  }
+  for (const q of END_ADDS[row / NC]!) counts[q]! += 1;
 }
-const TABLE_ZERO = Int32Array.from(NEXT, (n) => n * NC * (WEIGHT_MASK + 1));
-const END_ZERO = new Int32Array(STATES.length);
 
 export { tokenizerFamily };
 
