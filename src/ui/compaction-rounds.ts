@@ -1,7 +1,9 @@
 // The rounds of the compaction summary panel, newest first, each a `<details>`: what triggered
 // it, what it removed and kept, tokens before → after, the summary sections as the block sent
-// them (the user's requests marked open or done among them; each line can jump to the message it
-// came from; the latest round's lines carry the carried-line editor's actions), the references as
+// them (the user's requests marked open or done among them; the key facts by thread, each thread a
+// collapsible item with its head, span and state, when the block was laid out by threads; each
+// line can jump to the message it came from; the latest round's lines carry the carried-line
+// editor's actions), the speakers when the text names them, the references as
 // note links, files read and modified, the exact `<previous_context>` block with Copy, and the
 // original messages it replaced, rendered on demand.
 //
@@ -19,6 +21,8 @@ import { groupUnits } from '../core/units';
 import type { CarriedLineEditor } from './carried-line-editor';
 import { pathLink, referenceLink, renderLink } from './compaction-links';
 import { summarySections, type SummaryLine } from '../chat/compaction-sections';
+import { groupFactsByThread, type ThreadGroup } from '../chat/thread-groups';
+import { speakersLine } from '../core/speakers';
 import { renderDetails } from './summary-details';
 import { formatDateTime } from './dates';
 import { speakerLabel } from './history-search';
@@ -161,6 +165,9 @@ export class RoundList {
     // One pair of figures everywhere (the notice in the chat says the same): the whole prompt.
     fact('Tokens', `${promptChange(state.promptBefore, state.promptAfter)} (whole prompt, estimated)`, 'compact-chat-figure-tokens');
     fact('Summary block', `${formatCount(r.blockTokens)} tokens`, 'compact-chat-figure-block');
+    // Between two people the text may name them: the panel says who is who, as the block does.
+    const people = speakersLine(r.kind === 'talk' ? r.speakers : undefined).replace(/^Speakers: /, '');
+    if (people) fact('Speakers', people, 'compact-chat-figure-speakers');
     if (state.microCleared.length) fact('Old tool results cleared', String(state.microCleared.length), 'compact-chat-figure-micro');
     if (state.restored.notes.length) {
       facts.createEl('dt', { text: 'Notes re-attached' });
@@ -181,19 +188,44 @@ export class RoundList {
     const sections = summarySections(r);
     for (const s of sections) {
       sum.createEl('h5', { text: s.title });
-      if (s.sent.length) {
-        const list = sum.createEl('ul', { cls: 'compact-chat-lines' });
-        for (const line of s.sent) this.renderSummaryLine(list, line, editable);
-      }
-      if (s.notSent.length) {
-        const details = sum.createEl('details', { cls: 'compact-chat-not-sent' });
-        details.createEl('summary', { text: `Not sent: ${plural(s.notSent.length, 'line')} kept for later rounds` });
-        const list = details.createEl('ul', { cls: 'compact-chat-lines' });
-        for (const line of s.notSent) this.renderSummaryLine(list, line, editable);
-      }
+      const grouped = s.section === 'facts' ? groupFactsByThread(s, r.threads) : null;
+      if (grouped) {
+        this.renderLines(sum, grouped.loose.sent, grouped.loose.notSent, editable);
+        this.renderThreads(sum, grouped.threads, editable);
+      } else this.renderLines(sum, s.sent, s.notSent, editable);
       editor.renderRemoved(sum, s, editable);
     }
     if (!sections.length) sum.createDiv({ cls: 'compact-chat-muted', text: 'Nothing was extracted.' });
+  }
+
+  /** Lines as the block sent them, then those it had no room for behind their own click. */
+  private renderLines(parent: HTMLElement, sent: readonly SummaryLine[], notSent: readonly SummaryLine[], editable: boolean): void {
+    if (sent.length) {
+      const list = parent.createEl('ul', { cls: 'compact-chat-lines' });
+      for (const line of sent) this.renderSummaryLine(list, line, editable);
+    }
+    if (notSent.length) {
+      const details = parent.createEl('details', { cls: 'compact-chat-not-sent' });
+      details.createEl('summary', { text: `Not sent: ${plural(notSent.length, 'line')} kept for later rounds` });
+      const list = details.createEl('ul', { cls: 'compact-chat-lines' });
+      for (const line of notSent) this.renderSummaryLine(list, line, editable);
+    }
+  }
+
+  /** The key facts by thread: one collapsible item per thread, its head, span and state in the
+   * summary, its facts inside (closed by default: the heads are the overview). */
+  private renderThreads(parent: HTMLElement, groups: readonly ThreadGroup[], editable: boolean): void {
+    if (!groups.length) return;
+    const list = parent.createEl('ul', { cls: 'compact-chat-threads', attr: { 'aria-label': 'Threads' } });
+    for (const g of groups) {
+      const details = list.createEl('li').createEl('details', { cls: 'compact-chat-thread', attr: { 'data-thread': String(g.thread.id) } });
+      if (g.thread.state) details.addClass(`mod-${g.thread.state}`);
+      const summary = details.createEl('summary', { cls: 'compact-chat-thread-summary' });
+      summary.createSpan({ cls: 'compact-chat-thread-head', text: g.head });
+      if (g.meta) summary.createSpan({ cls: 'compact-chat-thread-meta', text: ` · ${g.meta}` });
+      summary.createSpan({ cls: 'compact-chat-thread-count', text: ` (${plural(g.sent.length + g.notSent.length, 'fact')})` });
+      this.renderLines(details.createDiv('compact-chat-thread-body'), g.sent, g.notSent, editable);
+    }
   }
 
   /** A summary line with its edit actions, then what the block wrote under it. */

@@ -6,6 +6,7 @@ import { type Component, setIcon } from 'obsidian';
 import type { ChatEntry, CompactionState, MessageEntry, NoticeEntry } from '../chat/entries';
 import { plural } from '../chat/format';
 import { summarySections } from '../chat/compaction-sections';
+import { carriedThreadsText } from '../chat/thread-notice';
 import { renderDetails } from './summary-details';
 
 /** One entry as shown: its element, and the child Component owning its rendered Markdown. */
@@ -156,8 +157,8 @@ function fillToolResult(el: HTMLElement, entry: MessageEntry): void {
   details.createEl('pre', { cls: 'compact-chat-tool-output', text: message.content });
 }
 
-/** A notice; after a compaction: the prose line, what was carried forward in sections, and the
- * exact block one click away (not shown raw by default). */
+/** A notice; after a compaction: the prose line, the threads it carried in one line, what was
+ * carried forward in sections, and the exact block one click away (not shown raw by default). */
 function fillNotice(el: HTMLElement, entry: NoticeEntry): void {
   el.className = `compact-chat-entry compact-chat-notice mod-${entry.level}`;
   if (entry.hand) {
@@ -177,6 +178,8 @@ function fillNotice(el: HTMLElement, entry: NoticeEntry): void {
     return;
   }
   const r = state.record;
+  const threads = carriedThreadsText(r);
+  if (threads) el.createDiv({ cls: 'compact-chat-notice-threads', text: threads });
   const sections = summarySections(r).filter((section) => section.sent.length > 0);
   const lines = sections.reduce((n, section) => n + section.sent.length, 0);
   const carried = el.createEl('details', { cls: 'compact-chat-notice-details' });
