@@ -225,7 +225,7 @@ describe("an agent's prose", () => {
   it('property: only assistant sentences are ever dropped, and order is kept', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant'), fc.constantFrom('Actually, no.', 'The cache is stale.', 'Maybe it is the disk?', 'It works.', 'Wait, the path is wrong.')), { maxLength: 12 }), (turns) => {
-        const messages = turns.map(([role, text], i): ChatMessage => ({ id: `m${i}`, createdAt: 0, role: role as 'user' | 'assistant', content: text }));
+        const messages = turns.map(([role, text], i): ChatMessage => ({ id: `m${i}`, createdAt: 0, role: role, content: text }));
         const all = sentencesOf(messages);
         const kept = withoutRefuted(all);
         expect(all.filter((s) => s.role === 'user').every((s) => kept.includes(s))).toBe(true);
