@@ -3,10 +3,9 @@
 // text, not the placeholder) and reads the best matches verbatim, or the messages around one.
 // Read-only, so it needs no approval. The index grows as rounds remove messages (search-history.ts
 // in the core ranks); an undo that sends messages again rebuilds it, which is rare.
+import { fitQuoted } from './fit-quoted';
 import { type ChatMessage, type ToolCall, parseToolArguments } from '../core/messages';
 import { type Asker, HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, HistoryIndex, SEARCH_HISTORY, historyWorthOffering } from '../core/search-history';
-import { truncateAtWord } from '../core/text';
-import { estimateTokens } from '../core/tokens';
 
 /** Tokens a result may take at most: enough for a few long messages, small against any window. */
 export const HISTORY_RESULT_TOKENS = 1_500;
@@ -96,21 +95,11 @@ function speaker(message: ChatMessage): string {
 /** A heading and the messages, verbatim, each with its id, speaker and time, within
  * {@link HISTORY_RESULT_TOKENS}: a message that does not fit whole is cut at a word and marked. */
 function fitMessages(heading: string, messages: readonly ChatMessage[]): string {
-  const parts = [heading];
-  let room = HISTORY_RESULT_TOKENS - estimateTokens(heading);
-  for (const message of messages) {
-    const label = `[id ${message.id} · ${speaker(message)}${message.createdAt > 0 ? ` · ${new Date(message.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC` : ''}]`;
-    const whole = `${label}\n${message.content}`;
-    const tokens = estimateTokens(whole);
-    if (tokens <= room) {
-      parts.push(whole);
-      room -= tokens;
-      continue;
-    }
-    if (room < 60) break;
-    const chars = Math.floor((message.content.length * (room - 40)) / Math.max(1, tokens));
-    parts.push(`${label}\n${truncateAtWord(message.content, chars)} [… cut to fit; call ${SEARCH_HISTORY} with around="${message.id}" to read it]`);
-    break;
-  }
-  return parts.join('\n\n');
+  const label = (message: ChatMessage): string =>
+    `[id ${message.id} · ${speaker(message)}${message.createdAt > 0 ? ` · ${new Date(message.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC` : ''}]`;
+  return fitQuoted(
+    heading,
+    messages.map((m) => ({ label: label(m), text: m.content, rest: `call ${SEARCH_HISTORY} with around="${m.id}" to read it` })),
+    HISTORY_RESULT_TOKENS,
+  );
 }

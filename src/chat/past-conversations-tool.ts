@@ -5,10 +5,9 @@
 // conversations exist, and its results name a conversation (title, date, note link). Two plainly
 // named tools are also what small local models choose between most reliably — an optional "scope"
 // argument is one they tend to leave out. Read-only, so it needs no approval.
+import { fitQuoted } from './fit-quoted';
 import type { ToolCall, ToolDefinition } from '../core/messages';
 import { parseToolArguments } from '../core/messages';
-import { truncateAtWord } from '../core/text';
-import { estimateTokens } from '../core/tokens';
 import type { ConversationHit } from './conversation-index';
 
 export const SEARCH_CONVERSATIONS = 'search_conversations';
@@ -65,21 +64,5 @@ export function hitLabel(hit: ConversationHit): string {
 /** The heading and the hits, verbatim, within {@link CONVERSATIONS_RESULT_TOKENS}: a message that
  * does not fit whole is cut at a word and marked. */
 function fitHits(heading: string, hits: readonly ConversationHit[]): string {
-  const parts = [heading];
-  let room = CONVERSATIONS_RESULT_TOKENS - estimateTokens(heading);
-  for (const hit of hits) {
-    const label = hitLabel(hit);
-    const whole = `${label}\n${hit.text}`;
-    const tokens = estimateTokens(whole);
-    if (tokens <= room) {
-      parts.push(whole);
-      room -= tokens;
-      continue;
-    }
-    if (room < 60) break;
-    const chars = Math.floor((hit.text.length * (room - 40)) / Math.max(1, tokens));
-    parts.push(`${label}\n${truncateAtWord(hit.text, chars)} [… cut to fit; open the note to read it all]`);
-    break;
-  }
-  return parts.join('\n\n');
+  return fitQuoted(heading, hits.map((hit) => ({ label: hitLabel(hit), text: hit.text, rest: 'open the note to read it all' })), CONVERSATIONS_RESULT_TOKENS);
 }
