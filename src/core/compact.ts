@@ -80,6 +80,9 @@ const POOL_FACTOR = 2.5;
  * round and the block's fresh share finds no fresh facts left to show (LongMemEval: 16 of this
  * round's facts in the pool in round 2, under 5 in round 5). */
 const FRESH_POOL_SHARE = 0.1;
+/** A user message longer than this (characters) in a chat with an assistant is taken for pasted
+ * text when it comes to rules (see extract). */
+const PASTED_CHARS = 1500;
 /** Carried facts' rank multiplier in a later round (see selectFacts). */
 const SENIORITY = 1.6;
 /** Further multiplier for carried facts the previous block showed: summaries of summaries must not
@@ -258,7 +261,11 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // The task's standing rules (what may be changed, how to hand in) come first among constraints.
   // Two people chatting set a model no rules: "Don't give up on your dreams!" is encouragement.
   const kind = conversationKind(removed, sentences);
-  const sections = { ...extracted, constraints: kind === 'talk' ? [] : mergeLines(taskRules(removed), extracted.constraints, Number.MAX_SAFE_INTEGER, 'first') };
+  // With an assistant, a rule inside a long pasted text (a prompt template, a document) is the
+  // text's, not the user's standing instruction to this chat.
+  const pasted = kind === 'assist' ? new Set(removed.filter((m) => m.role === 'user' && m.content.length > PASTED_CHARS).map((m) => m.id)) : new Set<string>();
+  const ownRules = extracted.constraints.filter((c) => !pasted.has(c.sources[0] ?? ''));
+  const sections = { ...extracted, constraints: kind === 'talk' ? [] : mergeLines(taskRules(removed), ownRules, Number.MAX_SAFE_INTEGER, 'first') };
   const errors = withFates(removed, extractErrors(removed, all));
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
   const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known) : null;

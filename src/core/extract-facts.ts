@@ -15,7 +15,7 @@ import type { SourcedLine } from './record';
 import { standsAlone, wordCount } from './text';
 import { wordIds } from './word-scan';
 import { isRequestText } from './extract-goal';
-import { opensOnPointer, salienceOf } from './salience';
+import { opensOnPointer, salienceOf, saysWhoTheyAre } from './salience';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, MY, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -97,10 +97,15 @@ interface Candidate {
   about?: boolean;
   /** A carried fact's thread. */
   thread?: number;
+  /** Its speaker saying who they are (see SourcedLine.identity). */
+  identity?: boolean;
   /** The group of the sentence a pointer-led sentence was joined to (see referentOf): picking
    * the pair rules out picking that sentence again on its own. */
   alsoGroup?: number;
 }
+
+/** Rank multiplier of a sentence in which a speaker says who they are, between two people. */
+const IDENTITY_BOOST = 1.5;
 
 /** A shown carried fact's seniority is multiplied by this for each round since the round that
  * found it: a fact that survived several rounds was judged worth keeping each time. Without it,
@@ -289,7 +294,23 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     // (Not in a long message the user pasted — a candidate's answers, a prompt template — nor a
     // request: what they asked is not what they are.)
     const about = s.role === 'user' && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0 && s.of < PASTED_SENTENCES && !isRequestText(text);
-    return { text, sources: [s.id], at: s.at, pos, group: pos, round: options.round, seq, ids, weights: weigh(text, ids), boost, cost: cheapCost(text), ...(about ? { about } : {}) };
+    // Between two people, what each says of who they are is what a reader needs first.
+    const identity = personalAssistant && (s.traits & FIRST_PERSON) !== 0 && saysWhoTheyAre(text);
+    return {
+      text,
+      sources: [s.id],
+      at: s.at,
+      pos,
+      group: pos,
+      round: options.round,
+      seq,
+      ids,
+      weights: weigh(text, ids),
+      boost: identity ? boost * IDENTITY_BOOST : boost,
+      cost: cheapCost(text),
+      ...(about ? { about } : {}),
+      ...(identity ? { identity } : {}),
+    };
   };
   // Prefilter: a cheap value-per-token bound for every sentence (no allocation), and full
   // candidates only for the best of them — a long conversation has far more sentences than any
@@ -400,6 +421,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
         (options.carriedRole ? priorOf(options.carriedRole(f.sources[0] ?? ''), traitsOf(f.text, wordCount(f.text))) : 1),
       ...(f.shown ? { shown: f.shown } : {}),
       ...(f.about ? { about: true } : {}),
+      ...(f.identity ? { identity: true } : {}),
       ...(f.thread !== undefined ? { thread: f.thread } : {}),
       cost: cheapCost(f.text),
     });
@@ -471,6 +493,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       seq: top.c.seq,
       ...(top.c.shown ? { shown: top.c.shown } : {}),
       ...(top.c.about ? { about: true } : {}),
+      ...(top.c.identity ? { identity: true } : {}),
       ...(top.c.thread !== undefined ? { thread: top.c.thread } : {}),
     });
   }

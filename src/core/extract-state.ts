@@ -199,7 +199,11 @@ function outcomeOf(result: ReturnType<typeof resultOf>): { passed: boolean; outc
     return { passed: false, outcome: line ? `failed${code}: ${truncateAtWord(line, MAX_OUTCOME)}` : `failed${code}` };
   }
   const pass = [...lines].reverse().find((l) => PASS_LINE.test(l) && l.length <= MAX_OUTCOME);
-  return { passed: true, outcome: pass ? `passed: ${pass}` : 'passed' };
+  if (pass) return { passed: true, outcome: `passed: ${pass}` };
+  // A script that ran without error has not "passed" anything unless it says so: a reproduction
+  // that prints the bug exits 0 too. Its last line says what it showed.
+  const last = lines[lines.length - 1];
+  return { passed: false, outcome: last ? `ran without error, last output: ${truncateAtWord(last, MAX_OUTCOME)}` : 'ran without error, no output' };
 }
 
 /** The last action's outcome in one line: its failure line, or the first line of its output. */

@@ -31,6 +31,9 @@ export interface SourcedLine {
   /** A key fact in which the user tells about themselves (not a question): in a chat with an
    * assistant the block collects these under "About the user". */
   about?: boolean;
+  /** Between two people: a key fact in which its speaker says who they are (work, role, home);
+   * the block collects these under "About <name>". */
+  identity?: boolean;
 }
 
 /** Two people talking, an assistant answering requests, or an agent at work with tools. */

@@ -20,7 +20,7 @@ import { estimateTokens } from './tokens';
 import { balancedMarkup, dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash } from './text';
 import { contentWords } from './word-scan';
 import { speakersLine } from './speakers';
-import { ABOUT_USER_HEAD, threadHead, threadedFactLines } from './thread-format';
+import { factGroup, groupHead, threadedFactLines } from './thread-format';
 import type { ThreadLine } from './record';
 import { addCommandOutput, addResolutions, largestFitting, orderFiles, orderRefs, trimToFit } from './render-extras';
 import { errorText } from './error-fate';
@@ -366,24 +366,25 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // is spread over the threads before any one of them is filled; a thread's head costs its line.
   const threadById = new Map<number, ThreadLine>(threads.map((t) => [t.id, t]));
   const spread: SourcedLine[] = [];
+  const groupOf = (f: SourcedLine): string => factGroup(f, record.kind, roleOf);
   if (manyThreads) {
-    const seenThreads = new Set<number>();
+    const seenGroups = new Set<string>();
     for (const f of record.facts) {
-      const t = record.kind === 'assist' && f.about ? -1 : f.thread;
-      if (t === undefined || seenThreads.has(t)) continue;
-      seenThreads.add(t);
+      const g = groupOf(f);
+      if (g === '' || seenGroups.has(g)) continue;
+      seenGroups.add(g);
       spread.push(f);
     }
   }
-  const headsShown = new Set<number>();
+  const headsShown = new Set<string>();
   const headCost = (f: SourcedLine): number => {
     if (!manyThreads) return 0;
-    if (record.kind === 'assist' && f.about) return headsShown.has(-1) ? 0 : cost(ABOUT_USER_HEAD) + 1;
-    const t = f.thread === undefined ? undefined : threadById.get(f.thread);
-    return t && !headsShown.has(t.id) ? cost(threadHead(t)) + 1 : 0;
+    const g = groupOf(f);
+    const head = g && !headsShown.has(g) ? groupHead(g, threadById) : '';
+    return head ? cost(head) + 1 : 0;
   };
   const markHead = (f: SourcedLine): void => {
-    if (manyThreads) headsShown.add(record.kind === 'assist' && f.about ? -1 : (f.thread ?? -2));
+    if (manyThreads) headsShown.add(groupOf(f));
   };
   for (let pass = 0; pass < 3; pass++) {
     let used = factsStart + factsCost;

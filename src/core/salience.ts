@@ -53,3 +53,12 @@ export function salienceOf(text: string): number {
   if (isReaction(text)) return REACTION_PENALTY;
   return tellsEvent(text) ? EVENT_BOOST : 1;
 }
+
+/** The speaker saying who they are: their work, their role, where they live, what they do. */
+const IDENTITY =
+  /\b(?:I['’]m an? |I am an? |I work(?:ed)? (?:as|at|for|in|on)\b|my (?:job|work|career|team|shop|band|business|company|studio|class(?:es)?|school|degree|club|boss|coach)\b|I play(?:ed)? (?:for|on|in|with)\b|I (?:run|own|teach|study|coach|manage|live in|grew up in|moved to|signed with|joined|started (?:my|a|an))\b|I['’]ve been (?:a|an|working|playing|writing|teaching|running)\b)/i;
+
+/** Whether a first-person sentence says who the speaker is (see IDENTITY), not a question. */
+export function saysWhoTheyAre(text: string): boolean {
+  return IDENTITY.test(text) && !/\?["'”’)\]]*$/u.test(text.trim());
+}

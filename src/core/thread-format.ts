@@ -45,6 +45,27 @@ export function byThreads(facts: readonly SourcedLine[]): boolean {
   return seen.size >= 2;
 }
 
+/** The group a fact is laid out in when facts go by thread: with an assistant, what the user said
+ * about themselves ('about'); between two people, what a speaker said of who they are
+ * ('who:<name>'); else its thread ('thread:<id>'), or none (''). */
+export function factGroup(f: SourcedLine, kind: ConversationKind | undefined, roleOf: (id: string) => string | undefined): string {
+  if (kind === 'assist' && f.about) return 'about';
+  if (kind === 'talk' && f.identity) return `who:${roleOf(f.sources[0] ?? '') ?? ''}`;
+  return f.thread === undefined ? '' : `thread:${f.thread}`;
+}
+
+/** A group's head line ('' for none). */
+export function groupHead(key: string, threads: ReadonlyMap<number, ThreadLine>): string {
+  if (key === 'about') return ABOUT_USER_HEAD;
+  if (key.startsWith('who:')) {
+    const who = key.slice(4);
+    const name = who === 'user' || who === 'assistant' || who === '' ? `the ${who || 'speaker'}` : who;
+    return `${THREAD_HEAD_PREFIX}About ${name}:`;
+  }
+  const t = key.startsWith('thread:') ? threads.get(Number(key.slice(7))) : undefined;
+  return t ? threadHead(t) : '';
+}
+
 /**
  * The key facts' lines: by thread (see the file comment) when {@link byThreads} says so, else the
  * plain layout. Within a group, facts in conversation order, one turn per line (groupFacts).
@@ -58,15 +79,24 @@ export function threadedFactLines(
 ): string[] {
   if (!byThreads(facts)) return groupFacts(facts, roleOf, textOf);
   const lines: string[] = [];
-  const about = kind === 'assist' ? facts.filter((f) => f.about) : [];
-  const rest = kind === 'assist' ? facts.filter((f) => !f.about) : [...facts];
-  if (about.length) lines.push(ABOUT_USER_HEAD, ...groupFacts(about, () => undefined, textOf));
-  const known = new Set(threads.map((t) => t.id));
-  const loose = rest.filter((f) => f.thread === undefined || !known.has(f.thread));
+  const byId = new Map(threads.map((t) => [t.id, t]));
+  const groups = new Map<string, SourcedLine[]>();
+  for (const f of facts) {
+    const key = factGroup(f, kind, roleOf);
+    const list = groups.get(key);
+    if (list) list.push(f);
+    else groups.set(key, [f]);
+  }
+  // Who the people are first (the user before the other side), then what belongs to no thread,
+  // then the threads in the order they began.
+  const people = [...groups.keys()].filter((k) => k === 'about' || k.startsWith('who:'));
+  people.sort((a, b) => rank(a, roleOf, facts) - rank(b, roleOf, facts) || (a < b ? -1 : 1));
+  for (const key of people) lines.push(groupHead(key, byId), ...groupFacts(groups.get(key) ?? [], () => undefined, textOf));
+  const loose = (groups.get('') ?? []).concat(...[...groups].filter(([k]) => k.startsWith('thread:') && !byId.has(Number(k.slice(7)))).map(([, v]) => v));
   if (loose.length) lines.push(...groupFacts(loose, roleOf, textOf));
   for (const t of threads) {
     // (A fact that is the head itself is not said twice.)
-    const own = rest.filter((f) => f.thread === t.id && !t.text.includes(f.text));
+    const own = (groups.get(`thread:${t.id}`) ?? []).filter((f) => !t.text.includes(f.text));
     if (!own.length) continue;
     lines.push(threadHead(t));
     // The head names the days: a fact line names its day only when it differs from the thread's
@@ -75,4 +105,11 @@ export function threadedFactLines(
     lines.push(...groupFacts(own, roleOf, textOf, single));
   }
   return lines;
+}
+
+/** The user's group before the other side's. */
+function rank(key: string, roleOf: (id: string) => string | undefined, facts: readonly SourcedLine[]): number {
+  if (key === 'about') return 0;
+  const f = facts.find((x) => x.identity && `who:${roleOf(x.sources[0] ?? '') ?? ''}` === key);
+  return f && f.about ? 1 : 2;
 }

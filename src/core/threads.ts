@@ -153,9 +153,10 @@ function similarity(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, numbe
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
-/** A segment's profile: its content words with their counts. A word said in more than half of the segments (the speakers' names, the conversation's
- * standing subject) is left out: it would join every thread to every other; a word two segments
- * share is what links a thread that comes back, so it is not weighed down. */
+/** A segment's profile: its content words with their counts. A word said in more than half of the
+ * segments (the speakers' names, the conversation's standing subject) is left out: it would join
+ * every thread to every other; a word two segments share is what links a thread that comes back,
+ * so it is not weighed down. */
 function profileOf(seg: Segment, df: ReadonlyMap<number, number>, n: number): Map<string, number> {
   const common = Math.max(2, Math.floor(n / 2));
   // (Whole within the round; what the record keeps for later rounds is its top words, topOf.)
@@ -182,6 +183,16 @@ interface RunWord {
   weight: number;
 }
 
+const CALENDAR = new Set('monday tuesday wednesday thursday friday saturday sunday january february march april june july august september october november december today tomorrow yesterday'.split(' '));
+
+/** Whether the word at [start, end) stands beside another capitalised word of a name (next to
+ * it, or across "of" / "the"). Bounded look-around: a few words either side. */
+function partOfLongerName(text: string, start: number, end: number): boolean {
+  const before = text.slice(Math.max(0, start - 30), start);
+  const after = text.slice(end, end + 30);
+  return /\p{Lu}[\p{L}'’]*\s+(?:(?:of|the|and|de|la|von|van)\s+){0,2}$/u.test(before) || /^\s+(?:(?:of|the|and|de|la|von|van)\s+){0,2}\p{Lu}/u.test(after);
+}
+
 /** Whether the text before `at` ends a sentence (spaces aside): a capital there starts one. */
 function afterStop(text: string, at: number): boolean {
   let i = at - 1;
@@ -191,8 +202,8 @@ function afterStop(text: string, at: number): boolean {
 
 /** A thread's most distinctive phrases, in its own words and case (each a run of words of one
  * sentence, separated by single spaces only, so it is found verbatim where it was said). */
-function phrasesOf(seg: Segment, weight: (w: string) => number): string[] {
-  const scored = new Map<string, { text: string; score: number; n: number }>();
+function phrasesOf(seg: Segment, weight: (w: string) => number, common: (w: string) => boolean): string[] {
+  const scored = new Map<string, { text: string; score: number; n: number; named: boolean }>();
   for (const s of seg.sentences) {
     // A bracketed aside (a photo's caption) describes a picture, not what was talked about.
     const text0 = s.text.includes('[') ? s.text.replace(/\[[^\]]*\]/g, (m) => ' '.repeat(m.length)) : s.text;
@@ -214,6 +225,11 @@ function phrasesOf(seg: Segment, weight: (w: string) => number): string[] {
           if ((first.lower.endsWith('ed') && !first.name) || (lastWord.lower.endsWith('ed') && !lastWord.name)) continue;
           // One word alone names a topic only when it is a name ("difference" names nothing).
           if (len === 1 && !first.name) continue;
+          // Nor a name's one word cut from a longer name ("Armour" of "Under Armour", "Thrones" of
+          // "Game of Thrones").
+          if (len === 1 && partOfLongerName(text0, first.start, first.end)) continue;
+          // Nor a day's or month's name, nor a word most segments say (the speakers' names).
+          if (len === 1 && (CALENDAR.has(first.lower) || common(first.lower))) continue;
           const text = s.text.slice(first.start, lastWord.end);
           const key = text.toLowerCase();
           let score = 0;
@@ -223,7 +239,11 @@ function phrasesOf(seg: Segment, weight: (w: string) => number): string[] {
           if (e) {
             e.n++;
             e.score = Math.max(e.score, score);
-          } else scored.set(key, { text, score, n: 1 });
+          } else {
+            let named = false;
+            for (let k = i; k < i + len; k++) named ||= (run[k] as RunWord).name;
+            scored.set(key, { text, score, n: 1, named });
+          }
         }
       }
       run = [];
@@ -249,7 +269,9 @@ function phrasesOf(seg: Segment, weight: (w: string) => number): string[] {
     flush();
   }
   // A phrase said more than once in the thread names it better than one said in passing.
-  const ranked = [...scored.values()].map((e) => ({ ...e, score: e.score * (1 + 0.7 * Math.min(3, e.n - 1)) }));
+  // A phrase said once, with no name in it ("possibilities pumps", "couldn't read due"), is as
+  // likely a fragment of a sentence as a topic: a head takes only phrases said again, or names.
+  const ranked = [...scored.values()].filter((e) => e.n >= 2 || e.named).map((e) => ({ ...e, score: e.score * (1 + 0.7 * Math.min(3, e.n - 1)) }));
   ranked.sort((a, b) => b.score - a.score || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   const out: string[] = [];
   const used = new Set<string>();
@@ -341,11 +363,12 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       continue;
     }
     const head = seg.opener && kind !== 'talk' ? requestHead(seg.opener) : '';
-    const phrases = head ? [] : phrasesOf(seg, weight);
+    const phrases = head ? [] : phrasesOf(seg, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
     const id = nextId++;
     const line: ThreadLine = {
       id,
-      text: head || phrases.join(', '),
+      // (One phrase alone reads as a fragment, not a topic: the head is then its days alone.)
+      text: head || (phrases.length >= 2 ? phrases.join(', ') : ''),
       head: head ? 'request' : 'phrases',
       sources: [head ? (seg.opener?.[0] as Sentence).id : firstId],
       at: seg.from,
