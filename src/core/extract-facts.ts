@@ -68,6 +68,9 @@ const PASTED = 0.6;
 /** Weight of common words (see GENERIC_WORDS) against their rarity in the conversation. */
 const GENERIC_WEIGHT = 0.3;
 
+/** An agent announcing or taking a step, wherever the sentence goes on after it. */
+const AGENT_STEP = /\blet(?: me|['’]s)\b|^(?:(?:now|first|next|then|ok(?:ay)?|great|good|perfect),?\s+)?(?:I need to|I['’]ll|I will|I should|I am going to|I['’]m going to|we need to)\b/i;
+
 /** A sentence, then a bracketed aside after its end. */
 const ASIDE = /^(.*[.!?…]["'”’)]*)\s+\[[^\]]*\][.!?]?$/u;
 
@@ -230,7 +233,10 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     let kept = 0;
     for (let i = 0; i < usable.length; i++) {
       const s = usable[i] as Sentence;
-      if (!(s.role === 'assistant' && s.traits & (NARRATION | ANNOUNCEMENT))) usable[kept++] = s;
+      // (At work, a longer "Let me explore the models directory since …" or "I need to call
+      // django.setup()." is the step, not what it found.)
+      const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && AGENT_STEP.test(s.text)));
+      if (!narrates) usable[kept++] = s;
     }
     usable.length = kept;
   }

@@ -20,6 +20,7 @@ import { estimateTokens } from './tokens';
 import { balancedMarkup, dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash } from './text';
 import { contentWords } from './word-scan';
 import { speakersLine } from './speakers';
+import { tellsEvent } from './salience';
 import { factGroup, groupHead, threadedFactLines } from './thread-format';
 import type { ThreadLine } from './record';
 import { addCommandOutput, addResolutions, largestFitting, orderFiles, orderRefs, trimToFit } from './render-extras';
@@ -368,13 +369,18 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const spread: SourcedLine[] = [];
   const groupOf = (f: SourcedLine): string => factGroup(f, record.kind, roleOf);
   if (manyThreads) {
-    const seenGroups = new Set<string>();
+    // Between two people, a thread's first fact is its best-ranked event when it has one (the
+    // wedding, not what a friend said of it), else its best fact.
+    const firstOf = new Map<string, SourcedLine>();
+    const eventOf = new Map<string, SourcedLine>();
     for (const f of record.facts) {
       const g = groupOf(f);
-      if (g === '' || seenGroups.has(g)) continue;
-      seenGroups.add(g);
-      spread.push(f);
+      if (g === '') continue;
+      if (!firstOf.has(g)) firstOf.set(g, f);
+      if (record.kind === 'talk' && !eventOf.has(g) && g.startsWith('thread:') && tellsEvent(f.text)) eventOf.set(g, f);
     }
+    for (const [g, f] of firstOf) spread.push(eventOf.get(g) ?? f);
+    // (In rank order of the groups' best facts, as before.)
   }
   const headsShown = new Set<string>();
   const headCost = (f: SourcedLine): number => {
