@@ -15,7 +15,7 @@ import type { SourcedLine } from './record';
 import { standsAlone, wordCount } from './text';
 import { wordIds } from './word-scan';
 import { isRequestText } from './extract-goal';
-import { opensOnPointer, salienceOf, saysWhoTheyAre } from './salience';
+import { opensOnPointer, pointsEarly, salienceOf, saysWhoTheyAre } from './salience';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, MY, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -182,6 +182,12 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       const before = referentOf(sentences, i);
       if (!before) continue;
       referents.set(s, before);
+    } else if (pointsEarly(s.text)) {
+      // "I got it from another artist as a gift": what "it" is, the sentence before says. With it
+      // when there is one; alone it stays a candidate (ranking it down cost LoCoMo recall at
+      // budget 2,000: 0.686 → 0.676).
+      const before = referentOf(sentences, i);
+      if (before) referents.set(s, before);
     }
     usable.push(s);
   }

@@ -23,6 +23,15 @@ export function opensOnPointer(text: string): boolean {
   return POINTERS.has(firstWord(text));
 }
 
+/** Pointers inside a sentence's first words ("I got it from …", "We loved that one"): the sentence
+ * leans on the one before it, though it does not open on the pointer. */
+const EARLY_POINTER = /^(?:\S+\s+){1,3}(?:it|this|that|them|these|those|him|her)\b(?!\s+(?:is|was|'s|’s)\b)/i;
+
+/** Whether a sentence points, in its first words, at something it does not name. */
+export function pointsEarly(text: string): boolean {
+  return EARLY_POINTER.test(text) && !/^(?:\S+\s+){1,3}that\s+(?:I|you|we|he|she|they|it|the|a|an|my|your|our|his|her|their)\b/i.test(text);
+}
+
 /** A reaction or pleasantry: praise, thanks, wishes, sympathy — the other side's news already
  * told, nothing of its own. Matched at the sentence's start. */
 const REACTION =

@@ -11,7 +11,7 @@ import type { ChatMessage } from '../../src/core/messages';
 import { estimateTokens } from '../../src/core/tokens';
 import { findSpeakers } from '../../src/core/speakers';
 import { conversationKind } from '../../src/core/threads';
-import { isReaction, opensOnPointer, tellsEvent } from '../../src/core/salience';
+import { isReaction, opensOnPointer, pointsEarly, tellsEvent } from '../../src/core/salience';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 2, 3, 18, 0);
@@ -172,6 +172,15 @@ describe('facts that stand alone', () => {
     expect(facts.some((f) => f.startsWith('It is a fantasy novel'))).toBe(false);
     // No sentence before it in its message: no fact.
     expect(facts.some((f) => f.startsWith('It was published in 2007'))).toBe(false);
+  });
+
+  it('carries a sentence that points early at what it does not name with the sentence before it', () => {
+    seq = 0;
+    const msgs = [msg('user', 'My new easel stands by the window of the attic studio. I got it from another painter in Utrecht as a birthday gift.', T0)];
+    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 400, round: 1 }).map((f) => f.text);
+    expect(facts).toContain('My new easel stands by the window of the attic studio. I got it from another painter in Utrecht as a birthday gift.');
+    expect(pointsEarly('I got it from another painter.')).toBe(true);
+    expect(pointsEarly('I know that the shop opens at nine.')).toBe(false);
   });
 
   it('tells pointers, reactions and events apart', () => {
