@@ -20,7 +20,9 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
     else if (c.how && c.how.includes(c.path.slice(c.path.lastIndexOf('/') + 1))) out.push(`- Changed: ${c.how}`);
     else {
       out.push(`- Changed: ${c.path}`);
-      if (c.how) out.push(`  - ${c.how}`);
+      // (A changed line that is itself a list item is shown without its own marker: "  - - x"
+      // reads as a typo.)
+      if (c.how) out.push(`  - ${c.how.replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/, '')}`);
     }
   }
   if (state.checked) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
