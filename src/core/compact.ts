@@ -265,7 +265,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // text's, not the user's standing instruction to this chat.
   const pasted = kind === 'assist' ? new Set(removed.filter((m) => m.role === 'user' && m.content.length > PASTED_CHARS).map((m) => m.id)) : new Set<string>();
   const ownRules = extracted.constraints.filter((c) => !pasted.has(c.sources[0] ?? ''));
-  const sections = { ...extracted, constraints: kind === 'talk' ? [] : mergeLines(taskRules(removed), ownRules, Number.MAX_SAFE_INTEGER, 'first') };
+  const sections = { ...extracted, constraints: kind === 'talk' ? [] : onceEach(mergeLines(taskRules(removed), ownRules, Number.MAX_SAFE_INTEGER, 'first')) };
   const errors = withFates(removed, extractErrors(removed, all));
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
   const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known) : null;
@@ -370,4 +370,16 @@ function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed: reado
   const at = removed.findIndex((m) => m.id === next.sources[0]);
   const later = removed.slice(at + 1).some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
   if (at >= 0 && later) task.nextStep = null;
+}
+
+/** Rules that open with the same eight words are one rule said again (a template pasted into
+ * several messages, each copy with another tail): the first is kept. */
+function onceEach(rules: SourcedLine[]): SourcedLine[] {
+  const seen = new Set<string>();
+  return rules.filter((r) => {
+    const key = contentWords(r.text).slice(0, 8).join(' ');
+    if (key.split(' ').length >= 8 && seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -160,6 +160,25 @@ describe('threads of a chat with an assistant', () => {
   });
 });
 
+describe('rules said again', () => {
+  it('keeps a rule pasted again with another tail once', () => {
+    seq = 0;
+    const rule = 'Never use stock photos from unknown sites in the slides for the quarterly review';
+    const chat = [
+      msg('user', `${rule}. Make the first slide about revenue.`, T0),
+      msg('assistant', 'The first slide shows revenue by quarter, from 1.2 to 1.9 million euros.', T0 + 1),
+      msg('user', `${rule}, as before. Now the second slide about hiring.`, T0 + 2),
+      msg('assistant', 'The second slide shows the 14 hires of this year by team.', T0 + 3),
+      msg('user', `${rule} again, please. Now the third slide about costs.`, T0 + 4),
+      msg('assistant', 'The third slide shows costs, with rent as the largest item.', T0 + 5),
+      msg('user', 'Thanks.', T0 + 6),
+      msg('assistant', 'You are welcome.', T0 + 7),
+    ];
+    const r = ok(compact(chat, { budgetTokens: 1000, cut: 6, model: 'gpt-4o', now: 1 }));
+    expect(r.record.constraints.filter((c) => c.text.startsWith('Never use stock photos'))).toHaveLength(1);
+  });
+});
+
 describe('facts that stand alone', () => {
   it('carries a pointer-led sentence with the sentence before it, or not at all', () => {
     seq = 0;
