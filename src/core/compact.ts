@@ -13,7 +13,7 @@ import { extractTaskLines } from './extract-goal';
 import { extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted } from './agent-prose';
 import { withFates } from './error-fate';
-import { taskRules } from './extract-rules';
+import { rulesOf, taskRules } from './extract-rules';
 import { extractState, shellCommand, shownCommand, stateIsEmpty } from './extract-state';
 import { mergeLines } from './chain';
 import { estimateMessageTokens } from './message-tokens';
@@ -23,7 +23,7 @@ import { renderBlock } from './render';
 import { contentWords } from './word-scan';
 import { estimateTokens } from './tokens';
 import { wholeUnits } from './units';
-import { conversationKind, extractThreads } from './threads';
+import { conversationKind, extractThreads, stampedMessage } from './threads';
 import { findSpeakers } from './speakers';
 
 export interface CompactOptions {
@@ -182,6 +182,8 @@ export function prepareMessage(message: ChatMessage): void {
   prepareSentences(message);
   prepareErrorLines(message);
   refsOf(message);
+  if (message.role === 'user') rulesOf(message);
+  if (message.role !== 'tool') stampedMessage(message);
 }
 
 /** Who said each fact (by source id), kept in the record so later rounds can still label them. */

@@ -141,6 +141,17 @@ function withWhatFollows(sentence: string, lines: readonly string[], at: number)
 /** The rules of the user messages among `messages` (the task a harness or the user set), in order. */
 export function taskRules(messages: readonly ChatMessage[]): SourcedLine[] {
   const out: SourcedLine[] = [];
-  for (const m of messages) if (m.role === 'user') out.push(...extractRules(m));
+  for (const m of messages) if (m.role === 'user') out.push(...rulesOf(m));
   return out;
+}
+
+/** A message's rules, read once per message object (messages are immutable; a changed content is
+ * read again): a compaction reads every removed user message, and a long chat has thousands. */
+const ruleCache = new WeakMap<ChatMessage, { content: string; rules: SourcedLine[] }>();
+export function rulesOf(m: ChatMessage): SourcedLine[] {
+  const hit = ruleCache.get(m);
+  if (hit && hit.content === m.content) return hit.rules.map((r) => ({ ...r, sources: [...r.sources] }));
+  const rules = extractRules(m);
+  ruleCache.set(m, { content: m.content, rules: rules.map((r) => ({ ...r, sources: [...r.sources] })) });
+  return rules;
 }

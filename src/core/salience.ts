@@ -20,8 +20,14 @@ function firstWord(text: string): string {
 
 /** Whether a sentence opens on a pronoun or pointer ("It's …", "That was …", "He is …"). */
 export function opensOnPointer(text: string): boolean {
+  // (Most sentences open on a letter that no pointer starts with: no regex for them.)
+  const c = text.charCodeAt(0) | 0x20;
+  if (c >= 0x61 && c <= 0x7a && !POINTER_INITIALS.has(c)) return false;
   return POINTERS.has(firstWord(text));
 }
+
+/** First letters of the pointers (lower case). */
+const POINTER_INITIALS = new Set([...POINTERS].map((w) => w.charCodeAt(0)));
 
 /** Pointers inside a sentence's first words ("I got it from …", "We loved that one"): the sentence
  * leans on the one before it, though it does not open on the pointer. */

@@ -96,9 +96,9 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
     const m = messages[i] as ChatMessage;
     const own = byMessage[i] as Sentence[];
     const at = own[0]?.at || (Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0) || lastAt;
-    const stamped = m.role !== 'tool' && leadingStamp(m.content).at > 0;
+    const stamped = m.role !== 'tool' && stampedMessage(m);
     const gap = at > 0 && lastAt > 0 && at - lastAt >= SESSION_GAP_MS;
-    const request = m.role === 'user' && kind !== 'talk' ? requestSentences(own) : null;
+    const request = m.role === 'user' && kind !== 'talk' ? requestSentences(m, own) : null;
     let shift = false;
     if (current && current.opener && request && !stamped && !gap && kind === 'assist') {
       // A new request that shares little with the thread so far opens a thread of its own.
@@ -132,12 +132,31 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
   return segments.filter((s) => s.sentences.length > 0);
 }
 
+/** Whether a message opens with a date stamp, read once per message object. */
+const stampCache = new WeakMap<ChatMessage, { content: string; stamped: boolean }>();
+export function stampedMessage(m: ChatMessage): boolean {
+  const hit = stampCache.get(m);
+  if (hit && hit.content === m.content) return hit.stamped;
+  const stamped = leadingStamp(m.content).at > 0;
+  stampCache.set(m, { content: m.content, stamped });
+  return stamped;
+}
+
 /** The sentences of a user message that make its request, from the first request sentence on. */
-function requestSentences(own: readonly Sentence[]): Sentence[] | null {
-  // A request, or a question of some length ("Should the drippers run longer in July?").
-  const at = own.findIndex((s) => prose(s) && (isRequest(s) || ((s.traits & QUESTION) !== 0 && s.wc >= 5)));
+function requestSentences(m: ChatMessage, own: readonly Sentence[]): Sentence[] | null {
+  // (Where the request starts is read once per message object: the sentences are the message's
+  // cached ones, the same in every compaction.)
+  const hit = requestCache.get(m);
+  let at: number;
+  if (hit && hit.content === m.content && hit.of === own.length) at = hit.at;
+  else {
+    // A request, or a question of some length ("Should the drippers run longer in July?").
+    at = own.findIndex((s) => prose(s) && (isRequest(s) || ((s.traits & QUESTION) !== 0 && s.wc >= 5)));
+    requestCache.set(m, { content: m.content, of: own.length, at });
+  }
   return at < 0 ? null : own.slice(at).filter(prose);
 }
+const requestCache = new WeakMap<ChatMessage, { content: string; of: number; at: number }>();
 
 /** Cosine of two word-count profiles, each word weighted by its rarity across the segments. */
 function similarity(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
