@@ -69,6 +69,8 @@ const THREADS_MIN_ROOM = 600;
 const STALE_GOAL_THREADS = 4;
 /** Share of the key facts' room that goes to each thread's best fact before the rest go by rank. */
 const SPREAD_SHARE = 0.4;
+/** The same between two people, whose threads' events are what a reader needs most. */
+const TALK_SPREAD_SHARE = 0.6;
 /** Share of a task line's room it gets in a conversation without tool work: a line's first
  * sentence may take twice TALK_FIRST_SHARE of it (so a small block still has its goal), the
  * sentences after it go up to TALK_TASK_SHARE. In talk the facts carry the conversation. */
@@ -380,6 +382,17 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
       if (record.kind === 'talk' && !eventOf.has(g) && g.startsWith('thread:') && tellsEvent(f.text)) eventOf.set(g, f);
     }
     for (const [g, f] of firstOf) spread.push(eventOf.get(g) ?? f);
+    // Then each thread's next event, so a session's main events come before any one's details.
+    if (record.kind === 'talk') {
+      const taken = new Set(spread);
+      const second = new Set<string>();
+      for (const f of record.facts) {
+        const g = groupOf(f);
+        if (!g.startsWith('thread:') || second.has(g) || taken.has(f) || !tellsEvent(f.text)) continue;
+        second.add(g);
+        spread.push(f);
+      }
+    }
     // (In rank order of the groups' best facts, as before.)
   }
   const headsShown = new Set<string>();
@@ -414,7 +427,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
       if (used + c > target) continue;
       // The spread (each thread's best fact, ahead of rank order) takes a share of the room: the
       // rest goes by rank, so a thread with much worth keeping is not held to one fact.
-      if (pass === 0 && i >= fresh.length && i < fresh.length + spread.length && used + c - factsStart > SPREAD_SHARE * (target - factsStart)) continue;
+      if (pass === 0 && i >= fresh.length && i < fresh.length + spread.length && used + c - factsStart > (record.kind === 'talk' ? TALK_SPREAD_SHARE : SPREAD_SHARE) * (target - factsStart)) continue;
       used += c;
       pickedFacts.add(f);
       shown.add(key);
