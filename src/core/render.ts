@@ -10,7 +10,10 @@
 // is re-measured whole and trimmed until it fits, with a margin for the estimator's error (the
 // plugin ships no tokenizer, so the estimate is all there is). How the block is written (tags,
 // sections, fact lines) is block-format.ts's; the margin is block-margin.ts's; the lines added while
-// room is left (error fixes, a command's output) and the final trim are render-extras.ts's.
+// room is left (error fixes, a command's output) and the final trim are render-extras.ts's. When
+// the conversation ran in several threads (threads.ts), each thread's best fact is taken first and
+// the facts are laid out under the threads' heads (thread-format.ts); between two people a
+// "Speakers:" line names them and no Goal is written.
 import type { CompactionRecord, SourcedLine } from './record';
 import { recordMargin } from './block-margin';
 import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factText, fileLine, needsHeading, outputOf, ranLine, shownText } from './block-format';
