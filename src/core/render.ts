@@ -23,9 +23,7 @@ import { estimateTokens } from './tokens';
 import { balancedMarkup, dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash } from './text';
 import { contentWords } from './word-scan';
 import { speakersLine } from './speakers';
-import { tellsEvent } from './salience';
-import { factGroup, groupHead, threadedFactLines } from './thread-format';
-import type { ThreadLine } from './record';
+import { FactLayout } from './thread-format';
 import { addCommandOutput, addResolutions, largestFitting, orderFiles, orderRefs, trimToFit } from './render-extras';
 import { errorText } from './error-fate';
 import { inState, stateLines } from './state-format';
@@ -102,14 +100,10 @@ interface Built {
  * Renders the record's content within `budgetTokens` (tags included, by the core's estimate
  * minus the margin). `roleOf` names who said a fact ('user' / 'assistant'), when known.
  */
-export function renderBlock(record: CompactionRecord, options: RenderOptions, roleOfId: (id: string) => string | undefined = () => undefined): string {
+export function renderBlock(record: CompactionRecord, options: RenderOptions, roleOf: (id: string) => string | undefined = () => undefined): string {
   // Between two people the text may name them: facts are labelled with the names, and one line
   // says who is who.
   const speakers = record.kind === 'talk' ? record.speakers : undefined;
-  const roleOf = (id: string): string | undefined => {
-    const role = roleOfId(id);
-    return (role === 'user' || role === 'assistant' ? speakers?.[role] : undefined) ?? role;
-  };
   const model = options.model;
   const cost = (s: string): number => estimateTokens(s, model);
   const margin = options.margin ?? recordMargin(record);
@@ -206,6 +200,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // (A small block has no room for heads: its few facts go by rank, as one list.)
   const threads = target >= THREADS_MIN_ROOM ? (record.threads ?? []) : [];
   const manyThreads = threads.length >= 2;
+  const layout = new FactLayout({ threads, kind: record.kind, roleOf, ...(speakers ? { speakers } : {}) });
   // (With a few threads the first request is still the aim, and the latest one is shown beside it.)
   const staleGoal = record.kind === 'assist' && threads.length >= STALE_GOAL_THREADS;
   const goalLine = record.kind === 'talk' ? null : staleGoal ? (record.request ?? record.goal) : record.goal;
@@ -368,45 +363,18 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // facts with their seniority would fill a block round after round.
   const freshRoom = record.round > 1 ? Math.floor((target - factsStart) * FRESH_SHARE) : 0;
   const fresh = freshRoom > 0 ? record.facts.filter((f) => f.round === record.round) : [];
-  // A conversation of several threads: each thread's best fact first (in rank order), so the budget
-  // is spread over the threads before any one of them is filled; a thread's head costs its line.
-  const threadById = new Map<number, ThreadLine>(threads.map((t) => [t.id, t]));
-  const spread: SourcedLine[] = [];
-  const groupOf = (f: SourcedLine): string => factGroup(f, record.kind, roleOf);
-  if (manyThreads) {
-    // Between two people, a thread's first fact is its best-ranked event when it has one (the
-    // wedding, not what a friend said of it), else its best fact.
-    const firstOf = new Map<string, SourcedLine>();
-    const eventOf = new Map<string, SourcedLine>();
-    for (const f of record.facts) {
-      const g = groupOf(f);
-      if (g === '') continue;
-      if (!firstOf.has(g)) firstOf.set(g, f);
-      if (record.kind === 'talk' && !eventOf.has(g) && g.startsWith('thread:') && tellsEvent(f.text)) eventOf.set(g, f);
-    }
-    for (const [g, f] of firstOf) spread.push(eventOf.get(g) ?? f);
-    // Then each thread's next event, so a session's main events come before any one's details.
-    if (record.kind === 'talk') {
-      const taken = new Set(spread);
-      const second = new Set<string>();
-      for (const f of record.facts) {
-        const g = groupOf(f);
-        if (!g.startsWith('thread:') || second.has(g) || taken.has(f) || !tellsEvent(f.text)) continue;
-        second.add(g);
-        spread.push(f);
-      }
-    }
-    // (In rank order of the groups' best facts, as before.)
-  }
+  // A conversation of several threads: each thread's best fact first, so the budget is spread over
+  // the threads before any one of them is filled (thread-format.ts); a thread's head costs its line.
+  const spread = manyThreads ? layout.spread(record.facts) : [];
   const headsShown = new Set<string>();
   const headCost = (f: SourcedLine): number => {
     if (!manyThreads) return 0;
-    const g = groupOf(f);
-    const head = g && !headsShown.has(g) ? groupHead(g, threadById) : '';
+    const g = layout.group(f);
+    const head = g && !headsShown.has(g) ? layout.head(g) : '';
     return head ? cost(head) + 1 : 0;
   };
   const markHead = (f: SourcedLine): void => {
-    if (manyThreads) headsShown.add(groupOf(f));
+    if (manyThreads) headsShown.add(layout.group(f));
   };
   for (let pass = 0; pass < 3; pass++) {
     let used = factsStart + factsCost;
@@ -439,12 +407,12 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
       added = true;
     }
     if (!added) break;
-    factLines = threadedFactLines(facts, threads, record.kind, roleOf, textOfFact);
+    factLines = layout.lines(facts, textOfFact);
     factsCost = measure(factLines);
     while (facts.length && factsStart + factsCost > target) {
       const dropped = facts.pop() as SourcedLine;
       shown.delete(keyOf(dropped));
-      factLines = threadedFactLines(facts, threads, record.kind, roleOf, textOfFact);
+      factLines = layout.lines(facts, textOfFact);
       factsCost = measure(factLines);
     }
   }
@@ -479,7 +447,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
       if (costOf(part) - 2 + (facts.length ? 0 : factsHeading) > slack) continue;
       tries++;
       facts.push(part);
-      const lines = threadedFactLines(facts, threads, record.kind, roleOf, textOfFact);
+      const lines = layout.lines(facts, textOfFact);
       built.lines.set('facts', lines);
       const c = cost(assemble(built.lines));
       if (c > limit) {

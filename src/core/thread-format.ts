@@ -1,11 +1,15 @@
 // How key facts are laid out when the conversation ran in several threads: each thread's head
 // ("### 2–17 August 2023: fantasy novels, online magazine") over its facts, threads in the order
-// they began, and in a chat with an assistant what the user said about themselves first, under
-// "### About the user:". A conversation of one thread keeps the plain layout (groupFacts). The head
-// is a sub-heading of the "Key facts:" section, so the panel reads the section as before. Pure.
+// they began; before them, who the people are — with an assistant what the user said about
+// themselves ("### About the user:"), between two people what each said of who they are ("### About
+// Tim:"). A conversation of one thread keeps the plain layout (groupFacts). A head is a sub-heading
+// of the "Key facts:" section, so the panel reads the section as before. Which facts the budget
+// takes first when facts go by thread (`spread`) is decided here too, beside the groups. Pure.
 import { describeDay } from './dates';
 import { groupFacts, factText } from './block-format';
 import type { ConversationKind, SourcedLine, ThreadLine } from './record';
+import { tellsEvent } from './salience';
+import type { Speakers } from './speakers';
 import { dropLoneSurrogates } from './text';
 
 export const ABOUT_USER_HEAD = '### About the user:';
@@ -22,7 +26,7 @@ export function threadSpan(from: number, to: number, short = false): string {
   const b = new Date(end);
   const sameYear = a.getUTCFullYear() === b.getUTCFullYear();
   const sameMonth = sameYear && a.getUTCMonth() === b.getUTCMonth();
-  if (sameMonth && a.getUTCDate() === b.getUTCDate()) return short ? describeDay(from) : describeDay(from);
+  if (sameMonth && a.getUTCDate() === b.getUTCDate()) return describeDay(from);
   if (sameMonth) return short ? `${MONTHS[b.getUTCMonth()]} ${b.getUTCFullYear()}` : `${a.getUTCDate()}–${describeDay(end)}`;
   if (sameYear) return `${MONTHS[a.getUTCMonth()]}–${MONTHS[b.getUTCMonth()]} ${b.getUTCFullYear()}`;
   return `${MONTHS[a.getUTCMonth()]} ${a.getUTCFullYear()}–${MONTHS[b.getUTCMonth()]} ${b.getUTCFullYear()}`;
@@ -45,71 +49,121 @@ export function byThreads(facts: readonly SourcedLine[]): boolean {
   return seen.size >= 2;
 }
 
-/** The group a fact is laid out in when facts go by thread: with an assistant, what the user said
- * about themselves ('about'); between two people, what a speaker said of who they are
- * ('who:<name>'); else its thread ('thread:<id>'), or none (''). */
-export function factGroup(f: SourcedLine, kind: ConversationKind | undefined, roleOf: (id: string) => string | undefined): string {
-  if (kind === 'assist' && f.about) return 'about';
-  if (kind === 'talk' && f.identity) return `who:${roleOf(f.sources[0] ?? '') ?? ''}`;
-  return f.thread === undefined ? '' : `thread:${f.thread}`;
+/** The groups of people, in the order they are written (the user before the other side). */
+const PEOPLE = ['about', 'who:user', 'who:assistant'] as const;
+
+/** What laying out a record's facts needs to know. */
+export interface FactLayoutInput {
+  threads: readonly ThreadLine[];
+  kind: ConversationKind | undefined;
+  /** Who said a fact, by its first source id: 'user' or 'assistant'. */
+  roleOf: (id: string) => string | undefined;
+  /** The names the text gives the two sides (between two people). */
+  speakers?: Speakers;
 }
 
-/** A group's head line ('' for none). */
-export function groupHead(key: string, threads: ReadonlyMap<number, ThreadLine>): string {
-  if (key === 'about') return ABOUT_USER_HEAD;
-  if (key.startsWith('who:')) {
-    const who = key.slice(4);
-    const name = who === 'user' || who === 'assistant' || who === '' ? `the ${who || 'speaker'}` : who;
-    return `${THREAD_HEAD_PREFIX}About ${name}:`;
-  }
-  const t = key.startsWith('thread:') ? threads.get(Number(key.slice(7))) : undefined;
-  return t ? threadHead(t) : '';
-}
+/** How one record's facts are grouped, headed and laid out. */
+export class FactLayout {
+  private readonly byId: ReadonlyMap<number, ThreadLine>;
 
-/**
- * The key facts' lines: by thread (see the file comment) when {@link byThreads} says so, else the
- * plain layout. Within a group, facts in conversation order, one turn per line (groupFacts).
- */
-export function threadedFactLines(
-  facts: readonly SourcedLine[],
-  threads: readonly ThreadLine[],
-  kind: ConversationKind | undefined,
-  roleOf: (id: string) => string | undefined,
-  textOf: (f: SourcedLine) => string = factText,
-): string[] {
-  if (!byThreads(facts)) return groupFacts(facts, roleOf, textOf);
-  const lines: string[] = [];
-  const byId = new Map(threads.map((t) => [t.id, t]));
-  const groups = new Map<string, SourcedLine[]>();
-  for (const f of facts) {
-    const key = factGroup(f, kind, roleOf);
-    const list = groups.get(key);
-    if (list) list.push(f);
-    else groups.set(key, [f]);
+  constructor(private readonly input: FactLayoutInput) {
+    this.byId = new Map(input.threads.map((t) => [t.id, t]));
   }
-  // Who the people are first (the user before the other side), then what belongs to no thread,
-  // then the threads in the order they began.
-  const people = [...groups.keys()].filter((k) => k === 'about' || k.startsWith('who:'));
-  people.sort((a, b) => rank(a, roleOf, facts) - rank(b, roleOf, facts) || (a < b ? -1 : 1));
-  for (const key of people) lines.push(groupHead(key, byId), ...groupFacts(groups.get(key) ?? [], () => undefined, textOf));
-  const loose = (groups.get('') ?? []).concat(...[...groups].filter(([k]) => k.startsWith('thread:') && !byId.has(Number(k.slice(7)))).map(([, v]) => v));
-  if (loose.length) lines.push(...groupFacts(loose, roleOf, textOf));
-  for (const t of threads) {
-    // (A fact that is the head itself is not said twice.)
-    const own = (groups.get(`thread:${t.id}`) ?? []).filter((f) => !t.text.includes(f.text));
-    if (!own.length) continue;
-    lines.push(threadHead(t));
-    // The head names the days: a fact line names its day only when it differs from the thread's
-    // single day.
-    const single = t.from > 0 && threadSpan(t.from, t.to) === describeDay(t.from) ? describeDay(t.from) : '';
-    lines.push(...groupFacts(own, roleOf, textOf, single));
-  }
-  return lines;
-}
 
-/** The user's group before the other side's. */
-function rank(key: string, roleOf: (id: string) => string | undefined, facts: readonly SourcedLine[]): number {
-  if (key === 'about') return 0;
-  const f = facts.find((x) => x.identity && `who:${roleOf(x.sources[0] ?? '') ?? ''}` === key);
-  return f && f.about ? 1 : 2;
+  /** A fact's label: its speaker's name when the text gives one, else the role. */
+  readonly labelOf = (id: string): string | undefined => {
+    const role = this.input.roleOf(id);
+    return (role === 'user' || role === 'assistant' ? this.input.speakers?.[role] : undefined) ?? role;
+  };
+
+  /** The group a fact is laid out in: with an assistant, what the user said about themselves
+   * ('about'); between two people, what a side said of who they are ('who:user' / 'who:assistant');
+   * else its thread ('thread:<id>'), or none (''). */
+  group(f: SourcedLine): string {
+    const { kind, roleOf } = this.input;
+    if (kind === 'assist' && f.about) return 'about';
+    if (kind === 'talk' && f.identity) {
+      const role = roleOf(f.sources[0] ?? '');
+      if (role === 'user' || role === 'assistant') return `who:${role}`;
+    }
+    return f.thread === undefined ? '' : `thread:${f.thread}`;
+  }
+
+  /** A group's head line ('' for none). */
+  head(key: string): string {
+    if (key === 'about') return ABOUT_USER_HEAD;
+    if (key === 'who:user' || key === 'who:assistant') {
+      const role = key.slice(4) as 'user' | 'assistant';
+      return `${THREAD_HEAD_PREFIX}About ${this.input.speakers?.[role] ?? `the ${role}`}:`;
+    }
+    const t = key.startsWith('thread:') ? this.byId.get(Number(key.slice(7))) : undefined;
+    return t ? threadHead(t) : '';
+  }
+
+  /**
+   * The facts the budget takes first when facts go by thread, from `ranked` (best first): each
+   * group's best fact — between two people, a thread's best event when it has one (the wedding, not
+   * what a friend said of it) — then, between two people, each thread's next event, so a session's
+   * main events come before any one's details. Groups in the order of their best facts.
+   */
+  spread(ranked: readonly SourcedLine[]): SourcedLine[] {
+    const talk = this.input.kind === 'talk';
+    const firstOf = new Map<string, SourcedLine>();
+    const eventOf = new Map<string, SourcedLine>();
+    for (const f of ranked) {
+      const g = this.group(f);
+      if (g === '') continue;
+      if (!firstOf.has(g)) firstOf.set(g, f);
+      if (talk && !eventOf.has(g) && g.startsWith('thread:') && tellsEvent(f.text)) eventOf.set(g, f);
+    }
+    const out = [...firstOf].map(([g, f]) => eventOf.get(g) ?? f);
+    if (!talk) return out;
+    const taken = new Set(out);
+    const second = new Set<string>();
+    for (const f of ranked) {
+      const g = this.group(f);
+      if (!g.startsWith('thread:') || second.has(g) || taken.has(f) || !tellsEvent(f.text)) continue;
+      second.add(g);
+      out.push(f);
+    }
+    return out;
+  }
+
+  /**
+   * The key facts' lines: by thread (see the file comment) when {@link byThreads} says so, else the
+   * plain layout. Within a group, facts in conversation order, one turn per line (groupFacts).
+   */
+  lines(facts: readonly SourcedLine[], textOf: (f: SourcedLine) => string = factText): string[] {
+    if (!byThreads(facts)) return groupFacts(facts, this.labelOf, textOf);
+    const groups = new Map<string, SourcedLine[]>();
+    for (const f of facts) {
+      const key = this.group(f);
+      const list = groups.get(key);
+      if (list) list.push(f);
+      else groups.set(key, [f]);
+    }
+    const lines: string[] = [];
+    // Who the people are first (their facts under their head, without a speaker's label), then
+    // what belongs to no thread known here, then the threads in the order they began.
+    for (const key of PEOPLE) {
+      const own = groups.get(key);
+      if (own) lines.push(this.head(key), ...groupFacts(own, () => undefined, textOf));
+    }
+    const loose = facts.filter((f) => {
+      const key = this.group(f);
+      return key === '' || (key.startsWith('thread:') && !this.byId.has(Number(key.slice(7))));
+    });
+    if (loose.length) lines.push(...groupFacts(loose, this.labelOf, textOf));
+    for (const t of this.input.threads) {
+      // (A fact that is the head itself is not said twice.)
+      const own = (groups.get(`thread:${t.id}`) ?? []).filter((f) => !t.text.includes(f.text));
+      if (!own.length) continue;
+      lines.push(threadHead(t));
+      // The head names the days: a fact line names its day only when it differs from the thread's
+      // single day.
+      const single = t.from > 0 && threadSpan(t.from, t.to) === describeDay(t.from) ? describeDay(t.from) : '';
+      lines.push(...groupFacts(own, this.labelOf, textOf, single));
+    }
+    return lines;
+  }
 }
