@@ -180,6 +180,11 @@ export function flagsOf(id: number): number {
   return flags[id] as number;
 }
 
+/** Whether a word says something of its own: neither a stopword nor one of the common words. */
+export function isContentWord(id: number): boolean {
+  return !(flagsOf(id) & (STOP | GENERIC));
+}
+
 /** Number of ids handed out: arrays indexed by id are this long. */
 export function vocabSize(): number {
   return words.length;

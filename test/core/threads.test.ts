@@ -97,7 +97,10 @@ describe('threads of a conversation between two friends', () => {
     expect(threads).toHaveLength(2);
     const pottery = threads.find((t) => t.from === chat[0]?.createdAt);
     expect(pottery?.to).toBe(chat[26]?.createdAt);
-    for (const f of r.record.facts) if (f.sources[0] === 't21') expect(f.thread).toBe(pottery?.id);
+    // Facts of the third evening name the pottery thread (there are some: the loop is not empty).
+    const third = r.record.facts.filter((f) => Number((f.sources[0] ?? 't0').slice(1)) >= 21);
+    expect(third.length).toBeGreaterThan(0);
+    for (const f of third) expect(f.thread).toBe(pottery?.id);
   });
 
   it('heads each thread with its own words and its days, facts under it', () => {
@@ -139,7 +142,8 @@ describe('threads of a chat with an assistant', () => {
     expect(threads.every((t) => t.head === 'request' && t.state === 'answered')).toBe(true);
     // The heat-wave question went back to the irrigation thread.
     const irrigation = threads[0]?.id;
-    const late = r.record.facts.filter((f) => f.sources[0] === 't9');
+    const late = r.record.facts.filter((f) => f.sources[0] === 't8' || f.sources[0] === 't9');
+    expect(late.length).toBeGreaterThan(0);
     for (const f of late) expect(f.thread).toBe(irrigation);
     // With a few threads the first request is still the goal; the latest is shown beside it.
     expect(r.block).toMatch(/^Goal: Can you recommend a drip irrigation kit/m);

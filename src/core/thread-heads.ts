@@ -1,0 +1,143 @@
+// A thread's head in its own words (threads.ts decides the threads): the request that opened it
+// when it reads as a title, else its most distinctive phrases — runs of words said again, or names,
+// found verbatim where they were said, never a fragment of a longer name nor a calendar word. The
+// heads are what a reader scans first, so a phrase that may be a sentence's fragment is left out.
+import type { Sentence } from './extract-sentences';
+import { isContentWord } from './vocab';
+import { GENERIC_WORDS, STOPWORDS } from './words';
+
+/** Most phrases in a head, and most words in one. */
+const HEAD_PHRASES = 3;
+const PHRASE_WORDS = 4;
+/** Longest request (words) that heads its thread; a longer one is headed by its phrases. */
+const HEAD_REQUEST_WORDS = 30;
+
+/** Words that end a phrase: function words and words too common to name a topic. */
+const BREAKS = new Set([...STOPWORDS, ...GENERIC_WORDS]);
+const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+/** Words that qualify rather than name ("various aspects", "several lockers"): no phrase starts or
+ * ends on one, nor on an adverb in -ly. */
+const QUALIFIERS = new Set('various several certain many few such whole entire main real truly quite rather lots plenty couple bunch kind sort type totally currently recently finally'.split(' '));
+const qualifies = (w: string): boolean => QUALIFIERS.has(w) || (w.length > 4 && w.endsWith('ly'));
+
+/** A word of a phrase candidate: lower case (apostrophes dropped), where it stands, whether it is
+ * a name, and its weight. */
+interface RunWord {
+  lower: string;
+  start: number;
+  end: number;
+  name: boolean;
+  weight: number;
+}
+
+const CALENDAR = new Set('monday tuesday wednesday thursday friday saturday sunday january february march april june july august september october november december today tomorrow yesterday'.split(' '));
+
+/** Whether the word at [start, end) stands beside another capitalised word of a name (next to
+ * it, or across "of" / "the"). Bounded look-around: a few words either side. */
+function partOfLongerName(text: string, start: number, end: number): boolean {
+  const before = text.slice(Math.max(0, start - 30), start);
+  const after = text.slice(end, end + 30);
+  return /\p{Lu}[\p{L}'’]*\s+(?:(?:of|the|and|de|la|von|van)\s+){0,2}$/u.test(before) || /^\s+(?:(?:of|the|and|de|la|von|van)\s+){0,2}\p{Lu}/u.test(after);
+}
+
+/** Whether the text before `at` ends a sentence (spaces aside): a capital there starts one. */
+function afterStop(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && (text[i] === ' ' || text[i] === '\t')) i--;
+  return i >= 0 && (text[i] === '.' || text[i] === '!' || text[i] === '?');
+}
+
+/** A thread's most distinctive phrases, in its own words and case (each a run of words of one
+ * sentence, separated by single spaces only, so it is found verbatim where it was said). */
+export function phrasesOf(sentences: readonly Sentence[], weight: (w: string) => number, common: (w: string) => boolean): string[] {
+  const scored = new Map<string, { text: string; score: number; n: number; named: boolean }>();
+  for (const s of sentences) {
+    // A bracketed aside (a photo's caption) describes a picture, not what was talked about.
+    const text0 = s.text.includes('[') ? s.text.replace(/\[[^\]]*\]/g, (m) => ' '.repeat(m.length)) : s.text;
+    WORD.lastIndex = 0;
+    let run: RunWord[] = [];
+    const flush = (): void => {
+      // (Words of a run are separated by one space each: every sub-run is a verbatim phrase.)
+      for (let len = Math.min(PHRASE_WORDS, run.length); len >= 1; len--) {
+        for (let i = 0; i + len <= run.length; i++) {
+          const first = run[i] as RunWord;
+          const lastWord = run[i + len - 1] as RunWord;
+          if (qualifies(first.lower) || qualifies(lastWord.lower)) continue;
+          // A name's article or preposition ("The Name", "Of the Wind") is no edge of a phrase
+          // ("New York City" is: a common word, capitalised inside a name).
+          if ((first.name ? STOPWORDS : BREAKS).has(first.lower) || (lastWord.name ? STOPWORDS : BREAKS).has(lastWord.lower)) continue;
+          // Nor does a phrase start on a verb's -ing form ("exploring endorsement opportunities").
+          if (first.lower.endsWith('ing') && !first.name) continue;
+          // Nor on a verb's past form ("liked Under Armour", "mansion surrounded"), a name aside.
+          if ((first.lower.endsWith('ed') && !first.name) || (lastWord.lower.endsWith('ed') && !lastWord.name)) continue;
+          // One word alone names a topic only when it is a name ("difference" names nothing).
+          if (len === 1 && !first.name) continue;
+          // Nor a name's one word cut from a longer name ("Armour" of "Under Armour", "Thrones" of
+          // "Game of Thrones").
+          if (len === 1 && partOfLongerName(text0, first.start, first.end)) continue;
+          // Nor a day's or month's name, nor a word most segments say (the speakers' names).
+          if (len === 1 && (CALENDAR.has(first.lower) || common(first.lower))) continue;
+          const text = s.text.slice(first.start, lastWord.end);
+          const key = text.toLowerCase();
+          let score = 0;
+          for (let k = i; k < i + len; k++) score += (run[k] as RunWord).weight;
+          score *= 1 + 0.25 * (len - 1);
+          const e = scored.get(key);
+          if (e) {
+            e.n++;
+            e.score = Math.max(e.score, score);
+          } else {
+            let named = false;
+            for (let k = i; k < i + len; k++) named ||= (run[k] as RunWord).name;
+            scored.set(key, { text, score, n: 1, named });
+          }
+        }
+      }
+      run = [];
+    };
+    let m: RegExpExecArray | null;
+    let last = -1;
+    while ((m = WORD.exec(text0))) {
+      const w = m[0];
+      const lower = w.toLowerCase().replace(/’/g, "'");
+      const glued = last >= 0 && text0.slice(last, m.index) === ' ';
+      if (!glued) flush();
+      // A capitalised word inside the sentence is a name ("New York City"), whatever its word.
+      const name = m.index > 0 && /^\p{Lu}/u.test(w) && w !== 'I' && !afterStop(text0, m.index);
+      if ((!name && BREAKS.has(lower.replace(/'/g, ''))) || w.length < 3 || /^\d+$/.test(w) || /^i'/.test(lower)) {
+        flush();
+        last = -1;
+        continue;
+      }
+      const low = lower.replace(/'/g, '');
+      run.push({ lower: low, start: m.index, end: m.index + w.length, name, weight: weight(low) * (name ? 1.5 : 1) });
+      last = m.index + w.length;
+    }
+    flush();
+  }
+  // A phrase said more than once in the thread names it better than one said in passing.
+  // A phrase said once, with no name in it ("possibilities pumps", "couldn't read due"), is as
+  // likely a fragment of a sentence as a topic: a head takes only phrases said again, or names.
+  const ranked = [...scored.values()].filter((e) => e.n >= 2 || e.named).map((e) => ({ ...e, score: e.score * (1 + 0.7 * Math.min(3, e.n - 1)) }));
+  ranked.sort((a, b) => b.score - a.score || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+  const out: string[] = [];
+  const used = new Set<string>();
+  for (const p of ranked) {
+    if (out.length >= HEAD_PHRASES || p.score <= 0) break;
+    const words = p.text.toLowerCase().split(' ');
+    if (words.some((w) => used.has(w))) continue;
+    for (const w of words) used.add(w);
+    out.push(p.text);
+  }
+  return out;
+}
+
+/** The request as a head: its first sentence, when short enough to read as a title. */
+export function requestHead(opener: readonly Sentence[]): string {
+  const first = opener[0];
+  if (!first || first.wc > HEAD_REQUEST_WORDS || first.wc < 4) return '';
+  // "Can you help me with that?" says nothing of what it asks: the thread's phrases head it then.
+  if (first.ids.filter(isContentWord).length < 3 || /\b(?:that|this|it|them|those|these)\?*["'”’)]*[?.!]?$/i.test(first.text)) return '';
+  return first.text;
+}
+
