@@ -91,5 +91,8 @@ export function withFates(messages: readonly ChatMessage[], errors: readonly Err
 export function errorText(e: ErrorLine): string {
   // (Where a resolved error was raised no longer matters: its fix goes under it.)
   const frame = typeof e.frame === 'string' && e.frame && !e.resolution ? ` (at ${e.frame})` : '';
-  return `${e.text}${frame}${e.unresolved === true && !e.resolution ? ', unresolved' : ''}`;
+  if (e.unresolved !== true || e.resolution) return `${e.text}${frame}`;
+  // (A message that ends its sentence gives up its stop to the mark: "… read., unresolved" reads
+  // as a typo.)
+  return `${frame ? e.text : e.text.replace(/([^.])\.$/, '$1')}${frame}, unresolved`;
 }

@@ -228,9 +228,40 @@ function latestCause(sentences: readonly Sentence[]): SourcedLine | null {
   return null;
 }
 
-/** The note paths a search_vault result names (its unindented lines), best first. */
+/** The `path` (or `file`, `note`) strings of a JSON search result, in order, once each; null when
+ * the text is not JSON. */
+function jsonPaths(text: string): string[] | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const out: string[] = [];
+  const visit = (v: unknown, depth: number): void => {
+    if (depth > 4 || v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x, depth + 1);
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    const path = [o.path, o.file, o.note].find((x): x is string => typeof x === 'string' && x !== '');
+    if (path && !out.includes(path)) out.push(path);
+    for (const x of Object.values(o)) if (typeof x === 'object') visit(x, depth + 1);
+  };
+  visit(value, 0);
+  return out;
+}
+
+/** The note paths a search_vault result names (its unindented lines, or a JSON result's paths),
+ * best first. */
 function searchedNotes(text: string): string[] {
   if (/^No notes match/.test(text)) return [];
+  // Another client's search tool may answer in JSON ({"results": [{"path": …}]}): its paths.
+  if (/^\s*[[{]/.test(text)) {
+    const paths = jsonPaths(text);
+    if (paths) return paths.slice(0, LIMITS.notes);
+  }
   return text
     .split('\n')
     .filter((l) => l.trim() && !/^\s/.test(l) && !/^\(/.test(l))
@@ -274,9 +305,12 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
         const path = typeof args.path === 'string' ? args.path.trim() : '';
         const failed = result.error || /^(?:No note at|The user declined)/.test(result.text.trim());
         if (name === PLUGIN_READ && path && !failed && !state.notesRead.includes(path)) state.notesRead.push(path);
-        if (name === PLUGIN_SEARCH && typeof args.query === 'string') state.searches.push({ query: squash(args.query), notes: searchedNotes(result.text), sources: [m.id] });
+        const found = name === PLUGIN_SEARCH && !result.error ? searchedNotes(result.text) : null;
+        if (found && typeof args.query === 'string') state.searches.push({ query: squash(args.query), notes: found, sources: [m.id] });
         if (PLUGIN_WRITE.test(name) && path && !failed) change(path, toolHow(args), m.id, false);
-        state.lastAction = { command: `${name} ${typeof args.query === 'string' ? `"${squash(args.query)}"` : path}`.trim(), outcome: actionOutcome(result), sources: [m.id] };
+        // (A search's outcome is the notes it named, not the first line of its raw result.)
+        const outcome = found ? (found.length ? found.join(', ') : 'no notes found') : actionOutcome(result);
+        state.lastAction = { command: `${name} ${typeof args.query === 'string' ? `"${squash(args.query)}"` : path}`.trim(), outcome, sources: [m.id] };
         continue;
       }
       const command = shellCommand(call);

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/cli/replay';
 import { CLI_DEFAULTS, resolve } from '../../src/cli/settings';
+import { errorText } from '../../src/core/error-fate';
 import { compact } from '../../src/core/compact';
 import { withoutRefuted } from '../../src/core/agent-prose';
 import { extractRules } from '../../src/core/extract-rules';
@@ -206,6 +207,22 @@ describe('errors with their fate', () => {
     expect(r.block).toContain("- KeyError: 'nightly' (at /repo/app/jobs.py, line 41, in run), unresolved");
     expect(r.record.errors).toHaveLength(1);
     for (const f of r.record.facts) expect(f.text).not.toMatch(/File "|line \d+, in /);
+  });
+
+  it("names the notes a search returned, from the plugin's list or a JSON result", () => {
+    const json = JSON.stringify({ results: [{ path: 'Garden/Soil.md', line: 3, snippet: 'compost' }, { path: 'Garden/Log.md', line: 9, snippet: 'compost beds' }] });
+    const chat = run('What do my notes say about compost?', [['Searching the vault.', { name: 'search_vault', args: { query: 'compost' } }, json]]);
+    const { state, block } = blockOf(chat);
+    expect(state?.searches.map((x) => x.notes)).toEqual([['Garden/Soil.md', 'Garden/Log.md']]);
+    expect(block).toContain('Searched "compost": Garden/Soil.md, Garden/Log.md');
+    expect(block).not.toContain('"results"');
+  });
+
+  it('marks an error that ends its sentence unresolved without a stop before the mark', () => {
+    expect(errorText({ text: 'Text "1. Mix flour" not found: the note changed since it was read.', sources: ['m1'], at: 0, score: 0, round: 1, unresolved: true })).toBe(
+      'Text "1. Mix flour" not found: the note changed since it was read, unresolved',
+    );
+    expect(errorText({ text: 'Done...', sources: ['m1'], at: 0, score: 0, round: 1, unresolved: true })).toBe('Done..., unresolved');
   });
 });
 
