@@ -307,6 +307,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     .concat(sections.constraints.flatMap((c) => contentWords(c.text)))
     .filter((w) => !focusWords.has(w));
   const facts = selectFacts(sentences, {
+    kind,
     focus: options.focus,
     covered,
     // A fact the user removed is not ranked again; one they rewrote keeps its place.

@@ -15,8 +15,10 @@ import type { SourcedLine } from './record';
 import { standsAlone, wordCount } from './text';
 import { wordIds } from './word-scan';
 import { isRequestText } from './extract-goal';
+import type { ConversationKind } from './record';
+import { conversationKind } from './threads';
 import { opensOnPointer, pointsEarly, salienceOf, saysWhoTheyAre } from './salience';
-import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, MY, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
+import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
 export interface FactOptions {
@@ -38,6 +40,8 @@ export interface FactOptions {
   poolTokens: number;
   /** Round number given to new facts. */
   round: number;
+  /** What kind of conversation it is (threads.ts); read from the sentences when not given. */
+  kind?: ConversationKind;
   /** Share of the pool that carried facts may not take while new sentences are left to fill it:
    * a later round's block can only show this round's facts if the pool kept them. */
   freshReserve?: number;
@@ -214,25 +218,12 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const unseen = Math.log(1 + docs);
   // Words first met after the counting (in a clause's or a carried fact's text) were in no sentence.
   const idf = (id: number): number => (id < weights.length && (df[id] as number) > 0 ? (weights[id] as number) : unseen * (flagsOf(id) & GENERIC ? GENERIC_WEIGHT : 1));
-  // Which sides talk about themselves: the user always counts; the other side too when it says
-  // "my …" about as often (two people chatting), not when it is an assistant explaining things.
-  const mine = { user: 0, other: 0, userN: 1, otherN: 1 };
-  for (let i = 0; i < usable.length; i++) {
-    const s = usable[i] as Sentence;
-    const my = s.traits & MY ? 1 : 0;
-    if (s.role === 'user') {
-      mine.user += my;
-      mine.userN++;
-    } else if (s.role === 'assistant') {
-      mine.other += my;
-      mine.otherN++;
-    }
-  }
-  // An assistant that calls tools is at work, whatever its pronouns (an agent run's user text is
-  // an issue report, often with no "my" at all, which would make any assistant look personal).
-  let atWork = false;
-  for (let i = 0; i < sentences.length && !atWork; i++) atWork = (sentences[i] as Sentence).role === 'tool';
-  const personalAssistant = !atWork && mine.other / mine.otherN >= 0.5 * (mine.user / mine.userN);
+  // Two people chatting (both sides tell about their lives: both count), an assistant explaining
+  // things, or one at work with tools (whatever its pronouns: an agent run's user text is an issue
+  // report, often with no "my" at all). One reading for the whole compaction (threads.ts).
+  const kind = options.kind ?? conversationKind([], sentences);
+  const atWork = kind === 'work';
+  const personalAssistant = kind === 'talk';
   // An assistant at work narrating its next step ("Now let me look at …", "I'll start by exploring
   // the codebase …") tells nothing the step's outcome does not: no fact, however much room is left.
   if (!personalAssistant) {

@@ -29,6 +29,7 @@ const PROFILE_WORDS = 24;
 /** Two people talking, an assistant answering, or an agent at work with tools. */
 export function conversationKind(messages: readonly ChatMessage[], sentences: readonly Sentence[]): ConversationKind {
   for (const m of messages) if (m.role === 'tool' || (m.role === 'assistant' && m.toolCalls?.length)) return 'work';
+  for (const s of sentences) if (s.role === 'tool') return 'work';
   // The other side says "my …" about as often as the user (two people telling each other about
   // their lives), over a conversation long enough to tell, and the user rarely asks for anything.
   const mine = { user: 0, other: 0, userN: 0, otherN: 0 };
