@@ -8,6 +8,7 @@ import type { ChatMessage } from './messages';
 import { parseToolArguments } from './messages';
 import type { SourcedLine } from './record';
 import { QUESTION } from './traits';
+import { isReaction, opensOnPointer } from './salience';
 import { isLeadIn, standsAlone } from './text';
 import { STOPWORDS } from './words';
 
@@ -61,7 +62,8 @@ function usable(s: Sentence): boolean {
 /** Where a "left off" line may start: not a closing pleasantry nor an exclamation ("I'm so sorry
  * to hear that!", "Wow, that's awesome!"), but what the turn said. */
 function substantive(s: Sentence): boolean {
-  return usable(s) && s.wc >= 4 && !CLOSER.test(s.text) && !DEPENDENT.test(s.text) && !(s.role === 'assistant' && ACKNOWLEDGEMENT.test(s.text)) && !/!["'”’)\]*_`]*$/u.test(s.text);
+  // (Nor a reaction, "I believe in you, Dave.", nor a sentence leaning on one before it.)
+  return usable(s) && s.wc >= 4 && !CLOSER.test(s.text) && !isReaction(s.text) && !opensOnPointer(s.text) && !DEPENDENT.test(s.text) && !(s.role === 'assistant' && ACKNOWLEDGEMENT.test(s.text)) && !/!["'”’)\]*_`]*$/u.test(s.text);
 }
 
 /** A sentence that leans on the one before it ("However, …", "But …"): not where a line starts. */

@@ -206,6 +206,13 @@ describe('facts that stand alone', () => {
     expect(pointsEarly('I know that the shop opens at nine.')).toBe(false);
   });
 
+  it('never leaves off on a reaction or a sentence leaning on the one before it', () => {
+    const chat = friends();
+    chat[26] = { ...(chat[26] as ChatMessage), content: 'I believe in you, Jonas. It must be an exciting time for the whole studio.' };
+    const r = ok(compact(chat, { budgetTokens: 1000, cut: 27, model: 'gpt-4o', now: 1 }));
+    expect(r.record.leftOff?.text ?? '').not.toMatch(/^(?:I believe in you|It must be)/);
+  });
+
   it('tells pointers, reactions and events apart', () => {
     expect(opensOnPointer("That's the one I meant.")).toBe(true);
     expect(opensOnPointer('Theo brought the cake.')).toBe(false);
