@@ -8,7 +8,7 @@
 import { describeDay } from './dates';
 import { groupFacts, factText } from './block-format';
 import type { ConversationKind, SourcedLine, ThreadLine } from './record';
-import { tellsEvent } from './salience';
+import { newsRank } from './salience';
 import type { Speakers } from './speakers';
 import { dropLoneSurrogates } from './text';
 
@@ -102,27 +102,33 @@ export class FactLayout {
 
   /**
    * The facts the budget takes first when facts go by thread, from `ranked` (best first): each
-   * group's best fact — between two people, a thread's best event when it has one (the wedding, not
-   * what a friend said of it) — then, between two people, each thread's next event, so a session's
-   * main events come before any one's details. Groups in the order of their best facts.
+   * group's best fact — between two people, a thread's most newsworthy one (salience.ts newsRank:
+   * the wedding told as last week's news, not what a friend said of it) — then, between two people,
+   * each thread's next event or news, so a session's main events come before any one's details.
+   * Groups in the order of their best facts.
    */
   spread(ranked: readonly SourcedLine[]): SourcedLine[] {
     const talk = this.input.kind === 'talk';
     const firstOf = new Map<string, SourcedLine>();
-    const eventOf = new Map<string, SourcedLine>();
+    // Between two people, each thread's most newsworthy fact (the wedding told as news, not what
+    // a friend said of it), the first in rank among those as newsworthy.
+    const eventOf = new Map<string, { f: SourcedLine; rank: number }>();
     for (const f of ranked) {
       const g = this.group(f);
       if (g === '') continue;
       if (!firstOf.has(g)) firstOf.set(g, f);
-      if (talk && !eventOf.has(g) && g.startsWith('thread:') && tellsEvent(f.text)) eventOf.set(g, f);
+      if (!talk || !g.startsWith('thread:')) continue;
+      const rank = newsRank(f.text);
+      const best = eventOf.get(g);
+      if (rank > 0 && (!best || rank > best.rank)) eventOf.set(g, { f, rank });
     }
-    const out = [...firstOf].map(([g, f]) => eventOf.get(g) ?? f);
+    const out = [...firstOf].map(([g, f]) => eventOf.get(g)?.f ?? f);
     if (!talk) return out;
     const taken = new Set(out);
     const second = new Set<string>();
     for (const f of ranked) {
       const g = this.group(f);
-      if (!g.startsWith('thread:') || second.has(g) || taken.has(f) || !tellsEvent(f.text)) continue;
+      if (!g.startsWith('thread:') || second.has(g) || taken.has(f) || !newsRank(f.text)) continue;
       second.add(g);
       out.push(f);
     }

@@ -1,8 +1,8 @@
 // The threads of a conversation: what it was about, as the skeleton of the carried context.
 // The removed messages are cut into segments at session breaks (a date stamp opening a message,
 // or hours between two messages) and, in a chat with an assistant, where the user opens a new
-// request that shares little with what came before. A segment that comes back to an earlier
-// thread's words joins it. Each thread gets a head made of its own words — the request that opened
+// request that shares little with what came before. With an assistant, a segment that comes back
+// to an earlier thread's words joins it; between two people each session stays its own. Each thread gets a head made of its own words — the request that opened
 // it, or its most distinctive phrases — its span of days and, for a request, whether it was
 // answered. Facts are then spread over the threads and shown under their heads (render.ts).
 import type { Sentence } from './extract-sentences';
@@ -211,7 +211,11 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     const profile = profileOf(seg, df, n);
     let join: ThreadLine | undefined;
     let best = RETURN_SIMILARITY;
-    for (const t of [...earlier, ...threads]) {
+    // Between two people each session is a thread of its own: friends come back to the same
+    // subjects every time they talk (basketball, books), and joining them made threads of months
+    // that mixed everyone's news; what a reader follows is what each session brought (LoCoMo at
+    // budget 2,000: recall 0.689 → 0.706).
+    for (const t of kind === 'talk' ? [] : [...earlier, ...threads]) {
       const sim = similarity(profile, profiles.get(t.id) ?? new Map());
       // The thread just before goes on more readily than one that comes back after others.
       const bar = t === previousThread ? ADJACENT_SIMILARITY : RETURN_SIMILARITY;

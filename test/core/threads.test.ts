@@ -11,7 +11,9 @@ import type { ChatMessage } from '../../src/core/messages';
 import { estimateTokens } from '../../src/core/tokens';
 import { findSpeakers } from '../../src/core/speakers';
 import { conversationKind } from '../../src/core/threads';
-import { isReaction, opensOnPointer, pointsEarly, tellsEvent } from '../../src/core/salience';
+import { isReaction, newsRank, opensOnPointer, pointsEarly, tellsEvent, tellsNews } from '../../src/core/salience';
+import { FactLayout } from '../../src/core/thread-format';
+import type { SourcedLine } from '../../src/core/record';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 2, 3, 18, 0);
@@ -91,22 +93,24 @@ describe('threads of a conversation between two friends', () => {
     expect(r.block).not.toMatch(/^Constraints/m);
   });
 
-  it('cuts it at the session gaps and joins the thread that comes back', () => {
+  it('cuts it at the session gaps, each session a thread of its own though pottery comes back', () => {
     const threads = r.record.threads ?? [];
-    // Evening 1 (pottery) and evening 3 (pottery again) are one thread; the puppy is another.
-    expect(threads).toHaveLength(2);
-    const pottery = threads.find((t) => t.from === chat[0]?.createdAt);
-    expect(pottery?.to).toBe(chat[26]?.createdAt);
-    // Facts of the third evening name the pottery thread (there are some: the loop is not empty).
-    const third = r.record.facts.filter((f) => Number((f.sources[0] ?? 't0').slice(1)) >= 21);
-    expect(third.length).toBeGreaterThan(0);
-    for (const f of third) expect(f.thread).toBe(pottery?.id);
+    // Evening 1 (pottery), evening 2 (the puppy), evening 3 (pottery again): friends come back to
+    // the same subjects every time they talk, and what a reader follows is each evening's news.
+    expect(threads).toHaveLength(3);
+    const start = chat.findIndex((m) => m.content.startsWith('Back at the Clayworks studio'));
+    const third = threads.find((t) => t.from === chat[start]?.createdAt);
+    expect(third?.to).toBe(chat[26]?.createdAt);
+    // Facts of the third evening name its thread (there are some: the loop is not empty).
+    const facts = r.record.facts.filter((f) => Number((f.sources[0] ?? 't0').slice(1)) >= start);
+    expect(facts.length).toBeGreaterThan(0);
+    for (const f of facts) expect(f.thread).toBe(third?.id);
   });
 
   it('heads each thread with its own words and its days, facts under it', () => {
     const heads = r.block.split('\n').filter((l) => l.startsWith('### '));
-    expect(heads.length).toBe(2);
-    expect(heads[0]).toMatch(/^### 3–12 March 2025: /);
+    expect(heads.length).toBe(3);
+    expect(heads[0]).toMatch(/^### 3 March 2025: /);
     const source = removedText(chat, 27);
     for (const head of heads) {
       const phrases = head.slice(head.indexOf(': ') + 2).split(', ');
@@ -221,6 +225,25 @@ describe('facts that stand alone', () => {
     expect(isReaction('The exam is on Friday at nine.')).toBe(false);
     expect(tellsEvent('We adopted a beagle puppy from the shelter.')).toBe(true);
     expect(tellsEvent('Did you adopt the puppy?')).toBe(false);
+    // News: the speaker's own event, told as recent ("last week", "just", "yesterday").
+    expect(tellsNews('My girlfriend and I had our wedding ceremony in a greenhouse last week.')).toBe(true);
+    expect(tellsNews('Just skyped with the fan I met in California.')).toBe(true);
+    expect(tellsNews('Did you finally get the keys yesterday?')).toBe(false);
+    expect(tellsNews('Weddings are full of joy.')).toBe(false);
+    expect(newsRank('My girlfriend and I had our wedding ceremony in a greenhouse last week.')).toBe(2);
+    expect(newsRank('The greenhouse was lovely and warm.')).toBe(0);
+    expect(newsRank('Congrats on the wedding last week!')).toBe(0);
+  });
+
+  it("takes each session's news first between two people, not what the friend said of it", () => {
+    const layout = new FactLayout({ threads: [], kind: 'talk', roleOf: () => 'user' });
+    const line = (text: string, thread: number): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread });
+    const ranked = [
+      line('Weddings are definitely full of joy and happiness for everyone.', 1),
+      line('My girlfriend and I had an emotional wedding ceremony last week.', 1),
+      line('The greenhouse venue had room for all our loved ones.', 2),
+    ];
+    expect(layout.spread(ranked).map((f) => f.text).slice(0, 2)).toEqual([ranked[1]?.text, ranked[2]?.text]);
   });
 
   it('ranks an event above a reaction between two people', () => {
