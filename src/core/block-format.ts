@@ -77,6 +77,8 @@ export const SENTENCE_END = /[.!?…。！？]["'”’)\]*_`]*$/u;
 
 /** A fact's text, ended as a sentence, with its relative dates resolved against the day it was said. */
 export function factText(f: SourcedLine): string {
+  // (An answer's list heads are names, not a sentence: no stop is added after the last.)
+  if (f.listed) return f.text;
   const text = SENTENCE_END.test(f.text) ? f.text : `${f.text}.`;
   const resolved = f.at > 0 ? resolveRelativeDates(f.text, f.at) : '';
   return resolved ? `${text} (${resolved})` : text;
@@ -103,15 +105,18 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
   let words = 0;
   for (const f of [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
     const id = f.sources[0] ?? '';
+    // (An answer's list heads are a line of their own: "Assistant listed: A; B; C.")
+    const key = f.listed ? `${id}#listed` : id;
     const role = roleOf(id) ?? '';
     const day = f.at > 0 ? describeDay(f.at) : '';
     const text = textOf(f);
     const n = wordCount(text);
-    if (!group.length || id !== groupKey || words + n > LINE_WORDS) {
+    if (!group.length || key !== groupKey || words + n > LINE_WORDS) {
       flush();
-      groupKey = id;
+      groupKey = key;
       words = 0;
-      const parts = [role ? `${role[0]?.toUpperCase() ?? ''}${role.slice(1)}` : '', day && day !== shownDay ? day : ''].filter(Boolean);
+      const who = role ? `${role[0]?.toUpperCase() ?? ''}${role.slice(1)}` : '';
+      const parts = [f.listed ? `${who || 'Assistant'} listed` : who, day && day !== shownDay ? day : ''].filter(Boolean);
       label = parts.join(', ');
       if (day) shownDay = day;
     }

@@ -5,10 +5,11 @@
 import { mergeContent, type ExtractedContent } from './chain';
 import { selectCut } from './cut';
 import { applyEdits, carryEdits, isRemoved, lineState } from './edits';
-import { selectFacts } from './extract-facts';
+import { selectFacts, type ListedAnswer } from './extract-facts';
+import { listHeadsOf } from './answer-shape';
 import { fileOpsOfCall, mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { addReferences, findReferences, type FoundReference } from './extract-references';
-import { prepareSentences, sentencesOf, templateSection } from './extract-sentences';
+import { prepareSentences, sentencesOf, templateSection, type Sentence } from './extract-sentences';
 import { extractTaskLines } from './extract-goal';
 import { extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted } from './agent-prose';
@@ -19,7 +20,7 @@ import { mergeLines } from './chain';
 import { estimateMessageTokens } from './message-tokens';
 import type { ChatMessage } from './messages';
 import { type CompactionRecord, type CompactionTrigger, type FileEntry, type Reference, type SourcedLine, RECORD_VERSION, isCompactionRecord } from './record';
-import { renderBlock } from './render';
+import { THREADS_MIN_ROOM, renderBlock } from './render';
 import { contentWords } from './word-scan';
 import { estimateTokens } from './tokens';
 import { wholeUnits } from './units';
@@ -308,6 +309,8 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     .filter((w) => !focusWords.has(w));
   const facts = selectFacts(sentences, {
     kind,
+    // (Answers' lists only where the block lays facts out under their threads' heads.)
+    answers: kind === 'assist' && options.budgetTokens >= THREADS_MIN_ROOM ? listedAnswers(removed, sentences) : [],
     focus: options.focus,
     covered,
     // A fact the user removed is not ranked again; one they rewrote keeps its place.
@@ -373,6 +376,19 @@ function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed: reado
   const at = removed.findIndex((m) => m.id === next.sources[0]);
   const later = removed.slice(at + 1).some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
   if (at >= 0 && later) task.nextStep = null;
+}
+
+/** The assistant's answers that hold a list, as their items' heads (answer-shape.ts). */
+function listedAnswers(removed: readonly ChatMessage[], sentences: readonly Sentence[]): ListedAnswer[] {
+  const out: ListedAnswer[] = [];
+  const atOf = new Map<number, number>();
+  for (const s of sentences) if (!atOf.has(s.message)) atOf.set(s.message, s.at);
+  removed.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    const heads = listHeadsOf(m);
+    if (heads.length) out.push({ id: m.id, at: atOf.get(i) ?? (m.createdAt > 0 ? m.createdAt : 0), message: i, heads });
+  });
+  return out;
 }
 
 /** Rules that open with the same eight words are one rule said again (a template pasted into

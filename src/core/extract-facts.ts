@@ -17,7 +17,7 @@ import { wordIds } from './word-scan';
 import { isRequestText } from './extract-goal';
 import type { ConversationKind } from './record';
 import { conversationKind } from './threads';
-import { opensOnPointer, pointsEarly, salienceOf, saysWhoTheyAre } from './salience';
+import { opensOnPointer, pointsEarly, remarksOnAnswer, salienceOf, saysWhoTheyAre } from './salience';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -42,9 +42,21 @@ export interface FactOptions {
   round: number;
   /** What kind of conversation it is (threads.ts); read from the sentences when not given. */
   kind?: ConversationKind;
+  /** Assistant answers carried as their list items' heads (answer-shape.ts), by message: they
+   * compete with the sentences as one fact each. */
+  answers?: readonly ListedAnswer[];
   /** Share of the pool that carried facts may not take while new sentences are left to fill it:
    * a later round's block can only show this round's facts if the pool kept them. */
   freshReserve?: number;
+}
+
+/** An assistant message's list, as its items' heads (answer-shape.ts). */
+export interface ListedAnswer {
+  id: string;
+  at: number;
+  /** Its index among the removed messages (the order key of the sentences). */
+  message: number;
+  heads: readonly string[];
 }
 
 /** Longest fact in words. A fact is a whole sentence, never a cut one: a longer sentence is left
@@ -106,11 +118,16 @@ interface Candidate {
   thread?: number;
   /** Its speaker saying who they are (see SourcedLine.identity). */
   identity?: boolean;
+  /** An answer's list heads (see FactOptions.answers). */
+  listed?: boolean;
   /** The group of the sentence a pointer-led sentence was joined to (see referentOf): picking
    * the pair rules out picking that sentence again on its own. */
   alsoGroup?: number;
 }
 
+/** Rank multiplier of a user's remark on an answer (salience.ts remarksOnAnswer): a third of the
+ * first-person prior, so it ranks as any sentence of the user's. */
+const REMARK_RANK = 1 / 3;
 /** Rank multiplier of a sentence in which a speaker says who they are, between two people. */
 const IDENTITY_BOOST = 1.5;
 
@@ -270,7 +287,9 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     const pasted = !atWork && s.role === 'user' && s.of >= PASTED_SENTENCES && !(t & (FIRST_PERSON | QUESTION)) ? PASTED : 1;
     // Between two people, what happened (an event) outranks how someone felt about it (a
     // reaction). (With an assistant it moved nothing but recall: LongMemEval at 500, 0.43 → 0.38.)
-    const salience = personalAssistant ? salienceOf(text) : 1;
+    // With an assistant, "I had no idea that …" remarks on the answer: first person, no fact of the
+    // user's own (ranked as a plain sentence of theirs, not as what they told of themselves).
+    const salience = personalAssistant ? salienceOf(text) : s.role === 'user' && kind === 'assist' && remarksOnAnswer(text) ? REMARK_RANK : 1;
     return priorOf(s.role, t) * pasted * salience * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
   };
   const priorOf = (role: string | undefined, t: number): number => {
@@ -296,7 +315,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     const seq = options.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
     // (Not in a long message the user pasted — a candidate's answers, a prompt template — nor a
     // request: what they asked is not what they are.)
-    const about = s.role === 'user' && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0 && s.of < PASTED_SENTENCES && !isRequestText(text);
+    const about = s.role === 'user' && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0 && s.of < PASTED_SENTENCES && !isRequestText(text) && !remarksOnAnswer(text);
     // Between two people, what each says of who they are is what a reader needs first.
     const identity = personalAssistant && (s.traits & FIRST_PERSON) !== 0 && saysWhoTheyAre(text);
     return {
@@ -404,6 +423,26 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     const aside = s.text.length > 12 && s.text.endsWith(']') ? ASIDE.exec(s.text) : null;
     if (aside?.[1]) candidates.push(makeCandidate(s, pos, aside[1], idsOf(aside[1])));
   }
+  // An answer's list as its items' heads: one candidate per listing message, ranked by its words
+  // like any sentence of the assistant (names weigh most), in a group of its own.
+  (options.answers ?? []).forEach((a, k) => {
+    const text = a.heads.join('; ');
+    const ids = idsOf(text);
+    candidates.push({
+      text,
+      sources: [a.id],
+      at: a.at,
+      pos: n + k,
+      group: n + k,
+      round: options.round,
+      seq: options.round * 1e9 + a.message * 1e4,
+      ids,
+      weights: weigh(text, ids),
+      boost: priorOf('assistant', 0) * focusBoost(ids),
+      cost: cheapCost(text),
+      listed: true,
+    });
+  });
   carried.forEach((f, i) => {
     const ids = carriedIds[i] as number[];
     // Carried facts sort before the new ones (they are older), keeping the order of the pool.
@@ -425,6 +464,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       ...(f.shown ? { shown: f.shown } : {}),
       ...(f.about ? { about: true } : {}),
       ...(f.identity ? { identity: true } : {}),
+      ...(f.listed ? { listed: true } : {}),
       ...(f.thread !== undefined ? { thread: f.thread } : {}),
       cost: cheapCost(f.text),
     });
@@ -497,6 +537,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       ...(top.c.shown ? { shown: top.c.shown } : {}),
       ...(top.c.about ? { about: true } : {}),
       ...(top.c.identity ? { identity: true } : {}),
+      ...(top.c.listed ? { listed: true } : {}),
       ...(top.c.thread !== undefined ? { thread: top.c.thread } : {}),
     });
   }

@@ -28,6 +28,9 @@ const REQUEST_EN =
  * an invitation or a question about plans in small talk ("…, would you like to come?", "…, will
  * you be there?"). */
 const REQUEST_MID = /(?:[,;:]\s+(?:(?:so|and|but|then)\s+)?|\s(?:so|and) )(?:(?:can|could) you (?!(?:believe|imagine|guess)\b)|please (?!note\b))\w/i;
+/** A request put as a wish to know, anywhere in the sentence ("I'm planning a trip and I was
+ * wondering if you could tell me about …", "I'd love to know more about …"). */
+const ASKS_INDIRECTLY = /\bI(?:['’]m| am| was) (?:wondering|hoping) (?:if|whether) (?:you|there|anyone)\b|\bI(?:['’]d| would) (?:love|like) to (?:know|learn|hear) (?:more )?(?:about|how|what|which|if|whether)\b/i;
 /** "Let's …!" said as a cheer ("Let's keep each other motivated!"), not a task to do. */
 const CHEER = /^(?:(?:ok(?:ay)?|so|and|but|now)[,!]?\s+)?let['’]s\b[^.?]*!["'”’)\]]*$/i;
 /** A question that asks for help anywhere in it ("Do you have any tips for …?"). */
@@ -44,13 +47,13 @@ const NEXT_STEP = /^(?:(?:next|now|then|finally),?\s+)?(?:I['’]ll|I will|let m
  * tips for …?"), not one about the other side ("How have you been?"). */
 export function isRequest(s: Sentence): boolean {
   if (s.code || s.template || s.wc < 4 || CHEER.test(s.text)) return false;
-  if (REQUEST_EN.test(s.text) || REQUEST_CJK.test(s.text) || REQUEST_MID.test(s.text)) return true;
+  if (REQUEST_EN.test(s.text) || REQUEST_CJK.test(s.text) || REQUEST_MID.test(s.text) || ASKS_INDIRECTLY.test(s.text)) return true;
   return (s.traits & QUESTION) !== 0 && s.wc >= 6 && ASKS_FOR_HELP.test(s.text);
 }
 
 /** `isRequest` for text alone (a task line as the record holds it, read back in sentences). */
 export function isRequestText(text: string): boolean {
-  if (REQUEST_EN.test(text) || REQUEST_CJK.test(text) || REQUEST_MID.test(text)) return true;
+  if (REQUEST_EN.test(text) || REQUEST_CJK.test(text) || REQUEST_MID.test(text) || ASKS_INDIRECTLY.test(text)) return true;
   return /\?["'”’)\]*_`]*$/u.test(text) && ASKS_FOR_HELP.test(text);
 }
 

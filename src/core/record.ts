@@ -34,6 +34,9 @@ export interface SourcedLine {
   /** Between two people: a key fact in which its speaker says who they are (work, role, home);
    * the block collects these under "About <name>". */
   identity?: boolean;
+  /** An assistant answer's list carried as its items' heads (answer-shape.ts): the text is the
+   * heads joined by "; ", laid out as "<Assistant> listed: …". */
+  listed?: boolean;
 }
 
 /** Two people talking, an assistant answering requests, or an agent at work with tools. */

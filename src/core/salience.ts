@@ -96,6 +96,17 @@ export function salienceOf(text: string): number {
   return tellsNews(text) ? NEWS_EVENT_BOOST : EVENT_BOOST;
 }
 
+/** A user's remark on what the assistant told them ("I had no idea that …", "I'm surprised that
+ * …", "I'm glad to hear that …", "I think it's fascinating …"): said in the first person, but about
+ * the answer, not about the user — no fact of theirs to remember. */
+const REMARK =
+  /^(?:(?:wow|oh|ah|hmm|well|yeah|yes|ok(?:ay)?|thanks|thank you)[,!.]*\s+)*(?:I (?:had no idea|never knew|didn['’]t know|did not know|never thought|never realized|never realised|wish (?:more|there|people|companies)|agree|totally agree|can see (?:why|how)|(?:really )?(?:love|like|appreciate|admire) (?:how|that|the way)|find it (?:\w+ )?(?:interesting|fascinating|amazing|surprising))|I['’]m (?:so |really |very )?(?:surprised|amazed|impressed|fascinated|intrigued|glad to hear|happy to hear|shocked) (?:that|by|to|at|how)|I (?:think|guess|feel|believe) (?:that )?(?:it['’]s|it is|this is|that['’]s|that is|they['’]re|they are) (?:so |really |very |pretty |quite )?(?:interesting|fascinating|amazing|great|important|crucial|essential|impressive|surprising|inspiring|cool|awesome|incredible|good))/i;
+
+/** Whether a user's first-person sentence only remarks on the answer (see REMARK). */
+export function remarksOnAnswer(text: string): boolean {
+  return REMARK.test(text.trim());
+}
+
 /** The speaker saying who they are: their work, their role, where they live, what they do. */
 const IDENTITY =
   /\b(?:I['’]m an? |I am an? |I work(?:ed)? (?:as|at|for|in|on)\b|my (?:job|work|career|team|shop|band|business|company|studio|class(?:es)?|school|degree|club|boss|coach)\b|I play(?:ed)? (?:for|on|in|with)\b|I (?:run|own|teach|study|coach|manage|live in|grew up in|moved to|signed with|joined|started (?:my|a|an))\b|I['’]ve been (?:a|an|working|playing|writing|teaching|running)\b)/i;

@@ -117,6 +117,9 @@ export class FactLayout {
       const g = this.group(f);
       if (g === '') continue;
       if (!firstOf.has(g)) firstOf.set(g, f);
+      // With an assistant, a thread's answer carried as its list's heads is what the user comes
+      // back for: it goes first under the request it answers.
+      if (!talk && f.listed && g.startsWith('thread:') && !eventOf.has(g)) eventOf.set(g, { f, rank: 1 });
       if (!talk || !g.startsWith('thread:')) continue;
       const rank = newsRank(f.text);
       const best = eventOf.get(g);

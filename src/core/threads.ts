@@ -224,10 +224,10 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
         join = t;
       }
     }
-    // With an assistant, a session that opens no request of its own goes on with the thread before;
-    // so does the part of a session an earlier round stopped in, unless a request of its own that
-    // shares nothing with that thread opens it.
-    if (!join && kind === 'assist' && !seg.opener && previousThread) join = previousThread;
+    // The part of a session an earlier round stopped in goes on with its thread, unless a request
+    // of its own that shares nothing with that thread opens it. (A new session without a request
+    // of its own is a thread of its own unless its words join it to one: joining it to the thread
+    // before made one thread of a sleep schedule and a trip to Disneyland.)
     if (!join && seg.continued && previousThread === lastEarlier && lastEarlier) {
       const words = seg.opener ? seg.opener.flatMap((x) => x.ids.filter(isContentWord).map(wordOf)) : [];
       const shared = words.filter((w) => w in (lastEarlier.profile ?? {})).length;

@@ -1,0 +1,69 @@
+// The shape of an assistant's answer that a user comes back to: a list of options, venues,
+// companies, steps. One sentence picked from its middle cannot answer "what was the third one you
+// gave me?"; the items' heads in the answer's own words can, at a fraction of the answer's size.
+// A head is an item's bold term, or its words before a " - " or ": " that explains it, or the
+// whole item when it is short. Pure; English-agnostic (reads markup, not words).
+import type { ChatMessage } from './messages';
+import { dropLoneSurrogates } from './text';
+
+/** A top-level list item: a number or bullet at the line's start (one space of indent at most:
+ * deeper lines are sub-items, details of the item above). */
+const ITEM = /^ ?(?:\d{1,2}[.)]|[-*•+])\s+(\S.*)$/u;
+/** A bold term opening the item ("**Mindful.org**: …"). */
+const BOLD = /^(?:\*\*|__)(.{2,80}?)(?:\*\*|__)/u;
+/** The item's head before what explains it ("Patagonia - this outdoor …", "Headspace app: …"). */
+const SEPARATED = /^(.{2,80}?)(?:\s[-–—]\s|:\s)/u;
+
+/** Items a list needs before its heads are its shape (two are a sentence's "A or B"). */
+const MIN_ITEMS = 3;
+/** Words a head may have: more is an explanation, not a name (and a reader takes a longer run
+ * of words for a sentence cut short). */
+const HEAD_WORDS = 6;
+/** Heads carried at most from one message. */
+const MAX_HEADS = 12;
+
+const wordsIn = (s: string): number => s.split(/\s+/).filter(Boolean).length;
+
+/** The head of one list item, or null when the item is all explanation. */
+export function itemHead(item: string): string | null {
+  const text = item.trim();
+  const bold = BOLD.exec(text);
+  const raw = bold?.[1] ?? SEPARATED.exec(text)?.[1] ?? (wordsIn(text) <= HEAD_WORDS ? text : '');
+  // Markup around it and a closing stop or colon are the list's, not the head's; markup inside it
+  // would not read as the answer's words.
+  const head = raw.replace(/^(?:\*\*|__|`)+|(?:\*\*|__|`)+$/g, '').replace(/[\s.:;,]+$/u, '').trim();
+  if (/\*\*|__|`/.test(head)) return null;
+  // (A question heading an item, "Want to earn more?", introduces it; it names nothing.)
+  if (!head || wordsIn(head) > HEAD_WORDS || !/[\p{L}\p{N}]/u.test(head) || /\?$/.test(head)) return null;
+  return dropLoneSurrogates(head);
+}
+
+/** The heads of a message's list items, in order, when it holds a list of at least MIN_ITEMS
+ * items most of which have a head; else []. Code blocks are skipped (their lines are code). */
+export function listHeads(content: string): string[] {
+  const heads: string[] = [];
+  let items = 0;
+  let fenced = false;
+  for (const line of content.split('\n')) {
+    if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced) continue;
+    const m = ITEM.exec(line);
+    if (!m) continue;
+    items++;
+    const head = itemHead(m[1] as string);
+    if (head && !heads.includes(head)) heads.push(head);
+  }
+  if (items < MIN_ITEMS || heads.length < Math.max(MIN_ITEMS, Math.ceil(items * 0.6))) return [];
+  return heads.slice(0, MAX_HEADS);
+}
+
+/** listHeads of a message, read once per message object (compaction reads the same messages
+ * every round). */
+const headsCache = new WeakMap<ChatMessage, { content: string; heads: string[] }>();
+export function listHeadsOf(m: ChatMessage): string[] {
+  const hit = headsCache.get(m);
+  if (hit && hit.content === m.content) return hit.heads;
+  const heads = listHeads(m.content);
+  headsCache.set(m, { content: m.content, heads });
+  return heads;
+}

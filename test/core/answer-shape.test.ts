@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { itemHead, listHeads } from '../../src/core/answer-shape';
+import { compact } from '../../src/core/compact';
+import type { ChatMessage } from '../../src/core/messages';
+
+describe('an answer list as its items heads', () => {
+  it('reads bold terms, words before an explanation, and short items', () => {
+    expect(itemHead('**Mindful.org**: free guided imagery exercises such as the body scan.')).toBe('Mindful.org');
+    expect(itemHead('Patagonia - this outdoor clothing company offers flexible work.')).toBe('Patagonia');
+    expect(itemHead('Headspace app: guided meditations for stress.')).toBe('Headspace app');
+    expect(itemHead('Revolution Hall')).toBe('Revolution Hall');
+    expect(itemHead('Dharma Trading Co. - natural dyes and threads.')).toBe('Dharma Trading Co');
+    // All explanation, or a question introducing the item: no head.
+    expect(itemHead('This website provides a range of mindfulness exercises that you can use for free at home.')).toBeNull();
+    expect(itemHead('Want to earn more? Take a course.')).toBeNull();
+  });
+
+  it('takes a list of three items or more, top level only, not code', () => {
+    const answer = [
+      'Here are some venues:',
+      '',
+      '1. Mississippi Studios',
+      '2. Doug Fir Lounge',
+      '   - a basement room under the hotel',
+      '3. **Wonder Ballroom** - a 1914 hall.',
+      '```',
+      '- not an item',
+      '```',
+      'Enjoy the shows!',
+    ].join('\n');
+    expect(listHeads(answer)).toEqual(['Mississippi Studios', 'Doug Fir Lounge', 'Wonder Ballroom']);
+    expect(listHeads('1. One thing\n2. Another thing')).toEqual([]);
+    expect(listHeads('No list here. Just prose.')).toEqual([]);
+  });
+
+  it('every head is found in the item it came from', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ minLength: 1, maxLength: 40 }), { minLength: 3, maxLength: 8 }), (items) => {
+        const text = items.map((t, i) => `${i + 1}. ${t.replace(/\n/g, ' ')}`).join('\n');
+        for (const head of listHeads(text)) expect(text).toContain(head);
+      }),
+    );
+  });
+});
+
+describe('an assistant chat keeps its answers shape', () => {
+  let seq = 0;
+  const T0 = Date.UTC(2025, 4, 1, 9, 0);
+  const msg = (role: 'user' | 'assistant', content: string, at: number): ChatMessage => ({ id: `m${seq++}`, role, content, createdAt: at });
+  const HOUR = 3_600_000;
+  const chat = (): ChatMessage[] => {
+    seq = 0;
+    const out: ChatMessage[] = [];
+    const topics = [
+      ['Can you recommend some venues in Portland for indie music shows?', ['Mississippi Studios', 'Doug Fir Lounge', 'Wonder Ballroom', 'Revolution Hall']],
+      ['Can you suggest companies that take good care of their employees?', ['Patagonia', 'Southwest Airlines', 'Costco Wholesale']],
+      ['Which websites have free guided imagery exercises?', ['Mindful.org', 'UCLA Mindful Awareness Research Center', 'Headspace app']],
+    ] as const;
+    topics.forEach(([ask, items], k) => {
+      const at = T0 + k * 24 * HOUR;
+      out.push(msg('user', ask, at));
+      out.push(msg('assistant', `Here are a few:\n\n${items.map((x, i) => `${i + 1}. **${x}** - known for ${'its long and careful history of doing this well in the region, with staff who stay for years and customers who come back '.repeat(4)}.`).join('\n\n')}\n\nI hope this helps!`, at + 60_000));
+      out.push(msg('user', 'Thanks, I will look into them this week and tell my partner about it.', at + 120_000));
+      out.push(msg('assistant', 'You are welcome, enjoy exploring them.', at + 180_000));
+    });
+    out.push(msg('user', 'Now can you help me plan a weekend trip to Seattle?', T0 + 4 * 24 * HOUR));
+    out.push(msg('assistant', 'Sure, what do you enjoy doing?', T0 + 4 * 24 * HOUR + 60_000));
+    return out;
+  };
+
+  it('carries each list as its heads under the request it answers', () => {
+    const messages = chat();
+    const r = compact(messages, { budgetTokens: 1000, cut: 12, model: 'gpt-4o', now: 1 });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.record.kind).toBe('assist');
+    const lines = r.block.split('\n');
+    const listed = lines.filter((l) => l.startsWith('- Assistant listed: '));
+    expect(listed).toContain('- Assistant listed: Mississippi Studios; Doug Fir Lounge; Wonder Ballroom; Revolution Hall');
+    expect(listed).toContain('- Assistant listed: Patagonia; Southwest Airlines; Costco Wholesale');
+    // Under its request's head.
+    const at = lines.indexOf('- Assistant listed: Patagonia; Southwest Airlines; Costco Wholesale');
+    const head = lines.slice(0, at).reverse().find((l) => l.startsWith('### '));
+    expect(head).toContain('Can you suggest companies that take good care of their employees?');
+    // The line traces to its message.
+    const fact = r.record.facts.find((f) => f.listed && f.text.startsWith('Patagonia'));
+    expect(fact?.sources).toEqual(['m5']);
+  });
+
+  it('leaves lists out of a block too small for threads heads', () => {
+    const r = compact(chat(), { budgetTokens: 400, cut: 12, model: 'gpt-4o', now: 1 });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.block).not.toContain('listed:');
+  });
+});
