@@ -43,6 +43,27 @@ export function pointsEarly(text: string): boolean {
 const REACTION =
   /^(?:(?:oh|ah|aw+|wow|woah|whoa|omg|yay|haha|lol|hey|yes|yeah|so|and|but|well)[,!.]*\s+)*(?:wow|woah|whoa|omg|yay|congrats|congratulations|kudos|bravo|cheers|thanks|thank you|(?:good|best of) luck|take care|keep (?:it up|going|up the good work|at it|pushing|rocking)|you got this|way to go|well done|nice (?:one|work|job)|good (?:job|for you|to hear)|great (?:job|work|to hear|news)|sounds (?:great|fun|awesome|amazing|lovely|good|cool|like (?:a|an|so))|(?:that|this|it)(?:'s|’s| is| was| sounds| looks| must be)\s+(?:so\s+|really\s+|super\s+|pretty\s+|such\s+an?\s+)?(?:great|awesome|amazing|cool|wonderful|fantastic|incredible|lovely|beautiful|nice|exciting|inspiring|impressive|sweet|huge|fun|tough|hard|rough|sad|terrible|awful)|(?:i'm|i am|i’m)\s+(?:so\s+|really\s+)?(?:happy|glad|proud|sorry|thrilled|stoked) (?:for|to hear|that)|glad (?:to hear|you)|sorry (?:to hear|about)|(?:i|we) (?:hope|wish) you|i believe in you|enjoy|have (?:fun|a (?:great|good|nice))|can't wait|looking forward)\b/i;
 
+/** A sentence that goes on from the one before it ("And there's a chance …", "Plus, it boosts …",
+ * "But I got the hang of it."): its first half is elsewhere. */
+const GOES_ON = /^(?:and|but|so|plus|also|however|though|although|anyway|besides|still|then|or|because)\b/i;
+
+/** Whether a sentence opens by going on from the one before it (see GOES_ON). */
+export function goesOn(text: string): boolean {
+  return GOES_ON.test(text.trim());
+}
+
+/** A sentence that only shows something ("Here's my latest one! [shares a photo: …]", "Check this
+ * out!"): what it shows is gone, its words say nothing of it. */
+const SHOWS = /^(?:(?:oh|hey|look|wow|so)[,!]?\s+)?(?:here(?:['’]s| is| are)|check (?:it|this|that) out|check out|look at (?:this|that|these|my)|take a look|this is (?:my|our|a pic|a photo)|that['’]s me)\b/i;
+
+/** Whether a sentence only shows a picture or thing (see SHOWS), its words outside the bracketed
+ * description fewer than five, or opening on "Here's …" with one. */
+export function onlyShows(text: string): boolean {
+  if (!text.includes('[')) return false;
+  const own = text.replace(/\[[^\]]*\]/g, ' ').trim();
+  return SHOWS.test(own) || own.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < 5;
+}
+
 /** Verbs and nouns of an event: a change or an action of a person with an object ("adopted a
  * puppy", "lost my job", "signed a contract"). */
 const EVENT =

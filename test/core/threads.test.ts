@@ -11,7 +11,7 @@ import type { ChatMessage } from '../../src/core/messages';
 import { estimateTokens } from '../../src/core/tokens';
 import { findSpeakers } from '../../src/core/speakers';
 import { conversationKind } from '../../src/core/threads';
-import { isReaction, newsRank, opensOnPointer, pointsEarly, tellsEvent, tellsNews } from '../../src/core/salience';
+import { goesOn, isReaction, newsRank, onlyShows, opensOnPointer, pointsEarly, tellsEvent, tellsNews } from '../../src/core/salience';
 import { FactLayout } from '../../src/core/thread-format';
 import type { SourcedLine } from '../../src/core/record';
 
@@ -233,6 +233,24 @@ describe('facts that stand alone', () => {
     expect(newsRank('My girlfriend and I had our wedding ceremony in a greenhouse last week.')).toBe(2);
     expect(newsRank('The greenhouse was lovely and warm.')).toBe(0);
     expect(newsRank('Congrats on the wedding last week!')).toBe(0);
+    // A sentence that only shows a picture; one that goes on from the sentence before it.
+    expect(onlyShows("Here's my latest one! [shares a photo: a book opened to a page]")).toBe(true);
+    expect(onlyShows('Wow! [shares a photo: a kiln full of bowls]')).toBe(true);
+    expect(onlyShows('My bowls came out of the kiln with no cracks at all. [shares a photo: bowls]')).toBe(false);
+    expect(goesOn("And there's a chance I'll visit more spots in the future.")).toBe(true);
+    expect(goesOn('Andrea visited the spots in the future.')).toBe(false);
+  });
+
+  it('carries a sentence going on from the one before it with that sentence, never a picture alone', () => {
+    const chat: ChatMessage[] = [
+      { id: 'a0', role: 'user', content: 'I visited the Harry Potter studio tour in London with my sister in March. And there is a chance we will go back for the new forest exhibit next spring.', createdAt: T0 },
+      { id: 'a1', role: 'assistant', content: "Here's my latest one! [shares a photo: a photography of a book opened to a page with a picture of a man]", createdAt: T0 + 60_000 },
+    ];
+    const facts = selectFacts(sentencesOf(chat), { poolTokens: 2000, round: 1, kind: 'talk' }).map((f) => f.text);
+    expect(facts.some((f) => f.startsWith('And there is a chance'))).toBe(false);
+    // (With it, or the sentence before alone, whichever ranks higher.)
+    expect(facts.some((f) => f.startsWith('I visited the Harry Potter studio tour'))).toBe(true);
+    expect(facts.some((f) => f.includes("Here's my latest one"))).toBe(false);
   });
 
   it("takes each session's news first between two people, not what the friend said of it", () => {
