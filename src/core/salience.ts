@@ -56,10 +56,14 @@ export function goesOn(text: string): boolean {
  * out!"): what it shows is gone, its words say nothing of it. */
 const SHOWS = /^(?:(?:oh|hey|look|wow|so)[,!]?\s+)?(?:here(?:['’]s| is| are)|check (?:it|this|that) out|check out|look at (?:this|that|these|my)|take a look|this is (?:my|our|a pic|a photo)|that['’]s me)\b/i;
 
-/** Whether a sentence only shows a picture or thing (see SHOWS), its words outside the bracketed
- * description fewer than five, or opening on "Here's …" with one. */
+/** Whether a sentence only shows a picture or thing: opening on "Here's …" (see SHOWS) or with
+ * fewer than five words of its own outside a bracketed description that names nothing (no name, no
+ * number: "[shares a photo: a photo of a group of people]"). A description naming a place or a
+ * figure ("Kilimanjaro summit sign, 5895 metres") tells what the words do not. */
 export function onlyShows(text: string): boolean {
   if (!text.includes('[')) return false;
+  const asides = text.match(/\[[^\]]*\]/g) ?? [];
+  if (asides.some((a) => /\d|\s\p{Lu}/u.test(a.slice(a.indexOf(':') + 2)))) return false;
   const own = text.replace(/\[[^\]]*\]/g, ' ').trim();
   return SHOWS.test(own) || own.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < 5;
 }

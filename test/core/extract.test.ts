@@ -338,9 +338,9 @@ describe('key facts', () => {
     // Captions that say what every caption says ("a photo of a group of people …").
     const msgs = [
       user('u1', 'We pulled off a tough win against the Hawks on Saturday! [shares a photo: a photo of a group of people in a room]'),
-      assistant('a1', 'That looks like fun. [shares a photo: a photo of a group of people in a park]'),
-      user('u2', 'It really was. [shares a photo: a photo of a group of people at a table]'),
-      assistant('a2', 'I love it. [shares a photo: a photo of a group of people on a beach]'),
+      assistant('a1', 'That looks like so much fun for everyone. [shares a photo: a photo of a group of people in a park]'),
+      user('u2', 'It really was a great day out for us. [shares a photo: a photo of a group of people at a table]'),
+      assistant('a2', 'I love it so much, what a team. [shares a photo: a photo of a group of people on a beach]'),
     ];
     const facts = selectFacts(sentencesOf(msgs), { poolTokens: 1, round: 1 });
     expect(facts[0]?.text).toBe('We pulled off a tough win against the Hawks on Saturday!');
