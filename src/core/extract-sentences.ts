@@ -159,6 +159,10 @@ function piecesOf(m: ChatMessage): MessagePieces {
   // it is read with it, so no sentence is cut at the line break.
   let carry = '';
   let prevCode = false;
+  // Text pasted with its line breaks escaped ("…INFO BLOCK ##\\n\\nmy next prompt …", a JSON
+  // string) breaks where it shows "\\n": read as one line, a sentence ran across its paragraphs.
+  // (Prose only, and not where code is fenced: "\\n" is code's own there.)
+  if (prose && content.includes('\\n') && !content.includes('```') && (content.match(/\\n/g)?.length ?? 0) >= 2) content = content.replace(/\\n/g, '\n');
   const lines = content.split('\n');
   for (let li = 0; li < lines.length; li++) {
     const line = lines[li] as string;

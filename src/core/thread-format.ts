@@ -49,6 +49,11 @@ export function byThreads(facts: readonly SourcedLine[]): boolean {
   return seen.size >= 2;
 }
 
+/** Facts of the latest thread taken in the spread beyond its best (see FactLayout.spread): with
+ * two, LoCoMo recall at 1,000 0.529 → 0.541, LongMemEval at 2,000 0.741 → 0.751 (its recall on
+ * what the assistant said 0.68 → 0.74); three added nothing. */
+const LATEST_EXTRA = 2;
+
 /** The groups of people, in the order they are written (the user before the other side). */
 const PEOPLE = ['about', 'who:user', 'who:assistant'] as const;
 
@@ -105,7 +110,7 @@ export class FactLayout {
    * group's best fact — between two people, a thread's most newsworthy one (salience.ts newsRank:
    * the wedding told as last week's news, not what a friend said of it) — then, between two people,
    * each thread's next event or news, so a session's main events come before any one's details.
-   * Groups in the order of their best facts.
+   * Groups in the order of their best facts; the latest thread's next facts after them.
    */
   spread(ranked: readonly SourcedLine[]): SourcedLine[] {
     const talk = this.input.kind === 'talk';
@@ -126,6 +131,21 @@ export class FactLayout {
       if (rank > 0 && (!best || rank > best.rank)) eventOf.set(g, { f, rank });
     }
     const out = [...firstOf].map(([g, f]) => eventOf.get(g)?.f ?? f);
+    // The latest thread goes on in the messages kept after the block: what it was about so far is
+    // what a reader needs to follow them, so its next facts come before other threads' seconds.
+    // (Latest by its last message; a thread that came back may stand earlier in the list.)
+    let latest: ThreadLine | undefined;
+    for (const t of this.input.threads) if (!latest || t.to >= latest.to) latest = t;
+    if (latest) {
+      const key = `thread:${latest.id}`;
+      let n = 0;
+      for (const f of ranked) {
+        if (n >= LATEST_EXTRA) break;
+        if (this.group(f) !== key || out.includes(f)) continue;
+        out.push(f);
+        n++;
+      }
+    }
     if (!talk) return out;
     const taken = new Set(out);
     const second = new Set<string>();

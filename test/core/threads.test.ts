@@ -13,7 +13,7 @@ import { findSpeakers } from '../../src/core/speakers';
 import { conversationKind } from '../../src/core/threads';
 import { goesOn, isReaction, newsRank, onlyShows, opensOnPointer, pointsEarly, tellsEvent, tellsNews } from '../../src/core/salience';
 import { FactLayout } from '../../src/core/thread-format';
-import type { SourcedLine } from '../../src/core/record';
+import type { SourcedLine, ThreadLine } from '../../src/core/record';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 2, 3, 18, 0);
@@ -251,6 +251,14 @@ describe('facts that stand alone', () => {
     // (With it, or the sentence before alone, whichever ranks higher.)
     expect(facts.some((f) => f.startsWith('I visited the Harry Potter studio tour'))).toBe(true);
     expect(facts.some((f) => f.includes("Here's my latest one"))).toBe(false);
+  });
+
+  it('takes the latest thread further than the others: the kept messages go on with it', () => {
+    const thread = (id: number, day: number): ThreadLine => ({ id, text: '', head: 'phrases', sources: [`t${id}`], at: 0, from: day, to: day, score: 1, round: 1 });
+    const layout = new FactLayout({ threads: [thread(1, 10), thread(2, 20)], kind: 'assist', roleOf: () => 'user' });
+    const line = (text: string, thread: number): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread });
+    const ranked = [line('First of the old thread.', 1), line('Second of the old thread.', 1), line('First of the latest.', 2), line('Second of the latest.', 2), line('Third of the latest.', 2), line('Fourth of the latest.', 2)];
+    expect(layout.spread(ranked).map((f) => f.text)).toEqual(['First of the old thread.', 'First of the latest.', 'Second of the latest.', 'Third of the latest.']);
   });
 
   it("takes each session's news first between two people, not what the friend said of it", () => {
