@@ -6,7 +6,7 @@
 // from the template's examples, response-format advice and environment notes.
 import type { ChatMessage } from './messages';
 import type { SourcedLine } from './record';
-import { squash, splitSentences, truncateAtWord, wordCount } from './text';
+import { balancedMarkup, squash, splitSentences, truncateAtWord, unescapedBreaks, wordCount } from './text';
 
 /** Most rules one task message gives, and the longest rule kept (a lead-in with its list). */
 const MAX_RULES = 14;
@@ -49,14 +49,15 @@ const harnessMessage = (text: string): boolean => /^\s*<(?:instructions?|rules|g
 export function extractRules(message: ChatMessage): SourcedLine[] {
   if (message.role !== 'user' && message.role !== 'system') return [];
   const harness = harnessMessage(message.content);
-  const lines = message.content.split('\n');
+  const lines = unescapedBreaks(message.content).split('\n');
   const out: SourcedLine[] = [];
   const seen = new Set<string>();
   let lastLine = -2;
   const push = (text: string, line: number): void => {
     const clean = truncateAtWord(squash(text), MAX_RULE_CHARS);
     const key = clean.toLowerCase();
-    if (!clean || seen.has(key) || out.length >= MAX_RULES) return;
+    // (A sentence cut out of bracketed text, "… the image] ## DO NOT RESPOND ##", is no rule.)
+    if (!clean || seen.has(key) || out.length >= MAX_RULES || !balancedMarkup(clean)) return;
     seen.add(key);
     // A short rule on the line after another ("Do NOT commit your changes.") reads with it: alone
     // it says too little to stand as a line of its own.

@@ -2,7 +2,7 @@
 // extractor ranks or classifies. Done once, so compaction stays a few linear passes over the text.
 import type { ChatMessage } from './messages';
 import { leadingStamp } from './dates';
-import { splitSentences, squash } from './text';
+import { splitSentences, squash, unescapedBreaks } from './text';
 import { wordIds } from './word-scan';
 import { traitsOf } from './traits';
 import { resetVocabIfFull, vocabGeneration } from './vocab';
@@ -159,10 +159,8 @@ function piecesOf(m: ChatMessage): MessagePieces {
   // it is read with it, so no sentence is cut at the line break.
   let carry = '';
   let prevCode = false;
-  // Text pasted with its line breaks escaped ("…INFO BLOCK ##\\n\\nmy next prompt …", a JSON
-  // string) breaks where it shows "\\n": read as one line, a sentence ran across its paragraphs.
-  // (Prose only, and not where code is fenced: "\\n" is code's own there.)
-  if (prose && content.includes('\\n') && !content.includes('```') && (content.match(/\\n/g)?.length ?? 0) >= 2) content = content.replace(/\\n/g, '\n');
+  // (Prose pasted with its line breaks escaped breaks where it shows them.)
+  if (prose) content = unescapedBreaks(content);
   const lines = content.split('\n');
   for (let li = 0; li < lines.length; li++) {
     const line = lines[li] as string;

@@ -236,3 +236,11 @@ export function standsAlone(text: string): boolean {
 export function isLeadIn(text: string): boolean {
   return /[:：]["'”’)\]*_`]*\s*$/u.test(text);
 }
+
+/** Prose pasted with its line breaks escaped ("…INFO BLOCK ##\\n\\nmy next prompt …", a JSON
+ * string) with real ones: read as one line, a sentence ran across its paragraphs. Twice at least,
+ * and not where code is fenced ("\\n" is code's own there). */
+export function unescapedBreaks(content: string): string {
+  if (!content.includes('\\n') || content.includes('```') || (content.match(/\\n/g)?.length ?? 0) < 2) return content;
+  return content.replace(/\\n/g, '\n');
+}
