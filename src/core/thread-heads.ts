@@ -17,7 +17,7 @@ const BREAKS = new Set([...STOPWORDS, ...GENERIC_WORDS]);
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 /** Words that qualify rather than name ("various aspects", "several lockers"): no phrase starts or
  * ends on one, nor on an adverb in -ly. */
-const QUALIFIERS = new Set('various several certain many few such whole entire main real truly quite rather lots plenty couple bunch kind sort type totally currently recently finally'.split(' '));
+const QUALIFIERS = new Set('various several certain many few such whole entire main real truly quite rather lots plenty couple bunch kind sort type totally currently recently finally per'.split(' '));
 const qualifies = (w: string): boolean => QUALIFIERS.has(w) || (w.length > 4 && w.endsWith('ly'));
 
 /** A word of a phrase candidate: lower case (apostrophes dropped), where it stands, whether it is
@@ -77,6 +77,11 @@ export function phrasesOf(sentences: readonly Sentence[], weight: (w: string) =>
           if (len === 1 && partOfLongerName(text0, first.start, first.end)) continue;
           // Nor a day's or month's name, nor a word most segments say (the speakers' names).
           if (len === 1 && (CALENDAR.has(first.lower) || common(first.lower))) continue;
+          // Nor a short title-case word alone ("Cal"): a nickname or a fragment, not a topic.
+          if (len === 1 && first.end - first.start <= 3 && !/^\p{Lu}{2,}$/u.test(s.text.slice(first.start, first.end))) continue;
+          // Nor a name and one short word after it ("Tokyo react", "Frank Ocean ends", "Douglas
+          // prior"): more often the name and the verb of a sentence than a topic.
+          if (len >= 2 && !lastWord.name && lastWord.end - lastWord.start <= 6 && run.slice(i, i + len - 1).every((w) => w.name)) continue;
           const text = s.text.slice(first.start, lastWord.end);
           const key = text.toLowerCase();
           let score = 0;

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { sentencesOf } from '../../src/core/extract-sentences';
+import type { ChatMessage } from '../../src/core/messages';
+import { phrasesOf } from '../../src/core/thread-heads';
+
+const msg = (i: number, content: string): ChatMessage => ({ id: `h${i}`, role: i % 2 ? 'assistant' : 'user', content, createdAt: 0 });
+
+describe('thread heads in the thread own words', () => {
+  const phrases = (texts: string[]): string[] => phrasesOf(sentencesOf(texts.map((t, i) => msg(i, t))), () => 1, () => false);
+
+  it('takes names and phrases said again, never a name with the verb after it nor a nickname', () => {
+    const heads = phrases([
+      'We saw the crowds in Tokyo react to the new album last night, and Cal said the Tokyo lit up.',
+      'The Tokyo react was loud, and the new album sold out in Tokyo react style.',
+      'Frank Ocean ends the tour in Osaka, so the new album launch waits for Frank Ocean ends.',
+      'The vintage Mustang is back from the body shop, and the vintage Mustang runs again.',
+    ]);
+    expect(heads.length).toBeGreaterThan(0);
+    for (const h of heads) {
+      expect(h).not.toMatch(/^(?:Tokyo react|Tokyo lit|Frank Ocean ends|Cal)$/);
+      expect(h).not.toMatch(/\bper\b/);
+    }
+    expect(heads.some((h) => /new album|vintage Mustang|Frank Ocean/.test(h))).toBe(true);
+  });
+});
