@@ -17,7 +17,7 @@ import { wordIds } from './word-scan';
 import { isRequestText } from './extract-goal';
 import type { ConversationKind } from './record';
 import { conversationKind } from './threads';
-import { goesOn, onlyShows, opensOnPointer, pointsEarly, remarksOnAnswer, salienceOf, saysWhoTheyAre } from './salience';
+import { goesOn, instructsAssistant, onlyShows, opensOnPointer, pointsEarly, remarksOnAnswer, salienceOf, saysWhoTheyAre } from './salience';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -316,7 +316,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     const seq = options.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
     // (Not in a long message the user pasted — a candidate's answers, a prompt template — nor a
     // request: what they asked is not what they are.)
-    const about = s.role === 'user' && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0 && s.of < PASTED_SENTENCES && !isRequestText(text) && !remarksOnAnswer(text);
+    const about = s.role === 'user' && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0 && s.of < PASTED_SENTENCES && !isRequestText(text) && !remarksOnAnswer(text) && !instructsAssistant(text);
     // Between two people, what each says of who they are is what a reader needs first.
     const identity = personalAssistant && (s.traits & FIRST_PERSON) !== 0 && saysWhoTheyAre(text);
     return {

@@ -127,6 +127,15 @@ export function salienceOf(text: string): number {
 const REMARK =
   /^(?:(?:wow|oh|ah|hmm|well|yeah|yes|ok(?:ay)?|thanks|thank you)[,!.]*\s+)*(?:I (?:had no idea|never knew|didn['’]t know|did not know|never thought|never realized|never realised|wish (?:more|there|people|companies)|agree|totally agree|can see (?:why|how)|(?:really )?(?:love|like|appreciate|admire) (?:how|that|the way)|find it (?:\w+ )?(?:interesting|fascinating|amazing|surprising))|I['’]m (?:so |really |very )?(?:surprised|amazed|impressed|fascinated|intrigued|glad to hear|happy to hear|shocked) (?:that|by|to|at|how)|I (?:think|guess|feel|believe) (?:that )?(?:it['’]s|it is|this is|that['’]s|that is|they['’]re|they are) (?:so |really |very |pretty |quite )?(?:interesting|fascinating|amazing|great|important|crucial|essential|impressive|surprising|inspiring|cool|awesome|incredible|good))/i;
 
+/** The user telling the assistant how to work ("I will then ask you to rate …", "I want you to act
+ * as …", "You are to give a score …"): an instruction, not a fact about the user. */
+const INSTRUCTS = /\b(?:I(?:['’]ll| will| am going to| want you to| need you to| would like you to)(?: then| now| also| first)? (?:ask|give|send|provide|tell|show|paste|share with) you\b|I want you to\b|I need you to\b|you (?:are to|will then|should then|must then)\b)/i;
+
+/** Whether a user's sentence instructs the assistant how to work (see INSTRUCTS). */
+export function instructsAssistant(text: string): boolean {
+  return INSTRUCTS.test(text);
+}
+
 /** Whether a user's first-person sentence only remarks on the answer (see REMARK). */
 export function remarksOnAnswer(text: string): boolean {
   return REMARK.test(text.trim());

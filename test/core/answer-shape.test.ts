@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { itemHead, listHeads } from '../../src/core/answer-shape';
+import { instructsAssistant, remarksOnAnswer } from '../../src/core/salience';
 import { compact } from '../../src/core/compact';
 import type { ChatMessage } from '../../src/core/messages';
 
@@ -91,5 +92,16 @@ describe('an assistant chat keeps its answers shape', () => {
     const r = compact(chat(), { budgetTokens: 400, cut: 12, model: 'gpt-4o', now: 1 });
     if (!r.ok) throw new Error(r.message);
     expect(r.block).not.toContain('listed:');
+  });
+});
+
+describe('what the user says that is not about them', () => {
+  it('tells remarks on an answer and instructions from facts about the user', () => {
+    expect(remarksOnAnswer('I had no idea that the program was established in 1968.')).toBe(true);
+    expect(remarksOnAnswer("I'm surprised that the book comes close to the Bible in sales.")).toBe(true);
+    expect(remarksOnAnswer('I moved into my new place three weeks ago.')).toBe(false);
+    expect(instructsAssistant('I will then ask you to evaluate the candidate on a given criterion.')).toBe(true);
+    expect(instructsAssistant('I want you to act as a travel guide.')).toBe(true);
+    expect(instructsAssistant('I asked my sister to evaluate the candidate.')).toBe(false);
   });
 });
