@@ -18,6 +18,7 @@ import { isRequestText } from './extract-goal';
 import type { ConversationKind } from './record';
 import { conversationKind } from './threads';
 import { opensOnPointer, pointsEarly, salienceOf, saysWhoTheyAre } from './salience';
+import { AGENT_STEP as AGENT_STEP_Q, FACT_SENTENCE, OPENS_ON_POINTER, POINTS_EARLY, STANDS_ALONE, memo } from './sentence-memo';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -148,14 +149,21 @@ function idsOf(text: string): number[] {
  * assistant announcing its next step.
  */
 function isFactSentence(s: Sentence): boolean {
+  return memo(s, FACT_SENTENCE, factSentence);
+}
+function factSentence(s: Sentence): boolean {
   if (s.code || s.template || (s.role !== 'user' && s.role !== 'assistant') || s.keyCount < 3 || s.wc < 5 || s.wc > MAX_WORDS) return false;
   // The assistant narrating its next step ("Let me read your note first."): the step's outcome is
   // the fact. Longer "let me" sentences may still tell something and are only ranked down.
   if (s.role === 'assistant' && s.traits & ANNOUNCEMENT && s.wc < 10) return false;
   // A sentence that opens on a method (".annotate() on two querysets.") reads, after the speaker's
   // label, as a colon followed by a stop: the line of code it went with is gone.
-  return !s.text.startsWith('.') && standsAlone(s.text);
+  return !s.text.startsWith('.') && memo(s, STANDS_ALONE, alone);
 }
+const alone = (s: Sentence): boolean => standsAlone(s.text);
+const pointerLed = (s: Sentence): boolean => opensOnPointer(s.text);
+const earlyPointer = (s: Sentence): boolean => pointsEarly(s.text);
+const agentStep = (s: Sentence): boolean => AGENT_STEP.test(s.text);
 
 /** The sentence a pointer-led sentence (sentences[i]) leans on: the one before it in the same
  * message, when that is prose that does not itself open on a pointer and is more than a short
@@ -165,7 +173,7 @@ function referentOf(sentences: readonly Sentence[], i: number): Sentence | null 
   const before = sentences[i - 1];
   if (!before || before.id !== s.id || before.index !== s.index - 1) return null;
   if (before.code || before.template || before.keyCount < 2 || before.traits & SHORT_EXCLAMATION) return null;
-  if (opensOnPointer(before.text) || !standsAlone(before.text)) return null;
+  if (memo(before, OPENS_ON_POINTER, pointerLed) || !memo(before, STANDS_ALONE, alone)) return null;
   return before;
 }
 
@@ -182,11 +190,11 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
     if (!isFactSentence(s)) continue;
-    if (opensOnPointer(s.text)) {
+    if (memo(s, OPENS_ON_POINTER, pointerLed)) {
       const before = referentOf(sentences, i);
       if (!before) continue;
       referents.set(s, before);
-    } else if (pointsEarly(s.text)) {
+    } else if (memo(s, POINTS_EARLY, earlyPointer)) {
       // "I got it from another artist as a gift": what "it" is, the sentence before says. With it
       // when there is one; alone it stays a candidate (ranking it down cost LoCoMo recall at
       // budget 2,000: 0.686 → 0.676).
@@ -232,7 +240,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       const s = usable[i] as Sentence;
       // (At work, a longer "Let me explore the models directory since …" or "I need to call
       // django.setup()." is the step, not what it found.)
-      const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && AGENT_STEP.test(s.text)));
+      const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && memo(s, AGENT_STEP_Q, agentStep)));
       if (!narrates) usable[kept++] = s;
     }
     usable.length = kept;
@@ -379,8 +387,6 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       chosen[pos] = 1;
     }
   }
-  const posOf = new Map<Sentence, number>();
-  for (let pos = 0; pos < n; pos++) posOf.set(usable[pos] as Sentence, pos);
   for (let pos = 0; pos < n; pos++) {
     if (!chosen[pos]) continue;
     const s = usable[pos] as Sentence;
@@ -390,8 +396,8 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       const text = `${before.text} ${s.text}`;
       if (wordCount(text) > MAX_WORDS) continue;
       const c = makeCandidate(s, pos, text, idsOf(text));
-      const other = posOf.get(before);
-      if (other !== undefined) c.alsoGroup = other;
+      // (The referent, when usable, is the usable sentence just before: same message, index before.)
+      if (pos > 0 && usable[pos - 1] === before) c.alsoGroup = pos - 1;
       candidates.push(c);
       continue;
     }
