@@ -12,13 +12,13 @@ import { isCapitalised, markCapitalised } from './capitalised';
 import type { Sentence } from './extract-sentences';
 import { MaxHeap } from './max-heap';
 import type { SourcedLine } from './record';
-import { standsAlone, wordCount } from './text';
+import { wordCount } from './text';
 import { wordIds } from './word-scan';
 import { isRequestText } from './extract-goal';
 import type { ConversationKind } from './record';
 import { conversationKind } from './threads';
 import { opensOnPointer, pointsEarly, salienceOf, saysWhoTheyAre } from './salience';
-import { AGENT_STEP as AGENT_STEP_Q, FACT_SENTENCE, OPENS_ON_POINTER, POINTS_EARLY, STANDS_ALONE, memo } from './sentence-memo';
+import { STANDS_ALONE, assistantProse, memo, prose, question } from './sentence-memo';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -149,7 +149,7 @@ function idsOf(text: string): number[] {
  * assistant announcing its next step.
  */
 function isFactSentence(s: Sentence): boolean {
-  return memo(s, FACT_SENTENCE, factSentence);
+  return memo(s, FACT_SENTENCE);
 }
 function factSentence(s: Sentence): boolean {
   if (s.code || s.template || (s.role !== 'user' && s.role !== 'assistant') || s.keyCount < 3 || s.wc < 5 || s.wc > MAX_WORDS) return false;
@@ -158,12 +158,13 @@ function factSentence(s: Sentence): boolean {
   if (s.role === 'assistant' && s.traits & ANNOUNCEMENT && s.wc < 10) return false;
   // A sentence that opens on a method (".annotate() on two querysets.") reads, after the speaker's
   // label, as a colon followed by a stop: the line of code it went with is gone.
-  return !s.text.startsWith('.') && memo(s, STANDS_ALONE, alone);
+  return !s.text.startsWith('.') && memo(s, STANDS_ALONE);
 }
-const alone = (s: Sentence): boolean => standsAlone(s.text);
-const pointerLed = (s: Sentence): boolean => opensOnPointer(s.text);
-const earlyPointer = (s: Sentence): boolean => pointsEarly(s.text);
-const agentStep = (s: Sentence): boolean => AGENT_STEP.test(s.text);
+// (Answers about a sentence alone, asked once per sentence: sentence-memo.ts.)
+const FACT_SENTENCE = question(factSentence);
+const OPENS_ON_POINTER = question((s) => opensOnPointer(s.text), prose);
+const POINTS_EARLY = question((s) => pointsEarly(s.text), prose);
+const AGENT_STEP_TEXT = question((s) => AGENT_STEP.test(s.text), assistantProse);
 
 /** The sentence a pointer-led sentence (sentences[i]) leans on: the one before it in the same
  * message, when that is prose that does not itself open on a pointer and is more than a short
@@ -173,7 +174,7 @@ function referentOf(sentences: readonly Sentence[], i: number): Sentence | null 
   const before = sentences[i - 1];
   if (!before || before.id !== s.id || before.index !== s.index - 1) return null;
   if (before.code || before.template || before.keyCount < 2 || before.traits & SHORT_EXCLAMATION) return null;
-  if (memo(before, OPENS_ON_POINTER, pointerLed) || !memo(before, STANDS_ALONE, alone)) return null;
+  if (memo(before, OPENS_ON_POINTER) || !memo(before, STANDS_ALONE)) return null;
   return before;
 }
 
@@ -190,11 +191,11 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
     if (!isFactSentence(s)) continue;
-    if (memo(s, OPENS_ON_POINTER, pointerLed)) {
+    if (memo(s, OPENS_ON_POINTER)) {
       const before = referentOf(sentences, i);
       if (!before) continue;
       referents.set(s, before);
-    } else if (memo(s, POINTS_EARLY, earlyPointer)) {
+    } else if (memo(s, POINTS_EARLY)) {
       // "I got it from another artist as a gift": what "it" is, the sentence before says. With it
       // when there is one; alone it stays a candidate (ranking it down cost LoCoMo recall at
       // budget 2,000: 0.686 → 0.676).
@@ -240,7 +241,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       const s = usable[i] as Sentence;
       // (At work, a longer "Let me explore the models directory since …" or "I need to call
       // django.setup()." is the step, not what it found.)
-      const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && memo(s, AGENT_STEP_Q, agentStep)));
+      const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && memo(s, AGENT_STEP_TEXT)));
       if (!narrates) usable[kept++] = s;
     }
     usable.length = kept;

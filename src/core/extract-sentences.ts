@@ -212,9 +212,10 @@ function piecesOf(m: ChatMessage): MessagePieces {
   return out;
 }
 
-/** Reads a message's sentences ahead of compaction (see `prepareMessage`). */
-export function prepareSentences(m: ChatMessage): void {
-  piecesOf(m);
+/** Reads a message's sentences ahead of compaction (see `prepareMessage`); returns them, for the
+ * questions asked of each sentence alone to be answered ahead too (sentence-memo.ts). */
+export function prepareSentences(m: ChatMessage): readonly Sentence[] {
+  return piecesOf(m).sentences;
 }
 
 /** A traceback's header or one of its frames. */

@@ -1,31 +1,56 @@
 // Answers about one sentence alone, worked out once per sentence object. A sentence is the same
 // object in every compaction of its message (extract-sentences caches them per message), and what
 // its own text and fields say does not change: whether it stands alone, opens on a pointer, asks
-// for something, hedges … So each extractor asks through `memo` and the pattern runs once per
-// sentence, not once per compaction (a repeated compaction, or one of messages read as they
-// arrived, then costs what the conversation-wide ranking costs). Output never depends on it.
+// for something, hedges … Each extractor registers its question here (`question`) and asks through
+// `memo`, so the pattern runs once per sentence, not once per compaction; `answerAhead` asks them
+// all as a message arrives (`prepareMessage`), so the compaction that later removes it finds them
+// answered. Output never depends on it, only speed does.
 import type { Sentence } from './extract-sentences';
+import { standsAlone } from './text';
 
-/** The questions (each two bits of `Sentence.memo`: asked, answer). At most 15. */
-export const STANDS_ALONE = 0;
-export const OPENS_ON_POINTER = 1;
-export const POINTS_EARLY = 2;
-export const FACT_SENTENCE = 3;
-export const AGENT_STEP = 4;
-export const REQUEST = 5;
-export const RETRACTS = 6;
-export const HEDGES_OR_POINTS = 7;
-export const STATES_CAUSE = 8;
-export const REACTION = 9;
-export const TELLS_EVENT = 10;
+type Test = (s: Sentence) => boolean;
 
-/** `test(s)` for question `q`, asked once per sentence: `test` must read only the sentence itself. */
-export function memo(s: Sentence, q: number, test: (s: Sentence) => boolean): boolean {
+const tests: Test[] = [];
+const askedOf: Test[] = [];
+const alsoAhead: ((s: Sentence) => void)[] = [];
+
+/** Registers a question about a sentence alone (`test` must read only the sentence's own fields),
+ * answered ahead for the sentences `worthAsking` picks. Its id is for `memo`. At most 15. */
+export function question(test: Test, worthAsking: Test = () => true): number {
+  if (tests.length >= 15) throw new Error('too many sentence questions');
+  tests.push(test);
+  askedOf.push(worthAsking);
+  return tests.length - 1;
+}
+
+/** Other per-sentence work that keeps its result on the sentence (a classifier), done ahead too. */
+export function aheadAlso(work: (s: Sentence) => void): void {
+  alsoAhead.push(work);
+}
+
+/** The answer to question `q` about `s`, from its two bits in `s.memo` (asked, answer). */
+export function memo(s: Sentence, q: number): boolean {
   const asked = 1 << (2 * q);
   const yes = asked << 1;
   const m = s.memo;
   if (m & asked) return (m & yes) !== 0;
-  const answer = test(s);
+  const answer = (tests[q] as Test)(s);
   s.memo = m | asked | (answer ? yes : 0);
   return answer;
 }
+
+/** Asks every registered question of a message's sentences (each worth asking), ahead of the
+ * compaction that will remove it. */
+export function answerAhead(sentences: readonly Sentence[]): void {
+  for (const s of sentences) {
+    for (let q = 0; q < tests.length; q++) if ((askedOf[q] as Test)(s)) memo(s, q);
+    for (const work of alsoAhead) work(s);
+  }
+}
+
+/** Who says what: the filters most questions are asked under. */
+export const prose: Test = (s) => !s.code && !s.template;
+export const assistantProse: Test = (s) => !s.code && s.role === 'assistant';
+
+/** `standsAlone(s.text)`: asked by the facts and the task lines alike. */
+export const STANDS_ALONE = question((s) => standsAlone(s.text), prose);

@@ -72,15 +72,13 @@ const ABBREVIATIONS = new Set('e.g i.e vs mr mrs ms dr prof st fig figs approx c
 /** Abbreviations that end no sentence when a number follows ("No. 5", "Jan. 12", "pp. 4"), but
  * may end one otherwise ("I said no. Then …"). */
 const BEFORE_NUMBER = new Set('no nos vol pp p ch sec jan feb mar apr jun jul aug sep sept oct nov dec'.split(' '));
-/** The word before a full stop that ends a piece ("… see e.g." → "e.g"). */
-const LAST_WORD = /(?:^|[\s(["'“‘])([\p{L}.]+)\.$/u;
 /** An initial ("J.K. Rowling", "George R. R. Martin"): a lone capital and a dot end no sentence. */
 const INITIAL = /(?:^|[\s.])\p{Lu}\.$/u;
 
 /** True when `piece` ends with an abbreviation or an initial rather than a sentence; `next` is the
  * character after the space that follows it. Read backwards from the final dot (what INITIAL and
- * LAST_WORD match, without running them over the whole piece at every sentence end): the patterns
- * run only on the few code units at the end. */
+ * the word before the final dot, `(?:^|[\s(["'“‘])([\p{L}.]+)\.$`, match — without running them over
+ * the whole piece at every sentence end): patterns run only on the few code units at the end. */
 function endsWithAbbreviation(piece: string, next: number): boolean {
   const n = piece.length;
   if (piece.charCodeAt(n - 1) !== 46) return false;
@@ -105,12 +103,12 @@ function endsWithInitial(piece: string): boolean {
   return INITIAL.test(n > 4 ? piece.slice(n - 4) : piece);
 }
 
-/** A letter or a dot (what LAST_WORD's `[\p{L}.]` takes), at `i` of `text` (a whole code point). */
+/** A letter or a dot (what the last word's `[\p{L}.]` takes), at `i` of `text` (a whole code point). */
 const LETTER_OR_DOT = /[\p{L}.]/uy;
-/** Opening characters LAST_WORD accepts before the word. */
+/** Opening characters accepted before the last word. */
 const WORD_OPENERS = '(["\'“‘';
 
-/** Where LAST_WORD's word starts in a piece ending in a dot, or -1 when it does not match: the run
+/** Where the last word ("… see e.g." → "e.g") starts in a piece ending in a dot, or -1 when it does not match: the run
  * of letters and dots before the final dot, which must follow the start, a space or an opener. */
 function lastWordStart(piece: string): number {
   let k = piece.length - 1;
