@@ -3,6 +3,7 @@
 // patterns' answers. The reference below is the splitter as it was written with those patterns.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { dangles } from '../../src/core/extract-sentences';
 import { isLeadIn, isSpaceCode, splitSentences } from '../../src/core/text';
 
 const SENTENCE_END = /([.!?…]+["'”’)\]*_`]*)\s+(?=["'“‘([*_`]{0,3}[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
@@ -87,6 +88,18 @@ describe('backward end scans', () => {
     fc.assert(
       fc.property(endsText, (text) => {
         expect(isLeadIn(text)).toBe(/[:：]["'”’)\]*_`]*\s*$/u.test(text));
+      }),
+      { numRuns: 4000 },
+    );
+  });
+
+  it('tell a line left dangling exactly as the pattern did', () => {
+    const DANGLING = /\b(?:by|to|of|the|a|an|and|or|but|with|for|in|on|at|that|as|from|into|is|are|was|were|be|like|than|because|if|when|which|who)\s*$/i;
+    const words = fc.constantFrom('by', 'To', 'THE', 'because', 'Because', 'becausex', 'a', 'an', 'x', 'café', 'é', 'to_', '_to', '2to', 'who', 'whom', 'ſ', 'K', 'ıf');
+    const line = fc.array(fc.oneof(words, fc.constantFrom(' ', '\u00a0', '\t', '.', ',', '-', "'"), fc.string({ unit: 'binary', maxLength: 2 })), { maxLength: 12 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(line, (text) => {
+        expect(dangles(text)).toBe(DANGLING.test(text));
       }),
       { numRuns: 4000 },
     );
