@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dangles } from '../../src/core/extract-sentences';
+import { mergeSamePaths, samePath } from '../../src/core/extract-files';
 import { isLeadIn, isSpaceCode, splitSentences } from '../../src/core/text';
 
 const SENTENCE_END = /([.!?…]+["'”’)\]*_`]*)\s+(?=["'“‘([*_`]{0,3}[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
@@ -113,5 +114,36 @@ describe('backward end scans', () => {
     expect(splitSentences('See No. 5 here.')).toEqual(['See No. 5 here.']);
     expect(isLeadIn('Two things to try:** ')).toBe(true);
     expect(isLeadIn('Time: 14:30 today')).toBe(false);
+  });
+
+  it('tell two paths the same as the built string did, and merge them as a scan of every pair did', () => {
+    const reference = (a: string, b: string): boolean => {
+      if (a === b) return true;
+      const [long, short] = a.length > b.length ? [a, b] : [b, a];
+      return !short.startsWith('/') && short.includes('/') && long.endsWith(`/${short}`);
+    };
+    const path = fc.array(fc.constantFrom('a', 'b', '/', 'x.py', 'src', '.', ''), { maxLength: 6 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(path, path, (a, b) => {
+        expect(samePath(a, b)).toBe(reference(a, b));
+      }),
+      { numRuns: 3000 },
+    );
+    fc.assert(
+      fc.property(fc.array(path, { maxLength: 12 }), (paths) => {
+        const entries = paths.map((p, i) => ({ path: p, sources: [`m${i % 3}`], last: i }));
+        const out: typeof entries = [];
+        for (const e of [...entries].sort((x, y) => y.path.length - x.path.length)) {
+          const into = out.find((o) => reference(o.path, e.path));
+          if (!into) out.push({ ...e, sources: [...e.sources] });
+          else {
+            into.last = Math.max(into.last, e.last);
+            for (const id of e.sources) if (!into.sources.includes(id)) into.sources.push(id);
+          }
+        }
+        expect(mergeSamePaths(entries)).toEqual(out);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
