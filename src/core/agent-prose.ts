@@ -5,6 +5,7 @@
 // its hedges and questions, and the sentences that lean on what came before them.
 import type { Sentence } from './extract-sentences';
 import type { ChatMessage } from './messages';
+import { assistantProse, memo, question } from './sentence-memo';
 
 /** A sentence that takes back what was just said. */
 const RETRACTION = /^(?:(?:but|and|oh|hmm|so|ok(?:ay)?),?\s+)?(?:actually\b|wait\b|no[,.!]|hmm+\b|oh[,!]|oops\b|that['’]s not (?:right|correct|it)\b|that is not (?:right|correct)\b|that['’]s wrong\b|I was wrong\b|I made a mistake\b|on second thought\b|scratch that\b|never ?mind\b|correction\b|I misread\b)/i;
@@ -12,6 +13,9 @@ const RETRACTION = /^(?:(?:but|and|oh|hmm|so|ok(?:ay)?),?\s+)?(?:actually\b|wait
 const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|may be|could be|not sure|I think|I suspect|I guess|I wonder|seems? (?:like|to be))\b/i;
 /** Opens on a word whose referent is the output or the sentence before it. */
 const POINTER = /^(?:it|its|it['’]s|this|that|that['’]s|these|those|they|they['’]re|there|such|both|which|he|she|here)\b/i;
+
+const RETRACTS = question((s) => RETRACTION.test(s.text), assistantProse);
+const HEDGES_OR_POINTS = question((s) => HEDGE.test(s.text) || POINTER.test(s.text), assistantProse);
 
 /** Whether the removed part is an agent run: an assistant message in it calls a tool. */
 export function isAgentRun(messages: readonly ChatMessage[]): boolean {
@@ -28,10 +32,10 @@ export function withoutRefuted(sentences: readonly Sentence[]): Sentence[] {
   let previous: Sentence | null = null;
   for (const s of sentences) {
     if (s.role !== 'assistant' || s.code) continue;
-    if (RETRACTION.test(s.text)) {
+    if (memo(s, RETRACTS)) {
       drop.add(s);
       if (previous) drop.add(previous);
-    } else if (HEDGE.test(s.text) || POINTER.test(s.text)) drop.add(s);
+    } else if (memo(s, HEDGES_OR_POINTS)) drop.add(s);
     previous = s;
   }
   return drop.size ? sentences.filter((s) => !drop.has(s)) : [...sentences];

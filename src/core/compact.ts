@@ -26,6 +26,7 @@ import { estimateTokens } from './tokens';
 import { wholeUnits } from './units';
 import { conversationKind, extractThreads, stampedMessage } from './threads';
 import { findSpeakers } from './speakers';
+import { answerAhead } from './sentence-memo';
 
 export interface CompactOptions {
   /** Token budget of the whole `<previous_context>` block, tags included. */
@@ -180,7 +181,7 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
  * depends on it.
  */
 export function prepareMessage(message: ChatMessage): void {
-  prepareSentences(message);
+  answerAhead(prepareSentences(message));
   prepareErrorLines(message);
   refsOf(message);
   if (message.role === 'user') rulesOf(message);

@@ -12,12 +12,13 @@ import { isCapitalised, markCapitalised } from './capitalised';
 import type { Sentence } from './extract-sentences';
 import { MaxHeap } from './max-heap';
 import type { SourcedLine } from './record';
-import { standsAlone, wordCount } from './text';
+import { wordCount } from './text';
 import { wordIds } from './word-scan';
 import { isRequestText } from './extract-goal';
 import type { ConversationKind } from './record';
 import { conversationKind } from './threads';
 import { goesOn, instructsAssistant, onlyShows, opensOnPointer, pointsEarly, remarksOnAnswer, salienceOf, saysWhoTheyAre } from './salience';
+import { STANDS_ALONE, assistantProse, memo, prose, question } from './sentence-memo';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -165,6 +166,9 @@ function idsOf(text: string): number[] {
  * assistant announcing its next step.
  */
 function isFactSentence(s: Sentence): boolean {
+  return memo(s, FACT_SENTENCE);
+}
+function factSentence(s: Sentence): boolean {
   if (s.code || s.template || (s.role !== 'user' && s.role !== 'assistant') || s.keyCount < 3 || s.wc < 5 || s.wc > MAX_WORDS) return false;
   // The assistant narrating its next step ("Let me read your note first."): the step's outcome is
   // the fact. Longer "let me" sentences may still tell something and are only ranked down.
@@ -172,8 +176,13 @@ function isFactSentence(s: Sentence): boolean {
   // A sentence that opens on a method (".annotate() on two querysets.") reads, after the speaker's
   // label, as a colon followed by a stop: the line of code it went with is gone.
   // Nor a sentence that only shows a picture ("Here's my latest one! [shares a photo: …]").
-  return !s.text.startsWith('.') && standsAlone(s.text) && !onlyShows(s.text);
+  return !s.text.startsWith('.') && memo(s, STANDS_ALONE) && !onlyShows(s.text);
 }
+// (Answers about a sentence alone, asked once per sentence: sentence-memo.ts.)
+const FACT_SENTENCE = question(factSentence);
+const OPENS_ON_POINTER = question((s) => opensOnPointer(s.text), prose);
+const LEANS_BACK = question((s) => pointsEarly(s.text) || goesOn(s.text), prose);
+const AGENT_STEP_TEXT = question((s) => AGENT_STEP.test(s.text), assistantProse);
 
 /** The sentence a pointer-led sentence (sentences[i]) leans on: the one before it in the same
  * message, when that is prose that does not itself open on a pointer and is more than a short
@@ -183,7 +192,7 @@ function referentOf(sentences: readonly Sentence[], i: number): Sentence | null 
   const before = sentences[i - 1];
   if (!before || before.id !== s.id || before.index !== s.index - 1) return null;
   if (before.code || before.template || before.keyCount < 2 || before.traits & SHORT_EXCLAMATION) return null;
-  if (opensOnPointer(before.text) || !standsAlone(before.text)) return null;
+  if (memo(before, OPENS_ON_POINTER) || !memo(before, STANDS_ALONE)) return null;
   return before;
 }
 
@@ -200,11 +209,11 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
     if (!isFactSentence(s)) continue;
-    if (opensOnPointer(s.text)) {
+    if (memo(s, OPENS_ON_POINTER)) {
       const before = referentOf(sentences, i);
       if (!before) continue;
       referents.set(s, before);
-    } else if (pointsEarly(s.text) || goesOn(s.text)) {
+    } else if (memo(s, LEANS_BACK)) {
       // "I got it from another artist as a gift": what "it" is, the sentence before says; "And
       // there's a chance I'll visit more" goes on from it. With it when there is one; alone it
       // stays a candidate (ranking either down cost LoCoMo recall at budget 2,000: 0.709 → 0.692).
@@ -250,7 +259,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       const s = usable[i] as Sentence;
       // (At work, a longer "Let me explore the models directory since …" or "I need to call
       // django.setup()." is the step, not what it found.)
-      const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && AGENT_STEP.test(s.text)));
+      const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && memo(s, AGENT_STEP_TEXT)));
       if (!narrates) usable[kept++] = s;
     }
     usable.length = kept;
@@ -399,8 +408,6 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       chosen[pos] = 1;
     }
   }
-  const posOf = new Map<Sentence, number>();
-  for (let pos = 0; pos < n; pos++) posOf.set(usable[pos] as Sentence, pos);
   for (let pos = 0; pos < n; pos++) {
     if (!chosen[pos]) continue;
     const s = usable[pos] as Sentence;
@@ -410,8 +417,8 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       const text = `${before.text} ${s.text}`;
       if (wordCount(text) > MAX_WORDS) continue;
       const c = makeCandidate(s, pos, text, idsOf(text));
-      const other = posOf.get(before);
-      if (other !== undefined) c.alsoGroup = other;
+      // (The referent, when usable, is the usable sentence just before: same message, index before.)
+      if (pos > 0 && usable[pos - 1] === before) c.alsoGroup = pos - 1;
       candidates.push(c);
       continue;
     }

@@ -235,8 +235,30 @@ function unique(xs: string[]): string[] {
  * bare file name is not matched this way: `__init__.py` names many files. */
 export function samePath(a: string, b: string): boolean {
   if (a === b) return true;
-  const [long, short] = a.length > b.length ? [a, b] : [b, a];
-  return !short.startsWith('/') && short.includes('/') && long.endsWith(`/${short}`);
+  // (`long.endsWith('/' + short)` without building the string: this runs for pairs of files.)
+  const long = a.length > b.length ? a : b;
+  const short = a.length > b.length ? b : a;
+  return short.charCodeAt(0) !== 47 && short.includes('/') && long.length > short.length && long.charCodeAt(long.length - short.length - 1) === 47 && long.endsWith(short);
+}
+
+/** The part of a path after its last slash, as written: two paths {@link samePath} calls the same
+ * have the same one, so candidates are looked up by it instead of compared with every path. */
+const lastPart = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/** Paths (or entries) filed by their last part, in the order they were added. */
+class ByLastPart<T> {
+  private readonly map = new Map<string, T[]>();
+  constructor(private readonly pathOf: (x: T) => string) {}
+  add(x: T): void {
+    const k = lastPart(this.pathOf(x));
+    const list = this.map.get(k);
+    if (list) list.push(x);
+    else this.map.set(k, [x]);
+  }
+  /** The first added whose path is {@link samePath} as `path` and passes `also`. */
+  find(path: string, also: (x: T) => boolean = () => true): T | undefined {
+    return this.map.get(lastPart(path))?.find((x) => also(x) && samePath(this.pathOf(x), path));
+  }
 }
 
 /** The last part of a path, lower case ("Forms.py" in a heading names django/forms/forms.py). */
@@ -253,13 +275,17 @@ export function referencesNotListed<R extends { kind: string; text: string }>(re
   const paths = refs.filter((r) => r.kind === 'path').map((r) => r.text.replace(/^(?:\.\/)+(?=.)/, ''));
   const full = [...files.map((f) => f.path), ...paths.filter((p) => p.includes('/'))];
   const names = new Set(full.map(baseName));
+  const listed = new ByLastPart<string>((p) => p);
+  for (const f of files) listed.add(f.path);
+  const longer = new ByLastPart<string>((p) => p);
+  for (const p of paths) longer.add(p);
   return refs.filter((r) => {
     if (r.kind !== 'path') return true;
     const text = r.text.replace(/^(?:\.\/)+(?=.)/, '');
-    if (files.some((f) => samePath(f.path, text))) return false;
+    if (listed.find(text) !== undefined) return false;
     if (!text.includes('/')) return !names.has(text.toLowerCase());
     // A shorter form of a longer path reference.
-    return !paths.some((p) => p !== text && p.length > text.length && samePath(p, text));
+    return longer.find(text, (p) => p !== text && p.length > text.length) === undefined;
   });
 }
 
@@ -267,10 +293,13 @@ export function referencesNotListed<R extends { kind: string; text: string }>(re
  * merge into the one with the longest path, which says most about where the file is. */
 export function mergeSamePaths<T extends { path: string; sources: string[]; last: number }>(entries: readonly T[]): T[] {
   const out: T[] = [];
+  const filed = new ByLastPart<T>((o) => o.path);
   for (const e of [...entries].sort((x, y) => y.path.length - x.path.length)) {
-    const into = out.find((o) => samePath(o.path, e.path));
+    const into = filed.find(e.path);
     if (!into) {
-      out.push({ ...e, sources: [...e.sources] });
+      const copy = { ...e, sources: [...e.sources] };
+      out.push(copy);
+      filed.add(copy);
       continue;
     }
     into.last = Math.max(into.last, e.last);

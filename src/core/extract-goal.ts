@@ -10,6 +10,7 @@ import type { SourcedLine } from './record';
 import { QUESTION } from './traits';
 import { isReaction, opensOnPointer } from './salience';
 import { isLeadIn, standsAlone } from './text';
+import { STANDS_ALONE, memo, question } from './sentence-memo';
 import { STOPWORDS } from './words';
 
 /** Most words a goal or request line carries (whole sentences: the first is kept even if longer,
@@ -46,6 +47,11 @@ const NEXT_STEP = /^(?:(?:next|now|then|finally),?\s+)?(?:I['’]ll|I will|let m
 /** True for a request sentence (see REQUEST_EN), or a question asking for help ("Do you have any
  * tips for …?"), not one about the other side ("How have you been?"). */
 export function isRequest(s: Sentence): boolean {
+  return memo(s, REQUEST);
+}
+// (Asked once per sentence: sentence-memo.ts.)
+const REQUEST = question(requestSentence, (s) => !s.code && !s.template && s.wc >= 4);
+function requestSentence(s: Sentence): boolean {
   if (s.code || s.template || s.wc < 4 || CHEER.test(s.text)) return false;
   if (REQUEST_EN.test(s.text) || REQUEST_CJK.test(s.text) || REQUEST_MID.test(s.text) || ASKS_INDIRECTLY.test(s.text)) return true;
   return (s.traits & QUESTION) !== 0 && s.wc >= 6 && ASKS_FOR_HELP.test(s.text);
@@ -57,9 +63,10 @@ export function isRequestText(text: string): boolean {
   return /\?["'”’)\]*_`]*$/u.test(text) && ASKS_FOR_HELP.test(text);
 }
 
+
 /** A sentence that can stand in a task line: prose, whole, balanced, not a greeting nor a lead-in. */
 function usable(s: Sentence): boolean {
-  return !s.code && !s.template && s.wc >= 1 && standsAlone(s.text) && !(OPENER.test(s.text) && s.wc <= 6);
+  return !s.code && !s.template && s.wc >= 1 && memo(s, STANDS_ALONE) && !(OPENER.test(s.text) && s.wc <= 6);
 }
 
 /** Where a "left off" line may start: not a closing pleasantry nor an exclamation ("I'm so sorry

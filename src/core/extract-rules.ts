@@ -107,8 +107,9 @@ export function extractRules(message: ChatMessage): SourcedLine[] {
     }
     for (const sentence of splitSentences(text)) {
       const words = wordCount(sentence);
-      if (words < 3 || words > 60 || FORMAT.test(sentence) || ENVIRONMENT.test(sentence)) continue;
-      if (!(harness ? BINDING.test(sentence) : USER_RULE.test(sentence) || SHOUTED.test(sentence))) continue;
+      // (The binding test first: it rules out most sentences, and the user's is anchored.)
+      if (words < 3 || words > 60 || !(harness ? BINDING.test(sentence) : USER_RULE.test(sentence) || SHOUTED.test(sentence))) continue;
+      if (FORMAT.test(sentence) || ENVIRONMENT.test(sentence)) continue;
       // A rule that announces what follows ("… the following files:", "… this command:") carries
       // it: the list's items or the command, or it says nothing whole.
       push(/:\s*$/.test(sentence) ? withWhatFollows(sentence, lines, i) : sentence, i);

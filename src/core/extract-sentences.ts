@@ -2,7 +2,7 @@
 // extractor ranks or classifies. Done once, so compaction stays a few linear passes over the text.
 import type { ChatMessage } from './messages';
 import { leadingStamp } from './dates';
-import { splitSentences, squash, unescapedBreaks } from './text';
+import { isSpaceCode, splitSentences, squash, unescapedBreaks } from './text';
 import { wordIds } from './word-scan';
 import { traitsOf } from './traits';
 import { resetVocabIfFull, vocabGeneration } from './vocab';
@@ -41,6 +41,8 @@ export interface Sentence {
   /** How the summary rules classify it (extract-summary), worked out once: a sentence is the same
    * object in every compaction of its message. */
   summary?: unknown;
+  /** Answers about the sentence alone, asked once (sentence-memo.ts). */
+  memo: number;
 }
 
 const FENCE = /^\s*(```|~~~)/;
@@ -85,8 +87,21 @@ function codeLike(line: string): boolean {
   return /^\s{2,}\S|^\s*(?:\d+\s*[|:]?\s|def |class |import |from \S+ import|return\b|if .*:$|for .*:$|@@|[+-]{1,3}\s|at \S+\()/.test(line);
 }
 
-/** A line that ends on a word a sentence cannot end on, with no punctuation after it. */
-const DANGLING = /\b(?:by|to|of|the|a|an|and|or|but|with|for|in|on|at|that|as|from|into|is|are|was|were|be|like|than|because|if|when|which|who)\s*$/i;
+/** Words a sentence cannot end on. */
+const DANGLING_WORDS = new Set('by to of the a an and or but with for in on at that as from into is are was were be like than because if when which who'.split(' '));
+
+/** A line that ends on a word a sentence cannot end on, with no punctuation after it: what
+ * `\b(?:by|to|…)\s*$/i` matches, read backwards from the end (the pattern is tried at every word). */
+export function dangles(line: string): boolean {
+  let end = line.length;
+  while (end > 0 && isSpaceCode(line.charCodeAt(end - 1))) end--;
+  let start = end;
+  while (start > 0 && isAsciiWordCode(line.charCodeAt(start - 1))) start--;
+  return end - start <= 7 && end > start && DANGLING_WORDS.has(line.slice(start, end).toLowerCase());
+}
+
+/** `\w` without the u flag. */
+const isAsciiWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 
 /** Code in a chat message outside a fence: an indented block (a tab or four spaces), a statement
  * (`x = f(y)`, `return …`, `def …`, `import …`), or a line dense in code punctuation. */
@@ -127,7 +142,7 @@ const NO_IDS: number[] = [];
 function sentence(m: ChatMessage, text: string, index: number): Sentence {
   // Every field, `summary` too, from the start: one object shape for all sentences (a field added
   // later would move each sentence to a new shape, and the loops over them would slow down).
-  return { text, id: m.id, role: m.role, message: -1, index, of: 0, at: 0, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0, code: true, template: false, summary: undefined };
+  return { text, id: m.id, role: m.role, message: -1, index, of: 0, at: 0, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0, code: true, template: false, summary: undefined, memo: 0 };
 }
 
 function proseSentence(m: ChatMessage, text: string, index: number): Sentence {
@@ -192,7 +207,7 @@ function piecesOf(m: ChatMessage): MessagePieces {
       carry = '';
     }
     const next = lines[li + 1] ?? '';
-    if (DANGLING.test(bare) && /^\s*[A-Za-z]/.test(next) && !LIST_MARK.test(next) && !proseCodeLike(next)) {
+    if (dangles(bare) && /^\s*[A-Za-z]/.test(next) && !LIST_MARK.test(next) && !proseCodeLike(next)) {
       carry = bare.trim();
       continue;
     }
@@ -212,9 +227,10 @@ function piecesOf(m: ChatMessage): MessagePieces {
   return out;
 }
 
-/** Reads a message's sentences ahead of compaction (see `prepareMessage`). */
-export function prepareSentences(m: ChatMessage): void {
-  piecesOf(m);
+/** Reads a message's sentences ahead of compaction (see `prepareMessage`); returns them, for the
+ * questions asked of each sentence alone to be answered ahead too (sentence-memo.ts). */
+export function prepareSentences(m: ChatMessage): readonly Sentence[] {
+  return piecesOf(m).sentences;
 }
 
 /** A traceback's header or one of its frames. */

@@ -9,6 +9,7 @@ import { fileOpsOfCall, lexShell, samePath } from './extract-files';
 import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
 import type { ChangedFile, CheckLine, SourcedLine, TaskState } from './record';
 import { squash, truncateAtWord } from './text';
+import { assistantProse, memo, question } from './sentence-memo';
 
 /** Longest "how" of a change, command of a check, and outcome line kept. */
 const MAX_HOW = 200;
@@ -216,13 +217,18 @@ function actionOutcome(result: ReturnType<typeof resultOf>): string {
   return first ? truncateAtWord(squash(first), MAX_OUTCOME) : 'no output';
 }
 
+const STATES_CAUSE = question(
+  (s) => CAUSE.test(s.text) && !HEDGE.test(s.text) && !POINTER_OPENER.test(s.text) && !/:\s*$/.test(s.text),
+  (s) => assistantProse(s) && s.wc >= 6 && s.wc <= 60,
+);
+
 /** The agent's latest conclusion about the cause: a whole assistant sentence, not a hedge, not
  * one leaning on the sentence before it. */
 function latestCause(sentences: readonly Sentence[]): SourcedLine | null {
   for (let i = sentences.length - 1; i >= 0; i--) {
     const s = sentences[i] as Sentence;
     if (s.role !== 'assistant' || s.code || s.wc < 6 || s.wc > 60) continue;
-    if (!CAUSE.test(s.text) || HEDGE.test(s.text) || POINTER_OPENER.test(s.text) || /:\s*$/.test(s.text)) continue;
+    if (!memo(s, STATES_CAUSE)) continue;
     return { text: squash(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
   }
   return null;

@@ -10,6 +10,7 @@ import { QUESTION } from './traits';
 import { CJK_TEXT, defineCue } from './vocab';
 import { dedupeKey, overlap, squash, standsAlone, truncateAtWord } from './text';
 import { contentWords } from './word-scan';
+import { aheadAlso } from './sentence-memo';
 
 /** The summary sections as the record holds them. */
 export type SummarySections = Pick<CompactionRecord, 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'topics'>;
@@ -238,6 +239,10 @@ function classify(s: Sentence): Readonly<SentenceClass> {
 }
 
 const NO_CLASS: Readonly<SentenceClass> = Object.freeze({ constraint: false, open: null, done: null, decision: false, request: false });
+// (Classified as the message arrives, with the other answers about a sentence alone.)
+aheadAlso((s) => {
+  if (!s.code && s.role !== 'tool') classify(s);
+});
 
 /** All sections but the goal and errors, classified from the sentence pass. */
 export function extractSections(sentences: readonly Sentence[]): Omit<SummarySections, 'errors'> {

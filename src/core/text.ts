@@ -72,21 +72,63 @@ const ABBREVIATIONS = new Set('e.g i.e vs mr mrs ms dr prof st fig figs approx c
 /** Abbreviations that end no sentence when a number follows ("No. 5", "Jan. 12", "pp. 4"), but
  * may end one otherwise ("I said no. Then …"). */
 const BEFORE_NUMBER = new Set('no nos vol pp p ch sec jan feb mar apr jun jul aug sep sept oct nov dec'.split(' '));
-/** The word before a full stop that ends a piece ("… see e.g." → "e.g"). */
-const LAST_WORD = /(?:^|[\s(["'“‘])([\p{L}.]+)\.$/u;
 /** An initial ("J.K. Rowling", "George R. R. Martin"): a lone capital and a dot end no sentence. */
 const INITIAL = /(?:^|[\s.])\p{Lu}\.$/u;
 
 /** True when `piece` ends with an abbreviation or an initial rather than a sentence; `next` is the
- * character after the space that follows it. */
+ * character after the space that follows it. Read backwards from the final dot (what INITIAL and
+ * the word before the final dot, `(?:^|[\s(["'“‘])([\p{L}.]+)\.$`, match — without running them over
+ * the whole piece at every sentence end): patterns run only on the few code units at the end. */
 function endsWithAbbreviation(piece: string, next: number): boolean {
-  if (piece.charCodeAt(piece.length - 1) !== 46) return false;
+  const n = piece.length;
+  if (piece.charCodeAt(n - 1) !== 46) return false;
   // A list number inside emphasis ("**1. The Cookbook** by …") starts an item, not a sentence.
-  if (INITIAL.test(piece) || /^[*_]*\d{1,3}\.$/.test(piece)) return true;
-  const m = LAST_WORD.exec(piece);
-  if (!m) return false;
-  const word = (m[1] ?? '').toLowerCase();
+  if (endsWithInitial(piece) || /^[*_]*\d{1,3}\.$/.test(piece)) return true;
+  const k = lastWordStart(piece);
+  if (k < 0) return false;
+  const word = piece.slice(k, n - 1).toLowerCase();
   return ABBREVIATIONS.has(word) || (next >= 48 && next <= 57 && BEFORE_NUMBER.has(word));
+}
+
+/** INITIAL on a piece ending in a dot: an ASCII capital before it needs no pattern; otherwise the
+ * pattern reads the last four code units (a capital is at most two, plus what may precede it). */
+function endsWithInitial(piece: string): boolean {
+  const n = piece.length;
+  const c = piece.charCodeAt(n - 2);
+  if (c < 128) {
+    if (c < 65 || c > 90) return false;
+    const before = piece.charCodeAt(n - 3);
+    return n === 2 || before === 46 || isSpaceCode(before);
+  }
+  return INITIAL.test(n > 4 ? piece.slice(n - 4) : piece);
+}
+
+/** A letter or a dot (what the last word's `[\p{L}.]` takes), at `i` of `text` (a whole code point). */
+const LETTER_OR_DOT = /[\p{L}.]/uy;
+/** Opening characters accepted before the last word. */
+const WORD_OPENERS = '(["\'“‘';
+
+/** Where the last word ("… see e.g." → "e.g") starts in a piece ending in a dot, or -1 when it does not match: the run
+ * of letters and dots before the final dot, which must follow the start, a space or an opener. */
+function lastWordStart(piece: string): number {
+  let k = piece.length - 1;
+  while (k > 0) {
+    const c = piece.charCodeAt(k - 1);
+    if (c < 128) {
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 46) k--;
+      else break;
+    } else {
+      // A low surrogate is read with its high one, as the pattern reads code points.
+      const pair = c >= 0xdc00 && c <= 0xdfff && k >= 2 && (piece.charCodeAt(k - 2) & 0xfc00) === 0xd800;
+      LETTER_OR_DOT.lastIndex = pair ? k - 2 : k - 1;
+      if (!LETTER_OR_DOT.test(piece)) break;
+      k -= pair ? 2 : 1;
+    }
+  }
+  if (k === piece.length - 1) return -1;
+  if (k === 0) return 0;
+  const before = piece.charCodeAt(k - 1);
+  return isSpaceCode(before) || WORD_OPENERS.includes(piece[k - 1] as string) ? k : -1;
 }
 
 /** Ranges of a line that a sentence end never falls inside: `[[wikilinks]]`, `[text](target)`
@@ -234,8 +276,15 @@ export function standsAlone(text: string): boolean {
 /** A lead-in: a line that announces what follows it ("Let me test this:", "Two things to try:"),
  * which says nothing once what it announced is gone. */
 export function isLeadIn(text: string): boolean {
-  return /[:：]["'”’)\]*_`]*\s*$/u.test(text);
+  // (Read backwards from the end — spaces, then closing marks, then the colon — rather than by
+  // /[:：]["'”’)\]*_`]*\s*$/u, which is tried at every colon of the text.)
+  let i = text.length - 1;
+  while (i >= 0 && isSpaceCode(text.charCodeAt(i))) i--;
+  while (i >= 0 && LEAD_IN_CLOSERS.includes(text[i] as string)) i--;
+  const c = text.charCodeAt(i);
+  return c === 58 || c === 0xff1a;
 }
+const LEAD_IN_CLOSERS = '"\'”’)]*_`';
 
 /** Prose pasted with its line breaks escaped ("…INFO BLOCK ##\\n\\nmy next prompt …", a JSON
  * string) with real ones: read as one line, a sentence ran across its paragraphs. Twice at least,

@@ -12,7 +12,7 @@ import type { ChatMessage } from './messages';
 import type { ConversationKind, ThreadLine } from './record';
 import { MY, QUESTION } from './traits';
 import { phrasesOf, requestHead } from './thread-heads';
-import { isContentWord, wordOf } from './vocab';
+import { isContentWord, vocabSize, wordOf } from './vocab';
 
 /** Hours between two messages that start a new session. */
 const SESSION_GAP_MS = 3 * 3_600_000;
@@ -81,7 +81,20 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
   let current: Segment | null = null;
   // (The last time an earlier round saw: the first segment may go on with its thread.)
   let lastAt = earlierTo;
+  // The open segment's word counts in a typed array by id, made a Map (in first-seen order) once
+  // the segment closes: one Map entry per distinct word, not one update per word said.
+  const counts = new Int32Array(vocabSize());
+  let seen: number[] = [];
+  const close = (): void => {
+    if (!current) return;
+    for (const id of seen) {
+      current.tf.set(id, counts[id] as number);
+      counts[id] = 0;
+    }
+    seen = [];
+  };
   const open = (i: number, at: number): Segment => {
+    close();
     const seg: Segment = { start: i, end: i, sentences: [], opener: null, from: at, to: at, tf: new Map() };
     segments.push(seg);
     return seg;
@@ -97,12 +110,12 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
     if (current && current.opener && request && !stamped && !gap && kind === 'assist') {
       // A new request that shares little with the thread so far opens a thread of its own.
       let words = 0;
-      let seen = 0;
+      let shared = 0;
       for (const s of own) for (const id of s.ids) if (isContentWord(id)) {
         words++;
-        if (current.tf.has(id)) seen++;
+        if ((counts[id] as number) > 0) shared++;
       }
-      shift = words >= 3 && seen / words <= SHIFT_OVERLAP;
+      shift = words >= 3 && shared / words <= SHIFT_OVERLAP;
     }
     if (!current || stamped || gap || shift) {
       current = open(i, at);
@@ -120,9 +133,15 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
     for (const s of own) {
       if (!prose(s)) continue;
       current.sentences.push(s);
-      for (const id of s.ids) if (isContentWord(id)) current.tf.set(id, (current.tf.get(id) ?? 0) + 1);
+      for (const id of s.ids) {
+        if (!isContentWord(id)) continue;
+        const c = counts[id] as number;
+        if (c === 0) seen.push(id);
+        counts[id] = c + 1;
+      }
     }
   }
+  close();
   return segments.filter((s) => s.sentences.length > 0);
 }
 

@@ -481,9 +481,12 @@ export { tokenizerFamily };
  * state's weight. */
 const TABLES: Partial<Record<TokenizerFamily, [Int32Array, Int32Array]>> = {};
 function tables(family: TokenizerFamily): [Int32Array, Int32Array] {
+  // (Built once: estimateTokens runs per message and per line of a block, on short texts too.)
+  const built = TABLES[family];
+  if (built) return built;
   const w = WEIGHTS[family].map((x) => Math.round(100 * x));
   const sum = (slots: number[]): number => slots.reduce((a, q) => a + (w[q] ?? 0), 0);
-  return (TABLES[family] ??= [
+  return (TABLES[family] = [
     Int32Array.from(ADDS, (slots, t) => {
       const weight = sum(slots);
       // Never met with the fitted weights (at most a few tokens per code unit, never negative).

@@ -1,0 +1,56 @@
+// Answers about one sentence alone, worked out once per sentence object. A sentence is the same
+// object in every compaction of its message (extract-sentences caches them per message), and what
+// its own text and fields say does not change: whether it stands alone, opens on a pointer, asks
+// for something, hedges … Each extractor registers its question here (`question`) and asks through
+// `memo`, so the pattern runs once per sentence, not once per compaction; `answerAhead` asks them
+// all as a message arrives (`prepareMessage`), so the compaction that later removes it finds them
+// answered. Output never depends on it, only speed does.
+import type { Sentence } from './extract-sentences';
+import { standsAlone } from './text';
+
+type Test = (s: Sentence) => boolean;
+
+const tests: Test[] = [];
+const askedOf: Test[] = [];
+const alsoAhead: ((s: Sentence) => void)[] = [];
+
+/** Registers a question about a sentence alone (`test` must read only the sentence's own fields),
+ * answered ahead for the sentences `worthAsking` picks. Its id is for `memo`. At most 15. */
+export function question(test: Test, worthAsking: Test = () => true): number {
+  if (tests.length >= 15) throw new Error('too many sentence questions');
+  tests.push(test);
+  askedOf.push(worthAsking);
+  return tests.length - 1;
+}
+
+/** Other per-sentence work that keeps its result on the sentence (a classifier), done ahead too. */
+export function aheadAlso(work: (s: Sentence) => void): void {
+  alsoAhead.push(work);
+}
+
+/** The answer to question `q` about `s`, from its two bits in `s.memo` (asked, answer). */
+export function memo(s: Sentence, q: number): boolean {
+  const asked = 1 << (2 * q);
+  const yes = asked << 1;
+  const m = s.memo;
+  if (m & asked) return (m & yes) !== 0;
+  const answer = (tests[q] as Test)(s);
+  s.memo = m | asked | (answer ? yes : 0);
+  return answer;
+}
+
+/** Asks every registered question of a message's sentences (each worth asking), ahead of the
+ * compaction that will remove it. */
+export function answerAhead(sentences: readonly Sentence[]): void {
+  for (const s of sentences) {
+    for (let q = 0; q < tests.length; q++) if ((askedOf[q] as Test)(s)) memo(s, q);
+    for (const work of alsoAhead) work(s);
+  }
+}
+
+/** Who says what: the filters most questions are asked under. */
+export const prose: Test = (s) => !s.code && !s.template;
+export const assistantProse: Test = (s) => !s.code && s.role === 'assistant';
+
+/** `standsAlone(s.text)`: asked by the facts and the task lines alike. */
+export const STANDS_ALONE = question((s) => standsAlone(s.text), prose);
