@@ -8,7 +8,8 @@
 // (query-time.ts); its best messages are what a hit quotes. Pure: the CLI, the plugin's index over
 // the conversation folder and the bench all use it.
 import { type Asker, HISTORY_INDEX_OPTIONS, NEIGHBOUR_SHARE, SPEAKER_BOOST, historyFields, pointedRole } from './search-history';
-import { SearchIndex } from './search';
+import { SearchIndex, topSlots } from './search';
+import { pairCounts, queryPairs } from './term-pairs';
 import { type TimeHint, queryTimeHint, timeFit, timePhrase } from './query-time';
 import { leadingStamp } from './dates';
 
@@ -38,6 +39,11 @@ export const CROSS_RANKING = {
   timeBoost: 0.2,
   /** Whether the words framing the question are left out ({@link subjectOf}). */
   frame: true,
+  /** Weight of the question's word pairs found side by side in a conversation (term-pairs.ts), as
+   * a share of a word's. */
+  pairWeight: 1,
+  /** Conversations (best by the words alone) whose messages are read for those pairs. */
+  pairCandidates: 20,
 };
 
 /** Dead message slots below which the index is never rebuilt (see `compactIfSparse`). */
@@ -167,6 +173,14 @@ export class CrossIndex<C> {
     return this.byKey.get(key)?.date ?? 0;
   }
 
+  /** The date of the newest conversation held (0: none is dated): the moment a folder of exported
+   * conversations was last written, when a question's own date is not known. */
+  newestDate(): number {
+    let newest = 0;
+    for (const conv of this.byKey.values()) if (conv.date > newest) newest = conv.date;
+    return newest;
+  }
+
   /** The messages held for a conversation, by position (what `sync` compares with). */
   messagesOf(key: C): IndexedMessage[] {
     const conv = this.byKey.get(key);
@@ -287,7 +301,8 @@ export class CrossIndex<C> {
       if (score > (best[num] as number)) best[num] = score;
     }
 
-    // Each conversation as one document: its messages' term counts summed.
+    // Each conversation as one document: its messages' term counts summed. A word the question
+    // repeats counts once ("… a sports event. What was the event?": the second names the first).
     const whole = new Float64Array(nConv);
     const live = this.byKey.size;
     const avg = this.totalLength / (live || 1) || 1;
@@ -295,10 +310,14 @@ export class CrossIndex<C> {
     parsed.terms.forEach((t, i) => {
       const w = parsed.weights[i] ?? 1;
       const weight = w < 1 ? w * r.conversationStopwords : w;
-      if (weight > 0) weights.set(t, (weights.get(t) ?? 0) + weight);
+      if (weight > 0) weights.set(t, Math.max(weights.get(t) ?? 0, weight));
     });
+    const norm = (conv: Conv<C>): number => r.k1 * (1 - r.b + (r.b * conv.length) / avg);
     const tf = new Float64Array(nConv);
     const touched: number[] = [];
+    const idfOf = new Map<string, number>();
+    // Per message: how many of the question's words it holds (the pairs are looked for only where two are).
+    const held = new Uint8Array(this.msgText.length);
     for (const [term, times] of weights) {
       const list = this.index.postingsOf(term);
       if (!list) continue;
@@ -308,16 +327,19 @@ export class CrossIndex<C> {
         const count = (list[i + 1] as number) * (pointed && this.msgRole[id] === pointed ? r.speakerWeight : 1);
         if (!tf[num]) touched.push(num);
         tf[num] = (tf[num] as number) + count;
+        if (times >= 1 && (held[id] as number) < 255) held[id] = (held[id] as number) + 1;
       }
       const idf = Math.log(1 + (live - touched.length + 0.5) / (touched.length + 0.5));
+      idfOf.set(term, idf);
       for (const num of touched) {
         const conv = this.convs[num] as Conv<C>;
         const f = tf[num] as number;
-        whole[num] = (whole[num] as number) + (times * idf * f * (r.k1 + 1)) / (f + r.k1 * (1 - r.b + (r.b * conv.length) / avg));
+        whole[num] = (whole[num] as number) + (times * idf * f * (r.k1 + 1)) / (f + norm(conv));
         tf[num] = 0;
       }
       touched.length = 0;
     }
+    if (r.pairWeight > 0) this.addPairs(query, whole, held, idfOf, norm, r.pairWeight, r.k1, r.pairCandidates, pointed ? { role: pointed, weight: r.speakerWeight } : null);
 
     const exclude = options.exclude !== undefined ? this.byKey.get(options.exclude)?.num : undefined;
     let maxWhole = 0;
@@ -349,6 +371,42 @@ export class CrossIndex<C> {
       }
     }
     return out;
+  }
+
+  /** Adds to the best `candidates` conversations by `whole` the pairs of the question's words they
+   * hold side by side (term-pairs.ts), each pair scored as one more BM25 term of the conversation:
+   * its count in the messages holding both words (the pointed speaker's counted more), its rarity
+   * that of its rarer word. Only the best few are read again, so a query stays bounded however
+   * large the folder; a pair can only lift a conversation among those. */
+  private addPairs(
+    query: string,
+    whole: Float64Array,
+    held: Uint8Array,
+    idfOf: ReadonlyMap<string, number>,
+    norm: (conv: Conv<C>) => number,
+    weight: number,
+    k1: number,
+    candidates: number,
+    pointed: { role: string; weight: number } | null,
+  ): void {
+    const pairs = queryPairs(query);
+    if (!pairs.length) return;
+    const pairIdf = pairs.map((p) => Math.max(...p.split(' ').map((t) => idfOf.get(t) ?? 0)));
+    const top = topSlots(whole, candidates);
+    for (const [num] of top) {
+      const conv = this.convs[num] as Conv<C>;
+      const counts = pairs.map(() => 0);
+      for (const id of conv.ids) {
+        if ((held[id] as number) < 2) continue;
+        const times = pointed && this.msgRole[id] === pointed.role ? pointed.weight : 1;
+        pairCounts(this.msgText[id] ?? '', pairs).forEach((n, i) => (counts[i] = (counts[i] as number) + n * times));
+      }
+      let add = 0;
+      counts.forEach((f, i) => {
+        if (f) add += ((pairIdf[i] as number) * f * (k1 + 1)) / (f + norm(conv));
+      });
+      whole[num] = (whole[num] as number) + weight * add;
+    }
   }
 }
 
