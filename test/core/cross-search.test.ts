@@ -53,6 +53,40 @@ describe('CrossIndex', () => {
     expect(index.search('which race did I run two weeks ago?', { limit: 5, asker: 'user' })[0]?.conversation).toBe('old.md');
   });
 
+  it('counts a word the question repeats once ("… a sports event. What was the event?")', () => {
+    const index = new CrossIndex<string>();
+    // party.md says "event" often; match.md holds the rarer words the question names once each.
+    index.sync('party.md', [u('I am planning a social event for the club.'), a('For your event, book a hall; an event needs a host and an event page.'), u('I will post the event tonight.')], 0);
+    index.sync('match.md', [u('I will participate in the charity soccer tournament today.'), a('Drink sports drinks and stretch before you play.')], 0);
+    for (const topic of ['garden', 'bread', 'car', 'tax']) index.sync(`${topic}.md`, [u(`A question about my ${topic}.`), a(`An answer about your ${topic}.`)], 0);
+    const hits = index.search('I mentioned participating in a sports event. What was the event?', { limit: 5, asker: 'user' });
+    expect(hits[0]?.conversation).toBe('match.md');
+  });
+
+  it('favours the conversation holding the question\'s words side by side', () => {
+    const index = new CrossIndex<string>();
+    // The same words and lengths in both; only in run.md do "charity run" stand together. apart.md
+    // is added first, so without the pairs it would win the tie.
+    index.sync('apart.md', [u('I did a charity bake sale, then a run.'), a('Well done on both.')], 0);
+    index.sync('run.md', [u('I did a bake sale, then a charity run.'), a('Well done on both.')], 0);
+    for (const topic of ['garden', 'bread', 'car', 'tax']) index.sync(`${topic}.md`, [u(`A question about my ${topic}.`), a(`An answer about your ${topic}.`)], 0);
+    const ask = (ranking?: { pairWeight: number }) => index.search('which charity run did I do?', { limit: 5, asker: 'user', ...(ranking ? { ranking } : {}) })[0]?.conversation;
+    expect(ask()).toBe('run.md');
+    expect(ask({ pairWeight: 0 })).toBe('apart.md');
+  });
+
+  it('knows the date of its newest conversation (0 when none is dated)', () => {
+    const index = new CrossIndex<string>();
+    expect(index.newestDate()).toBe(0);
+    index.sync('a.md', [u('x')], 0);
+    expect(index.newestDate()).toBe(0);
+    index.sync('b.md', [u('y')], Date.UTC(2024, 0, 2));
+    index.sync('c.md', [u('z')], Date.UTC(2024, 0, 1));
+    expect(index.newestDate()).toBe(Date.UTC(2024, 0, 2));
+    index.remove('b.md');
+    expect(index.newestDate()).toBe(Date.UTC(2024, 0, 1));
+  });
+
   it('a quoted phrase must be in the message quoted', () => {
     const index = new CrossIndex<string>();
     index.sync('x.md', [u('the shooting guard scored'), a('guard the shooting range')], 0);
