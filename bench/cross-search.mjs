@@ -3,8 +3,8 @@
 //    question's earlier sessions indexed in-process, hit@1/5/10 by conversation beside the kit's own
 //    two BM25 baselines (its baselines.mjs, imported in place), on all questions and on each half
 //    (the kit's halves: questions alternating; the ranking was chosen on half 1 and checked on half 2).
-//    No question date is in the kit: times are read against the newest conversation of each
-//    question's history, as the CLI does without --date (the plugin reads them against "now").
+//    No question date is in the kit: times are read against the week after the newest conversation
+//    of each question's history, as the CLI does without --date (the plugin reads them against "now").
 // 2. The index at scale: 100 and 1,000 synthetic conversations of 100 messages (text generated
 //    here from a fixed word list and seed): build, one update (a message appended), one query, heap.
 import { existsSync, readFileSync } from 'node:fs';
@@ -40,7 +40,7 @@ async function kit() {
       const messages = s.messages.map((m) => ({ text: typeof m.content === 'string' ? m.content : '', role: m.role }));
       index.sync(s.file, messages, core.conversationDate(s.messages.map((m) => ({ createdAt: 0, content: typeof m.content === 'string' ? m.content : '' }))));
     }
-    const ours = [...new Set(index.search(q.question, { limit: 50, asker: 'user', now: index.newestDate() }).map((h) => h.conversation))];
+    const ours = [...new Set(index.search(q.question, { limit: 50, asker: 'user', now: index.newestDate(), askedBy: index.newestDate() + 7 * 86_400_000 }).map((h) => h.conversation))];
     ms.push(performance.now() - t0);
     const files = q.sessions.map((s) => ({ name: s.file, messages: s.messages }));
     const ranked = { ours, 'bm25 session': sessionRanker(files)(q.question, 10), 'bm25 message': messageRanker(files)(q.question, 10) };

@@ -97,8 +97,8 @@ Search:
                              (over a DIR: { file, index, role, score, text }, file relative to
                              DIR; a file that does not parse is skipped with a line on stderr)
   --date YYYY-MM-DD          DIR: when the questions are asked, so "two weeks ago" favours the
-                             conversations of that time (default: the newest conversation's
-                             date: a folder is searched as of when it was last written)
+                             conversations of that time (default: some day in the week after
+                             the folder's newest conversation)
 
 Output:
   -f, --format text|json|markdown
@@ -171,9 +171,7 @@ async function runSearch(file: string, extra: string[], values: { date?: string 
     const asked = values.date === undefined ? undefined : Date.parse(values.date);
     if (Number.isNaN(asked)) throw new UsageError(`--date must be a date such as 2024-05-30, got ${JSON.stringify(values.date)}`);
     const index = await indexFolder(file, parseFormatOption(values.from), io);
-    // A folder may be an export of long ago: "two weeks ago" then means before its newest conversation.
-    const now = asked ?? (index.newestDate() || Date.now());
-    const results = searchFolder(index, queries, k, now);
+    const results = searchFolder(index, queries, k, asked);
     io.stdout.write(format === 'json' ? searchJson(results) : folderText(queries, results));
     return 0;
   }

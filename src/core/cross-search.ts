@@ -11,7 +11,7 @@
 import { type Asker, HISTORY_INDEX_OPTIONS, NEIGHBOUR_SHARE, SPEAKER_BOOST, historyFields, pointedRole } from './search-history';
 import { SearchIndex, topSlots } from './search';
 import { pairCounts, queryPairs } from './term-pairs';
-import { type TimeHint, queryTimeHint, timeFit, timePhrase } from './query-time';
+import { type TimeHint, queryTimeSpan, timeFit, timePhrase } from './query-time';
 import { leadingStamp } from './dates';
 
 /** A message as the cross index takes it. */
@@ -63,6 +63,9 @@ export interface CrossSearchOptions<C> {
   asker: Asker;
   /** When the question is asked (ms), for "two weeks ago"; 0 or absent: times are not read. */
   now?: number;
+  /** When only a bound is known (a folder searched without its questions' dates): the question may
+   * be asked as late as this (ms), and times are read against every day from `now` to it. */
+  askedBy?: number;
   /** Messages per conversation at most ({@link MESSAGES_PER_CONVERSATION}). */
   perConversation?: number;
   /** A conversation left out (the one the question is asked in). */
@@ -269,7 +272,7 @@ export class CrossIndex<C> {
    * its best `perConversation` messages. */
   search(asked: string, options: CrossSearchOptions<C>): CrossHit<C>[] {
     const r = { ...CROSS_RANKING, ...options.ranking };
-    const hint: TimeHint | null = options.now ? queryTimeHint(asked, options.now) : null;
+    const hint: TimeHint | null = options.now ? queryTimeSpan(asked, options.now, options.askedBy ?? options.now) : null;
     const query = r.frame ? subjectOf(asked) : asked;
     const own = this.index.scores(query);
     const parsed = this.index.parse(query);

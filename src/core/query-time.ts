@@ -89,6 +89,17 @@ export function queryTimeHint(query: string, now: number): TimeHint | null {
   return null;
 }
 
+/** The time expression of `query` read for a question asked on some day from `earliest` to
+ * `latest` (ms) — when only a bound is known, as for a folder searched without its questions'
+ * dates: the span covers what the expression means on any of those days ("a couple of days ago"
+ * asked within a week of the newest conversation may be that conversation itself). */
+export function queryTimeSpan(query: string, earliest: number, latest: number): TimeHint | null {
+  const first = queryTimeHint(query, earliest);
+  if (!first || !(latest > earliest)) return first;
+  const last = queryTimeHint(query, latest) as TimeHint;
+  return { ...first, from: Math.min(first.from, last.from), to: Math.max(first.to, last.to) };
+}
+
 /** How well a conversation dated `at` fits `hint`: 1 inside the span, falling off outside it on the
  * scale of its slack; 0 for an unknown date. */
 export function timeFit(hint: TimeHint, at: number): number {

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CrossIndex, type IndexedMessage, conversationDate, subjectOf } from '../../src/core/cross-search';
-import { queryTimeHint, timeFit } from '../../src/core/query-time';
+import { queryTimeHint, queryTimeSpan, timeFit } from '../../src/core/query-time';
 
 const u = (text: string): IndexedMessage => ({ text, role: 'user' });
 const a = (text: string): IndexedMessage => ({ text, role: 'assistant' });
@@ -85,6 +85,27 @@ describe('CrossIndex', () => {
     expect(index.newestDate()).toBe(Date.UTC(2024, 0, 2));
     index.remove('b.md');
     expect(index.newestDate()).toBe(Date.UTC(2024, 0, 1));
+  });
+
+  it('reads times for a question asked some day between two bounds', () => {
+    const newest = Date.UTC(2024, 3, 10, 12);
+    // Asked on the day of the newest conversation, "a couple of days ago" cannot be that day; asked
+    // some day in the week after it, it can.
+    const exact = queryTimeSpan('what did I cook a couple of days ago?', newest, newest);
+    const week = queryTimeSpan('what did I cook a couple of days ago?', newest, newest + 7 * DAY);
+    expect(timeFit(exact!, newest)).toBeLessThan(0.2);
+    expect(timeFit(week!, newest)).toBe(1);
+    expect(timeFit(week!, newest - 30 * DAY)).toBeLessThan(0.01);
+    expect(week!.from).toBe(exact!.from);
+    expect(queryTimeSpan('what did I cook?', newest, newest + 7 * DAY)).toBeNull();
+    const index = new CrossIndex<string>();
+    index.sync('march.md', [u('I cooked a curry for my friend')], newest - 20 * DAY);
+    index.sync('newest.md', [u('I cooked a curry for my friend')], newest);
+    index.sync('two-days.md', [u('I cooked a curry for my friend')], newest - 2 * DAY);
+    const ranked = (askedBy: number) => index.search('what did I cook a couple of days ago?', { limit: 5, asker: 'user', now: newest, askedBy }).map((h) => h.conversation);
+    expect(ranked(newest)).toEqual(['two-days.md', 'newest.md', 'march.md']);
+    // Asked up to a week later, the newest fits as well as the one two days before it.
+    expect(ranked(newest + 7 * DAY)).toEqual(['newest.md', 'two-days.md', 'march.md']);
   });
 
   it('a quoted phrase must be in the message quoted', () => {
