@@ -272,7 +272,8 @@ export class CrossIndex<C> {
    * its best `perConversation` messages. */
   search(asked: string, options: CrossSearchOptions<C>): CrossHit<C>[] {
     const r = { ...CROSS_RANKING, ...options.ranking };
-    const hint: TimeHint | null = options.now ? queryTimeSpan(asked, options.now, options.askedBy ?? options.now) : null;
+    // A date with its year is read even when the day asked is unknown (0).
+    const hint: TimeHint | null = queryTimeSpan(asked, options.now ?? 0, options.askedBy ?? options.now ?? 0);
     const query = r.frame ? subjectOf(asked) : asked;
     const own = this.index.scores(query);
     const parsed = this.index.parse(query);

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CrossIndex, type IndexedMessage, conversationDate, subjectOf } from '../../src/core/cross-search';
-import { queryTimeHint, queryTimeSpan, timeFit } from '../../src/core/query-time';
+import { queryTimeHint, queryTimeSpan, timeFit, timePhrase } from '../../src/core/query-time';
 
 const u = (text: string): IndexedMessage => ({ text, role: 'user' });
 const a = (text: string): IndexedMessage => ({ text, role: 'assistant' });
@@ -85,6 +85,50 @@ describe('CrossIndex', () => {
     expect(index.newestDate()).toBe(Date.UTC(2024, 0, 2));
     index.remove('b.md');
     expect(index.newestDate()).toBe(Date.UTC(2024, 0, 1));
+  });
+
+  it('reads a date the question names, with or without its year', () => {
+    const now = Date.UTC(2024, 5, 30, 12);
+    const day = (q: string, asked = 0) => {
+      const h = queryTimeHint(q, asked);
+      return h ? [new Date(h.from).toISOString().slice(0, 10), new Date(h.to).toISOString().slice(0, 10)] : null;
+    };
+    // With its year, the day asked is not needed.
+    expect(day('Which team did John sign with on 21 May, 2023?')).toEqual(['2023-05-21', '2023-05-21']);
+    expect(day('What did I say on November 6, 2023?')).toEqual(['2023-11-06', '2023-11-06']);
+    expect(day('What did Calvin book on 1st September 2023?')).toEqual(['2023-09-01', '2023-09-01']);
+    expect(day('What did Tim start learning in August 2023?')).toEqual(['2023-08-01', '2023-08-31']);
+    // Without it: the latest such day or month by the day asked; unknown when that is not known.
+    expect(day('what did we plan on 3 August?', now)).toEqual(['2023-08-03', '2023-08-03']);
+    expect(day('what did we plan on 3 June?', now)).toEqual(['2024-06-03', '2024-06-03']);
+    expect(day('who played at the festival in October?', now)).toEqual(['2023-10-01', '2023-10-31']);
+    expect(day('who played at the festival in October?')).toBeNull();
+    // "May" the verb is no month.
+    expect(day('you may know the answer', now)).toBeNull();
+    // A date's words stay in the query (conversations write them too); "ago" and "last" do not.
+    expect(timePhrase('what did I open in May 2023?')).toBe('');
+    expect(timePhrase('what did I open two weeks ago?')).toBe('two weeks ago');
+  });
+
+  it('reads any written date as that day (property)', () => {
+    const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+    fc.assert(
+      fc.property(fc.date({ min: new Date(Date.UTC(1990, 0, 1)), max: new Date(Date.UTC(2090, 11, 31)), noInvalidDate: true }), fc.boolean(), (date, dayFirst) => {
+        const [y, m, d] = [date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()];
+        const written = dayFirst ? `${d} ${months[m]}, ${y}` : `${months[m]} ${d}, ${y}`;
+        const h = queryTimeHint(`What did we decide on ${written}?`, 0);
+        expect(h?.from).toBe(Date.UTC(y, m, d));
+        expect(timeFit(h!, Date.UTC(y, m, d, 15))).toBe(1);
+      }),
+    );
+  });
+
+  it('favours the conversation held on the day the question names, without knowing when it is asked', () => {
+    const index = new CrossIndex<string>();
+    index.sync('may.md', [u('We signed with the new team today.')], Date.UTC(2023, 4, 21, 19));
+    index.sync('june.md', [u('We signed with the new team today.')], Date.UTC(2023, 5, 21, 19));
+    expect(index.search('Which team did we sign with on 21 June, 2023?', { limit: 5, asker: 'user' })[0]?.conversation).toBe('june.md');
+    expect(index.search('Which team did we sign with on 21 May, 2023?', { limit: 5, asker: 'user' })[0]?.conversation).toBe('may.md');
   });
 
   it('reads times for a question asked some day between two bounds', () => {
