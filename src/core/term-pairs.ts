@@ -4,15 +4,16 @@
 // apart may speak of something else. Stopwords are skipped on both sides ("participate in the 5K"
 // pairs "participate" with "5K"). The cross-conversation search (cross-search.ts) counts them in
 // the messages of its best candidates. Pure.
-import { searchTerms } from './search-terms';
+import { cachedStem, searchTerms } from './search-terms';
 import { STOPWORDS } from './words';
 
 /** A text's terms as searched (stemmed), its stopwords left out, in order. */
 export function contentTerms(text: string): string[] {
-  const stemmed = searchTerms(text);
-  const raw = searchTerms(text, { stem: false });
-  // Both lists come from the same words, one term each, so they stay aligned (CJK bigrams too).
-  return stemmed.filter((_, i) => !STOPWORDS.has(raw[i] ?? ''));
+  // One pass unstemmed (stopwords are judged on the word as written), then the rest stemmed: what
+  // `searchTerms` would give (its stemmer leaves CJK bigrams and other non-Latin terms alone).
+  const out: string[] = [];
+  for (const word of searchTerms(text, { stem: false })) if (!STOPWORDS.has(word)) out.push(cachedStem(word));
+  return out;
 }
 
 /** The ordered pairs of neighbouring content terms of `query`, each once, as "first second". A

@@ -2,7 +2,9 @@
 // once; (property) every pair of a text occurs in that text.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { searchTerms } from '../../src/core/search-terms';
 import { contentTerms, pairCounts, queryPairs } from '../../src/core/term-pairs';
+import { STOPWORDS } from '../../src/core/words';
 
 describe('term pairs', () => {
   it('pairs neighbouring words of the query, stopwords skipped, stemmed, each pair once', () => {
@@ -31,6 +33,17 @@ describe('term pairs', () => {
         const pairs = queryPairs(text);
         expect(pairCounts(text, pairs).every((n) => n >= 1)).toBe(true);
         expect(pairs.length).toBeLessThanOrEqual(Math.max(0, contentTerms(text).length - 1));
+      }),
+    );
+  });
+
+  it('gives the terms the index gives, stopwords left out (property)', () => {
+    const word = fc.constantFrom('The', 'running', 'runs', 'I', "don't", 'über', 'Cafés', '東京タワー', 'iPhone15の', '5K', 'charity', 'was', 'x');
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 10 }), fc.constantFrom(' ', ', ', '\n'), (words, sep) => {
+        const text = words.join(sep);
+        const raw = searchTerms(text, { stem: false });
+        expect(contentTerms(text)).toEqual(searchTerms(text).filter((_, i) => !STOPWORDS.has(raw[i] ?? '')));
       }),
     );
   });
