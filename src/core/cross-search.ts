@@ -27,7 +27,10 @@ export interface IndexedMessage {
  * at hit@1, one-document-per-session BM25 21); the last miss there needs "baked" for "cooking".
  * Half 2's were read too, so it is no longer a clean check: side-by-side word pairs ("5K charity
  * run") and times read against the newest conversation each took one question there (18 → 20 of
- * 23, BM25 19) and changed nothing on half 1; the weights below were left as chosen on half 1. */
+ * 23, BM25 19) and changed nothing on half 1; the weights below were left as chosen on half 1.
+ * Checked as well on data the kit does not hold — the retention kit's two LoCoMo dialogues, each
+ * session one conversation, 218 questions: hit@1 77.1 → 78.9 (one-document-per-session BM25 74.8),
+ * and with the sessions' dates as metadata rather than text 74.8 → 77.5 (BM25 72.5). */
 export const CROSS_RANKING = {
   /** Weight of the conversation-as-one-document score; the rest is its best message's. */
   conversationShare: 0.9,
