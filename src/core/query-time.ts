@@ -41,6 +41,8 @@ const PAST = new RegExp(String.raw`\b(?:past|last|previous) ${COUNT} (day|week|m
 const PAST_ONE = /\b(?:in|during|over|within) the (?:past|last) (day|week|month|year)\b/;
 const LAST_UNIT = /\blast (week|month|year|weekend)\b/;
 const LAST_DAY = /\b(?:last|this past) (mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b/;
+const TODAY = /\b(?:today|this (?:morning|afternoon|evening)|tonight)\b/;
+const THIS_UNIT = /\b(?:earlier )?this (week|month|year)\b/;
 const RECENT = /\b(?:lately|recently|most recent(?:ly)?|latest|these days|nowadays)\b/;
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const MONTH = `(${MONTHS.join('|')})`;
@@ -95,6 +97,13 @@ export function queryTimeHint(query: string, now: number): TimeHint | null {
     const back = (new Date(day).getUTCDay() - target + 7) % 7 || 7;
     const at = day - back * DAY_MS;
     return { from: at, to: at + DAY_MS - 1, slack: 2 * DAY_MS, phrase: m[0] };
+  }
+  if ((m = TODAY.exec(q))) return { from: day, to: now, slack: DAY_MS, phrase: m[0] };
+  if ((m = THIS_UNIT.exec(q))) {
+    // The calendar week, month or year so far (weeks from Monday), a little slack before it.
+    const at = new Date(day);
+    const from = m[1] === 'week' ? day - ((at.getUTCDay() + 6) % 7) * DAY_MS : m[1] === 'month' ? Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1) : Date.UTC(at.getUTCFullYear(), 0, 1);
+    return { from, to: now, slack: (m[1] === 'year' ? 30 : m[1] === 'month' ? 7 : 2) * DAY_MS, phrase: m[0] };
   }
   if ((m = LAST_UNIT.exec(q))) {
     const days = m[1] === 'weekend' ? 7 : (UNIT_DAYS[m[1] ?? 'week'] ?? 7);

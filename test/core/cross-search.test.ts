@@ -175,6 +175,11 @@ describe('dates and question framing', () => {
     expect(timeFit(h!, Date.UTC(2024, 3, 1))).toBeLessThan(0.01);
     expect(queryTimeHint('the three trips I took in the past three months', now)).toMatchObject({ to: now });
     expect(queryTimeHint('what did I buy last Friday', now)?.from).toBe(Date.UTC(2024, 5, 28));
+    // 2024-06-30 is a Sunday: "this week" began on Monday the 24th.
+    expect(queryTimeHint('what did I cook this week?', now)).toMatchObject({ from: Date.UTC(2024, 5, 24), to: now });
+    expect(queryTimeHint('which film did I see earlier this month', now)).toMatchObject({ from: Date.UTC(2024, 5, 1), to: now });
+    expect(queryTimeHint('what did I eat this morning', now)).toMatchObject({ from: Date.UTC(2024, 5, 30), to: now });
+    expect(timePhrase('what did I eat this morning')).toBe('this morning');
     expect(queryTimeHint('what is my cat called', now)).toBeNull();
     expect(queryTimeHint('two weeks ago', 0)).toBeNull();
   });
