@@ -6,8 +6,8 @@
 // history search ranks it (neighbours' share, the speaker the question points at). A conversation
 // ranks by a mix of the two, lifted when it holds the question's words side by side (term-pairs.ts)
 // and favoured when its date fits a time the question names (query-time.ts); its best messages are
-// what a hit quotes. Pure: the CLI, the plugin's index over
-// the conversation folder and the bench all use it.
+// what a hit quotes. Pure: the CLI, the plugin's index over the conversation folder and the bench
+// all use it.
 import { type Asker, HISTORY_INDEX_OPTIONS, NEIGHBOUR_SHARE, SPEAKER_BOOST, historyFields, pointedRole } from './search-history';
 import { SearchIndex, topSlots } from './search';
 import { pairCounts, queryPairs } from './term-pairs';
@@ -21,7 +21,8 @@ export interface IndexedMessage {
 }
 
 /** How conversations rank; chosen on half 1 of the cross-search kit and checked on half 2
- * (bench/cross-search.mjs, times read against each history's newest conversation as the CLI does).
+ * (bench/cross-search.mjs; times read for the week after each history's newest conversation, as
+ * the CLI does without --date).
  * Half 1's misses were read first: a question that repeats a word ("a sports event … what was the
  * event?") let that word outweigh the rarer ones, so a repeated word now counts once (21 → 22 of 23
  * at hit@1, one-document-per-session BM25 21); the last miss there needs "baked" for "cooking".
