@@ -3,8 +3,14 @@
 //    question's earlier sessions indexed in-process, hit@1/5/10 by conversation beside the kit's own
 //    two BM25 baselines (its baselines.mjs, imported in place), on all questions and on each half
 //    (the kit's halves: questions alternating; the ranking was chosen on half 1 and checked on half 2).
-//    No question date is in the kit, so times are not read (the plugin reads them against "now").
-// 2. The index at scale: 100 and 1,000 synthetic conversations of 100 messages (text generated
+//    No question date is in the kit: times are read against the week after the newest conversation
+//    of each question's history, as the CLI does without --date (the plugin reads them against "now").
+// 2. Data the kit does not hold: the retention kit's LoCoMo dialogues (../shared/bench/retention,
+//    read in place), each session one conversation, each question ranked against its dialogue's
+//    sessions (evidence turn → its session), beside one-document-per-session BM25; once with the
+//    sessions' date stamps in their text as given, once with them as dates only (as plugin notes
+//    keep them). Times read against the last session.
+// 3. The index at scale: 100 and 1,000 synthetic conversations of 100 messages (text generated
 //    here from a fixed word list and seed): build, one update (a message appended), one query, heap.
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -39,7 +45,7 @@ async function kit() {
       const messages = s.messages.map((m) => ({ text: typeof m.content === 'string' ? m.content : '', role: m.role }));
       index.sync(s.file, messages, core.conversationDate(s.messages.map((m) => ({ createdAt: 0, content: typeof m.content === 'string' ? m.content : '' }))));
     }
-    const ours = [...new Set(index.search(q.question, { limit: 50, asker: 'user' }).map((h) => h.conversation))];
+    const ours = [...new Set(index.search(q.question, { limit: 50, asker: 'user', now: index.newestDate(), askedBy: index.newestDate() + 7 * 86_400_000 }).map((h) => h.conversation))];
     ms.push(performance.now() - t0);
     const files = q.sessions.map((s) => ({ name: s.file, messages: s.messages }));
     const ranked = { ours, 'bm25 session': sessionRanker(files)(q.question, 10), 'bm25 message': messageRanker(files)(q.question, 10) };
@@ -62,6 +68,52 @@ async function kit() {
   }
   ms.sort((a, b) => a - b);
   console.log(`in-process index + search per question: median ${ms[Math.floor(ms.length / 2)].toFixed(0)} ms`);
+}
+
+const RETENTION = new URL('../../shared/bench/retention/data/locomo.json', import.meta.url);
+
+async function locomo() {
+  if (!existsSync(RETENTION)) {
+    console.log('\nretention kit not found (../shared/bench/retention): LoCoMo cross-session check skipped');
+    return;
+  }
+  // eslint-disable-next-line no-unsanitized/method -- the kit's own module, a fixed path beside this repository
+  const { sessionRanker } = await import(new URL('baselines.mjs', KIT).href);
+  const data = JSON.parse(readFileSync(RETENTION, 'utf8'));
+  const dateOf = (text) => core.conversationDate([{ createdAt: 0, content: text }]);
+  console.log('\nLoCoMo sessions as conversations (data the kit does not hold): hit@1 / hit@5 by session');
+  for (const strip of [false, true]) {
+    const hits = { ours: [0, 0], bm25: [0, 0] };
+    let n = 0;
+    for (const t of data.transcripts) {
+      const sessionOf = [];
+      const sessions = [];
+      t.messages.forEach((m, i) => {
+        const at = dateOf(m.content);
+        if (at || i === 0) sessions.push({ date: at, messages: [] });
+        const text = strip && at ? m.content.replace(/^\([^)]*\)\s*/, '') : m.content;
+        sessions[sessions.length - 1].messages.push({ role: m.role, text });
+        sessionOf.push(sessions.length - 1);
+      });
+      const index = new core.CrossIndex();
+      sessions.forEach((s, k) => index.sync(k, s.messages, s.date));
+      const now = index.newestDate();
+      const files = sessions.map((s, k) => ({ name: String(k), messages: s.messages.map((m) => ({ role: m.role, content: m.text })) }));
+      const bm25 = sessionRanker(files);
+      for (const p of data.probes.filter((x) => x.transcriptId === t.id)) {
+        const ev = new Set(p.evidenceMsgIdx.map((i) => sessionOf[i]));
+        const ours = [...new Set(index.search(p.question, { limit: 50, asker: 'user', now }).map((h) => h.conversation))];
+        const base = bm25(p.question, 10).map(Number);
+        n++;
+        [1, 5].forEach((c, j) => {
+          if (ours.slice(0, c).some((k) => ev.has(k))) hits.ours[j]++;
+          if (base.slice(0, c).some((k) => ev.has(k))) hits.bm25[j]++;
+        });
+      }
+    }
+    const pct = (x) => ((100 * x) / n).toFixed(1);
+    console.log(`  ${strip ? 'dates as metadata' : 'stamps in the text'} (${n} questions): ours ${pct(hits.ours[0])} / ${pct(hits.ours[1])}, bm25 session ${pct(hits.bm25[0])} / ${pct(hits.bm25[1])}, ours / bm25 at hit@1 ${(hits.ours[0] / hits.bm25[0]).toFixed(3)}×`);
+  }
 }
 
 /** A deterministic pseudo-random stream (mulberry32), so every run indexes the same text. */
@@ -136,6 +188,7 @@ function scale(conversations, perConversation = 100) {
 }
 
 await kit();
+await locomo();
 console.log(`\ncross-conversation index at scale${globalThis.gc ? '' : ' (run with --expose-gc for steadier memory figures)'}:`);
 scale(100);
 scale(1000);

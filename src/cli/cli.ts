@@ -97,7 +97,8 @@ Search:
                              (over a DIR: { file, index, role, score, text }, file relative to
                              DIR; a file that does not parse is skipped with a line on stderr)
   --date YYYY-MM-DD          DIR: when the questions are asked, so "two weeks ago" favours the
-                             conversations of that time (default: now)
+                             conversations of that time (default: some day in the week after
+                             the folder's newest conversation)
 
 Output:
   -f, --format text|json|markdown
@@ -167,10 +168,10 @@ async function runSearch(file: string, extra: string[], values: { date?: string 
   const k = int(values.k, '-k', 10, 1);
   const queries = values.queries !== undefined ? (await readFile(values.queries, 'utf8')).split(/\r?\n/).filter((q) => q.trim()) : [extra[0] as string];
   if (file !== '-' && (await isDirectory(file))) {
-    const now = values.date === undefined ? Date.now() : Date.parse(values.date);
-    if (Number.isNaN(now)) throw new UsageError(`--date must be a date such as 2024-05-30, got ${JSON.stringify(values.date)}`);
+    const asked = values.date === undefined ? undefined : Date.parse(values.date);
+    if (Number.isNaN(asked)) throw new UsageError(`--date must be a date such as 2024-05-30, got ${JSON.stringify(values.date)}`);
     const index = await indexFolder(file, parseFormatOption(values.from), io);
-    const results = searchFolder(index, queries, k, now);
+    const results = searchFolder(index, queries, k, asked);
     io.stdout.write(format === 'json' ? searchJson(results) : folderText(queries, results));
     return 0;
   }

@@ -2,7 +2,8 @@
 // (any format `compact` reads, the plugin's notes included) searched together with the core's
 // cross-conversation index (core/cross-search.ts): conversations best first, each with its best
 // messages. A file that does not parse is skipped with one line on stderr; the run fails only when
-// no file could be read. `--date` is when the questions are asked, for "two weeks ago".
+// no file could be read. `--date` is when the questions are asked, for "two weeks ago" (without
+// it: within a week after the folder's newest conversation).
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CrossIndex, conversationDate } from '../core';
@@ -59,10 +60,18 @@ export async function indexFolder(dir: string, from: FormatId | undefined, io: I
   return index;
 }
 
-/** One ranked list per query, in query order. */
-export function searchFolder(index: CrossIndex<Key>, queries: readonly string[], k: number, now: number): FolderResult[][] {
+/** How long after a folder's newest conversation its questions are taken to be asked, when their
+ * date is not given: a new chat within a week of the last one. */
+const ASKED_WITHIN_MS = 7 * 86_400_000;
+
+/** One ranked list per query, in query order. Times ("two weeks ago") are read against `asked`
+ * when given; else against the days from the folder's newest conversation to a week after it (a
+ * folder may be an export of long ago, and the question comes after what it holds); else now. */
+export function searchFolder(index: CrossIndex<Key>, queries: readonly string[], k: number, asked?: number): FolderResult[][] {
+  const newest = index.newestDate();
+  const when = asked !== undefined ? { now: asked } : newest ? { now: newest, askedBy: newest + ASKED_WITHIN_MS } : { now: Date.now() };
   return queries.map((q) =>
-    index.search(q, { limit: k, asker: 'user', now }).map((h) => ({ ...h.conversation, index: h.index, role: h.role, score: h.score, text: h.text })),
+    index.search(q, { limit: k, asker: 'user', ...when }).map((h) => ({ ...h.conversation, index: h.index, role: h.role, score: h.score, text: h.text })),
   );
 }
 

@@ -100,7 +100,8 @@ function pushMixed(word: string, out: string[], stem: boolean): void {
 const STEMS = new Map<string, string>();
 const STEMS_MAX = 50_000;
 
-function cachedStem(word: string): string {
+/** {@link stemWord} through a bounded cache (what `searchTerms` stems with). */
+export function cachedStem(word: string): string {
   let stem = STEMS.get(word);
   if (stem === undefined) {
     if (STEMS.size >= STEMS_MAX) STEMS.clear();

@@ -129,4 +129,16 @@ describe('compact-chat search DIR --date', () => {
     expect(await first('2024-04-15')).toBe('a.json');
     expect((await run(['search', dated, 'race', '--date', 'soon'])).code).toBe(2);
   });
+
+  it('without --date, reads "two weeks ago" against the week after the newest conversation of the folder', async () => {
+    const dated = join(dir, 'dated-newest');
+    mkdirSync(dated, { recursive: true });
+    // Same words in each; only the dates tell them apart. The newest is 2024-06-01, so "two weeks
+    // ago" is from about 2024-05-18 to 05-25: c.json, not a.json (two months back) nor the newest.
+    writeFileSync(join(dated, 'a.json'), JSON.stringify([{ role: 'user', content: '(2024/04/01 (Mon) 10:00) I ran a 10k race with my club.' }]));
+    writeFileSync(join(dated, 'b.json'), JSON.stringify([{ role: 'user', content: '(2024/06/01 (Sat) 10:00) I ran a 10k race with my club.' }]));
+    writeFileSync(join(dated, 'c.json'), JSON.stringify([{ role: 'user', content: '(2024/05/18 (Sat) 10:00) I ran a 10k race with my club.' }]));
+    const r = await run(['search', dated, 'which race did I run two weeks ago?', '-f', 'json']);
+    expect((JSON.parse(r.out) as { file: string }[])[0]?.file).toBe('c.json');
+  });
 });

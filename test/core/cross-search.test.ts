@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CrossIndex, type IndexedMessage, conversationDate, subjectOf } from '../../src/core/cross-search';
-import { queryTimeHint, timeFit } from '../../src/core/query-time';
+import { queryTimeHint, queryTimeSpan, timeFit, timePhrase } from '../../src/core/query-time';
 
 const u = (text: string): IndexedMessage => ({ text, role: 'user' });
 const a = (text: string): IndexedMessage => ({ text, role: 'assistant' });
@@ -53,6 +53,105 @@ describe('CrossIndex', () => {
     expect(index.search('which race did I run two weeks ago?', { limit: 5, asker: 'user' })[0]?.conversation).toBe('old.md');
   });
 
+  it('counts a word the question repeats once ("… a sports event. What was the event?")', () => {
+    const index = new CrossIndex<string>();
+    // party.md says "event" often; match.md holds the rarer words the question names once each.
+    index.sync('party.md', [u('I am planning a social event for the club.'), a('For your event, book a hall; an event needs a host and an event page.'), u('I will post the event tonight.')], 0);
+    index.sync('match.md', [u('I will participate in the charity soccer tournament today.'), a('Drink sports drinks and stretch before you play.')], 0);
+    for (const topic of ['garden', 'bread', 'car', 'tax']) index.sync(`${topic}.md`, [u(`A question about my ${topic}.`), a(`An answer about your ${topic}.`)], 0);
+    const hits = index.search('I mentioned participating in a sports event. What was the event?', { limit: 5, asker: 'user' });
+    expect(hits[0]?.conversation).toBe('match.md');
+  });
+
+  it('favours the conversation holding the question\'s words side by side', () => {
+    const index = new CrossIndex<string>();
+    // The same words and lengths in both; only in run.md do "charity run" stand together. apart.md
+    // is added first, so without the pairs it would win the tie.
+    index.sync('apart.md', [u('I did a charity bake sale, then a run.'), a('Well done on both.')], 0);
+    index.sync('run.md', [u('I did a bake sale, then a charity run.'), a('Well done on both.')], 0);
+    for (const topic of ['garden', 'bread', 'car', 'tax']) index.sync(`${topic}.md`, [u(`A question about my ${topic}.`), a(`An answer about your ${topic}.`)], 0);
+    const ask = (ranking?: { pairWeight: number }) => index.search('which charity run did I do?', { limit: 5, asker: 'user', ...(ranking ? { ranking } : {}) })[0]?.conversation;
+    expect(ask()).toBe('run.md');
+    expect(ask({ pairWeight: 0 })).toBe('apart.md');
+  });
+
+  it('knows the date of its newest conversation (0 when none is dated)', () => {
+    const index = new CrossIndex<string>();
+    expect(index.newestDate()).toBe(0);
+    index.sync('a.md', [u('x')], 0);
+    expect(index.newestDate()).toBe(0);
+    index.sync('b.md', [u('y')], Date.UTC(2024, 0, 2));
+    index.sync('c.md', [u('z')], Date.UTC(2024, 0, 1));
+    expect(index.newestDate()).toBe(Date.UTC(2024, 0, 2));
+    index.remove('b.md');
+    expect(index.newestDate()).toBe(Date.UTC(2024, 0, 1));
+  });
+
+  it('reads a date the question names, with or without its year', () => {
+    const now = Date.UTC(2024, 5, 30, 12);
+    const day = (q: string, asked = 0) => {
+      const h = queryTimeHint(q, asked);
+      return h ? [new Date(h.from).toISOString().slice(0, 10), new Date(h.to).toISOString().slice(0, 10)] : null;
+    };
+    // With its year, the day asked is not needed.
+    expect(day('Which team did John sign with on 21 May, 2023?')).toEqual(['2023-05-21', '2023-05-21']);
+    expect(day('What did I say on November 6, 2023?')).toEqual(['2023-11-06', '2023-11-06']);
+    expect(day('What did Calvin book on 1st September 2023?')).toEqual(['2023-09-01', '2023-09-01']);
+    expect(day('What did Tim start learning in August 2023?')).toEqual(['2023-08-01', '2023-08-31']);
+    // Without it: the latest such day or month by the day asked; unknown when that is not known.
+    expect(day('what did we plan on 3 August?', now)).toEqual(['2023-08-03', '2023-08-03']);
+    expect(day('what did we plan on 3 June?', now)).toEqual(['2024-06-03', '2024-06-03']);
+    expect(day('who played at the festival in October?', now)).toEqual(['2023-10-01', '2023-10-31']);
+    expect(day('who played at the festival in October?')).toBeNull();
+    // "May" the verb is no month.
+    expect(day('you may know the answer', now)).toBeNull();
+    // A date's words stay in the query (conversations write them too); "ago" and "last" do not.
+    expect(timePhrase('what did I open in May 2023?')).toBe('');
+    expect(timePhrase('what did I open two weeks ago?')).toBe('two weeks ago');
+  });
+
+  it('reads any written date as that day (property)', () => {
+    const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+    fc.assert(
+      fc.property(fc.date({ min: new Date(Date.UTC(1990, 0, 1)), max: new Date(Date.UTC(2090, 11, 31)), noInvalidDate: true }), fc.boolean(), (date, dayFirst) => {
+        const [y, m, d] = [date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()];
+        const written = dayFirst ? `${d} ${months[m]}, ${y}` : `${months[m]} ${d}, ${y}`;
+        const h = queryTimeHint(`What did we decide on ${written}?`, 0);
+        expect(h?.from).toBe(Date.UTC(y, m, d));
+        expect(timeFit(h!, Date.UTC(y, m, d, 15))).toBe(1);
+      }),
+    );
+  });
+
+  it('favours the conversation held on the day the question names, without knowing when it is asked', () => {
+    const index = new CrossIndex<string>();
+    index.sync('may.md', [u('We signed with the new team today.')], Date.UTC(2023, 4, 21, 19));
+    index.sync('june.md', [u('We signed with the new team today.')], Date.UTC(2023, 5, 21, 19));
+    expect(index.search('Which team did we sign with on 21 June, 2023?', { limit: 5, asker: 'user' })[0]?.conversation).toBe('june.md');
+    expect(index.search('Which team did we sign with on 21 May, 2023?', { limit: 5, asker: 'user' })[0]?.conversation).toBe('may.md');
+  });
+
+  it('reads times for a question asked some day between two bounds', () => {
+    const newest = Date.UTC(2024, 3, 10, 12);
+    // Asked on the day of the newest conversation, "a couple of days ago" cannot be that day; asked
+    // some day in the week after it, it can.
+    const exact = queryTimeSpan('what did I cook a couple of days ago?', newest, newest);
+    const week = queryTimeSpan('what did I cook a couple of days ago?', newest, newest + 7 * DAY);
+    expect(timeFit(exact!, newest)).toBeLessThan(0.2);
+    expect(timeFit(week!, newest)).toBe(1);
+    expect(timeFit(week!, newest - 30 * DAY)).toBeLessThan(0.01);
+    expect(week!.from).toBe(exact!.from);
+    expect(queryTimeSpan('what did I cook?', newest, newest + 7 * DAY)).toBeNull();
+    const index = new CrossIndex<string>();
+    index.sync('march.md', [u('I cooked a curry for my friend')], newest - 20 * DAY);
+    index.sync('newest.md', [u('I cooked a curry for my friend')], newest);
+    index.sync('two-days.md', [u('I cooked a curry for my friend')], newest - 2 * DAY);
+    const ranked = (askedBy: number) => index.search('what did I cook a couple of days ago?', { limit: 5, asker: 'user', now: newest, askedBy }).map((h) => h.conversation);
+    expect(ranked(newest)).toEqual(['two-days.md', 'newest.md', 'march.md']);
+    // Asked up to a week later, the newest fits as well as the one two days before it.
+    expect(ranked(newest + 7 * DAY)).toEqual(['newest.md', 'two-days.md', 'march.md']);
+  });
+
   it('a quoted phrase must be in the message quoted', () => {
     const index = new CrossIndex<string>();
     index.sync('x.md', [u('the shooting guard scored'), a('guard the shooting range')], 0);
@@ -76,6 +175,11 @@ describe('dates and question framing', () => {
     expect(timeFit(h!, Date.UTC(2024, 3, 1))).toBeLessThan(0.01);
     expect(queryTimeHint('the three trips I took in the past three months', now)).toMatchObject({ to: now });
     expect(queryTimeHint('what did I buy last Friday', now)?.from).toBe(Date.UTC(2024, 5, 28));
+    // 2024-06-30 is a Sunday: "this week" began on Monday the 24th.
+    expect(queryTimeHint('what did I cook this week?', now)).toMatchObject({ from: Date.UTC(2024, 5, 24), to: now });
+    expect(queryTimeHint('which film did I see earlier this month', now)).toMatchObject({ from: Date.UTC(2024, 5, 1), to: now });
+    expect(queryTimeHint('what did I eat this morning', now)).toMatchObject({ from: Date.UTC(2024, 5, 30), to: now });
+    expect(timePhrase('what did I eat this morning')).toBe('this morning');
     expect(queryTimeHint('what is my cat called', now)).toBeNull();
     expect(queryTimeHint('two weeks ago', 0)).toBeNull();
   });
