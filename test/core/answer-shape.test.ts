@@ -88,6 +88,27 @@ describe('an assistant chat keeps its answers shape', () => {
     expect(fact?.sources).toEqual(['m5']);
   });
 
+  it('shows two lists at most under one thread', () => {
+    const messages = chat();
+    // The venues thread gets two more lists in the same session.
+    const at = (messages[3] as ChatMessage).createdAt;
+    const more = ['Which bars nearby have live jazz?', 'Any record shops near those venues?'].flatMap((ask, k) => [
+      msg('user', `${ask} I would like to visit some Portland venues and the shops around them.`, at + (k + 1) * 60_000),
+      msg('assistant', `Sure:\n\n${['Jack London Revue', 'Jimmy Mak Lounge', 'Doug Fir Stage'].map((x, i) => `${i + 1}. **${x} ${k}** - a Portland venue with ${'a long and careful history of live music in the region '.repeat(4)}.`).join('\n\n')}`, at + (k + 1) * 60_000 + 1),
+    ]);
+    messages.splice(4, 0, ...more);
+    const r = compact(messages, { budgetTokens: 2000, cut: messages.length - 2, model: 'gpt-4o', now: 1 });
+    if (!r.ok) throw new Error(r.message);
+    const lines = r.block.split('\n');
+    const head = lines.findIndex((l) => l.startsWith('### ') && l.includes('venues in Portland'));
+    expect(head).toBeGreaterThanOrEqual(0);
+    const next = lines.findIndex((l, i) => i > head && l.startsWith('### '));
+    const under = lines.slice(head + 1, next < 0 ? undefined : next).filter((l) => l.startsWith('- Assistant listed'));
+    expect(r.record.facts.filter((f) => f.listed && f.thread === r.record.facts.find((g) => g.text.startsWith('Mississippi'))?.thread).length).toBeGreaterThan(2);
+    expect(under.length).toBeLessThanOrEqual(2);
+    expect(under.length).toBeGreaterThan(0);
+  });
+
   it('leaves lists out of a block too small for threads heads', () => {
     const r = compact(chat(), { budgetTokens: 400, cut: 12, model: 'gpt-4o', now: 1 });
     if (!r.ok) throw new Error(r.message);
