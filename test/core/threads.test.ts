@@ -231,7 +231,7 @@ describe('facts that stand alone', () => {
     expect(tellsNews('Did you finally get the keys yesterday?')).toBe(false);
     expect(tellsNews('Weddings are full of joy.')).toBe(false);
     expect(tellsNews("I'm planning to visit Universal Studios next month.")).toBe(true);
-    expect(newsRank("I'm planning to visit Universal Studios next month.")).toBe(2);
+    expect(newsRank("We're going to Japan next month for our wedding.")).toBe(2);
     expect(newsRank('My girlfriend and I had our wedding ceremony in a greenhouse last week.')).toBe(2);
     expect(newsRank('The greenhouse was lovely and warm.')).toBe(0);
     expect(newsRank('Congrats on the wedding last week!')).toBe(0);
