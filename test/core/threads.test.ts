@@ -241,6 +241,7 @@ describe('facts that stand alone', () => {
     expect(onlyShows('My bowls came out of the kiln with no cracks at all. [shares a photo: bowls]')).toBe(false);
     expect(goesOn("And there's a chance I'll visit more spots in the future.")).toBe(true);
     expect(goesOn('Andrea visited the spots in the future.')).toBe(false);
+    expect(pointsEarly('I restored and modified it myself over the winter.')).toBe(true);
   });
 
   it('carries a sentence going on from the one before it with that sentence, never a picture alone', () => {
