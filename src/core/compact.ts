@@ -264,7 +264,10 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const extracted = extractSections(sentences);
   // The task's standing rules (what may be changed, how to hand in) come first among constraints.
   // Two people chatting set a model no rules: "Don't give up on your dreams!" is encouragement.
-  const kind = conversationKind(removed, sentences);
+  // (One reading for the whole conversation: a later round's slice of talk can look like an
+  // assistant chat, and its sessions then joined into threads of months. Tools make it work.)
+  const fresh = conversationKind(removed, sentences);
+  const kind = fresh === 'work' || !previous?.kind ? fresh : previous.kind;
   // With an assistant, a rule inside a long pasted text (a prompt template, a document) is the
   // text's, not the user's standing instruction to this chat.
   const pasted = kind === 'assist' ? new Set(removed.filter((m) => m.role === 'user' && m.content.length > PASTED_CHARS).map((m) => m.id)) : new Set<string>();

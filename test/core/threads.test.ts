@@ -133,6 +133,25 @@ describe('threads of a conversation between two friends', () => {
   });
 });
 
+describe('one reading of the kind for the whole conversation', () => {
+  it('keeps talk in a later round whose own slice reads as an assistant chat', () => {
+    const chat = friends();
+    const first = ok(compact(chat, { budgetTokens: 1000, cut: 27, model: 'gpt-4o', now: 1 }));
+    expect(first.record.kind).toBe('talk');
+    const later: ChatMessage[] = [
+      ...chat,
+      ...Array.from({ length: 8 }, (_, i): ChatMessage[] => [
+        { id: `q${i}`, role: 'user', content: `Can you recommend a good glaze recipe number ${i} for stoneware bowls fired at cone six?`, createdAt: T0 + (20 + i) * 86_400_000 },
+        { id: `r${i}`, role: 'assistant', content: `A classic recipe ${i} mixes feldspar, silica, whiting and kaolin, with a little rutile for a soft variegated surface.`, createdAt: T0 + (20 + i) * 86_400_000 + 60_000 },
+      ]).flat(),
+    ];
+    const second = ok(compact(later, { budgetTokens: 1000, cut: later.length - 2, model: 'gpt-4o', now: 1, previous: first.record }));
+    // (Read alone, the later slice is an assistant chat: the record keeps the first reading.)
+    expect(ok(compact(later.slice(28), { budgetTokens: 1000, cut: 14, model: 'gpt-4o', now: 1 })).record.kind).toBe('assist');
+    expect(second.record.kind).toBe('talk');
+  });
+});
+
 describe('threads of a chat with an assistant', () => {
   it('opens a thread at a new request, joins the request that comes back, heads threads with their requests', () => {
     const chat = assistantChat();
