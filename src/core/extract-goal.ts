@@ -63,7 +63,6 @@ export function isRequestText(text: string): boolean {
   return /\?["'”’)\]*_`]*$/u.test(text) && ASKS_FOR_HELP.test(text);
 }
 
-
 /** A sentence that can stand in a task line: prose, whole, balanced, not a greeting nor a lead-in. */
 function usable(s: Sentence): boolean {
   return !s.code && !s.template && s.wc >= 1 && memo(s, STANDS_ALONE) && !(OPENER.test(s.text) && s.wc <= 6);
