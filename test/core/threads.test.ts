@@ -133,6 +133,29 @@ describe('threads of a conversation between two friends', () => {
   });
 });
 
+describe('rules of the current thread', () => {
+  it('with an assistant over many threads, keeps only the rules said since the latest thread began', () => {
+    seq = 0;
+    const day = (d: number): number => T0 + d * 86_400_000;
+    const topics = ['tomato seedlings for a balcony', 'a budget for a weekend in Lisbon', 'a birthday card for my aunt', 'a reading list about volcanoes', 'a stretching routine for runners'];
+    const chat: ChatMessage[] = topics.flatMap((t, i) => [
+      msg('user', `Can you help me plan ${t}? ${i === 0 ? 'Only use organic fertiliser in every suggestion.' : i === 4 ? 'Never suggest exercises that need equipment.' : ''}`, day(i)),
+      msg('assistant', `Here is a careful plan for ${t}. ${'Each step comes in order with the reason for it, what it costs and how long it takes to finish. '.repeat(6)}`, day(i) + 60_000),
+    ]);
+    chat.push(msg('user', 'Thanks, that is all for today.', day(4) + 120_000), msg('assistant', 'Glad to help.', day(4) + 180_000));
+    const r = ok(compact(chat, { budgetTokens: 1200, cut: chat.length - 2, model: 'gpt-4o', now: 1 }));
+    expect(r.record.kind).toBe('assist');
+    expect((r.record.threads ?? []).length).toBeGreaterThanOrEqual(4);
+    expect(r.record.constraints.map((c) => c.text)).toContain('Only use organic fertiliser in every suggestion.');
+    // (An old session's rule is no standing constraint: it stays, if at all, under its own thread.)
+    const rules = r.block.split('Constraints and preferences:')[1]?.split('\nKey facts:')[0] ?? '';
+    expect(rules).not.toContain('Only use organic fertiliser');
+    const heads = r.block.split('\n').filter((l) => l.startsWith('### '));
+    expect(heads.length).toBeGreaterThanOrEqual(4);
+    expect(r.block).toContain('Never suggest exercises that need equipment.');
+  });
+});
+
 describe('one reading of the kind for the whole conversation', () => {
   it('keeps talk in a later round whose own slice reads as an assistant chat', () => {
     const chat = friends();
