@@ -176,9 +176,9 @@ const splitNs = median(rounds.split);
 console.log('\n## Compaction time');
 console.log(`conversation: ${big.length} messages, ~${bigTokens.toLocaleString('en')} tokens (estimated), ${bigText.length.toLocaleString('en')} UTF-16 units`);
 console.log(`toLowerCase + whitespace split:                 ${(splitNs / 1e6).toFixed(1)} ms`);
-console.log(`first compaction of messages never read:        ${(median(rounds.first) / 1e6).toFixed(1)} ms, ratio ${median(rounds.firstRatio).toFixed(1)}×  (target ≤ 5×)`);
-console.log(`compaction of messages read as they arrived:    ${(median(rounds.prepared) / 1e6).toFixed(1)} ms, ratio ${median(rounds.preparedRatio).toFixed(1)}×  (the plugin's path; reading them: ${(median(rounds.prepare) / 1e3 / big.length).toFixed(1)} µs per message, ${(median(rounds.prepare) / 1e6).toFixed(1)} ms for all ${big.length})`);
-console.log(`repeated compaction (same messages):            ${(median(rounds.repeated) / 1e6).toFixed(1)} ms, ratio ${median(rounds.repeatedRatio).toFixed(1)}×${sink < 0 ? '' : ''}`);
+console.log(`first compaction of messages never read:        ${(median(rounds.first) / 1e6).toFixed(1)} ms, ratio ${median(rounds.firstRatio).toFixed(1)}×  (target ≤ 3×)`);
+console.log(`compaction of messages read as they arrived:    ${(median(rounds.prepared) / 1e6).toFixed(1)} ms, ratio ${median(rounds.preparedRatio).toFixed(1)}×  (target ≤ 1.5×; the plugin's path; reading them: ${(median(rounds.prepare) / 1e3 / big.length).toFixed(1)} µs per message, ${(median(rounds.prepare) / 1e6).toFixed(1)} ms for all ${big.length})`);
+console.log(`repeated compaction (same messages):            ${(median(rounds.repeated) / 1e6).toFixed(1)} ms, ratio ${median(rounds.repeatedRatio).toFixed(1)}×  (target ≤ 1.5×)${sink < 0 ? '' : ''}`);
 console.log(`(ratios: median over ${ROUNDS} rounds of compaction time / split time measured side by side)`);
 
 await benchSave();

@@ -196,6 +196,27 @@ function referentOf(sentences: readonly Sentence[], i: number): Sentence | null 
   return before;
 }
 
+/** Which of a text's words weigh as names or numbers (NAME_MARK) and as code symbols (CODE_MARK):
+ * the text's own, so worked out once per word list (a sentence's is the same array in every
+ * compaction of its message; see sentence-memo.ts for the other answers kept with a sentence). */
+const NAME_MARK = 1;
+const CODE_MARK = 2;
+const markCache = new WeakMap<readonly number[], { text: string; marks: Uint8Array }>();
+function wordMarks(text: string, ids: readonly number[]): Uint8Array {
+  const hit = markCache.get(ids);
+  if (hit && hit.text === text) return hit.marks;
+  markCapitalised(text);
+  const codeSymbols = CODE_SYMBOL.test(text);
+  const marks = new Uint8Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
+    if (flagsOf(id) & NUMERIC || isCapitalised(id)) marks[i] = NAME_MARK;
+    if (codeSymbols && wordOf(id).includes('_')) marks[i] = (marks[i] as number) | CODE_MARK;
+  }
+  markCache.set(ids, { text, marks });
+  return marks;
+}
+
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */
 export function selectFacts(sentences: readonly Sentence[], options: FactOptions): SourcedLine[] {
   const focusIds = new Set(options.focus ? idsOf(options.focus) : []);
@@ -267,15 +288,14 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const lastMessage = usable.length ? (usable[usable.length - 1] as Sentence).message : 0;
 
   const weigh = (text: string, ids: readonly number[]): number[] => {
-    markCapitalised(text);
-    const codeSymbols = CODE_SYMBOL.test(text);
+    const marks = wordMarks(text, ids);
     const out = new Array<number>(ids.length);
     for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as number;
-      let weight = idf(id);
-      if (flagsOf(id) & NUMERIC || isCapitalised(id)) weight *= NAME_WEIGHT;
+      let weight = idf(ids[i] as number);
+      const mark = marks[i] as number;
+      if (mark & NAME_MARK) weight *= NAME_WEIGHT;
       // Code symbols (camelCase, snake_case, calls) are named in the original case.
-      if (codeSymbols && wordOf(id).includes('_')) weight *= 1.3;
+      if (mark & CODE_MARK) weight *= 1.3;
       out[i] = weight;
     }
     return out;

@@ -86,11 +86,16 @@ function pushUnique(into: SourcedLine[], seen: Set<string>, item: SourcedLine): 
 }
 
 /** The error lines one message shows, cached per message object (messages are immutable). */
-const errorCache = new WeakMap<ChatMessage, { content: string; lines: string[] }>();
+const errorCache = new WeakMap<ChatMessage, { content: string; role: ChatMessage['role']; lines: string[] }>();
 
 function errorLinesOf(m: ChatMessage): string[] {
   const hit = errorCache.get(m);
-  if (hit && hit.content === m.content) return hit.lines;
+  if (hit && hit.content === m.content && hit.role === m.role) return hit.lines;
+  // (A message that shows none is cached too, so the test below runs once per message.)
+  if (!mayShowErrors(m)) {
+    errorCache.set(m, { content: m.content, role: m.role, lines: NO_LINES });
+    return NO_LINES;
+  }
   const lines = m.content.split('\n');
   const found: string[] = [];
   for (const raw of lines) {
@@ -108,7 +113,7 @@ function errorLinesOf(m: ChatMessage): string[] {
   }
   // In assistant prose an error line must be quoted output, not a sentence about errors.
   const keep = m.role === 'assistant' ? found.filter((l) => !/\s(?:the|this|an?|I)\s/i.test(l.slice(0, 40)) && /:/.test(l)) : found;
-  errorCache.set(m, { content: m.content, lines: keep });
+  errorCache.set(m, { content: m.content, role: m.role, lines: keep });
   return keep;
 }
 
@@ -116,20 +121,22 @@ function errorLinesOf(m: ChatMessage): string[] {
 /** Whether a message is read for error lines: users' only when they paste one, system never. */
 const mayShowErrors = (m: ChatMessage): boolean => m.role !== 'system' && (m.role !== 'user' || /Traceback|Error|error:/.test(m.content));
 
+const NO_LINES: string[] = [];
+
 /** Reads a message's error lines ahead of compaction (see `prepareMessage`). */
 export function prepareErrorLines(m: ChatMessage): void {
-  if (mayShowErrors(m)) errorLinesOf(m);
+  errorLinesOf(m);
 }
 
 export function extractErrors(messages: readonly ChatMessage[], sentences: readonly Sentence[]): ErrorLine[] {
   const errors: ErrorLine[] = [];
   const seen = new Map<string, ErrorLine>();
   messages.forEach((m, mi) => {
-    if (!mayShowErrors(m)) return;
-    const at = Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0;
     const keep = errorLinesOf(m);
+    if (!keep.length) return;
+    const at = Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0;
     for (const text of keep) {
-      const key = errorKey(text);
+      const key = keyOfError(text);
       const existing = seen.get(key);
       if (existing) {
         existing.score += 1;
@@ -144,6 +151,19 @@ export function extractErrors(messages: readonly ChatMessage[], sentences: reado
     }
   });
   return errors;
+}
+
+/** errorKey of an error line, worked out once per line text: the same error shows in many
+ * messages, and every compaction reads them all. (Bounded: cleared past KEY_MEMO_LIMIT lines.) */
+const keyMemo = new Map<string, string>();
+const KEY_MEMO_LIMIT = 20_000;
+function keyOfError(text: string): string {
+  let key = keyMemo.get(text);
+  if (key === undefined) {
+    if (keyMemo.size >= KEY_MEMO_LIMIT) keyMemo.clear();
+    keyMemo.set(text, (key = errorKey(text)));
+  }
+  return key;
 }
 
 /** One form of an error: without pytest's "E   " margin or the module path of its class, so
