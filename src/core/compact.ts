@@ -271,6 +271,14 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const errors = withFates(removed, extractErrors(removed, all));
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
   const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known) : null;
+  // The left-off command's outcome in one line, as the state read it (the same last action).
+  const left = task.leftOff;
+  // (Lines of its output that name the task say more than its first line, unless it failed.)
+  const outcome = state?.lastAction?.command === left?.command ? state?.lastAction?.outcome : undefined;
+  // (Output is quoted as code — "def write(rows):" must not read as a line announcing more — and a
+  // failure or "no output" is said in words.)
+  const said = outcome && (/^failed\b/.test(outcome) || outcome === 'no output' || outcome.includes('`') ? outcome : `\`${outcome}\``);
+  if (left?.command && said && (!left.output?.length || said.startsWith('failed'))) left.outcome = said;
 
   const references = new Map<string, Reference>();
   const read = new Map<string, FileEntry>();
@@ -363,10 +371,13 @@ function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed: reado
   const left = task.leftOff;
   if (left && /:\s*$/.test(left.text)) left.text = left.text.replace(/:\s*$/, '.');
   if (left?.command) {
-    const m = removed.find((x) => x.id === left.sources[0]);
+    // (The command is the last tool call's, which may be a later message than the prose.)
+    const m = [...removed].reverse().find((x) => x.role === 'assistant' && (x.toolCalls?.length ?? 0) > 0);
     const call = m?.role === 'assistant' ? m.toolCalls?.[m.toolCalls.length - 1] : undefined;
     const full = call ? shellCommand(call) : null;
+    const alone = left.text === left.command;
     left.command = shownCommand(full ?? left.command);
+    if (alone) left.text = left.command;
   }
   const next = task.nextStep;
   if (!next) return;

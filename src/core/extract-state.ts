@@ -29,6 +29,8 @@ const RUNNER = /^(?:python[\d.]*|pytest|py\.test|node|deno|bun|ruby|php|go|cargo
 const NOT_A_RUN = /^(?:-m\s+pip|-m\s+venv|--version|-V\b|install\b|i\b|add\b|ci\b|get\b|build\b|fmt\b|mod\b)/;
 /** Lines of output that fail a run. */
 const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure)\b.*|FAILED\b.*|FAIL:.*|ERROR:.*|.*\bfailures?=\d+.*|.*\b\d+ failed\b.*|.*: command not found|.*No such file or directory.*)$/;
+/** Lines a tool prints about itself, not about the work: pip's and npm's warnings and notices. */
+const TOOL_NOISE = /^(?:WARNING:|DEPRECATION:|\[notice\]|npm (?:WARN|notice)\b)/;
 /** The line of a passing run that says so. */
 const PASS_LINE = /^(?:OK\b.*|Ran \d+ tests? in .*|.*\b\d+ passed\b.*|.*\ball (?:the )?(?:tests?|checks?) (?:passed|pass|work).*|.*\b(?:tests? passed|success(?:fully)?|works correctly|fixed)\b.*)$/i;
 /** A conclusion about the cause ("The issue is that …", "The problem occurs because …"). */
@@ -145,9 +147,13 @@ function toolHow(args: Record<string, unknown>): string {
   return firstSaying(changed.length ? changed : lines);
 }
 
-/** A file the agent made for itself: under /tmp, a backup, or a script at the top of the tree. */
+/** A copy of a source file under another extension (`models.py.new`, `query.py.modified`). */
+const COPY_VARIANT = /\.(?:py|pyi|js|mjs|cjs|jsx|ts|tsx|rb|go|rs|java|kt|c|h|cc|cpp|hpp|cs|php|sh|md)\.[A-Za-z]\w*$/;
+
+/** A file the agent made for itself: under /tmp, a backup or copy, or a script at the top of the
+ * tree. */
 function scratchLike(path: string): boolean {
-  if (/^\/tmp\//.test(path) || BACKUP.test(path)) return true;
+  if (/^\/tmp\//.test(path) || BACKUP.test(path) || COPY_VARIANT.test(path)) return true;
   const parts = path.replace(/^\.\//, '').split('/').filter(Boolean);
   const topLevel = parts.length === 1 || (path.startsWith('/') && parts.length === 2);
   return topLevel && SCRIPT_EXT.test(path);
@@ -210,22 +216,76 @@ function outcomeOf(result: ReturnType<typeof resultOf>): { passed: boolean; outc
 function actionOutcome(result: ReturnType<typeof resultOf>): string {
   const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
   const failure = [...lines].reverse().find((l) => FAILURE_LINE.test(l) && l.length <= 400);
-  if (failure) return truncateAtWord(failure, MAX_OUTCOME);
-  if (result.code !== null && result.code !== 0) return `return code ${result.code}`;
-  const first = lines.find((l) => l.length >= 3);
+  if (failure) return `failed: ${truncateAtWord(failure, MAX_OUTCOME)}`;
+  if (result.code !== null && result.code !== 0) return `failed (return code ${result.code})`;
+  // (A package manager's warning — "WARNING: Running pip as the 'root' user …" — says nothing of
+  // what the step did.)
+  const first = lines.find((l) => !TOOL_NOISE.test(l));
   return first ? truncateAtWord(squash(first), MAX_OUTCOME) : 'no output';
 }
 
-/** The agent's latest conclusion about the cause: a whole assistant sentence, not a hedge, not
- * one leaning on the sentence before it. */
+/** A conclusion announced, its content in the sentences after it ("Now I understand the issue.",
+ * "The problem is clear:", "The test confirms the issue:"). */
+const ANNOUNCED_CAUSE =
+  /^(?:(?:so|now|ok(?:ay)?|perfect|great|good|ah|aha)[,!]?\s+)?(?:(?:now\s+)?I (?:now |can |finally )?(?:understand|see|found|get|spotted|identified)(?: now)? (?:the |what the )?(?:root cause|(?:real |actual )?(?:issue|problem|bug|cause))(?: (?:now|clearly|better|here|is))?|(?:the|this|my) (?:test|output|reproduction|script|run) (?:confirms|shows|reproduces) the (?:issue|problem|bug)|the (?:root cause|issue|problem|bug) is (?:now )?(?:clear|this|as follows|here)|here['’]s the (?:issue|problem|bug))\W*$/i;
+/** A finding about what the code fails to do ("`make_bytes` doesn't handle `memoryview`"): a
+ * cause when the agent states none in so many words. */
+const FINDING = /\b(?:does(?:n['’]t| not)|is(?:n['’]t| not)|never|fails to) (?:handle|handled|pass|passed|call|called|check|checked|support|supported|include|included|account for|consider|considered|use|used|set|add|added|escape|escaped|strip|stripped|return|returned)\b/i;
+/** A statement of what the issue is about, not of its cause ("The issue is about X", "… is real"). */
+const NOT_A_CAUSE = /\b(?:issue|problem|bug) (?:is|was) (?:about|related to|real|fixed|now fixed|resolved|confirmed|reproduced|still there|gone)\b/i;
+/** A connective that opens a conclusion without adding to it ("So the issue is …"). */
+const CONNECTIVE = /^(?:so|now|ok(?:ay)?|i see|i found it|perfect|great|good|ah|aha)[,!:]?\s+/i;
+/** Most words of a cause taken from the sentences after its announcement. */
+const CAUSE_WORDS = 60;
+
+/** A cause line's text: without the connective it opens with, its first letter capitalised. */
+function causeText(text: string): string {
+  const bare = squash(text).replace(CONNECTIVE, '');
+  return bare ? `${bare.charAt(0).toUpperCase()}${bare.slice(1)}` : bare;
+}
+
+/** A sentence that can state (part of) a cause: a whole assistant sentence of prose, not a
+ * hedge, not one leaning on the sentence before it, not a lead-in. */
+function causeSentence(s: Sentence): boolean {
+  return s.role === 'assistant' && !s.code && !s.template && s.wc >= 4 && s.wc <= 60 && !HEDGE.test(s.text) && !POINTER_OPENER.test(s.text) && !/:\s*$/.test(s.text) && !/^(?:let me|let['’]s|I['’]ll|I will|now let me)\b/i.test(s.text);
+}
+
+/** The sentences after an announcement in its message that say what it announced (up to
+ * CAUSE_WORDS words; a lead-in or a hedge ends them). */
+function announcedCause(sentences: readonly Sentence[], at: number): Sentence[] {
+  const head = sentences[at] as Sentence;
+  const out: Sentence[] = [];
+  let words = 0;
+  for (let i = at + 1; i < sentences.length; i++) {
+    const s = sentences[i] as Sentence;
+    if (s.message !== head.message || !causeSentence(s) || NOT_A_CAUSE.test(s.text)) break;
+    if (out.length && words + s.wc > CAUSE_WORDS) break;
+    out.push(s);
+    words += s.wc;
+  }
+  return out;
+}
+
+/** The agent's latest conclusion about the cause: a whole sentence saying it ("The issue is that
+ * …"), or the sentences after one announcing it ("Now I understand the issue."); when it states
+ * none, its latest finding of what the code fails to do. Never a hedge, a question, a sentence
+ * leaning on the one before it, nor what it retracted (the caller drops those). */
 function latestCause(sentences: readonly Sentence[]): SourcedLine | null {
+  let finding: Sentence | null = null;
   for (let i = sentences.length - 1; i >= 0; i--) {
     const s = sentences[i] as Sentence;
-    if (s.role !== 'assistant' || s.code || s.wc < 6 || s.wc > 60) continue;
-    if (!CAUSE.test(s.text) || HEDGE.test(s.text) || POINTER_OPENER.test(s.text) || /:\s*$/.test(s.text)) continue;
-    return { text: squash(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
+    if (s.role !== 'assistant' || s.code || s.template) continue;
+    if (ANNOUNCED_CAUSE.test(s.text) && s.wc <= 12) {
+      const said = announcedCause(sentences, i);
+      // (List items end without a stop: each is ended, so two never run together.)
+      if (said.length) return { text: causeText(said.map((x) => (/[.!?;]["'”’)\]*_`]*$/u.test(x.text) ? x.text : `${x.text};`)).join(' ').replace(/;$/, '.')), sources: [s.id], at: s.at, score: 1, round: 0 };
+      continue;
+    }
+    if (!causeSentence(s) || NOT_A_CAUSE.test(s.text)) continue;
+    if (CAUSE.test(s.text) && s.wc >= 6) return { text: causeText(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
+    if (!finding && FINDING.test(s.text) && s.wc >= 6) finding = s;
   }
-  return null;
+  return finding ? { text: causeText(finding.text), sources: [finding.id], at: finding.at, score: 1, round: 0 } : null;
 }
 
 /** The `path` (or `file`, `note`) strings of a JSON search result, in order, once each; null when
@@ -315,7 +375,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       }
       const command = shellCommand(call);
       const ops = fileOpsOfCall(call);
-      for (const path of ops.read) seen.add(path);
+      if (command !== null || ops.modified.length) state.editing = true;
       for (const path of ops.modified) {
         if (command !== null && restores(command, path) && !BACKUP.test(path)) {
           if ([...changed.keys()].some((k) => samePath(k, path)) || !isScratch(path)) change(path, '', m.id, true);
@@ -323,7 +383,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
         }
         const existed = [...seen].some((p) => samePath(p, path)) || [...changed.keys()].some((p) => samePath(p, path));
         const made = command !== null ? creates(command, path) : /create|write/i.test(name);
-        if (isScratch(path) || ((made || BACKUP.test(path)) && !existed && scratchLike(path))) {
+        if (isScratch(path) || ((made || BACKUP.test(path) || COPY_VARIANT.test(path)) && !existed && scratchLike(path))) {
           if (!isScratch(path)) scratch.add(path);
           seen.add(path);
           continue;
@@ -331,6 +391,9 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
         change(path, command !== null ? shellHow(command, path) : toolHow(args), m.id, false);
         seen.add(path);
       }
+      // (Read after the writes: `cat > repro.py << EOF … python repro.py` reads the file it has
+      // just created, which did not exist before the call.)
+      for (const path of ops.read) seen.add(path);
       const run = command !== null ? runLine(command) : '';
       if (run) {
         const { passed, outcome } = outcomeOf(result);
@@ -377,5 +440,6 @@ export function mergeState(earlier: TaskState | null | undefined, fresh: TaskSta
     notesRead: union(earlier.notesRead, fresh.notesRead, LIMITS.notesRead),
     searches: [...earlier.searches, ...fresh.searches].slice(-LIMITS.searches),
     lastAction: fresh.lastAction ?? earlier.lastAction,
+    ...(earlier.editing || fresh.editing ? { editing: true } : {}),
   };
 }

@@ -59,6 +59,8 @@ export interface LeftOffLine extends SourcedLine {
   command?: string;
   /** Lines of that command's output that bear on the task (see extractTaskLines), output order. */
   output?: string[];
+  /** That command's outcome in one line (its failure line, or its output's first line). */
+  outcome?: string;
 }
 
 /** An error met in the removed part, with how it was resolved when that could be seen. */
@@ -112,6 +114,9 @@ export interface TaskState {
   searches: SearchLine[];
   /** The last tool call and its outcome in one line. */
   lastAction: { command: string; outcome: string; sources: string[] } | null;
+  /** The work ran shell commands or edited files (a coding agent, not only the plugin's note tools
+   * or other lookups): "Changed" then says so when nothing was edited yet. */
+  editing?: boolean;
 }
 
 export type ReferenceKind = 'wikilink' | 'embed' | 'markdown-link' | 'url' | 'path';

@@ -6,6 +6,9 @@
 import { samePath } from './extract-files';
 import type { TaskState } from './record';
 
+/** What "Changed:" says before any source file was edited. */
+export const NOTHING_CHANGED = 'no source file edited yet';
+
 /** Longest list of scratch files or notes written on one line. */
 const MAX_LISTED = 10;
 
@@ -15,6 +18,10 @@ const MAX_LISTED = 10;
 export function stateLines(state: TaskState | null | undefined, leftOffCommand = '', leftOffText = ''): string[] {
   if (!state) return [];
   const out: string[] = [];
+  // An agent at work on files (shell commands, edits; not the plugin's note tools or lookups) that
+  // has edited no source file yet says so: a model continuing from the block must not assume a
+  // fix is in place.
+  if (state.editing === true && !state.changed.length) out.push(`- Changed: ${NOTHING_CHANGED}`);
   for (const c of state.changed) {
     if (c.restored) out.push(`- Changed, then restored: ${c.path}`);
     else if (c.how && c.how.includes(c.path.slice(c.path.lastIndexOf('/') + 1))) out.push(`- Changed: ${c.how}`);
@@ -25,9 +32,9 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
       if (c.how) out.push(`  - ${c.how.replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/, '')}`);
     }
   }
-  if (state.checked) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
   // (A cause "Left off" already says is not said twice.)
   if (state.cause && !leftOffText.includes(state.cause.text)) out.push(`- Cause: ${state.cause.text}`);
+  if (state.checked) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
   if (state.notesRead.length) out.push(`- Notes read: ${state.notesRead.slice(-MAX_LISTED).join(', ')}`);
   for (const s of state.searches) out.push(`- Searched "${s.query}": ${s.notes.length ? s.notes.join(', ') : 'nothing matched in the vault'}`);
   const last = state.lastAction;

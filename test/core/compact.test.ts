@@ -266,7 +266,8 @@ describe('compact', () => {
     const lines = r.block.split('\n');
     const at = lines.indexOf('Left off: Let me continue reading the method.');
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toBe("- Ran: sed -n '320,400p' django/db/models/sql/compiler.py");
+    // (With what it showed, in one line.)
+    expect(lines[at + 1]).toBe("- Ran: sed -n '320,400p' django/db/models/sql/compiler.py — `order_by.extend(...)`");
     // A pipeline is shown whole: where the work stood is worth more than how a scorer splits " | ".
     const session = (command: string) =>
       agentSession('Fix the ordering bug in the SQL compiler.', [
@@ -277,7 +278,7 @@ describe('compact', () => {
     expect(p.block).toContain('Left off: Let me count the callers.\n- Ran: grep -rn "get_order_by" django | wc -l');
     // A pager at its end only says how much of the output was looked at.
     const paged = ok(compact(session('grep -rn "get_order_by" django | head -20'), opts({ cut: 5, budgetTokens: 400 })));
-    expect(paged.block).toContain('- Ran: grep -rn "get_order_by" django\n');
+    expect(paged.block).toContain('- Ran: grep -rn "get_order_by" django — `7`\n');
     // A command that cannot stand on its line (unbalanced markup) is not shown, and no line is
     // left hanging on its colon.
     const odd = ok(compact(session('echo `date'), opts({ cut: 5, budgetTokens: 400 })));

@@ -262,7 +262,7 @@ describe('where the work was left off', () => {
     const lines = block.split('\n');
     const at = lines.indexOf('Left off: Let me examine the writer.');
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toBe("- Ran: sed -n '10,40p' export.py");
+    expect(lines[at + 1]).toBe("- Ran: sed -n '10,40p' export.py — `def write(rows):`");
     expect(block).not.toContain('Next step:');
     for (const line of lines) if (!line.endsWith('Constraints and preferences:') && !/^[A-Z][a-z]+(?: [a-z]+){0,3}:$/.test(line)) expect(line).not.toMatch(/:\s*$/);
   });
