@@ -45,6 +45,8 @@ const SUBJECT = /\b(?:modif\w*|edit\w*|chang\w*|submit\w*|commit\w*|push\w*|dele
 /** A rule that opens as a check or advice ("Inspect patch.txt to confirm it only contains …"): a
  * step of a workflow more than a rule. */
 const ADVICE = /^(?:inspect|verify|confirm|check|review|consider|try|if|feel free|remember|you can|you may)\b/i;
+/** Least strength of a rule from a harness's template. */
+const HARNESS_LEAST = 2;
 /** A command to run, in backticks. */
 const COMMAND = /`[^`]*\s[^`]*`/;
 /** Share of a rule's words that rules ranked above it may already hold before it is dropped as
@@ -78,13 +80,13 @@ function ruleWords(text: string): Set<string> {
 }
 
 /**
- * The rules worth carrying, in their order: not a check or advice (strength 0), and not one whose
+ * The rules worth carrying, in their order: as binding as `least` (a check or advice is 0), and not one whose
  * words the rules ranked above it already say (a template states "only the source files you
  * modified" three ways). Each keeps its strength as its score, which the renderer ranks by when
  * the budget holds fewer.
  */
-export function bindingRules(rules: readonly SourcedLine[]): SourcedLine[] {
-  const ranked = rules.map((r, i) => ({ r, i, strength: ruleStrength(r.text) })).filter((x) => x.strength > 0);
+export function bindingRules(rules: readonly SourcedLine[], least = 1): SourcedLine[] {
+  const ranked = rules.map((r, i) => ({ r, i, strength: ruleStrength(r.text) })).filter((x) => x.strength >= least);
   ranked.sort((a, b) => b.strength - a.strength || a.i - b.i);
   const said = new Set<string>();
   const kept: typeof ranked = [];
@@ -213,7 +215,9 @@ const ruleCache = new WeakMap<ChatMessage, { content: string; rules: SourcedLine
 export function rulesOf(m: ChatMessage): SourcedLine[] {
   const hit = ruleCache.get(m);
   if (hit && hit.content === m.content) return hit.rules.map((r) => ({ ...r, sources: [...r.sources] }));
-  const rules = bindingRules(extractRules(m));
+  // (A harness's template binds with "must" and "do not"; its sentences held by a bare "only" or
+  // "exact" are mostly advice. A user's own instruction counts whatever its word.)
+  const rules = bindingRules(extractRules(m), harnessMessage(m.content) ? HARNESS_LEAST : 1);
   ruleCache.set(m, { content: m.content, rules: rules.map((r) => ({ ...r, sources: [...r.sources] })) });
   return rules;
 }

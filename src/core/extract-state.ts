@@ -77,6 +77,15 @@ const PAGER = /\s+\|\s*(?:head|tail|less|more|cat)\b[^|]*$/;
 export function shownCommand(command: string): string {
   const lines = command.split('\n');
   let line = withoutCd(lines[0] ?? '');
+  // An inline script (`python -c "` then its lines) is shown as one, with what its first comment
+  // says it does ("# Test different buffer-like objects"), else its first line that does something.
+  const script = /^(\S*(?:python[\d.]*|node|ruby|perl|php|bash|sh)\s+-c|\S*(?:python[\d.]*|node|ruby|perl|php|bash|sh))\s+(["'])\s*$/.exec(line);
+  if (script && lines.length > 1) {
+    const body = lines.slice(1);
+    const comment = body.map((l) => /^\s*(?:#|\/\/)\s*(.{8,})$/.exec(l)?.[1]).find((c): c is string => c !== undefined && !/^!/.test(c));
+    const what = comment ? squash(comment) : firstSaying(body);
+    return truncateAtWord(squash(`${script[1]} ${script[2]}…${script[2]}${what ? `  # ${what}` : ''}`), MAX_HOW);
+  }
   if (line.length < 24 && lines.length > 1) line = `${line} ${(lines[1] ?? '').trim()}`;
   while (PAGER.test(line)) line = line.replace(PAGER, '');
   return truncateAtWord(squash(line), MAX_HOW);
