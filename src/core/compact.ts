@@ -278,7 +278,10 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // (Output is quoted as code — "def write(rows):" must not read as a line announcing more — and a
   // failure or "no output" is said in words.)
   const said = outcome && (/^failed\b/.test(outcome) || outcome === 'no output' || outcome.includes('`') ? outcome : `\`${outcome}\``);
-  if (left?.command && said && (!left.output?.length || said.startsWith('failed'))) left.outcome = said;
+  // A test or reproduction run is said as the State's check says it (passed, or its failure line).
+  const check = left?.command && state?.checked?.command === left.command && state.checked.sources.some((id) => state.lastAction?.sources.includes(id)) ? state.checked.outcome : '';
+  if (left?.command && check) left.outcome = check;
+  else if (left?.command && said && (!left.output?.length || said.startsWith('failed'))) left.outcome = said;
 
   const references = new Map<string, Reference>();
   const read = new Map<string, FileEntry>();

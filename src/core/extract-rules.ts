@@ -51,7 +51,7 @@ const HARNESS_LEAST = 2;
 const COMMAND = /`[^`]*\s[^`]*`/;
 /** Share of a rule's words that rules ranked above it may already hold before it is dropped as
  * saying nothing new. */
-const REPEATED = 0.7;
+const REPEATED = 0.65;
 
 /**
  * How binding a rule is (0: not a rule to carry): 3 for a binding word in capitals or a label rule
@@ -217,7 +217,7 @@ export function rulesOf(m: ChatMessage): SourcedLine[] {
   if (hit && hit.content === m.content) return hit.rules.map((r) => ({ ...r, sources: [...r.sources] }));
   // (A harness's template binds with "must" and "do not"; its sentences held by a bare "only" or
   // "exact" are mostly advice. A user's own instruction counts whatever its word.)
-  const rules = bindingRules(extractRules(m), harnessMessage(m.content) ? HARNESS_LEAST : 1);
+  const rules = harnessMessage(m.content) ? bindingRules(extractRules(m), HARNESS_LEAST) : extractRules(m);
   ruleCache.set(m, { content: m.content, rules: rules.map((r) => ({ ...r, sources: [...r.sources] })) });
   return rules;
 }

@@ -249,7 +249,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // (In work, the most binding first: the budget may hold fewer; they are shown in their order.)
     ['constraints', (work ? bindingFirst(record.constraints) : record.constraints).map((l) => `- ${l.text}`)],
     // Where the work stands (state-format.ts), after the rules it must keep to.
-    ['state', stateLines(record.state, record.leftOff?.command, record.leftOff?.text)],
+    // (What "Left off" shows, not all its record holds: a cause it could not show goes in State.)
+    ['state', stateLines(record.state, record.leftOff?.command, leftOffText, record.leftOff?.outcome)],
     // Errors first without how they were resolved: the resolutions are added last, if room is left.
     ['errors', record.errors.map((e) => `- ${errorText(e)}`)],
     ['open', record.openTasks.map((l) => `- ${l.text}`)],

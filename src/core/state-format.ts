@@ -13,9 +13,9 @@ export const NOTHING_CHANGED = 'no source file edited yet';
 const MAX_LISTED = 10;
 
 /** The State section's lines, most needed first (the renderer fills them in order while its share
- * of the budget lasts). `leftOffCommand` / `leftOffText`: what "Left off" already shows, not
- * repeated as the last action or the cause. */
-export function stateLines(state: TaskState | null | undefined, leftOffCommand = '', leftOffText = ''): string[] {
+ * of the budget lasts). `leftOffCommand` / `leftOffText` / `leftOffOutcome`: what "Left off" already
+ * shows, not repeated as the last action, the check or the cause. */
+export function stateLines(state: TaskState | null | undefined, leftOffCommand = '', leftOffText = '', leftOffOutcome = ''): string[] {
   if (!state) return [];
   const out: string[] = [];
   // An agent at work on files (shell commands, edits; not the plugin's note tools or lookups) that
@@ -33,8 +33,9 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
     }
   }
   // (A cause "Left off" already says is not said twice.)
-  if (state.cause && !leftOffText.includes(state.cause.text)) out.push(`- Cause: ${state.cause.text}`);
-  if (state.checked) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
+  if (state.cause && !leftOffText.toLowerCase().includes(state.cause.text.toLowerCase())) out.push(`- Cause: ${state.cause.text}`);
+  // (Nor the check "Left off" shows run with its outcome.)
+  if (state.checked && !(leftOffOutcome && state.checked.command === leftOffCommand)) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
   if (state.notesRead.length) out.push(`- Notes read: ${state.notesRead.slice(-MAX_LISTED).join(', ')}`);
   for (const s of state.searches) out.push(`- Searched "${s.query}": ${s.notes.length ? s.notes.join(', ') : 'nothing matched in the vault'}`);
   const last = state.lastAction;

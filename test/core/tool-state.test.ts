@@ -9,10 +9,11 @@ import { CLI_DEFAULTS, resolve } from '../../src/cli/settings';
 import { errorText } from '../../src/core/error-fate';
 import { compact } from '../../src/core/compact';
 import { withoutRefuted } from '../../src/core/agent-prose';
-import { extractRules } from '../../src/core/extract-rules';
+import { extractRules, rulesOf } from '../../src/core/extract-rules';
 import { mergeState } from '../../src/core/extract-state';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import { estimateMessageTokens } from '../../src/core/message-tokens';
+import { estimateTokens } from '../../src/core/tokens';
 import type { ChatMessage } from '../../src/core/messages';
 import type { TaskState } from '../../src/core/record';
 
@@ -142,8 +143,10 @@ describe('the State section', () => {
   it('shows the last test run and its outcome: a failing run, then a passing one, is passed', () => {
     const { block, state } = blockOf(fix);
     expect(state?.checked).toMatchObject({ command: 'python reproduce.py', passed: true });
-    expect(section(block, 'State:')).toContain('- Checked: python reproduce.py — passed: All checks passed');
-    const failing = blockOf(fix.slice(0, 5).concat([{ id: 'u-last', createdAt: 0, role: 'user', content: 'Go on.' }]));
+    // (The run "Left off" shows, with its outcome, is not said again as the check.)
+    expect(block).toContain('- Ran: python reproduce.py — passed: All checks passed');
+    expect(section(block, 'State:')).not.toContain('- Checked:');
+    const failing = blockOf(fix.slice(0, 7).concat([{ id: 'u-last', createdAt: 0, role: 'user', content: 'Go on.' }]));
     expect(section(failing.block, 'State:')).toContain('- Checked: python reproduce.py — failed (return code 1): AssertionError: discount lost on line 2');
   });
 
@@ -297,5 +300,120 @@ describe('a small window with a long task message', () => {
     // Once tool rounds answered it, the task message is carried by the block, not sent whole.
     expect(rounds.some((e) => e.kind === 'compaction' && e.record.requestCarried === 'u0')).toBe(true);
     expect(r.overPoint).toBe(0);
+  });
+});
+
+describe('where the work stands, as a reader needs it', () => {
+  it('says no source file was edited yet, in a run with a shell and no edit; not in a run of note lookups', () => {
+    const looking = run('Fix the rounding in billing/total.py.', [['Let me read it.', 'cat billing/total.py', 'def total(lines): ...']]);
+    expect(section(blockOf(looking).block, 'State:')).toContain('- Changed: no source file edited yet');
+    const notes = run('What do my notes say about compost?', [['Reading the note.', { name: 'read_note', args: { path: 'Garden/Soil.md' } }, 'Compost twice a year.']]);
+    expect(blockOf(notes).block).not.toContain('no source file edited yet');
+    const edited = run('Fix the rounding.', [['Fixing it.', "sed -i 's/round(x)/round(x, 2)/' billing/total.py", '']]);
+    expect(blockOf(edited).block).not.toContain('no source file edited yet');
+  });
+
+  it('lists a script written and run in one command, and a copy of a source file, as scratch, not as changed', () => {
+    const chat = run('Fix the parser.', [
+      ['Reproducing.', "cat > repro.py << 'EOF'\nfrom app.parse import parse\nprint(parse('-01:00'))\nEOF\npython repro.py", '+01:00'],
+      ['Trying a version aside.', "python - << 'EOF'\nsrc = open('app/parse.py').read()\nopen('app/parse.py.new', 'w').write(src.replace('abs(', '('))\nEOF", ''],
+    ]);
+    const { state } = blockOf(chat);
+    expect(state?.changed).toEqual([]);
+    expect(state?.scratch).toEqual(['repro.py', 'app/parse.py.new']);
+  });
+
+  it("takes the cause from the sentences after an announced conclusion, never from what the issue is 'about', and else from the latest finding", () => {
+    const announced = run('Fix the offsets.', [
+      ['The issue is about time zones.', 'cat app/parse.py', 'def parse(s): ...'],
+      ['Now I understand the issue. The parser drops the sign of the offset before it converts it. Let me look at the tests:', 'ls tests', 'test_parse.py'],
+    ]);
+    expect(section(blockOf(announced).block, 'State:')).toContain('- Cause: The parser drops the sign of the offset before it converts it.');
+    const finding = run('Fix the offsets.', [['So `parse()` does not handle a negative offset at all.', 'cat app/parse.py', 'def parse(s): ...']]);
+    expect(blockOf(finding).state?.cause?.text).toBe('`parse()` does not handle a negative offset at all.');
+    const topic = run('Fix the offsets.', [['The issue is about time zones in the parser module.', 'cat app/parse.py', 'def parse(s): ...']]);
+    expect(blockOf(topic).state?.cause).toBeNull();
+  });
+
+  it('leaves off at the last tool call with its outcome in one line, even when that step said nothing', () => {
+    const chat = run('Fix the export.', [
+      ['Let me look at the writer.', 'cat export.py', 'def write(rows): ...'],
+      ['', 'python -m pytest tests/test_export.py', 'FAILED tests/test_export.py::test_dates - AssertionError: 2 != 3\n<returncode>1</returncode>'],
+    ]);
+    const lines = blockOf(chat).block.split('\n');
+    const at = lines.indexOf('Left off: Let me look at the writer.');
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe('- Ran: python -m pytest tests/test_export.py — failed (return code 1): FAILED tests/test_export.py::test_dates - AssertionError: 2 != 3');
+    // Prose more than two silent steps back no longer says what the work is doing.
+    const silent = run('Fix the export.', [
+      ['Let me look at the writer.', 'cat export.py', 'def write(rows): ...'],
+      ['', 'ls tests', 'test_export.py'],
+      ['', 'cat tests/test_export.py', 'def test_dates(): ...'],
+      ['', 'wc -l export.py', '120 export.py'],
+    ]);
+    const block = blockOf(silent).block;
+    expect(block).toContain('Left off:\n- Ran: wc -l export.py — `120 export.py`');
+    expect(block).not.toContain('Left off: Let me look at the writer.');
+  });
+
+  it('shows a next step only when it was announced after the last action', () => {
+    const acting = run('Fix the export.', [['Next, I will check the date column.', 'grep -n date export.py', '12: date = row[3]']]);
+    expect(blockOf(acting).block).not.toContain('Next step:');
+    const chat = run('Fix the export.', [
+      ['Let me look at the writer.', 'cat export.py', `def write(rows):\n${'    out.append(format_row(row))\n'.repeat(40)}`],
+      ['And at its tests.', 'cat tests/test_export.py', `def test_dates():\n${'    assert write([row]) == expected\n'.repeat(40)}`],
+    ]);
+    chat.splice(chat.length - 1, 0, { id: 'a-end', createdAt: 0, role: 'assistant', content: 'The writer skips empty dates. Next, I will add a regression test for empty dates.' });
+    expect(blockOf(chat).block).toContain('Next step: Next, I will add a regression test for empty dates.');
+  });
+
+  it('shows an inline script as one command, with what its first comment says it does', () => {
+    const chat = run('Check the encoder.', [['Testing it.', 'python -c "\nimport sys\n# Encode a memoryview through the response\nprint(bytes(memoryview(b\'x\')))\n"', "b'x'"]]);
+    expect(blockOf(chat).block).toContain('- Ran: python -c "…" # Encode a memoryview through the response — ran without error, last output: b\'x\'');
+  });
+});
+
+describe('the rules a block carries', () => {
+  const manyRules = `<issue>
+The CSV export drops rows whose date is empty.
+</issue>
+
+<instructions>
+## Boundaries
+- MODIFY: source files under export/
+- DO NOT MODIFY: tests or the CI configuration.
+- Only change the files you need to change in export/ and nothing under tests.
+- Inspect the diff to confirm it only contains your intended changes.
+
+## Submission
+When you are done you MUST submit your changes as a patch.
+You MUST use this EXACT command to submit: \`echo DONE && cat patch.diff\`
+Never push to the remote repository.
+Do not commit your changes.
+You CANNOT continue working in any way on this task after submitting.
+Creating the patch and submitting it MUST be separate commands.
+</instructions>`;
+
+  it('drops a rule that repeats more binding ones and a check that is only advice', () => {
+    const rules = rulesOf({ id: 'u0', createdAt: 0, role: 'user', content: manyRules }).map((r) => r.text);
+    expect(rules).not.toContain('Only change the files you need to change in export/ and nothing under tests.');
+    expect(rules).not.toContain('Inspect the diff to confirm it only contains your intended changes.');
+    expect(rules).toContain('You MUST use this EXACT command to submit: `echo DONE && cat patch.diff`');
+  });
+
+  it('gives the rules at most their share of a small block, the most binding first, shown in their order, and the state its room', () => {
+    const steps: Step[] = Array.from({ length: 12 }, (_, i): Step => [`Reading part ${i + 1} of the exporter to see where empty dates go.`, `sed -n '${i * 30 + 1},${i * 30 + 30}p' export/csv.py`, `${i * 30 + 1}:    if not row.get("date"): continue`]);
+    steps.splice(6, 0, ['Now I understand the issue. The exporter skips a row when its date is empty instead of writing an empty cell.', 'python -m pytest tests/test_csv.py', 'FAILED tests/test_csv.py::test_empty_date - AssertionError\n<returncode>1</returncode>']);
+    const { block } = blockOf(run(manyRules, steps), 500);
+    const rules = section(block, 'Constraints and preferences:');
+    expect(estimateTokens(rules, 'gpt-4o')).toBeLessThanOrEqual(0.22 * 500);
+    expect(rules).toContain('EXACT command');
+    const order = ['MODIFY:', 'DO NOT MODIFY:', 'EXACT command'].map((r) => rules.indexOf(r));
+    expect(order.every((x) => x >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    const state = section(block, 'State:');
+    expect(state).toContain('- Changed: no source file edited yet');
+    expect(state).toContain('- Cause: The exporter skips a row when its date is empty instead of writing an empty cell.');
+    expect(state).toContain('- Checked: python -m pytest tests/test_csv.py — failed (return code 1): FAILED tests/test_csv.py::test_empty_date - AssertionError');
   });
 });
