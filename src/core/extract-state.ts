@@ -142,6 +142,22 @@ function shellHow(command: string, path: string): string {
   return withoutCd(lines[0] ?? '');
 }
 
+/** Longest line a script printed that is added to how it changed a file. */
+const MAX_PRINTED = 120;
+
+/**
+ * How a script fed by a heredoc changed a file, with what it printed when it says so in a short
+ * line ("Added _check_max_length_vs_choices method"): its replace call alone (`lines.insert(at,
+ * new_method)`) does not say what went in. An edit command (sed, a patch) says it already.
+ */
+function withPrinted(how: string, command: string, result: ReturnType<typeof resultOf>): string {
+  if (!heredocBody(command) || /^(?:sed|perl)\b/.test(how) || /\b(?:patch|git\s+apply)\b/.test(command.split('\n')[0] ?? '')) return how;
+  if ((result.code !== null && result.code !== 0) || result.error) return how;
+  const printed = result.text.split('\n').map((l) => l.trim()).find((l) => l && !TOOL_NOISE.test(l));
+  if (!printed || printed.length > MAX_PRINTED || FAILURE_LINE.test(printed)) return how;
+  return `${how} — printed: ${printed}`;
+}
+
 const count = (s: string, ch: string): number => s.split(ch).length - 1;
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -364,6 +380,9 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       if (!entry.sources.includes(id)) entry.sources.push(id);
     } else changed.set(path, { path, how: restored ? '' : text, ...(restored ? { restored: true } : {}), sources: [id] });
   };
+  // Scripts written to edit source files (`cat > fix.py << EOF … open('x.py', 'w')`), with the files
+  // they edit: running one later is how those files were changed.
+  const editScripts = new Map<string, string[]>();
   for (const m of messages) {
     if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
     for (const call of m.toolCalls) {
@@ -385,6 +404,8 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       const command = shellCommand(call);
       const ops = fileOpsOfCall(call);
       if (command !== null || ops.modified.length) state.editing = true;
+      const scripts: string[] = [];
+      const edited: string[] = [];
       for (const path of ops.modified) {
         if (command !== null && restores(command, path) && !BACKUP.test(path)) {
           if ([...changed.keys()].some((k) => samePath(k, path)) || !isScratch(path)) change(path, '', m.id, true);
@@ -394,11 +415,25 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
         const made = command !== null ? creates(command, path) : /create|write/i.test(name);
         if (isScratch(path) || ((made || BACKUP.test(path) || COPY_VARIANT.test(path)) && !existed && scratchLike(path))) {
           if (!isScratch(path)) scratch.add(path);
+          if (made && /\.(?:py|js|mjs|cjs|ts|rb|pl|php|sh)$/.test(path)) scripts.push(path);
           seen.add(path);
           continue;
         }
-        change(path, command !== null ? shellHow(command, path) : toolHow(args), m.id, false);
+        change(path, command !== null ? withPrinted(shellHow(command, path), command, result) : toolHow(args), m.id, false);
+        edited.push(path);
         seen.add(path);
+      }
+      if (command !== null && heredocBody(command) && edited.length) for (const script of scripts) editScripts.set(script, edited);
+      // A run of such a script (that did not fail) is the edit: what it printed says what it did.
+      if (command !== null && !ops.modified.length && editScripts.size && !(result.code !== null && result.code !== 0) && !result.error) {
+        for (const [script, paths] of editScripts) {
+          const base = escapeRe(script.slice(script.lastIndexOf('/') + 1));
+          if (!new RegExp(`(?:^|[\\s/])${base}(?:\\s|$)`).test(command.split('\n')[0] ?? '')) continue;
+          const lines = result.text.split('\n').map((l) => l.trim()).filter((l) => l && !TOOL_NOISE.test(l));
+          const printed = lines[lines.length - 1];
+          const how = shownCommand(command);
+          for (const path of paths) change(path, printed && printed.length <= MAX_PRINTED ? `${how} — printed: ${printed}` : how, m.id, false);
+        }
       }
       // (Read after the writes: `cat > repro.py << EOF … python repro.py` reads the file it has
       // just created, which did not exist before the call.)

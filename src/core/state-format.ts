@@ -24,7 +24,7 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   if (state.editing === true && !state.changed.length) out.push(`- Changed: ${NOTHING_CHANGED}`);
   for (const c of state.changed) {
     if (c.restored) out.push(`- Changed, then restored: ${c.path}`);
-    else if (c.how && c.how.includes(c.path.slice(c.path.lastIndexOf('/') + 1))) out.push(`- Changed: ${c.how}`);
+    else if (c.how && namesFile(c.how, c.path)) out.push(`- Changed: ${c.how}`);
     else {
       out.push(`- Changed: ${c.path}`);
       // (A changed line that is itself a list item is shown without its own marker: "  - - x"
@@ -42,6 +42,16 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   if (last && last.command !== leftOffCommand && last.command !== state.checked?.command) out.push(`- Last action: ${last.command} — ${last.outcome}`);
   if (state.scratch.length) out.push(`- Scratch: ${state.scratch.slice(-MAX_LISTED).join(', ')}`);
   return out;
+}
+
+/** Whether an edit command names the file itself (`sed -i … total.py`), not another that ends
+ * like it (`python fix_total.py`). */
+function namesFile(how: string, path: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  for (let at = how.indexOf(base); at >= 0; at = how.indexOf(base, at + 1)) {
+    if (!/[\w.-]/.test(how.charAt(at - 1)) && !/[\w]/.test(how.charAt(at + base.length))) return true;
+  }
+  return false;
 }
 
 /** Whether the state already names a file (changed or scratch): "Files modified" need not. */

@@ -323,6 +323,18 @@ describe('where the work stands, as a reader needs it', () => {
     expect(state?.scratch).toEqual(['repro.py', 'app/parse.py.new']);
   });
 
+  it('says a source file edited by a script the agent wrote was changed by running it, with what it printed', () => {
+    const script = "cat > fix_total.py << 'EOF'\nsrc = open('billing/total.py').read()\nsrc = src.replace('lines[0]', 'line')\nopen('billing/total.py', 'w').write(src)\nprint('Rewrote the sum over every line')\nEOF";
+    const chat = run('Fix the total.', [
+      ['Writing the fix as a script.', script, ''],
+      ['Running it.', 'python fix_total.py', 'Rewrote the sum over every line'],
+    ]);
+    const { state, block } = blockOf(chat);
+    expect(state?.changed.map((c) => c.path)).toEqual(['billing/total.py']);
+    expect(state?.scratch).toEqual(['fix_total.py']);
+    expect(section(block, 'State:')).toContain('- Changed: billing/total.py\n  - python fix_total.py — printed: Rewrote the sum over every line');
+  });
+
   it("takes the cause from the sentences after an announced conclusion, never from what the issue is 'about', and else from the latest finding", () => {
     const announced = run('Fix the offsets.', [
       ['The issue is about time zones.', 'cat app/parse.py', 'def parse(s): ...'],
