@@ -153,10 +153,14 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
   const groups = byMessage(sentences.filter((s) => s.role === 'user' || s.role === 'assistant'));
   let goal: SourcedLine | null = null;
   let request: SourcedLine | null = null;
+  // A question that set tools to work ("Which of my notes mention compost?") is the request, even
+  // when it asks in no request's words: the tool loop answers it.
+  const toolWork = messages.some(callsTool);
   for (const group of groups) {
     if ((group[0] as Sentence).role !== 'user') continue;
     const harness = group.some((s) => s.template);
-    const line = lineOf(requestOf(group, harness), 1);
+    const asked = toolWork && !harness ? group.findIndex((s) => (s.traits & QUESTION) !== 0 && usable(s) && s.wc >= 4) : -1;
+    const line = lineOf(requestOf(group, harness), 1) ?? (asked >= 0 ? lineOf(sentencesFrom(group, asked, GOAL_WORDS), 1) : null);
     if (!line) continue;
     if (!goal) goal = line;
     else request = line;

@@ -275,7 +275,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const inline: [SectionId, string[], (items: string[]) => string][] = [
     // (What the State section lists as changed or scratch is not listed again.)
     ['modified', orderFiles(record.filesModified.filter((f) => !inState(record.state, f.path))), (xs) => fileLine(HEADINGS.modified, xs)],
-    ['read', orderFiles(record.filesRead.filter((f) => !record.filesModified.some((m) => m.path === f.path))), (xs) => fileLine(HEADINGS.read, xs)],
+    // (Nor the notes State lists as read.)
+    ['read', orderFiles(record.filesRead.filter((f) => !record.filesModified.some((m) => m.path === f.path) && !record.state?.notesRead.includes(f.path))), (xs) => fileLine(HEADINGS.read, xs)],
     // A link or URL the goal shows is not listed again (paths are: "README.md" may be part of one).
     ['references', orderRefs(record.references).filter((r) => !(/^(?:!?\[|https?:)/.test(r) && goalText.includes(r))), (xs) => `References: ${xs.join(', ')}`],
   ];

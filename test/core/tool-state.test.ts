@@ -385,6 +385,21 @@ describe('where the work stands, as a reader needs it', () => {
   });
 });
 
+describe("the plugin's own tool loop", () => {
+  it('carries the question that started the loop as its goal, the notes read once, what each search returned, and where it left off', () => {
+    const chat = run('Which of my garden notes mention compost, and when should it be turned?', [
+      ['Let me search your vault for compost.', { name: 'search_vault', args: { query: 'compost' } }, 'Garden/Soil.md\n  …turn the compost every two weeks…\nGarden/Log.md\n  …compost bin moved…'],
+      ['I will read the soil note.', { name: 'read_note', args: { path: 'Garden/Soil.md' } }, '# Soil\nTurn the compost every two weeks in summer.'],
+    ]);
+    const { block } = blockOf(chat);
+    expect(block).toContain('Goal: Which of my garden notes mention compost, and when should it be turned?');
+    expect(block).toContain('- Notes read: Garden/Soil.md');
+    expect(block).toContain('- Searched "compost": Garden/Soil.md, Garden/Log.md');
+    expect(block).not.toContain('Files read');
+    expect(block).not.toContain('no source file edited yet');
+  });
+});
+
 describe('the rules a block carries', () => {
   const manyRules = `<issue>
 The CSV export drops rows whose date is empty.
