@@ -279,7 +279,9 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // failure or "no output" is said in words.)
   const said = outcome && (/^failed\b/.test(outcome) || outcome === 'no output' || outcome.includes('`') ? outcome : `\`${outcome}\``);
   // A test or reproduction run is said as the State's check says it (passed, or its failure line).
-  const check = left?.command && state?.checked?.command === left.command && state.checked.sources.some((id) => state.lastAction?.sources.includes(id)) ? state.checked.outcome : '';
+  // (A script written and run in one call shows as "cat > t.py << 'EOF' … python t.py".)
+  const ranCheck = (command: string, check: string): boolean => command === check || command.endsWith(` … ${check}`);
+  const check = left?.command && state?.checked && ranCheck(left.command, state.checked.command) && state.checked.sources.some((id) => state.lastAction?.sources.includes(id)) ? state.checked.outcome : '';
   if (left?.command && check) left.outcome = check;
   else if (left?.command && said && (!left.output?.length || said.startsWith('failed'))) left.outcome = said;
 

@@ -28,7 +28,7 @@ const RUNNER = /^(?:python[\d.]*|pytest|py\.test|node|deno|bun|ruby|php|go|cargo
 /** Runs that install or inspect rather than test. */
 const NOT_A_RUN = /^(?:-m\s+pip|-m\s+venv|--version|-V\b|install\b|i\b|add\b|ci\b|get\b|build\b|fmt\b|mod\b)/;
 /** Lines of output that fail a run. */
-const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure)\b.*|FAILED\b.*|FAIL:.*|ERROR:.*|.*\bfailures?=\d+.*|.*\b\d+ failed\b.*|.*: command not found|.*No such file or directory.*)$/;
+const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure)\b.*|(?:[a-z_]\w*\.)+[A-Z]\w*: .*|.*\bNo module named\b.*|FAILED\b.*|FAIL:.*|ERROR:.*|.*\bfailures?=\d+.*|.*\b\d+ failed\b.*|.*: command not found|.*No such file or directory.*)$/;
 /** Lines a tool prints about itself, not about the work: pip's and npm's warnings and notices. */
 const TOOL_NOISE = /^(?:WARNING:|DEPRECATION:|\[notice\]|npm (?:WARN|notice)\b)/;
 /** The line of a passing run that says so. */
@@ -86,7 +86,14 @@ export function shownCommand(command: string): string {
     const what = comment ? squash(comment) : firstSaying(body);
     return truncateAtWord(squash(`${script[1]} ${script[2]}…${script[2]}${what ? `  # ${what}` : ''}`), MAX_HOW);
   }
-  if (line.length < 24 && lines.length > 1) line = `${line} ${(lines[1] ?? '').trim()}`;
+  // A file written by a heredoc and then run or used: both, the body left out ("cat > t.py << 'EOF'
+  // … python t.py"), or the outcome shown after it reads as the write's.
+  const marker = /<<-?\s*['"]?([\w.-]+)['"]?/.exec(line);
+  if (marker) {
+    const end = lines.findIndex((l, i) => i > 0 && l.trim() === marker[1]);
+    const after = end > 0 ? lines.slice(end + 1).map((l) => withoutCd(l.replace(/^\s*(?:&&|;)\s*/, ''))).find((l) => l) : undefined;
+    if (after) line = `${line} … ${after}`;
+  } else if (line.length < 24 && lines.length > 1) line = `${line} ${(lines[1] ?? '').trim()}`;
   while (PAGER.test(line)) line = line.replace(PAGER, '');
   return truncateAtWord(squash(line), MAX_HOW);
 }

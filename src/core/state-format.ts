@@ -35,7 +35,7 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   // (A cause "Left off" already says is not said twice.)
   if (state.cause && !leftOffText.toLowerCase().includes(state.cause.text.toLowerCase())) out.push(`- Cause: ${state.cause.text}`);
   // (Nor the check "Left off" shows run with its outcome.)
-  if (state.checked && !(leftOffOutcome && state.checked.command === leftOffCommand)) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
+  if (state.checked && !(leftOffOutcome && (state.checked.command === leftOffCommand || leftOffCommand.endsWith(` … ${state.checked.command}`)))) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
   if (state.notesRead.length) out.push(`- Notes read: ${state.notesRead.slice(-MAX_LISTED).join(', ')}`);
   for (const s of state.searches) out.push(`- Searched "${s.query}": ${s.notes.length ? s.notes.join(', ') : 'nothing matched in the vault'}`);
   const last = state.lastAction;

@@ -368,6 +368,22 @@ describe('where the work stands, as a reader needs it', () => {
     expect(block).not.toContain('Left off: Let me look at the writer.');
   });
 
+  it('shows a script written and run in one command as both, with the outcome of the run', () => {
+    const chat = run('Fix the export.', [['Reproducing.', "cat > repro.py << 'EOF'\nfrom export import write\nwrite([{'date': ''}])\nEOF\npython repro.py", 'KeyError: \'date\'\n<returncode>1</returncode>']]);
+    expect(blockOf(chat).block).toContain("- Ran: cat > repro.py << 'EOF' … python repro.py — failed (return code 1): KeyError: 'date'");
+  });
+
+  it('counts a missing test runner and a qualified exception line as a failed run, whatever the return code', () => {
+    const chat = run('Fix the export.', [
+      ['Running the tests.', 'python -m pytest tests/test_export.py 2>&1', '/usr/bin/python: No module named pytest\n<returncode>0</returncode>'],
+      ['Now with the project runner.', 'python -m app.tests 2>&1', 'app.errors.SettingsMissing: Requested setting DB, but settings are not configured.\n<returncode>0</returncode>'],
+    ]);
+    const { state } = blockOf(chat);
+    expect(state?.checked).toMatchObject({ passed: false, outcome: 'failed: app.errors.SettingsMissing: Requested setting DB, but settings are not configured.' });
+    const first = blockOf(chat.slice(0, 3).concat([{ id: 'u-last', createdAt: 0, role: 'user', content: 'Go on.' }]));
+    expect(first.state?.checked?.outcome).toBe('failed: /usr/bin/python: No module named pytest');
+  });
+
   it('shows a next step only when it was announced after the last action', () => {
     const acting = run('Fix the export.', [['Next, I will check the date column.', 'grep -n date export.py', '12: date = row[3]']]);
     expect(blockOf(acting).block).not.toContain('Next step:');
