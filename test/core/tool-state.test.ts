@@ -242,6 +242,17 @@ describe("an agent's prose", () => {
     expect(r.record.facts.map((f) => f.text)).toContain('The parser ignores the sign of the offset.');
   });
 
+  it('does not carry a finding it later called wrong, a sentence leaning on the one before, nor a restatement of what the issue is about', () => {
+    const chat = run('Fix the ordering.', [
+      ['The issue is related to model inheritance and ordering.', 'cat models.py', 'class Child(Parent): ...'],
+      ['The direction is inverted twice in the recursive call. So my double-negative analysis is wrong.', 'python repro.py', 'ORDER BY id ASC'],
+      ['The compiler passes the parsed order as the default order. Or to fix how directions are handled. Look at line 730: the call passes order.', 'sed -n 720,740p compiler.py', 'results.extend(...)'],
+    ]);
+    const kept = withoutRefuted(sentencesOf(chat)).map((x) => x.text);
+    expect(kept).toContain('The compiler passes the parsed order as the default order.');
+    for (const gone of ['The issue is related to model inheritance and ordering.', 'The direction is inverted twice in the recursive call.', 'So my double-negative analysis is wrong.', 'Or to fix how directions are handled.', 'Look at line 730: the call passes order.']) expect(kept).not.toContain(gone);
+  });
+
   it('property: only assistant sentences are ever dropped, and order is kept', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant'), fc.constantFrom('Actually, no.', 'The cache is stale.', 'Maybe it is the disk?', 'It works.', 'Wait, the path is wrong.')), { maxLength: 12 }), (turns) => {
