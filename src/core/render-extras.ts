@@ -20,7 +20,8 @@ type Cost = (s: string) => number;
 export function addResolutions(lines: Lines, errors: readonly ErrorLine[], leftOffText: string, used: number, target: number, cost: Cost): number {
   const errorLines = lines.get('errors');
   if (!errorLines) return used;
-  const byLine = new Map(errors.map((e) => [dropLoneSurrogates(`- ${errorText(e)}`), e]));
+  // (An error line is written with or without its frame: either names it.)
+  const byLine = new Map(errors.flatMap((e) => [[dropLoneSurrogates(`- ${errorText(e)}`), e] as const, [dropLoneSurrogates(`- ${errorText(e, false)}`), e] as const]));
   // (The command without the outcome the line may show after it.)
   const ranLeftOff = lines.get('leftOff')?.find((l) => l.startsWith(RAN_PREFIX))?.slice(RAN_PREFIX.length).split(OUTCOME_MARK)[0]?.toLowerCase();
   const said = new Set<string>([leftOffText, ...(ranLeftOff ? [ranLeftOff] : [])]);

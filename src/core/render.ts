@@ -90,6 +90,9 @@ const FILL_MIN_ROOM = 6;
 const FILL_TRIES = 12;
 /** Share of the budget the sections leave to key facts when they grow past their first share. */
 const FACTS_RESERVE = 0.25;
+/** Least room (estimated tokens) in which an error line says where in the project it was raised:
+ * below it the errors themselves come first (swe-traj exact at budget 500: 0.908 with frames). */
+const FRAME_MIN_ROOM = 600;
 /** Most of the budget the task's rules take in a conversation doing work: where the work stands
  * must have room beside them (a template's eleven rules took 40 % of the block). */
 const RULES_SHARE = 0.22;
@@ -252,7 +255,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // (What "Left off" shows, not all its record holds: a cause it could not show goes in State.)
     ['state', stateLines(record.state, record.leftOff?.command, leftOffText, record.leftOff?.outcome)],
     // Errors first without how they were resolved: the resolutions are added last, if room is left.
-    ['errors', record.errors.map((e) => `- ${errorText(e)}`)],
+    ['errors', record.errors.map((e) => `- ${errorText(e, target >= FRAME_MIN_ROOM)}`)],
     ['open', record.openTasks.map((l) => `- ${l.text}`)],
     ['decisions', record.decisions.map((l) => `- ${l.text}`)],
     // Under the "Done:" heading an item does not say "Done:" again.

@@ -204,10 +204,15 @@ describe('errors with their fate', () => {
       '    raise KeyError(name)',
       "KeyError: 'nightly'",
     ].join('\n');
-    const chat = run('Why does the nightly job crash?', [['Running the jobs.', 'python app/main.py', `${traceback}\n<returncode>1</returncode>`]], 'Here is the same traceback:\n' + traceback);
+    // (A long read first: the block has the room of a real one.)
+    const chat = run('Why does the nightly job crash?', [['Reading the scheduler.', 'cat app/jobs.py', Array.from({ length: 80 }, (_, i) => `    schedule(job_${i}, when="nightly", retries=${i % 3})`).join('\n')], ['Running the jobs.', 'python app/main.py', `${traceback}\n<returncode>1</returncode>`]], 'Here is the same traceback:\n' + traceback);
     const r = compact(chat, { budgetTokens: 1200, cut: chat.length, model: 'gpt-4o' });
     if (!r.ok) throw new Error(r.message);
     expect(r.block).toContain("- KeyError: 'nightly' (at /repo/app/jobs.py, line 41, in run), unresolved");
+    // A small block spends no room on where an error was raised: the errors come first.
+    const small = compact(chat, { budgetTokens: 400, cut: chat.length, model: 'gpt-4o' });
+    if (!small.ok) throw new Error(small.message);
+    expect(small.block).toContain("- KeyError: 'nightly', unresolved");
     expect(r.record.errors).toHaveLength(1);
     for (const f of r.record.facts) expect(f.text).not.toMatch(/File "|line \d+, in /);
   });
