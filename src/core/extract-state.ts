@@ -298,6 +298,28 @@ function announcedCause(sentences: readonly Sentence[], at: number): Sentence[] 
   return out;
 }
 
+/** The fix the agent settled on ("The fix should be to pass the original field name …"). */
+const PLAN = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?the (?:fix|solution|correct fix|right fix) (?:should be|is|would be|will be|needs to be)\b/i;
+
+/** The agent's latest statement of the fix it means to make, when no source file was edited after
+ * it (then it is done, and Changed says how): a whole sentence, or the sentences after one that
+ * announces it ("So the fix is:"). `lastEdit`: index among the removed messages of the last
+ * message that changed a source file (-1: none). */
+function latestPlan(sentences: readonly Sentence[], lastEdit: number): SourcedLine | null {
+  for (let i = sentences.length - 1; i >= 0; i--) {
+    const s = sentences[i] as Sentence;
+    if (s.message <= lastEdit) return null;
+    if (s.role !== 'assistant' || s.code || s.template || !PLAN.test(s.text)) continue;
+    if (/:\s*$/.test(s.text) && s.wc <= 12) {
+      const said = announcedCause(sentences, i);
+      if (said.length) return { text: causeText(said.map((x) => x.text).join(' ')), sources: [s.id], at: s.at, score: 1, round: 0 };
+      continue;
+    }
+    if (causeSentence(s) && s.wc >= 8 && !/\b(?:in|on) (?:the )?(?:test|import)/i.test(s.text)) return { text: causeText(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
+  }
+  return null;
+}
+
 /** The agent's latest conclusion about the cause: a whole sentence saying it ("The issue is that
  * …"), or the sentences after one announcing it ("Now I understand the issue."); when it states
  * none, its latest finding of what the code fails to do. Never a hedge, a question, a sentence
@@ -457,6 +479,10 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   state.changed = [...changed.values()];
   state.scratch = [...scratch];
   state.cause = latestCause(sentences);
+  const index = new Map(messages.map((m, i) => [m.id, i]));
+  const lastEdit = Math.max(-1, ...state.changed.flatMap((c) => c.sources.map((id) => index.get(id) ?? -1)));
+  const plan = latestPlan(sentences, lastEdit);
+  if (plan && !(state.cause?.text ?? '').includes(plan.text)) state.plan = plan;
   return state;
 }
 
@@ -492,5 +518,7 @@ export function mergeState(earlier: TaskState | null | undefined, fresh: TaskSta
     searches: [...earlier.searches, ...fresh.searches].slice(-LIMITS.searches),
     lastAction: fresh.lastAction ?? earlier.lastAction,
     ...(earlier.editing || fresh.editing ? { editing: true } : {}),
+    // (A fix planned earlier is made once this round edits a source file without planning again.)
+    ...(fresh.plan ? { plan: fresh.plan } : earlier.plan && !fresh.changed.length ? { plan: earlier.plan } : {}),
   };
 }

@@ -109,6 +109,8 @@ export interface TaskState {
   checked: CheckLine | null;
   /** The agent's latest conclusion about the cause. */
   cause: SourcedLine | null;
+  /** The fix it said it would make, while no source file was edited after it saying so. */
+  plan?: SourcedLine;
   /** Notes read through the plugin's read_note. */
   notesRead: string[];
   searches: SearchLine[];
@@ -235,6 +237,7 @@ export function recordSourceIds(record: CompactionRecord): Set<string> {
     add(state.changed);
     if (state.checked) add([state.checked]);
     if (state.cause) add([state.cause]);
+    if (state.plan) add([state.plan]);
     add(state.searches);
     if (state.lastAction) add([state.lastAction]);
   }

@@ -34,6 +34,8 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   }
   // (A cause "Left off" already says is not said twice.)
   if (state.cause && !leftOffText.toLowerCase().includes(state.cause.text.toLowerCase())) out.push(`- Cause: ${state.cause.text}`);
+  // The fix it means to make, not made yet: where the work goes next.
+  if (state.plan && !leftOffText.toLowerCase().includes(state.plan.text.toLowerCase())) out.push(`- Planned fix: ${state.plan.text}`);
   // (Nor the check "Left off" shows run with its outcome.)
   if (state.checked && !(leftOffOutcome && (state.checked.command === leftOffCommand || leftOffCommand.endsWith(` … ${state.checked.command}`)))) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
   if (state.notesRead.length) out.push(`- Notes read: ${state.notesRead.slice(-MAX_LISTED).join(', ')}`);

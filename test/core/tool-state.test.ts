@@ -363,6 +363,16 @@ describe('where the work stands, as a reader needs it', () => {
     expect(blockOf(topic).state?.cause).toBeNull();
   });
 
+  it('says the fix the agent settled on while no source file was edited after it, and not once it is made', () => {
+    const steps: Step[] = [
+      ['The fix should be to keep the sign of the offset when the parser converts it.', 'cat app/parse.py', 'def parse(s): ...'],
+      ['Let me look at the tests first.', 'ls tests', 'test_parse.py'],
+    ];
+    expect(section(blockOf(run('Fix the offsets.', steps)).block, 'State:')).toContain('- Planned fix: The fix should be to keep the sign of the offset when the parser converts it.');
+    const made = run('Fix the offsets.', [...steps, ['Making it.', "sed -i 's/abs(offset)/offset/' app/parse.py", '']]);
+    expect(blockOf(made).block).not.toContain('Planned fix:');
+  });
+
   it('leaves off at the last tool call with its outcome in one line, even when that step said nothing', () => {
     const chat = run('Fix the export.', [
       ['Let me look at the writer.', 'cat export.py', 'def write(rows): ...'],
