@@ -193,6 +193,16 @@ describe('errors with their fate', () => {
     expect(section(block, 'Errors met:')).toBe("- ModuleNotFoundError: No module named 'tabulate'\n  - Then: pip install tabulate");
   });
 
+  it('marks a resolved error as resolved on its own line when the block has room, so it reads apart from an open one', () => {
+    const chat = run('Run the report.', [
+      ['Reading the report code.', 'cat report.py', Array.from({ length: 80 }, (_, i) => `    row_${i} = tabulate(rows[${i}], headers="keys")`).join('\n')],
+      ['Running it.', 'python report.py', "ModuleNotFoundError: No module named 'tabulate'\n<returncode>1</returncode>"],
+      ['Installing it.', 'pip install tabulate', 'Successfully installed tabulate'],
+      ['Now it runs.', 'python report.py', 'Report written.\n<returncode>0</returncode>'],
+    ]);
+    expect(blockOf(chat).block).toContain("- ModuleNotFoundError: No module named 'tabulate' (resolved)");
+  });
+
   it('reduces a traceback to its exception line and innermost project frame, marked unresolved; its frames are never facts', () => {
     const traceback = [
       'Traceback (most recent call last):',
