@@ -15,6 +15,7 @@ import { isAgentRun, withoutRefuted } from './agent-prose';
 import { withFates } from './error-fate';
 import { rulesOf, taskRules } from './extract-rules';
 import { extractState, shellCommand, shownCommand, stateIsEmpty } from './extract-state';
+import { squash } from './text';
 import { mergeLines } from './chain';
 import { estimateMessageTokens } from './message-tokens';
 import type { ChatMessage } from './messages';
@@ -283,7 +284,8 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const ranCheck = (command: string, check: string): boolean => command === check || command.endsWith(` … ${check}`);
   const check = left?.command && state?.checked && ranCheck(left.command, state.checked.command) && state.checked.sources.some((id) => state.lastAction?.sources.includes(id)) ? state.checked.outcome : '';
   if (left?.command && check) left.outcome = check;
-  else if (left?.command && said && (!left.output?.length || said.startsWith('failed'))) left.outcome = said;
+  // (When lines of its output name the task, the first of them is its outcome: what it found.)
+  else if (left?.command && said) left.outcome = left.output?.length && !said.startsWith('failed') && !left.output[0]?.includes('`') ? `\`${squash(left.output[0] ?? '')}\`` : said;
 
   const references = new Map<string, Reference>();
   const read = new Map<string, FileEntry>();

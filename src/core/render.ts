@@ -443,7 +443,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // Then how the errors shown were resolved, and what the left-off command's output showed of the
   // task, while room is left: facts come first.
   built.used = addResolutions(built.lines, record.errors, leftOffText, built.used, target, cost);
-  built.used = addCommandOutput(built.lines, outputOf(record.leftOff).filter((l) => l !== record.leftOff?.outcome), built.used, target, cost);
+  built.used = addCommandOutput(built.lines, outputOf(record.leftOff).filter((l) => l !== record.leftOff?.outcome && `\`${squash(l)}\`` !== record.leftOff?.outcome), built.used, target, cost);
 
   if (factLines.length) built.lines.set('facts', factLines);
 

@@ -180,14 +180,10 @@ describe('compact', () => {
     ], 'Go on.');
     const r = ok(compact(chat, opts({ cut: 5, budgetTokens: 600 })));
     const lines = r.block.split('\n');
-    const at = lines.indexOf('- Ran: grep -n "ordering_parts" django/db/models/sql/compiler.py');
+    // (The first line that names the task is the command's outcome, on its line; the rest fenced.)
+    const at = lines.indexOf("- Ran: grep -n \"ordering_parts\" django/db/models/sql/compiler.py — `35: self.ordering_parts = re.compile(r'(.*)\\s(ASC|DESC)(.*)')`");
     expect(at).toBeGreaterThan(0);
-    expect(lines.slice(at + 1, at + 5)).toEqual([
-      '  ```',
-      "  35:        self.ordering_parts = re.compile(r'(.*)\\s(ASC|DESC)(.*)')",
-      '  356:            without_ordering = self.ordering_parts.search(sql).group(1)',
-      '  ```',
-    ]);
+    expect(lines.slice(at + 1, at + 4)).toEqual(['  ```', '  356:            without_ordering = self.ordering_parts.search(sql).group(1)', '  ```']);
     expect(r.block).not.toContain('import re');
     expect(r.block).not.toContain('<returncode>');
     // In a later round whose part holds no request, the earlier goal says what the task is about.
@@ -195,7 +191,7 @@ describe('compact', () => {
       .slice(1)
       .map((msg) => ({ ...msg, id: `r2-${msg.id}` }));
     const second = ok(compact(later, opts({ cut: 2, budgetTokens: 600, previous: r.record })));
-    expect(second.block).toContain("  35:        self.ordering_parts = re.compile(r'(.*)\\s(ASC|DESC)(.*)')");
+    expect(second.block).toContain("— `35: self.ordering_parts = re.compile(r'(.*)\\s(ASC|DESC)(.*)')`");
     // With little room the output is left out first, and the block stays within its budget.
     const tight = ok(compact(chat, opts({ cut: 5, budgetTokens: 80 })));
     expect(tight.block).not.toContain('```');
