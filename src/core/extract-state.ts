@@ -13,6 +13,8 @@ import { squash, truncateAtWord } from './text';
 /** Longest "how" of a change, command of a check, and outcome line kept. */
 const MAX_HOW = 200;
 const MAX_OUTCOME = 160;
+/** Most earlier edits of one file a state keeps beside its latest. */
+const MAX_EARLIER = 2;
 /** Bounds of the lists a chain carries. */
 const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8 };
 
@@ -396,14 +398,18 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   const scratch = new Set<string>(earlier?.scratch ?? []);
   const isScratch = (p: string): boolean => [...scratch].some((s) => samePath(s, p));
   const changed = new Map<string, ChangedFile>();
-  const change = (path: string, how: string, id: string, restored: boolean): void => {
+  // (`again`: the same edit said better — a script run after the call that wrote it — not another.)
+  const change = (path: string, how: string, id: string, restored: boolean, again = false): void => {
     const key = [...changed.keys()].find((k) => samePath(k, path)) ?? path;
     const entry = changed.get(key);
     const text = truncateAtWord(squash(how), MAX_HOW);
     if (entry) {
       if (restored) entry.restored = true;
       else {
-        if (text) entry.how = text;
+        if (text && text !== entry.how) {
+          if (entry.how && !again) entry.earlier = [...(entry.earlier ?? []), entry.how].slice(-MAX_EARLIER);
+          entry.how = text;
+        }
         delete entry.restored;
       }
       if (!entry.sources.includes(id)) entry.sources.push(id);
@@ -461,7 +467,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
           const lines = result.text.split('\n').map((l) => l.trim()).filter((l) => l && !TOOL_NOISE.test(l));
           const printed = lines[lines.length - 1];
           const how = shownCommand(command);
-          for (const path of paths) change(path, printed && printed.length <= MAX_PRINTED ? `${how} — printed: ${printed}` : how, m.id, false);
+          for (const path of paths) change(path, printed && printed.length <= MAX_PRINTED ? `${how} — printed: ${printed}` : how, m.id, false, true);
         }
       }
       // (Read after the writes: `cat > repro.py << EOF … python repro.py` reads the file it has
@@ -490,15 +496,19 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
  * place, its latest edit wins), the latest check, cause and action when this round has them. */
 export function mergeState(earlier: TaskState | null | undefined, fresh: TaskState): TaskState {
   if (!earlier) return fresh;
-  const changed: ChangedFile[] = earlier.changed.map((c) => ({ ...c, sources: [...c.sources] }));
+  const changed: ChangedFile[] = earlier.changed.map((c) => ({ ...c, sources: [...c.sources], ...(c.earlier ? { earlier: [...c.earlier] } : {}) }));
   for (const c of fresh.changed) {
     const at = changed.findIndex((x) => samePath(x.path, c.path));
-    if (at < 0) changed.push({ ...c, sources: [...c.sources] });
+    if (at < 0) changed.push({ ...c, sources: [...c.sources], ...(c.earlier ? { earlier: [...c.earlier] } : {}) });
     else {
       const into = changed[at] as ChangedFile;
       if (c.restored) into.restored = true;
       else {
-        if (c.how) into.how = c.how;
+        if (c.how && c.how !== into.how) {
+          const before = [...(into.earlier ?? []), ...(into.how ? [into.how] : []), ...(c.earlier ?? [])].filter((h) => h !== c.how);
+          into.earlier = before.slice(-MAX_EARLIER);
+          into.how = c.how;
+        }
         delete into.restored;
       }
       for (const id of c.sources) if (!into.sources.includes(id)) into.sources.push(id);

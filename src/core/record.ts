@@ -78,6 +78,8 @@ export interface ChangedFile {
   path: string;
   /** The latest edit: the edit command, or the first changed line it wrote. */
   how: string;
+  /** The edits before it (at most two, oldest first), when they differ. */
+  earlier?: string[];
   /** Put back as it was (from a backup, `git checkout`) after the edit. */
   restored?: boolean;
   sources: string[];

@@ -23,13 +23,15 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   // fix is in place.
   if (state.editing === true && !state.changed.length) out.push(`- Changed: ${NOTHING_CHANGED}`);
   for (const c of state.changed) {
+    // (Its earlier edits too, oldest first: a file edited at two places was changed at both.)
+    const hows = [...(Array.isArray(c.earlier) ? c.earlier : []), c.how].filter((h) => typeof h === 'string' && h !== '');
     if (c.restored) out.push(`- Changed, then restored: ${c.path}`);
-    else if (c.how && namesFile(c.how, c.path)) out.push(`- Changed: ${c.how}`);
+    else if (hows.length === 1 && namesFile(c.how, c.path)) out.push(`- Changed: ${c.how}`);
     else {
       out.push(`- Changed: ${c.path}`);
       // (A changed line that is itself a list item is shown without its own marker: "  - - x"
       // reads as a typo.)
-      if (c.how) out.push(`  - ${c.how.replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/, '')}`);
+      for (const how of hows) out.push(`  - ${how.replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/, '')}`);
     }
   }
   // (A cause "Left off" already says is not said twice.)

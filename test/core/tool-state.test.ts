@@ -373,6 +373,18 @@ describe('where the work stands, as a reader needs it', () => {
     expect(blockOf(topic).state?.cause).toBeNull();
   });
 
+  it('lists every place a file was edited, oldest first, and a chain keeps the earlier ones', () => {
+    const chat = run('Fix the totals.', [
+      ['First place.', "sed -i '12s/total =/total +=/' billing/total.py", ''],
+      ['Second place.', "sed -i '40s/round(x)/round(x, 2)/' billing/total.py", ''],
+    ]);
+    const { block, state } = blockOf(chat);
+    expect(section(block, 'State:')).toContain("- Changed: billing/total.py\n  - sed -i '12s/total =/total +=/' billing/total.py\n  - sed -i '40s/round(x)/round(x, 2)/' billing/total.py");
+    const later: TaskState = { changed: [{ path: 'billing/total.py', how: "sed -i '50s/a/b/' billing/total.py", sources: ['z'] }], scratch: [], checked: null, cause: null, notesRead: [], searches: [], lastAction: null };
+    const merged = mergeState(state, later).changed[0];
+    expect([...(merged?.earlier ?? []), merged?.how]).toEqual(["sed -i '12s/total =/total +=/' billing/total.py", "sed -i '40s/round(x)/round(x, 2)/' billing/total.py", "sed -i '50s/a/b/' billing/total.py"]);
+  });
+
   it('says the fix the agent settled on while no source file was edited after it, and not once it is made', () => {
     const steps: Step[] = [
       ['The fix should be to keep the sign of the offset when the parser converts it.', 'cat app/parse.py', 'def parse(s): ...'],
