@@ -259,9 +259,9 @@ function actionOutcome(result: ReturnType<typeof resultOf>): string {
 }
 
 /** A conclusion announced, its content in the sentences after it ("Now I understand the issue.",
- * "The problem is clear:", "The test confirms the issue:"). */
+ * "The problem is clear:"). Not "The test confirms the issue:": what follows is the symptom. */
 const ANNOUNCED_CAUSE =
-  /^(?:(?:so|now|ok(?:ay)?|perfect|great|good|ah|aha)[,!]?\s+)?(?:(?:now\s+)?I (?:now |can |finally )?(?:understand|see|found|get|spotted|identified)(?: now)? (?:the |what the )?(?:root cause|(?:real |actual )?(?:issue|problem|bug|cause))(?: (?:now|clearly|better|here|is))?|(?:the|this|my) (?:test|output|reproduction|script|run) (?:confirms|shows|reproduces) the (?:issue|problem|bug)|the (?:root cause|issue|problem|bug) is (?:now )?(?:clear|this|as follows|here)|here['’]s the (?:issue|problem|bug))\W*$/i;
+  /^(?:(?:so|now|ok(?:ay)?|perfect|great|good|ah|aha)[,!]?\s+)?(?:(?:now\s+)?I (?:now |can |finally )?(?:understand|see|found|get|spotted|identified)(?: now)? (?:the |what the )?(?:root cause|(?:real |actual )?(?:issue|problem|bug|cause))(?: (?:now|clearly|better|here|is))?|the (?:root cause|issue|problem|bug) is (?:now )?(?:clear|this|as follows|here)|here['’]s the (?:issue|problem|bug))\W*$/i;
 /** A finding about what the code fails to do ("`make_bytes` doesn't handle `memoryview`"): a
  * cause when the agent states none in so many words. */
 const FINDING = /\b(?:does(?:n['’]t| not)|is(?:n['’]t| not)|never|fails to) (?:handle|handled|pass|passed|call|called|check|checked|support|supported|include|included|account for|consider|considered|use|used|set|add|added|escape|escaped|strip|stripped|return|returned)\b/i;
