@@ -268,7 +268,7 @@ const FINDING = /\b(?:does(?:n['’]t| not)|is(?:n['’]t| not)|never|fails to) 
 /** A statement of what the issue is about, not of its cause ("The issue is about X", "… is real"). */
 const NOT_A_CAUSE = /\b(?:issue|problem|bug) (?:is|was) (?:about|related to|real|fixed|now fixed|resolved|confirmed|reproduced|still there|gone)\b/i;
 /** A connective that opens a conclusion without adding to it ("So the issue is …"). */
-const CONNECTIVE = /^(?:so|now|ok(?:ay)?|i see|i found it|perfect|great|good|ah|aha)[,!:]?\s+/i;
+const CONNECTIVE = /^(?:(?:so|now|ok(?:ay)?|perfect|great|good|ah|aha)[,!:]?\s+)?(?:i (?:can |now )?(?:see|notice|found|understand) that\s+|(?:i see|i found it)[,!:]?\s+)?/i;
 /** Most words of a cause taken from the sentences after its announcement. */
 const CAUSE_WORDS = 60;
 
