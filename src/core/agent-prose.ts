@@ -2,20 +2,30 @@
 // takes back a sentence later ("Actually, no …"), and remarks that point at the output above them
 // ("This looks like a Django project."). None of it holds as a fact once the output is gone. This
 // pass leaves out of an agent run's facts, sections and conclusions the statements it retracted,
-// its hedges and questions, and the sentences that lean on what came before them.
+// its hedges and questions, the sentences that lean on what came before them, and its restatements
+// of what the issue is about.
 import type { Sentence } from './extract-sentences';
 import type { ChatMessage } from './messages';
 import { assistantProse, memo, question } from './sentence-memo';
 
 /** A sentence that takes back what was just said. */
 const RETRACTION = /^(?:(?:but|and|oh|hmm|so|ok(?:ay)?),?\s+)?(?:actually\b|wait\b|no[,.!]|hmm+\b|oh[,!]|oops\b|that['’]s not (?:right|correct|it)\b|that is not (?:right|correct)\b|that['’]s wrong\b|I was wrong\b|I made a mistake\b|on second thought\b|scratch that\b|never ?mind\b|correction\b|I misread\b)/i;
+/** A sentence that says an earlier one was wrong, anywhere in it ("So my double-negative analysis
+ * is wrong."). */
+const WAS_WRONG = /\b(?:my (?:[\w-]+ )?(?:analysis|assumption|reasoning|theory|idea|approach|understanding)|that|this) (?:is|was) (?:wrong|incorrect|not right|mistaken)\b|\bI was wrong\b/i;
+/** A sentence leaning on the one before it: an alternative or a condition on it ("Or to fix …",
+ * "If so, …"), or a pointer at output ("Look at line 730: …"). */
+const LEANS = /^(?:or|if so|if not|otherwise|either|look at|see)\b/i;
+/** What the issue is about, said again from the task: no finding ("The issue is related to model
+ * inheritance."). */
+const TOPIC = /^(?:(?:so|now|ok(?:ay)?),?\s+)?the (?:issue|problem|bug|pr|task|pr description) (?:is|seems to be|appears to be) (?:about|related to|regarding|concerning)\b/i;
 /** A guess or a question: not a fact. */
 const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|may be|could be|not sure|I think|I suspect|I guess|I wonder|seems? (?:like|to be))\b/i;
 /** Opens on a word whose referent is the output or the sentence before it. */
 const POINTER = /^(?:it|its|it['’]s|this|that|that['’]s|these|those|they|they['’]re|there|such|both|which|he|she|here)\b/i;
 
-const RETRACTS = question((s) => RETRACTION.test(s.text), assistantProse);
-const HEDGES_OR_POINTS = question((s) => HEDGE.test(s.text) || POINTER.test(s.text), assistantProse);
+const RETRACTS = question((s) => RETRACTION.test(s.text) || WAS_WRONG.test(s.text), assistantProse);
+const HEDGES_OR_POINTS = question((s) => HEDGE.test(s.text) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text), assistantProse);
 
 /** Whether the removed part is an agent run: an assistant message in it calls a tool. */
 export function isAgentRun(messages: readonly ChatMessage[]): boolean {

@@ -34,7 +34,9 @@ export type SectionId =
  * output fenced as code). The panel reads them back with the same functions. */
 export const RAN_PREFIX = '- Ran: ';
 export const resolutionLine = (resolution: string): string => dropLoneSurrogates(`  - Then: ${resolution}`);
-export const ranLine = (command: string): string => dropLoneSurrogates(`${RAN_PREFIX}${command}`);
+export const ranLine = (command: string, outcome = ''): string => dropLoneSurrogates(`${RAN_PREFIX}${command}${outcome ? `${OUTCOME_MARK}${outcome}` : ''}`);
+/** Between a command and its outcome on one line. */
+export const OUTCOME_MARK = ' — ';
 export const outputLine = (line: string): string => dropLoneSurrogates(`  ${line}`);
 /** A record's left-off output lines, as saved (a saved record is read as it is: what is not a line
  * of text is not shown). */

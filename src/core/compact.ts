@@ -16,6 +16,7 @@ import { isAgentRun, withoutRefuted } from './agent-prose';
 import { withFates } from './error-fate';
 import { rulesOf, taskRules } from './extract-rules';
 import { extractState, shellCommand, shownCommand, stateIsEmpty } from './extract-state';
+import { squash } from './text';
 import { mergeLines } from './chain';
 import { estimateMessageTokens } from './message-tokens';
 import type { ChatMessage } from './messages';
@@ -276,6 +277,20 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const errors = withFates(removed, extractErrors(removed, all));
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
   const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known) : null;
+  // The left-off command's outcome in one line, as the state read it (the same last action).
+  const left = task.leftOff;
+  // (Lines of its output that name the task say more than its first line, unless it failed.)
+  const outcome = state?.lastAction?.command === left?.command ? state?.lastAction?.outcome : undefined;
+  // (Output is quoted as code — "def write(rows):" must not read as a line announcing more — and a
+  // failure or "no output" is said in words.)
+  const said = outcome && (/^failed\b/.test(outcome) || outcome === 'no output' || outcome.includes('`') ? outcome : `\`${outcome}\``);
+  // A test or reproduction run is said as the State's check says it (passed, or its failure line).
+  // (A script written and run in one call shows as "cat > t.py << 'EOF' … python t.py".)
+  const ranCheck = (command: string, check: string): boolean => command === check || command.endsWith(` … ${check}`);
+  const check = left?.command && state?.checked && ranCheck(left.command, state.checked.command) && state.checked.sources.some((id) => state.lastAction?.sources.includes(id)) ? state.checked.outcome : '';
+  if (left?.command && check) left.outcome = check;
+  // (When lines of its output name the task, the first of them is its outcome: what it found.)
+  else if (left?.command && said) left.outcome = left.output?.length && !said.startsWith('failed') && !left.output[0]?.includes('`') ? `\`${squash(left.output[0] ?? '')}\`` : said;
 
   const references = new Map<string, Reference>();
   const read = new Map<string, FileEntry>();
@@ -370,10 +385,13 @@ function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed: reado
   const left = task.leftOff;
   if (left && /:\s*$/.test(left.text)) left.text = left.text.replace(/:\s*$/, '.');
   if (left?.command) {
-    const m = removed.find((x) => x.id === left.sources[0]);
+    // (The command is the last tool call's, which may be a later message than the prose.)
+    const m = [...removed].reverse().find((x) => x.role === 'assistant' && (x.toolCalls?.length ?? 0) > 0);
     const call = m?.role === 'assistant' ? m.toolCalls?.[m.toolCalls.length - 1] : undefined;
     const full = call ? shellCommand(call) : null;
+    const alone = left.text === left.command;
     left.command = shownCommand(full ?? left.command);
+    if (alone) left.text = left.command;
   }
   const next = task.nextStep;
   if (!next) return;

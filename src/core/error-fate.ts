@@ -4,7 +4,7 @@
 // resolved it), an install said to fix it — or it still stood when this part ended. A traceback is
 // reduced to its exception line and that one frame: its frames are never facts of their own.
 import { errorKey } from './extract-summary';
-import { resultOf, shellCommand } from './extract-state';
+import { resultOf, shellCommand, shownCommand } from './extract-state';
 import { fileOpsOfCall } from './extract-files';
 import type { ChatMessage, ToolCall } from './messages';
 import type { ErrorLine } from './record';
@@ -14,6 +14,8 @@ import { squash } from './text';
 export const FRAME = /^\s*File "([^"]+)", line (\d+), in (\S+)/;
 /** Frames in the interpreter's or installed packages' files, not the project's. */
 const LIBRARY = /site-packages|dist-packages|\/usr\/(?:local\/)?lib\/|\/lib\/python\d|<frozen|<string>|<stdin>|node_modules|\/\.pyenv\/|\/conda\//;
+/** A sentence about the cause, or a plan, taken for how an error was resolved. */
+const NOT_A_FIX = /^(?:(?:so|now)[,]?\s+)?(?:the (?:root cause|issue|problem|bug|cause|reason) (?:is|was|seems|lies)\b|(?:let me|let['’]s|I['’]ll|I will|I need to|we need to)\b)/i;
 /** Commands that change the environment or the files: what may have resolved an error. */
 const FIXING = /^(?:sudo\s+)?(?:pip3?|python[\d.]*\s+-m\s+pip|npm|pnpm|yarn|apt(?:-get)?|brew|conda|cargo|go)\s+(?:install|add|get|upgrade)\b/;
 
@@ -54,6 +56,8 @@ export function withFates(messages: readonly ChatMessage[], errors: readonly Err
       const frame = at > 0 ? innermostProjectFrame(lines, at) : '';
       if (frame) out.frame = frame;
     }
+    // (A conclusion about the cause said after the error is no fix of it.)
+    if (out.resolution && NOT_A_FIX.test(out.resolution)) delete out.resolution;
     if (out.resolution) return out;
     const lastAt = Math.max(...e.sources.map((id) => index.get(id) ?? -1));
     const last = messages[lastAt];
@@ -66,7 +70,8 @@ export function withFates(messages: readonly ChatMessage[], errors: readonly Err
         for (const c of m.toolCalls ?? []) {
           const command = shellCommand(c);
           const line = command === null ? '' : runKey(c);
-          if ((command !== null && FIXING.test(line)) || fileOpsOfCall(c).modified.length) fix = line || c.name;
+          // (Shown as the block shows a command: a script written and run says both.)
+          if ((command !== null && FIXING.test(line)) || fileOpsOfCall(c).modified.length) fix = (command !== null ? shownCommand(command) : '') || line || c.name;
         }
         continue;
       }
@@ -88,10 +93,14 @@ export function withFates(messages: readonly ChatMessage[], errors: readonly Err
 
 /** An error as the block writes it: its exception line, where it was raised in the project's own
  * files, and "unresolved" when nothing after it resolved it. */
-export function errorText(e: ErrorLine): string {
-  // (Where a resolved error was raised no longer matters: its fix goes under it.)
-  const frame = typeof e.frame === 'string' && e.frame && !e.resolution ? ` (at ${e.frame})` : '';
-  if (e.unresolved !== true || e.resolution) return `${e.text}${frame}`;
+export function errorText(e: ErrorLine, withFrame = true): string {
+  // (Where a resolved error was raised no longer matters: its fix goes under it. A small block
+  // leaves every frame out: the errors themselves come first.)
+  const frame = withFrame && typeof e.frame === 'string' && e.frame && !e.resolution ? ` (at ${e.frame})` : '';
+  // (With room, a resolved error says so on its line: how is added under it only while room is
+  // left, and without either a reader cannot tell it from one still open.)
+  if (e.resolution) return withFrame ? `${e.text} (resolved)` : e.text;
+  if (e.unresolved !== true) return `${e.text}${frame}`;
   // (A message that ends its sentence gives up its stop to the mark: "… read., unresolved" reads
   // as a typo.)
   return `${frame ? e.text : e.text.replace(/([^.])\.$/, '$1')}${frame}, unresolved`;

@@ -6,7 +6,7 @@
 import type { Sentence } from './extract-sentences';
 import type { ChatMessage } from './messages';
 import { parseToolArguments } from './messages';
-import type { SourcedLine } from './record';
+import type { LeftOffLine, SourcedLine } from './record';
 import { QUESTION } from './traits';
 import { isReaction, opensOnPointer } from './salience';
 import { isLeadIn, standsAlone } from './text';
@@ -151,7 +151,7 @@ export interface TaskLines {
   request: SourcedLine | null;
   /** Where the answer stood: the last assistant message's first substantive sentences (or the
    * last request, when the user spoke last), with the command it ran. */
-  leftOff: (SourcedLine & { command?: string; output?: string[] }) | null;
+  leftOff: LeftOffLine | null;
   /** The next step the assistant announced last, when it did. */
   nextStep: SourcedLine | null;
 }
@@ -162,10 +162,14 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
   const groups = byMessage(sentences.filter((s) => s.role === 'user' || s.role === 'assistant'));
   let goal: SourcedLine | null = null;
   let request: SourcedLine | null = null;
+  // A question that set tools to work ("Which of my notes mention compost?") is the request, even
+  // when it asks in no request's words: the tool loop answers it.
+  const toolWork = messages.some(callsTool);
   for (const group of groups) {
     if ((group[0] as Sentence).role !== 'user') continue;
     const harness = group.some((s) => s.template);
-    const line = lineOf(requestOf(group, harness), 1);
+    const asked = toolWork && !harness ? group.findIndex((s) => (s.traits & QUESTION) !== 0 && usable(s) && s.wc >= 4) : -1;
+    const line = lineOf(requestOf(group, harness), 1) ?? (asked >= 0 ? lineOf(sentencesFrom(group, asked, GOAL_WORDS), 1) : null);
     if (!line) continue;
     if (!goal) goal = line;
     else request = line;
@@ -180,17 +184,29 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
     const line = lineOf(requestOf(last, false), 1) ?? (from < 0 ? null : lineOf(sentencesFrom(last, from, LEFT_OFF_WORDS), 1));
     if (line && line.text !== goal?.text && line.text !== request?.text) leftOff = line;
   }
+  // The last message that called a tool: an agent's work stands at its command, whatever prose
+  // came before it (a step may run with no words at all).
+  let lastCallAt = -1;
+  for (let i = messages.length - 1; i >= 0 && lastCallAt < 0; i--) if (callsTool(messages[i])) lastCallAt = i;
+  const lastCall = lastCallAt >= 0 ? messages[lastCallAt] : undefined;
   for (let g = groups.length - 1; g >= 0 && !leftOff; g--) {
     const group = groups[g] as Sentence[];
     if ((group[0] as Sentence).role !== 'assistant') continue;
+    const at = (group[0] as Sentence).message;
+    // Prose said before a few silent steps still says what they were for; older prose does not.
+    if (lastCall && at < lastCallAt && callsAfter(messages, at, lastCallAt) > MAX_SILENT_STEPS) break;
+    const message = messages[at];
+    // A step announced in a message that runs a tool is that step, not a next one: a next step is
+    // only one announced after the last action ("Next, I'll …" closing an answer).
+    const acts = callsTool(message);
     // The next step it announced has a line of its own; where it stood is what it said before.
     // ("Let me know if you have any other questions." closes an answer; it announces nothing.)
-    const announced = [...group].reverse().find((s) => usable(s) && NEXT_STEP.test(s.text) && !CLOSER.test(s.text) && s.wc >= 4 && s.wc <= LEFT_OFF_WORDS);
+    const announced = acts ? undefined : [...group].reverse().find((s) => usable(s) && NEXT_STEP.test(s.text) && !CLOSER.test(s.text) && s.wc >= 4 && s.wc <= LEFT_OFF_WORDS);
     const before = announced ? group.filter((s) => s.index < announced.index) : group;
     const from = before.findIndex(substantive);
     const picked = from < 0 ? [] : sentencesFrom(before, from, LEFT_OFF_WORDS).filter((s) => !CLOSER.test(s.text));
-    const message = messages[(group[0] as Sentence).message];
-    const command = message ? lastCommand(message) : '';
+    const callMessage = lastCall && at <= lastCallAt ? lastCall : message;
+    const command = callMessage ? lastCommand(callMessage) : '';
     // A step that only announced the command it ran ("Let me read the method:" + sed …) is where
     // the work stands: the announcement with the command under it (the renderer shows both or
     // neither), rather than an older message's text.
@@ -198,11 +214,32 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
     // (The announcement keeps its colon: the command is what it announces.)
     const line = lineOf(picked, 1) ?? (announced ? lineOf([announced], 1) : leadIn ? lineOf([leadIn], 1, (text) => text) : null);
     if (!line) continue;
-    const output = command && message ? outputLines(messages, message, `${earlierTask} ${goal?.text ?? ''} ${request?.text ?? ''}`) : [];
+    const output = command && callMessage ? outputLines(messages, callMessage, `${earlierTask} ${goal?.text ?? ''} ${request?.text ?? ''}`) : [];
     leftOff = command ? { ...line, command, ...(output.length ? { output } : {}) } : line;
     if (announced && !line.text.includes(announced.text)) nextStep = lineOf([announced], 1);
   }
+  // No prose near the last step: where the work stands is its command alone (the line's text is the
+  // command; the renderer shows it once, as the command).
+  if (!leftOff && lastCall && !(last && (last[0] as Sentence).role === 'user')) {
+    const command = lastCommand(lastCall);
+    const output = command ? outputLines(messages, lastCall, `${earlierTask} ${goal?.text ?? ''} ${request?.text ?? ''}`) : [];
+    if (command) leftOff = { text: command, sources: [lastCall.id], at: lastCall.createdAt > 0 ? lastCall.createdAt : 0, score: 1, round: 0, command, ...(output.length ? { output } : {}) };
+  }
   return { goal, request, leftOff, nextStep };
+}
+
+/** Most tool-calling steps without prose after the prose "Left off" is taken from. */
+const MAX_SILENT_STEPS = 2;
+
+const callsTool = (m: ChatMessage | undefined): boolean => m?.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0;
+
+/** How many assistant messages in (from, to] called a tool. */
+function callsAfter(messages: readonly ChatMessage[], from: number, to: number): number {
+  let n = 0;
+  for (let i = from + 1; i <= to; i++) {
+    if (callsTool(messages[i])) n++;
+  }
+  return n;
 }
 
 /** The first line of the last shell command a message ran (agent runs), at most 160 characters. */

@@ -37,6 +37,70 @@ const SHORT_RULE = 6;
 /** Most words of the list items a lead-in rule carries. */
 const LIST_WORDS = 30;
 
+/** A binding word in lower case, stronger than "only" or "exact". */
+const STRONG = /\b(?:must|never|do not|don['’]t|cannot|can['’]t|may not|should not|shouldn['’]t|not allowed|forbidden|required)\b/i;
+/** What a rule is about that a model continuing the work most needs: what it may change, how it
+ * hands in. */
+const SUBJECT = /\b(?:modif\w*|edit\w*|chang\w*|submit\w*|commit\w*|push\w*|delet\w*|tests?|patch)\b/i;
+/** A rule that opens as a check or advice ("Inspect patch.txt to confirm it only contains …"): a
+ * step of a workflow more than a rule. */
+const ADVICE = /^(?:inspect|verify|confirm|check|review|consider|try|if|feel free|remember|you can|you may)\b/i;
+/** Least strength of a rule from a harness's template. */
+const HARNESS_LEAST = 2;
+/** A command to run, in backticks. */
+const COMMAND = /`[^`]*\s[^`]*`/;
+/** Share of a rule's words that rules ranked above it may already hold before it is dropped as
+ * saying nothing new. */
+const REPEATED = 0.65;
+
+/**
+ * How binding a rule is (0: not a rule to carry): 3 for a binding word in capitals or a label rule
+ * ("DO NOT MODIFY: …"), 2 for one in lower case ("must", "do not"), 1 for "only", "exact" and the
+ * like; one more for naming what may be changed or how to hand in, one more for the command to
+ * run; two less for a check or advice.
+ */
+export function ruleStrength(text: string): number {
+  let score = SHOUTED.test(text) || LABEL_RULE.test(text) ? 3 : STRONG.test(text) ? 2 : BINDING.test(text) || USER_RULE.test(text) ? 1 : 0;
+  if (!score) return 0;
+  if (SUBJECT.test(text)) score++;
+  if (COMMAND.test(text)) score++;
+  if (ADVICE.test(text)) score -= 2;
+  return Math.max(0, score);
+}
+
+/** A rule's words that say what it is about: lower case, four letters or more, a plural's "s"
+ * dropped; the binding words themselves left out. */
+function ruleWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().match(/[\p{L}\p{N}_]{4,}/gu) ?? []) {
+    if (/^(?:must|never|only|cannot|exact|exactly|should|required|your|that|this|with|from|into|these|those|they|them|what|when|which|will|have|been|were|following|specific|specifically)$/.test(w)) continue;
+    out.add(w.length > 4 && w.endsWith('s') ? w.slice(0, -1) : w);
+  }
+  return out;
+}
+
+/**
+ * The rules worth carrying, in their order: as binding as `least` (a check or advice is 0), and not one whose
+ * words the rules ranked above it already say (a template states "only the source files you
+ * modified" three ways). Each keeps its strength as its score, which the renderer ranks by when
+ * the budget holds fewer.
+ */
+export function bindingRules(rules: readonly SourcedLine[], least = 1): SourcedLine[] {
+  const ranked = rules.map((r, i) => ({ r, i, strength: ruleStrength(r.text) })).filter((x) => x.strength >= least);
+  ranked.sort((a, b) => b.strength - a.strength || a.i - b.i);
+  const said = new Set<string>();
+  const kept: typeof ranked = [];
+  for (const x of ranked) {
+    const words = ruleWords(x.r.text);
+    let known = 0;
+    for (const w of words) if (said.has(w)) known++;
+    if (words.size && known / words.size >= REPEATED) continue;
+    for (const w of words) said.add(w);
+    kept.push(x);
+  }
+  return kept.sort((a, b) => a.i - b.i).map((x) => ({ ...x.r, sources: [...x.r.sources], score: x.strength }));
+}
+
 /** Whether a message is a task written by an agent harness (it holds tagged template sections). */
 const harnessMessage = (text: string): boolean => /^\s*<(?:instructions?|rules|guidelines|important|requirements|submission)>\s*$/im.test(text);
 
@@ -153,7 +217,9 @@ const ruleCache = new WeakMap<ChatMessage, { content: string; rules: SourcedLine
 export function rulesOf(m: ChatMessage): SourcedLine[] {
   const hit = ruleCache.get(m);
   if (hit && hit.content === m.content) return hit.rules.map((r) => ({ ...r, sources: [...r.sources] }));
-  const rules = extractRules(m);
+  // (A harness's template binds with "must" and "do not"; its sentences held by a bare "only" or
+  // "exact" are mostly advice. A user's own instruction counts whatever its word.)
+  const rules = harnessMessage(m.content) ? bindingRules(extractRules(m), HARNESS_LEAST) : extractRules(m);
   ruleCache.set(m, { content: m.content, rules: rules.map((r) => ({ ...r, sources: [...r.sources] })) });
   return rules;
 }

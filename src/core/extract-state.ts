@@ -9,11 +9,12 @@ import { fileOpsOfCall, lexShell, samePath } from './extract-files';
 import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
 import type { ChangedFile, CheckLine, SourcedLine, TaskState } from './record';
 import { squash, truncateAtWord } from './text';
-import { assistantProse, memo, question } from './sentence-memo';
 
 /** Longest "how" of a change, command of a check, and outcome line kept. */
 const MAX_HOW = 200;
 const MAX_OUTCOME = 160;
+/** Most earlier edits of one file a state keeps beside its latest. */
+const MAX_EARLIER = 2;
 /** Bounds of the lists a chain carries. */
 const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8 };
 
@@ -29,7 +30,9 @@ const RUNNER = /^(?:python[\d.]*|pytest|py\.test|node|deno|bun|ruby|php|go|cargo
 /** Runs that install or inspect rather than test. */
 const NOT_A_RUN = /^(?:-m\s+pip|-m\s+venv|--version|-V\b|install\b|i\b|add\b|ci\b|get\b|build\b|fmt\b|mod\b)/;
 /** Lines of output that fail a run. */
-const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure)\b.*|FAILED\b.*|FAIL:.*|ERROR:.*|.*\bfailures?=\d+.*|.*\b\d+ failed\b.*|.*: command not found|.*No such file or directory.*)$/;
+const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure)\b.*|(?:[a-z_]\w*\.)+[A-Z]\w*: .*|.*\bNo module named\b.*|FAILED\b.*|FAIL:.*|ERROR:.*|.*\bfailures?=\d+.*|.*\b\d+ failed\b.*|.*: command not found|.*No such file or directory.*)$/;
+/** Lines a tool prints about itself, not about the work: pip's and npm's warnings and notices. */
+const TOOL_NOISE = /^(?:WARNING:|DEPRECATION:|\[notice\]|npm (?:WARN|notice)\b)/;
 /** The line of a passing run that says so. */
 const PASS_LINE = /^(?:OK\b.*|Ran \d+ tests? in .*|.*\b\d+ passed\b.*|.*\ball (?:the )?(?:tests?|checks?) (?:passed|pass|work).*|.*\b(?:tests? passed|success(?:fully)?|works correctly|fixed)\b.*)$/i;
 /** A conclusion about the cause ("The issue is that …", "The problem occurs because …"). */
@@ -76,7 +79,23 @@ const PAGER = /\s+\|\s*(?:head|tail|less|more|cat)\b[^|]*$/;
 export function shownCommand(command: string): string {
   const lines = command.split('\n');
   let line = withoutCd(lines[0] ?? '');
-  if (line.length < 24 && lines.length > 1) line = `${line} ${(lines[1] ?? '').trim()}`;
+  // An inline script (`python -c "` then its lines) is shown as one, with what its first comment
+  // says it does ("# Test different buffer-like objects"), else its first line that does something.
+  const script = /^(\S*(?:python[\d.]*|node|ruby|perl|php|bash|sh)\s+-c|\S*(?:python[\d.]*|node|ruby|perl|php|bash|sh))\s+(["'])\s*$/.exec(line);
+  if (script && lines.length > 1) {
+    const body = lines.slice(1);
+    const comment = body.map((l) => /^\s*(?:#|\/\/)\s*(.{8,})$/.exec(l)?.[1]).find((c): c is string => c !== undefined && !/^!/.test(c));
+    const what = comment ? squash(comment) : firstSaying(body);
+    return truncateAtWord(squash(`${script[1]} ${script[2]}…${script[2]}${what ? `  # ${what}` : ''}`), MAX_HOW);
+  }
+  // A file written by a heredoc and then run or used: both, the body left out ("cat > t.py << 'EOF'
+  // … python t.py"), or the outcome shown after it reads as the write's.
+  const marker = /<<-?\s*['"]?([\w.-]+)['"]?/.exec(line);
+  if (marker) {
+    const end = lines.findIndex((l, i) => i > 0 && l.trim() === marker[1]);
+    const after = end > 0 ? lines.slice(end + 1).map((l) => withoutCd(l.replace(/^\s*(?:&&|;)\s*/, ''))).find((l) => l) : undefined;
+    if (after) line = `${line} … ${after}`;
+  } else if (line.length < 24 && lines.length > 1) line = `${line} ${(lines[1] ?? '').trim()}`;
   while (PAGER.test(line)) line = line.replace(PAGER, '');
   return truncateAtWord(squash(line), MAX_HOW);
 }
@@ -132,6 +151,22 @@ function shellHow(command: string, path: string): string {
   return withoutCd(lines[0] ?? '');
 }
 
+/** Longest line a script printed that is added to how it changed a file. */
+const MAX_PRINTED = 120;
+
+/**
+ * How a script fed by a heredoc changed a file, with what it printed when it says so in a short
+ * line ("Added _check_max_length_vs_choices method"): its replace call alone (`lines.insert(at,
+ * new_method)`) does not say what went in. An edit command (sed, a patch) says it already.
+ */
+function withPrinted(how: string, command: string, result: ReturnType<typeof resultOf>): string {
+  if (!heredocBody(command) || /^(?:sed|perl)\b/.test(how) || /\b(?:patch|git\s+apply)\b/.test(command.split('\n')[0] ?? '')) return how;
+  if ((result.code !== null && result.code !== 0) || result.error) return how;
+  const printed = result.text.split('\n').map((l) => l.trim()).find((l) => l && !TOOL_NOISE.test(l));
+  if (!printed || printed.length > MAX_PRINTED || FAILURE_LINE.test(printed)) return how;
+  return `${how} — printed: ${printed}`;
+}
+
 const count = (s: string, ch: string): number => s.split(ch).length - 1;
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -146,9 +181,13 @@ function toolHow(args: Record<string, unknown>): string {
   return firstSaying(changed.length ? changed : lines);
 }
 
-/** A file the agent made for itself: under /tmp, a backup, or a script at the top of the tree. */
+/** A copy of a source file under another extension (`models.py.new`, `query.py.modified`). */
+const COPY_VARIANT = /\.(?:py|pyi|js|mjs|cjs|jsx|ts|tsx|rb|go|rs|java|kt|c|h|cc|cpp|hpp|cs|php|sh|md)\.[A-Za-z]\w*$/;
+
+/** A file the agent made for itself: under /tmp, a backup or copy, or a script at the top of the
+ * tree. */
 function scratchLike(path: string): boolean {
-  if (/^\/tmp\//.test(path) || BACKUP.test(path)) return true;
+  if (/^\/tmp\//.test(path) || BACKUP.test(path) || COPY_VARIANT.test(path)) return true;
   const parts = path.replace(/^\.\//, '').split('/').filter(Boolean);
   const topLevel = parts.length === 1 || (path.startsWith('/') && parts.length === 2);
   return topLevel && SCRIPT_EXT.test(path);
@@ -211,27 +250,98 @@ function outcomeOf(result: ReturnType<typeof resultOf>): { passed: boolean; outc
 function actionOutcome(result: ReturnType<typeof resultOf>): string {
   const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
   const failure = [...lines].reverse().find((l) => FAILURE_LINE.test(l) && l.length <= 400);
-  if (failure) return truncateAtWord(failure, MAX_OUTCOME);
-  if (result.code !== null && result.code !== 0) return `return code ${result.code}`;
-  const first = lines.find((l) => l.length >= 3);
+  if (failure) return `failed: ${truncateAtWord(failure, MAX_OUTCOME)}`;
+  if (result.code !== null && result.code !== 0) return `failed (return code ${result.code})`;
+  // (A package manager's warning — "WARNING: Running pip as the 'root' user …" — says nothing of
+  // what the step did.)
+  const first = lines.find((l) => !TOOL_NOISE.test(l));
   return first ? truncateAtWord(squash(first), MAX_OUTCOME) : 'no output';
 }
 
-const STATES_CAUSE = question(
-  (s) => CAUSE.test(s.text) && !HEDGE.test(s.text) && !POINTER_OPENER.test(s.text) && !/:\s*$/.test(s.text),
-  (s) => assistantProse(s) && s.wc >= 6 && s.wc <= 60,
-);
+/** A conclusion announced, its content in the sentences after it ("Now I understand the issue.",
+ * "The problem is clear:"). Not "The test confirms the issue:": what follows is the symptom. */
+const ANNOUNCED_CAUSE =
+  /^(?:(?:so|now|ok(?:ay)?|perfect|great|good|ah|aha)[,!]?\s+)?(?:(?:now\s+)?I (?:now |can |finally )?(?:understand|see|found|get|spotted|identified)(?: now)? (?:the |what the )?(?:root cause|(?:real |actual )?(?:issue|problem|bug|cause))(?: (?:now|clearly|better|here|is))?|the (?:root cause|issue|problem|bug) is (?:now )?(?:clear|this|as follows|here)|here['’]s the (?:issue|problem|bug))\W*$/i;
+/** A finding about what the code fails to do ("`make_bytes` doesn't handle `memoryview`"): a
+ * cause when the agent states none in so many words. */
+const FINDING = /\b(?:does(?:n['’]t| not)|is(?:n['’]t| not)|never|fails to) (?:handle|handled|pass|passed|call|called|check|checked|support|supported|include|included|account for|consider|considered|use|used|set|add|added|escape|escaped|strip|stripped|return|returned)\b/i;
+/** A statement of what the issue is about, not of its cause ("The issue is about X", "… is real"). */
+const NOT_A_CAUSE = /\b(?:issue|problem|bug) (?:is|was) (?:about|related to|real|fixed|now fixed|resolved|confirmed|reproduced|still there|gone)\b/i;
+/** A connective that opens a conclusion without adding to it ("So the issue is …"). */
+const CONNECTIVE = /^(?:(?:so|now|ok(?:ay)?|perfect|great|good|ah|aha)[,!:]?\s+)?(?:i (?:can |now )?(?:see|notice|found|understand) that\s+|(?:i see|i found it)[,!:]?\s+)?/i;
+/** Most words of a cause taken from the sentences after its announcement. */
+const CAUSE_WORDS = 60;
 
-/** The agent's latest conclusion about the cause: a whole assistant sentence, not a hedge, not
- * one leaning on the sentence before it. */
-function latestCause(sentences: readonly Sentence[]): SourcedLine | null {
+/** A cause line's text: without the connective it opens with, its first letter capitalised. */
+function causeText(text: string): string {
+  const bare = squash(text).replace(CONNECTIVE, '');
+  return bare ? `${bare.charAt(0).toUpperCase()}${bare.slice(1)}` : bare;
+}
+
+/** A sentence that can state (part of) a cause: a whole assistant sentence of prose, not a
+ * hedge, not one leaning on the sentence before it, not a lead-in. */
+function causeSentence(s: Sentence): boolean {
+  return s.role === 'assistant' && !s.code && !s.template && s.wc >= 4 && s.wc <= 60 && !HEDGE.test(s.text) && !POINTER_OPENER.test(s.text) && !/:\s*$/.test(s.text) && !/^(?:let me|let['’]s|I['’]ll|I will|now let me)\b/i.test(s.text);
+}
+
+/** The sentences after an announcement in its message that say what it announced (up to
+ * CAUSE_WORDS words; a lead-in or a hedge ends them). */
+function announcedCause(sentences: readonly Sentence[], at: number): Sentence[] {
+  const head = sentences[at] as Sentence;
+  const out: Sentence[] = [];
+  let words = 0;
+  for (let i = at + 1; i < sentences.length; i++) {
+    const s = sentences[i] as Sentence;
+    if (s.message !== head.message || !causeSentence(s) || NOT_A_CAUSE.test(s.text)) break;
+    if (out.length && words + s.wc > CAUSE_WORDS) break;
+    out.push(s);
+    words += s.wc;
+  }
+  return out;
+}
+
+/** The fix the agent settled on ("The fix should be to pass the original field name …"). */
+const PLAN = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?the (?:fix|solution|correct fix|right fix) (?:should be|is|would be|will be|needs to be)\b/i;
+
+/** The agent's latest statement of the fix it means to make, when no source file was edited after
+ * it (then it is done, and Changed says how): a whole sentence, or the sentences after one that
+ * announces it ("So the fix is:"). `lastEdit`: index among the removed messages of the last
+ * message that changed a source file (-1: none). */
+function latestPlan(sentences: readonly Sentence[], lastEdit: number): SourcedLine | null {
   for (let i = sentences.length - 1; i >= 0; i--) {
     const s = sentences[i] as Sentence;
-    if (s.role !== 'assistant' || s.code || s.wc < 6 || s.wc > 60) continue;
-    if (!memo(s, STATES_CAUSE)) continue;
-    return { text: squash(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
+    if (s.message <= lastEdit) return null;
+    if (s.role !== 'assistant' || s.code || s.template || !PLAN.test(s.text)) continue;
+    if (/:\s*$/.test(s.text) && s.wc <= 12) {
+      const said = announcedCause(sentences, i);
+      if (said.length) return { text: causeText(said.map((x) => x.text).join(' ')), sources: [s.id], at: s.at, score: 1, round: 0 };
+      continue;
+    }
+    if (causeSentence(s) && s.wc >= 8 && !/\b(?:in|on) (?:the )?(?:test|import)/i.test(s.text)) return { text: causeText(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
   }
   return null;
+}
+
+/** The agent's latest conclusion about the cause: a whole sentence saying it ("The issue is that
+ * …"), or the sentences after one announcing it ("Now I understand the issue."); when it states
+ * none, its latest finding of what the code fails to do. Never a hedge, a question, a sentence
+ * leaning on the one before it, nor what it retracted (the caller drops those). */
+function latestCause(sentences: readonly Sentence[]): SourcedLine | null {
+  let finding: Sentence | null = null;
+  for (let i = sentences.length - 1; i >= 0; i--) {
+    const s = sentences[i] as Sentence;
+    if (s.role !== 'assistant' || s.code || s.template) continue;
+    if (ANNOUNCED_CAUSE.test(s.text) && s.wc <= 12) {
+      const said = announcedCause(sentences, i);
+      // (List items end without a stop: each is ended, so two never run together.)
+      if (said.length) return { text: causeText(said.map((x) => (/[.!?;]["'”’)\]*_`]*$/u.test(x.text) ? x.text : `${x.text};`)).join(' ').replace(/;$/, '.')), sources: [s.id], at: s.at, score: 1, round: 0 };
+      continue;
+    }
+    if (!causeSentence(s) || NOT_A_CAUSE.test(s.text)) continue;
+    if (CAUSE.test(s.text) && s.wc >= 6) return { text: causeText(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
+    if (!finding && FINDING.test(s.text) && s.wc >= 6) finding = s;
+  }
+  return finding ? { text: causeText(finding.text), sources: [finding.id], at: finding.at, score: 1, round: 0 } : null;
 }
 
 /** The `path` (or `file`, `note`) strings of a JSON search result, in order, once each; null when
@@ -288,19 +398,26 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   const scratch = new Set<string>(earlier?.scratch ?? []);
   const isScratch = (p: string): boolean => [...scratch].some((s) => samePath(s, p));
   const changed = new Map<string, ChangedFile>();
-  const change = (path: string, how: string, id: string, restored: boolean): void => {
+  // (`again`: the same edit said better — a script run after the call that wrote it — not another.)
+  const change = (path: string, how: string, id: string, restored: boolean, again = false): void => {
     const key = [...changed.keys()].find((k) => samePath(k, path)) ?? path;
     const entry = changed.get(key);
     const text = truncateAtWord(squash(how), MAX_HOW);
     if (entry) {
       if (restored) entry.restored = true;
       else {
-        if (text) entry.how = text;
+        if (text && text !== entry.how) {
+          if (entry.how && !again) entry.earlier = [...(entry.earlier ?? []), entry.how].slice(-MAX_EARLIER);
+          entry.how = text;
+        }
         delete entry.restored;
       }
       if (!entry.sources.includes(id)) entry.sources.push(id);
     } else changed.set(path, { path, how: restored ? '' : text, ...(restored ? { restored: true } : {}), sources: [id] });
   };
+  // Scripts written to edit source files (`cat > fix.py << EOF … open('x.py', 'w')`), with the files
+  // they edit: running one later is how those files were changed.
+  const editScripts = new Map<string, string[]>();
   for (const m of messages) {
     if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
     for (const call of m.toolCalls) {
@@ -321,7 +438,9 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       }
       const command = shellCommand(call);
       const ops = fileOpsOfCall(call);
-      for (const path of ops.read) seen.add(path);
+      if (command !== null || ops.modified.length) state.editing = true;
+      const scripts: string[] = [];
+      const edited: string[] = [];
       for (const path of ops.modified) {
         if (command !== null && restores(command, path) && !BACKUP.test(path)) {
           if ([...changed.keys()].some((k) => samePath(k, path)) || !isScratch(path)) change(path, '', m.id, true);
@@ -329,14 +448,31 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
         }
         const existed = [...seen].some((p) => samePath(p, path)) || [...changed.keys()].some((p) => samePath(p, path));
         const made = command !== null ? creates(command, path) : /create|write/i.test(name);
-        if (isScratch(path) || ((made || BACKUP.test(path)) && !existed && scratchLike(path))) {
+        if (isScratch(path) || ((made || BACKUP.test(path) || COPY_VARIANT.test(path)) && !existed && scratchLike(path))) {
           if (!isScratch(path)) scratch.add(path);
+          if (made && /\.(?:py|js|mjs|cjs|ts|rb|pl|php|sh)$/.test(path)) scripts.push(path);
           seen.add(path);
           continue;
         }
-        change(path, command !== null ? shellHow(command, path) : toolHow(args), m.id, false);
+        change(path, command !== null ? withPrinted(shellHow(command, path), command, result) : toolHow(args), m.id, false);
+        edited.push(path);
         seen.add(path);
       }
+      if (command !== null && heredocBody(command) && edited.length) for (const script of scripts) editScripts.set(script, edited);
+      // A run of such a script (that did not fail) is the edit: what it printed says what it did.
+      if (command !== null && !ops.modified.length && editScripts.size && !(result.code !== null && result.code !== 0) && !result.error) {
+        for (const [script, paths] of editScripts) {
+          const base = escapeRe(script.slice(script.lastIndexOf('/') + 1));
+          if (!new RegExp(`(?:^|[\\s/])${base}(?:\\s|$)`).test(command.split('\n')[0] ?? '')) continue;
+          const lines = result.text.split('\n').map((l) => l.trim()).filter((l) => l && !TOOL_NOISE.test(l));
+          const printed = lines[lines.length - 1];
+          const how = shownCommand(command);
+          for (const path of paths) change(path, printed && printed.length <= MAX_PRINTED ? `${how} — printed: ${printed}` : how, m.id, false, true);
+        }
+      }
+      // (Read after the writes: `cat > repro.py << EOF … python repro.py` reads the file it has
+      // just created, which did not exist before the call.)
+      for (const path of ops.read) seen.add(path);
       const run = command !== null ? runLine(command) : '';
       if (run) {
         const { passed, outcome } = outcomeOf(result);
@@ -349,6 +485,10 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   state.changed = [...changed.values()];
   state.scratch = [...scratch];
   state.cause = latestCause(sentences);
+  const index = new Map(messages.map((m, i) => [m.id, i]));
+  const lastEdit = Math.max(-1, ...state.changed.flatMap((c) => c.sources.map((id) => index.get(id) ?? -1)));
+  const plan = latestPlan(sentences, lastEdit);
+  if (plan && !(state.cause?.text ?? '').includes(plan.text)) state.plan = plan;
   return state;
 }
 
@@ -356,15 +496,19 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
  * place, its latest edit wins), the latest check, cause and action when this round has them. */
 export function mergeState(earlier: TaskState | null | undefined, fresh: TaskState): TaskState {
   if (!earlier) return fresh;
-  const changed: ChangedFile[] = earlier.changed.map((c) => ({ ...c, sources: [...c.sources] }));
+  const changed: ChangedFile[] = earlier.changed.map((c) => ({ ...c, sources: [...c.sources], ...(c.earlier ? { earlier: [...c.earlier] } : {}) }));
   for (const c of fresh.changed) {
     const at = changed.findIndex((x) => samePath(x.path, c.path));
-    if (at < 0) changed.push({ ...c, sources: [...c.sources] });
+    if (at < 0) changed.push({ ...c, sources: [...c.sources], ...(c.earlier ? { earlier: [...c.earlier] } : {}) });
     else {
       const into = changed[at] as ChangedFile;
       if (c.restored) into.restored = true;
       else {
-        if (c.how) into.how = c.how;
+        if (c.how && c.how !== into.how) {
+          const before = [...(into.earlier ?? []), ...(into.how ? [into.how] : []), ...(c.earlier ?? [])].filter((h) => h !== c.how);
+          into.earlier = before.slice(-MAX_EARLIER);
+          into.how = c.how;
+        }
         delete into.restored;
       }
       for (const id of c.sources) if (!into.sources.includes(id)) into.sources.push(id);
@@ -383,5 +527,8 @@ export function mergeState(earlier: TaskState | null | undefined, fresh: TaskSta
     notesRead: union(earlier.notesRead, fresh.notesRead, LIMITS.notesRead),
     searches: [...earlier.searches, ...fresh.searches].slice(-LIMITS.searches),
     lastAction: fresh.lastAction ?? earlier.lastAction,
+    ...(earlier.editing || fresh.editing ? { editing: true } : {}),
+    // (A fix planned earlier is made once this round edits a source file without planning again.)
+    ...(fresh.plan ? { plan: fresh.plan } : earlier.plan && !fresh.changed.length ? { plan: earlier.plan } : {}),
   };
 }

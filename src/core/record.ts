@@ -62,6 +62,8 @@ export interface LeftOffLine extends SourcedLine {
   command?: string;
   /** Lines of that command's output that bear on the task (see extractTaskLines), output order. */
   output?: string[];
+  /** That command's outcome in one line (its failure line, or its output's first line). */
+  outcome?: string;
 }
 
 /** An error met in the removed part, with how it was resolved when that could be seen. */
@@ -79,6 +81,8 @@ export interface ChangedFile {
   path: string;
   /** The latest edit: the edit command, or the first changed line it wrote. */
   how: string;
+  /** The edits before it (at most two, oldest first), when they differ. */
+  earlier?: string[];
   /** Put back as it was (from a backup, `git checkout`) after the edit. */
   restored?: boolean;
   sources: string[];
@@ -110,11 +114,16 @@ export interface TaskState {
   checked: CheckLine | null;
   /** The agent's latest conclusion about the cause. */
   cause: SourcedLine | null;
+  /** The fix it said it would make, while no source file was edited after it saying so. */
+  plan?: SourcedLine;
   /** Notes read through the plugin's read_note. */
   notesRead: string[];
   searches: SearchLine[];
   /** The last tool call and its outcome in one line. */
   lastAction: { command: string; outcome: string; sources: string[] } | null;
+  /** The work ran shell commands or edited files (a coding agent, not only the plugin's note tools
+   * or other lookups): "Changed" then says so when nothing was edited yet. */
+  editing?: boolean;
 }
 
 export type ReferenceKind = 'wikilink' | 'embed' | 'markdown-link' | 'url' | 'path';
@@ -233,6 +242,7 @@ export function recordSourceIds(record: CompactionRecord): Set<string> {
     add(state.changed);
     if (state.checked) add([state.checked]);
     if (state.cause) add([state.cause]);
+    if (state.plan) add([state.plan]);
     add(state.searches);
     if (state.lastAction) add([state.lastAction]);
   }

@@ -4,7 +4,7 @@
 // references, and the last trim of the block measured whole. Pure: the appenders take the block's
 // lines by section and the tokens used, and return the tokens used after.
 import type { ErrorLine, FileEntry, Reference } from './record';
-import { assemble, outputLine, RAN_PREFIX, resolutionLine, type SectionId } from './block-format';
+import { assemble, OUTCOME_MARK, outputLine, RAN_PREFIX, resolutionLine, type SectionId } from './block-format';
 import { dropLoneSurrogates, isLeadIn } from './text';
 import { errorText } from './error-fate';
 
@@ -20,8 +20,10 @@ type Cost = (s: string) => number;
 export function addResolutions(lines: Lines, errors: readonly ErrorLine[], leftOffText: string, used: number, target: number, cost: Cost): number {
   const errorLines = lines.get('errors');
   if (!errorLines) return used;
-  const byLine = new Map(errors.map((e) => [dropLoneSurrogates(`- ${errorText(e)}`), e]));
-  const ranLeftOff = lines.get('leftOff')?.find((l) => l.startsWith(RAN_PREFIX))?.slice(RAN_PREFIX.length).toLowerCase();
+  // (An error line is written with or without its frame: either names it.)
+  const byLine = new Map(errors.flatMap((e) => [[dropLoneSurrogates(`- ${errorText(e)}`), e] as const, [dropLoneSurrogates(`- ${errorText(e, false)}`), e] as const]));
+  // (The command without the outcome the line may show after it.)
+  const ranLeftOff = lines.get('leftOff')?.find((l) => l.startsWith(RAN_PREFIX))?.slice(RAN_PREFIX.length).split(OUTCOME_MARK)[0]?.toLowerCase();
   const said = new Set<string>([leftOffText, ...(ranLeftOff ? [ranLeftOff] : [])]);
   for (let i = 0; i < errorLines.length; i++) {
     const e = byLine.get(errorLines[i] as string);

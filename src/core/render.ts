@@ -96,6 +96,15 @@ const FILL_MIN_ROOM = 6;
 const FILL_TRIES = 12;
 /** Share of the budget the sections leave to key facts when they grow past their first share. */
 const FACTS_RESERVE = 0.25;
+/** Least room (estimated tokens) in which an error line says where in the project it was raised:
+ * below it the errors themselves come first (swe-traj exact at budget 500: 0.908 with frames). */
+const FRAME_MIN_ROOM = 600;
+/** Most of the budget the task's rules take in a conversation doing work: where the work stands
+ * must have room beside them (a template's eleven rules took 40 % of the block). */
+const RULES_SHARE = 0.22;
+
+/** The constraints, the most binding first (their score: the rule's strength, extract-rules.ts). */
+const bindingFirst = (lines: readonly SourcedLine[]): SourcedLine[] => lines.map((l, i) => ({ l, i })).sort((a, b) => b.l.score - a.l.score || a.i - b.i).map((x) => x.l);
 
 interface Built {
   lines: Map<SectionId, string[]>;
@@ -163,7 +172,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   };
   // A conversation with no tool work (no files, no errors) is talk: its cue-phrase sections (done,
   // decisions, open tasks) are mostly misfires there, and the ranked facts get their room first.
-  const firstShare = (id: SectionId): number => (!work && PROSE.has(id) ? 0 : (FIRST_SHARE[id] ?? 1));
+  // (In work the rules take their share at once, and no more until the facts have had theirs.)
+  const firstShare = (id: SectionId): number => (!work && PROSE.has(id) ? 0 : work && id === 'constraints' ? RULES_SHARE : (FIRST_SHARE[id] ?? 1));
   const share = (id: SectionId): number => built.used + Math.floor(target * firstShare(id));
   const sectionCaps = new Map<SectionId, number>();
 
@@ -219,7 +229,9 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // A key fact the task lines hold is not repeated.
   const goalLower = `${goalText}\n${requestText}`.toLowerCase();
   // Nor one the "Left off" line holds, or that holds it.
-  const leftOffText = taskLine('leftOff', record.leftOff, 'Left off:').toLowerCase();
+  // (A step taken without words: "Left off:" stands over its command alone.)
+  const commandOnly = record.leftOff?.command !== undefined && record.leftOff.text === record.leftOff.command;
+  const leftOffText = commandOnly ? (add('leftOff', 'Left off:', target) ? record.leftOff?.text.toLowerCase() ?? '' : '') : taskLine('leftOff', record.leftOff, 'Left off:').toLowerCase();
   tasksLower = `${requestText}\n${leftOffText}`.toLowerCase();
   if (leftOffText) {
     shown.add(dedupeKey(leftOffText));
@@ -229,9 +241,10 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // (Not one ending in a colon or with unbalanced markup. A pipeline is shown: its " | " may read
     // as an item separator to a scorer, but a continuation needs the command the work stood at, and
     // without it a "Let me …:" line is not shown either, so "Left off" went missing.)
-    const ran = command !== undefined && command !== '' && !isLeadIn(command) && balancedMarkup(command) && add('leftOff', ranLine(command), target);
+    // (With its outcome in one line, when the state read one: what the last step showed.)
+    const ran = command !== undefined && command !== '' && !isLeadIn(command) && balancedMarkup(command) && (add('leftOff', ranLine(command, record.leftOff?.outcome), target) || add('leftOff', ranLine(command), target));
     // A line that announces the command ("Let me read the method:") is shown with it or not at all.
-    if (!ran && isLeadIn(leftOffText)) {
+    if (!ran && (commandOnly || isLeadIn(leftOffText))) {
       // (What add() counted for each line: no heading here.)
       for (const l of built.lines.get('leftOff') ?? []) built.used -= cost(l) + 1;
       built.lines.delete('leftOff');
@@ -242,13 +255,15 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const nextStepText = taskLine('nextStep', record.nextStep, 'Next step:').toLowerCase();
 
   const listSections: [SectionId, string[]][] = [
-    // (With an assistant over many threads, the current thread's rules: LongMemEval recall at
+    // (In work, the most binding first: the budget may hold fewer; they are shown in their order.
+    // With an assistant over many threads, the current thread's rules: LongMemEval recall at
     // 1,000 / 2,000 0.548 / 0.749 → 0.552 / 0.757.)
-    ['constraints', (staleGoal ? currentRules(record, threads) : record.constraints).map((l) => `- ${l.text}`)],
+    ['constraints', (work ? bindingFirst(record.constraints) : staleGoal ? currentRules(record, threads) : record.constraints).map((l) => `- ${l.text}`)],
     // Where the work stands (state-format.ts), after the rules it must keep to.
-    ['state', stateLines(record.state, record.leftOff?.command, record.leftOff?.text)],
+    // (What "Left off" shows, not all its record holds: a cause it could not show goes in State.)
+    ['state', stateLines(record.state, record.leftOff?.command, leftOffText, record.leftOff?.outcome)],
     // Errors first without how they were resolved: the resolutions are added last, if room is left.
-    ['errors', record.errors.map((e) => `- ${errorText(e)}`)],
+    ['errors', record.errors.map((e) => `- ${errorText(e, target >= FRAME_MIN_ROOM)}`)],
     ['open', record.openTasks.map((l) => `- ${l.text}`)],
     ['decisions', record.decisions.map((l) => `- ${l.text}`)],
     // Under the "Done:" heading an item does not say "Done:" again.
@@ -271,7 +286,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const inline: [SectionId, string[], (items: string[]) => string][] = [
     // (What the State section lists as changed or scratch is not listed again.)
     ['modified', orderFiles(record.filesModified.filter((f) => !inState(record.state, f.path))), (xs) => fileLine(HEADINGS.modified, xs)],
-    ['read', orderFiles(record.filesRead.filter((f) => !record.filesModified.some((m) => m.path === f.path))), (xs) => fileLine(HEADINGS.read, xs)],
+    // (Nor the notes State lists as read.)
+    ['read', orderFiles(record.filesRead.filter((f) => !record.filesModified.some((m) => m.path === f.path) && !record.state?.notesRead.includes(f.path))), (xs) => fileLine(HEADINGS.read, xs)],
     // A link or URL the goal shows is not listed again (paths are: "README.md" may be part of one).
     ['references', orderRefs(record.references).filter((r) => !(/^(?:!?\[|https?:)/.test(r) && goalText.includes(r))), (xs) => `References: ${xs.join(', ')}`],
   ];
@@ -316,7 +332,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // Sections past their first share, leaving key facts their reserve: structured facts (errors,
   // files, tasks) are denser than any sentence, but a block of lists alone loses the conversation.
   const sectionsLimit = Math.floor(target * (1 - FACTS_RESERVE));
-  for (const [id, items] of listSections) if (STRUCTURED.has(id)) fillList(id, items, () => Math.max(sectionCaps.get(id) ?? 0, sectionsLimit));
+  for (const [id, items] of listSections) if (STRUCTURED.has(id) && !(work && id === 'constraints')) fillList(id, items, () => Math.max(sectionCaps.get(id) ?? 0, sectionsLimit));
   for (const [id, items, format] of inline) if (STRUCTURED.has(id)) fillInline(id, items, format, sectionsLimit);
 
   // Key facts take everything left; chosen in ranking order, shown in conversation order.
@@ -354,8 +370,11 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // (A fact holding the whole line is that sentence again, unless the line is a mere "Yes.")
   // The errors' resolutions (added after the facts, on lines of their own) are said above too.
   const resolutions = record.errors.map((e) => e.resolution?.toLowerCase() ?? '').filter(Boolean);
+  // The cause the State section shows (without the connective a fact may open with).
+  const causeLower = record.state?.cause?.text.toLowerCase() ?? '';
   const saidAbove = (lower: string): boolean =>
     goalLower.includes(lower) ||
+    (causeLower.length >= 20 && (causeLower.includes(lower.replace(/^(?:so|now|ok(?:ay)?|i see|i found it|perfect|great|good|ah|aha)[,!:]?\s+/, '')) || lower.includes(causeLower))) ||
     resolutions.includes(lower) ||
     (nextStepText !== '' && nextStepText.includes(lower)) || (leftOffText !== '' && (leftOffText.includes(lower) || (leftOffText.length >= 20 && lower.includes(leftOffText))));
   const saidAboveMemo = new Map<SourcedLine, boolean>();
@@ -437,7 +456,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // Then how the errors shown were resolved, and what the left-off command's output showed of the
   // task, while room is left: facts come first.
   built.used = addResolutions(built.lines, record.errors, leftOffText, built.used, target, cost);
-  built.used = addCommandOutput(built.lines, outputOf(record.leftOff), built.used, target, cost);
+  built.used = addCommandOutput(built.lines, outputOf(record.leftOff).filter((l) => l !== record.leftOff?.outcome && `\`${squash(l)}\`` !== record.leftOff?.outcome), built.used, target, cost);
 
   if (factLines.length) built.lines.set('facts', factLines);
 
@@ -477,6 +496,12 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     }
   }
 
+  // The rules taken most binding first are shown in the task's order.
+  const rulesShown = built.lines.get('constraints');
+  if (work && rulesShown) {
+    const order = new Map(record.constraints.map((l, i) => [dropLoneSurrogates(`- ${l.text}`), i]));
+    rulesShown.sort((a, b) => (order.get(a) ?? -1) - (order.get(b) ?? -1));
+  }
   return trimToFit(built.lines, options.budgetTokens, margin, cost);
 }
 

@@ -6,34 +6,56 @@
 import { samePath } from './extract-files';
 import type { TaskState } from './record';
 
+/** What "Changed:" says before any source file was edited. */
+export const NOTHING_CHANGED = 'no source file edited yet';
+
 /** Longest list of scratch files or notes written on one line. */
 const MAX_LISTED = 10;
 
 /** The State section's lines, most needed first (the renderer fills them in order while its share
- * of the budget lasts). `leftOffCommand` / `leftOffText`: what "Left off" already shows, not
- * repeated as the last action or the cause. */
-export function stateLines(state: TaskState | null | undefined, leftOffCommand = '', leftOffText = ''): string[] {
+ * of the budget lasts). `leftOffCommand` / `leftOffText` / `leftOffOutcome`: what "Left off" already
+ * shows, not repeated as the last action, the check or the cause. */
+export function stateLines(state: TaskState | null | undefined, leftOffCommand = '', leftOffText = '', leftOffOutcome = ''): string[] {
   if (!state) return [];
   const out: string[] = [];
+  // An agent at work on files (shell commands, edits; not the plugin's note tools or lookups) that
+  // has edited no source file yet says so: a model continuing from the block must not assume a
+  // fix is in place.
+  if (state.editing === true && !state.changed.length) out.push(`- Changed: ${NOTHING_CHANGED}`);
   for (const c of state.changed) {
+    // (Its earlier edits too, oldest first: a file edited at two places was changed at both.)
+    const hows = [...(Array.isArray(c.earlier) ? c.earlier : []), c.how].filter((h) => typeof h === 'string' && h !== '');
     if (c.restored) out.push(`- Changed, then restored: ${c.path}`);
-    else if (c.how && c.how.includes(c.path.slice(c.path.lastIndexOf('/') + 1))) out.push(`- Changed: ${c.how}`);
+    else if (hows.length === 1 && namesFile(c.how, c.path)) out.push(`- Changed: ${c.how}`);
     else {
       out.push(`- Changed: ${c.path}`);
       // (A changed line that is itself a list item is shown without its own marker: "  - - x"
       // reads as a typo.)
-      if (c.how) out.push(`  - ${c.how.replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/, '')}`);
+      for (const how of hows) out.push(`  - ${how.replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/, '')}`);
     }
   }
-  if (state.checked) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
   // (A cause "Left off" already says is not said twice.)
-  if (state.cause && !leftOffText.includes(state.cause.text)) out.push(`- Cause: ${state.cause.text}`);
+  if (state.cause && !leftOffText.toLowerCase().includes(state.cause.text.toLowerCase())) out.push(`- Cause: ${state.cause.text}`);
+  // The fix it means to make, not made yet: where the work goes next.
+  if (state.plan && !leftOffText.toLowerCase().includes(state.plan.text.toLowerCase())) out.push(`- Planned fix: ${state.plan.text}`);
+  // (Nor the check "Left off" shows run with its outcome.)
+  if (state.checked && !(leftOffOutcome && (state.checked.command === leftOffCommand || leftOffCommand.endsWith(` … ${state.checked.command}`)))) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
   if (state.notesRead.length) out.push(`- Notes read: ${state.notesRead.slice(-MAX_LISTED).join(', ')}`);
   for (const s of state.searches) out.push(`- Searched "${s.query}": ${s.notes.length ? s.notes.join(', ') : 'nothing matched in the vault'}`);
   const last = state.lastAction;
   if (last && last.command !== leftOffCommand && last.command !== state.checked?.command) out.push(`- Last action: ${last.command} — ${last.outcome}`);
   if (state.scratch.length) out.push(`- Scratch: ${state.scratch.slice(-MAX_LISTED).join(', ')}`);
   return out;
+}
+
+/** Whether an edit command names the file itself (`sed -i … total.py`), not another that ends
+ * like it (`python fix_total.py`). */
+function namesFile(how: string, path: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  for (let at = how.indexOf(base); at >= 0; at = how.indexOf(base, at + 1)) {
+    if (!/[\w.-]/.test(how.charAt(at - 1)) && !/[\w]/.test(how.charAt(at + base.length))) return true;
+  }
+  return false;
 }
 
 /** Whether the state already names a file (changed or scratch): "Files modified" need not. */

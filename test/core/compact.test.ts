@@ -180,14 +180,10 @@ describe('compact', () => {
     ], 'Go on.');
     const r = ok(compact(chat, opts({ cut: 5, budgetTokens: 600 })));
     const lines = r.block.split('\n');
-    const at = lines.indexOf('- Ran: grep -n "ordering_parts" django/db/models/sql/compiler.py');
+    // (The first line that names the task is the command's outcome, on its line; the rest fenced.)
+    const at = lines.indexOf("- Ran: grep -n \"ordering_parts\" django/db/models/sql/compiler.py — `35: self.ordering_parts = re.compile(r'(.*)\\s(ASC|DESC)(.*)')`");
     expect(at).toBeGreaterThan(0);
-    expect(lines.slice(at + 1, at + 5)).toEqual([
-      '  ```',
-      "  35:        self.ordering_parts = re.compile(r'(.*)\\s(ASC|DESC)(.*)')",
-      '  356:            without_ordering = self.ordering_parts.search(sql).group(1)',
-      '  ```',
-    ]);
+    expect(lines.slice(at + 1, at + 4)).toEqual(['  ```', '  356:            without_ordering = self.ordering_parts.search(sql).group(1)', '  ```']);
     expect(r.block).not.toContain('import re');
     expect(r.block).not.toContain('<returncode>');
     // In a later round whose part holds no request, the earlier goal says what the task is about.
@@ -195,7 +191,7 @@ describe('compact', () => {
       .slice(1)
       .map((msg) => ({ ...msg, id: `r2-${msg.id}` }));
     const second = ok(compact(later, opts({ cut: 2, budgetTokens: 600, previous: r.record })));
-    expect(second.block).toContain("  35:        self.ordering_parts = re.compile(r'(.*)\\s(ASC|DESC)(.*)')");
+    expect(second.block).toContain("— `35: self.ordering_parts = re.compile(r'(.*)\\s(ASC|DESC)(.*)')`");
     // With little room the output is left out first, and the block stays within its budget.
     const tight = ok(compact(chat, opts({ cut: 5, budgetTokens: 80 })));
     expect(tight.block).not.toContain('```');
@@ -266,7 +262,8 @@ describe('compact', () => {
     const lines = r.block.split('\n');
     const at = lines.indexOf('Left off: Let me continue reading the method.');
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toBe("- Ran: sed -n '320,400p' django/db/models/sql/compiler.py");
+    // (With what it showed, in one line.)
+    expect(lines[at + 1]).toBe("- Ran: sed -n '320,400p' django/db/models/sql/compiler.py — `order_by.extend(...)`");
     // A pipeline is shown whole: where the work stood is worth more than how a scorer splits " | ".
     const session = (command: string) =>
       agentSession('Fix the ordering bug in the SQL compiler.', [
@@ -277,7 +274,7 @@ describe('compact', () => {
     expect(p.block).toContain('Left off: Let me count the callers.\n- Ran: grep -rn "get_order_by" django | wc -l');
     // A pager at its end only says how much of the output was looked at.
     const paged = ok(compact(session('grep -rn "get_order_by" django | head -20'), opts({ cut: 5, budgetTokens: 400 })));
-    expect(paged.block).toContain('- Ran: grep -rn "get_order_by" django\n');
+    expect(paged.block).toContain('- Ran: grep -rn "get_order_by" django — `7`\n');
     // A command that cannot stand on its line (unbalanced markup) is not shown, and no line is
     // left hanging on its colon.
     const odd = ok(compact(session('echo `date'), opts({ cut: 5, budgetTokens: 400 })));

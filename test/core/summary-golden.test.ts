@@ -83,7 +83,7 @@ describe('the summary of a coding-agent run', () => {
   });
 
   it('ends where the work stood, with the command it ran', () => {
-    expect(lines.slice(-2)).toEqual(['Left off: The export now writes an empty cell for a missing date, and the tests pass now.', '- Ran: python -m pytest tests/test_csv.py']);
+    expect(lines.slice(-2)).toEqual(['Left off: The export now writes an empty cell for a missing date, and the tests pass now.', '- Ran: python -m pytest tests/test_csv.py — passed: 3 passed']);
   });
 });
 

@@ -9,10 +9,11 @@ import { CLI_DEFAULTS, resolve } from '../../src/cli/settings';
 import { errorText } from '../../src/core/error-fate';
 import { compact } from '../../src/core/compact';
 import { withoutRefuted } from '../../src/core/agent-prose';
-import { extractRules } from '../../src/core/extract-rules';
+import { extractRules, rulesOf } from '../../src/core/extract-rules';
 import { mergeState } from '../../src/core/extract-state';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import { estimateMessageTokens } from '../../src/core/message-tokens';
+import { estimateTokens } from '../../src/core/tokens';
 import type { ChatMessage } from '../../src/core/messages';
 import type { TaskState } from '../../src/core/record';
 
@@ -142,8 +143,10 @@ describe('the State section', () => {
   it('shows the last test run and its outcome: a failing run, then a passing one, is passed', () => {
     const { block, state } = blockOf(fix);
     expect(state?.checked).toMatchObject({ command: 'python reproduce.py', passed: true });
-    expect(section(block, 'State:')).toContain('- Checked: python reproduce.py — passed: All checks passed');
-    const failing = blockOf(fix.slice(0, 5).concat([{ id: 'u-last', createdAt: 0, role: 'user', content: 'Go on.' }]));
+    // (The run "Left off" shows, with its outcome, is not said again as the check.)
+    expect(block).toContain('- Ran: python reproduce.py — passed: All checks passed');
+    expect(section(block, 'State:')).not.toContain('- Checked:');
+    const failing = blockOf(fix.slice(0, 7).concat([{ id: 'u-last', createdAt: 0, role: 'user', content: 'Go on.' }]));
     expect(section(failing.block, 'State:')).toContain('- Checked: python reproduce.py — failed (return code 1): AssertionError: discount lost on line 2');
   });
 
@@ -190,6 +193,16 @@ describe('errors with their fate', () => {
     expect(section(block, 'Errors met:')).toBe("- ModuleNotFoundError: No module named 'tabulate'\n  - Then: pip install tabulate");
   });
 
+  it('marks a resolved error as resolved on its own line when the block has room, so it reads apart from an open one', () => {
+    const chat = run('Run the report.', [
+      ['Reading the report code.', 'cat report.py', Array.from({ length: 80 }, (_, i) => `    row_${i} = tabulate(rows[${i}], headers="keys")`).join('\n')],
+      ['Running it.', 'python report.py', "ModuleNotFoundError: No module named 'tabulate'\n<returncode>1</returncode>"],
+      ['Installing it.', 'pip install tabulate', 'Successfully installed tabulate'],
+      ['Now it runs.', 'python report.py', 'Report written.\n<returncode>0</returncode>'],
+    ]);
+    expect(blockOf(chat).block).toContain("- ModuleNotFoundError: No module named 'tabulate' (resolved)");
+  });
+
   it('reduces a traceback to its exception line and innermost project frame, marked unresolved; its frames are never facts', () => {
     const traceback = [
       'Traceback (most recent call last):',
@@ -201,10 +214,15 @@ describe('errors with their fate', () => {
       '    raise KeyError(name)',
       "KeyError: 'nightly'",
     ].join('\n');
-    const chat = run('Why does the nightly job crash?', [['Running the jobs.', 'python app/main.py', `${traceback}\n<returncode>1</returncode>`]], 'Here is the same traceback:\n' + traceback);
+    // (A long read first: the block has the room of a real one.)
+    const chat = run('Why does the nightly job crash?', [['Reading the scheduler.', 'cat app/jobs.py', Array.from({ length: 80 }, (_, i) => `    schedule(job_${i}, when="nightly", retries=${i % 3})`).join('\n')], ['Running the jobs.', 'python app/main.py', `${traceback}\n<returncode>1</returncode>`]], 'Here is the same traceback:\n' + traceback);
     const r = compact(chat, { budgetTokens: 1200, cut: chat.length, model: 'gpt-4o' });
     if (!r.ok) throw new Error(r.message);
     expect(r.block).toContain("- KeyError: 'nightly' (at /repo/app/jobs.py, line 41, in run), unresolved");
+    // A small block spends no room on where an error was raised: the errors come first.
+    const small = compact(chat, { budgetTokens: 400, cut: chat.length, model: 'gpt-4o' });
+    if (!small.ok) throw new Error(small.message);
+    expect(small.block).toContain("- KeyError: 'nightly', unresolved");
     expect(r.record.errors).toHaveLength(1);
     for (const f of r.record.facts) expect(f.text).not.toMatch(/File "|line \d+, in /);
   });
@@ -239,6 +257,17 @@ describe("an agent's prose", () => {
     expect(r.record.facts.map((f) => f.text)).toContain('The parser ignores the sign of the offset.');
   });
 
+  it('does not carry a finding it later called wrong, a sentence leaning on the one before, nor a restatement of what the issue is about', () => {
+    const chat = run('Fix the ordering.', [
+      ['The issue is related to model inheritance and ordering.', 'cat models.py', 'class Child(Parent): ...'],
+      ['The direction is inverted twice in the recursive call. So my double-negative analysis is wrong.', 'python repro.py', 'ORDER BY id ASC'],
+      ['The compiler passes the parsed order as the default order. Or to fix how directions are handled. Look at line 730: the call passes order.', 'sed -n 720,740p compiler.py', 'results.extend(...)'],
+    ]);
+    const kept = withoutRefuted(sentencesOf(chat)).map((x) => x.text);
+    expect(kept).toContain('The compiler passes the parsed order as the default order.');
+    for (const gone of ['The issue is related to model inheritance and ordering.', 'The direction is inverted twice in the recursive call.', 'So my double-negative analysis is wrong.', 'Or to fix how directions are handled.', 'Look at line 730: the call passes order.']) expect(kept).not.toContain(gone);
+  });
+
   it('property: only assistant sentences are ever dropped, and order is kept', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant'), fc.constantFrom('Actually, no.', 'The cache is stale.', 'Maybe it is the disk?', 'It works.', 'Wait, the path is wrong.')), { maxLength: 12 }), (turns) => {
@@ -262,7 +291,7 @@ describe('where the work was left off', () => {
     const lines = block.split('\n');
     const at = lines.indexOf('Left off: Let me examine the writer.');
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toBe("- Ran: sed -n '10,40p' export.py");
+    expect(lines[at + 1]).toBe("- Ran: sed -n '10,40p' export.py — `def write(rows):`");
     expect(block).not.toContain('Next step:');
     for (const line of lines) if (!line.endsWith('Constraints and preferences:') && !/^[A-Z][a-z]+(?: [a-z]+){0,3}:$/.test(line)) expect(line).not.toMatch(/:\s*$/);
   });
@@ -297,5 +326,185 @@ describe('a small window with a long task message', () => {
     // Once tool rounds answered it, the task message is carried by the block, not sent whole.
     expect(rounds.some((e) => e.kind === 'compaction' && e.record.requestCarried === 'u0')).toBe(true);
     expect(r.overPoint).toBe(0);
+  });
+});
+
+describe('where the work stands, as a reader needs it', () => {
+  it('says no source file was edited yet, in a run with a shell and no edit; not in a run of note lookups', () => {
+    const looking = run('Fix the rounding in billing/total.py.', [['Let me read it.', 'cat billing/total.py', 'def total(lines): ...']]);
+    expect(section(blockOf(looking).block, 'State:')).toContain('- Changed: no source file edited yet');
+    const notes = run('What do my notes say about compost?', [['Reading the note.', { name: 'read_note', args: { path: 'Garden/Soil.md' } }, 'Compost twice a year.']]);
+    expect(blockOf(notes).block).not.toContain('no source file edited yet');
+    const edited = run('Fix the rounding.', [['Fixing it.', "sed -i 's/round(x)/round(x, 2)/' billing/total.py", '']]);
+    expect(blockOf(edited).block).not.toContain('no source file edited yet');
+  });
+
+  it('lists a script written and run in one command, and a copy of a source file, as scratch, not as changed', () => {
+    const chat = run('Fix the parser.', [
+      ['Reproducing.', "cat > repro.py << 'EOF'\nfrom app.parse import parse\nprint(parse('-01:00'))\nEOF\npython repro.py", '+01:00'],
+      ['Trying a version aside.', "python - << 'EOF'\nsrc = open('app/parse.py').read()\nopen('app/parse.py.new', 'w').write(src.replace('abs(', '('))\nEOF", ''],
+    ]);
+    const { state } = blockOf(chat);
+    expect(state?.changed).toEqual([]);
+    expect(state?.scratch).toEqual(['repro.py', 'app/parse.py.new']);
+  });
+
+  it('says a source file edited by a script the agent wrote was changed by running it, with what it printed', () => {
+    const script = "cat > fix_total.py << 'EOF'\nsrc = open('billing/total.py').read()\nsrc = src.replace('lines[0]', 'line')\nopen('billing/total.py', 'w').write(src)\nprint('Rewrote the sum over every line')\nEOF";
+    const chat = run('Fix the total.', [
+      ['Writing the fix as a script.', script, ''],
+      ['Running it.', 'python fix_total.py', 'Rewrote the sum over every line'],
+    ]);
+    const { state, block } = blockOf(chat);
+    expect(state?.changed.map((c) => c.path)).toEqual(['billing/total.py']);
+    expect(state?.scratch).toEqual(['fix_total.py']);
+    expect(section(block, 'State:')).toContain('- Changed: billing/total.py\n  - python fix_total.py — printed: Rewrote the sum over every line');
+  });
+
+  it("takes the cause from the sentences after an announced conclusion, never from what the issue is 'about', and else from the latest finding", () => {
+    const announced = run('Fix the offsets.', [
+      ['The issue is about time zones.', 'cat app/parse.py', 'def parse(s): ...'],
+      ['Now I understand the issue. The parser drops the sign of the offset before it converts it. Let me look at the tests:', 'ls tests', 'test_parse.py'],
+    ]);
+    expect(section(blockOf(announced).block, 'State:')).toContain('- Cause: The parser drops the sign of the offset before it converts it.');
+    const finding = run('Fix the offsets.', [['So `parse()` does not handle a negative offset at all.', 'cat app/parse.py', 'def parse(s): ...']]);
+    expect(blockOf(finding).state?.cause?.text).toBe('`parse()` does not handle a negative offset at all.');
+    const topic = run('Fix the offsets.', [['The issue is about time zones in the parser module.', 'cat app/parse.py', 'def parse(s): ...']]);
+    expect(blockOf(topic).state?.cause).toBeNull();
+  });
+
+  it('lists every place a file was edited, oldest first, and a chain keeps the earlier ones', () => {
+    const chat = run('Fix the totals.', [
+      ['First place.', "sed -i '12s/total =/total +=/' billing/total.py", ''],
+      ['Second place.', "sed -i '40s/round(x)/round(x, 2)/' billing/total.py", ''],
+    ]);
+    const { block, state } = blockOf(chat);
+    expect(section(block, 'State:')).toContain("- Changed: billing/total.py\n  - sed -i '12s/total =/total +=/' billing/total.py\n  - sed -i '40s/round(x)/round(x, 2)/' billing/total.py");
+    const later: TaskState = { changed: [{ path: 'billing/total.py', how: "sed -i '50s/a/b/' billing/total.py", sources: ['z'] }], scratch: [], checked: null, cause: null, notesRead: [], searches: [], lastAction: null };
+    const merged = mergeState(state, later).changed[0];
+    expect([...(merged?.earlier ?? []), merged?.how]).toEqual(["sed -i '12s/total =/total +=/' billing/total.py", "sed -i '40s/round(x)/round(x, 2)/' billing/total.py", "sed -i '50s/a/b/' billing/total.py"]);
+  });
+
+  it('says the fix the agent settled on while no source file was edited after it, and not once it is made', () => {
+    const steps: Step[] = [
+      ['The fix should be to keep the sign of the offset when the parser converts it.', 'cat app/parse.py', 'def parse(s): ...'],
+      ['Let me look at the tests first.', 'ls tests', 'test_parse.py'],
+    ];
+    expect(section(blockOf(run('Fix the offsets.', steps)).block, 'State:')).toContain('- Planned fix: The fix should be to keep the sign of the offset when the parser converts it.');
+    const made = run('Fix the offsets.', [...steps, ['Making it.', "sed -i 's/abs(offset)/offset/' app/parse.py", '']]);
+    expect(blockOf(made).block).not.toContain('Planned fix:');
+  });
+
+  it('leaves off at the last tool call with its outcome in one line, even when that step said nothing', () => {
+    const chat = run('Fix the export.', [
+      ['Let me look at the writer.', 'cat export.py', 'def write(rows): ...'],
+      ['', 'python -m pytest tests/test_export.py', 'FAILED tests/test_export.py::test_dates - AssertionError: 2 != 3\n<returncode>1</returncode>'],
+    ]);
+    const lines = blockOf(chat).block.split('\n');
+    const at = lines.indexOf('Left off: Let me look at the writer.');
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe('- Ran: python -m pytest tests/test_export.py — failed (return code 1): FAILED tests/test_export.py::test_dates - AssertionError: 2 != 3');
+    // Prose more than two silent steps back no longer says what the work is doing.
+    const silent = run('Fix the export.', [
+      ['Let me look at the writer.', 'cat export.py', 'def write(rows): ...'],
+      ['', 'ls tests', 'test_export.py'],
+      ['', 'cat tests/test_export.py', 'def test_dates(): ...'],
+      ['', 'wc -l export.py', '120 export.py'],
+    ]);
+    const block = blockOf(silent).block;
+    expect(block).toContain('Left off:\n- Ran: wc -l export.py — `120 export.py`');
+    expect(block).not.toContain('Left off: Let me look at the writer.');
+  });
+
+  it('shows a script written and run in one command as both, with the outcome of the run', () => {
+    const chat = run('Fix the export.', [['Reproducing.', "cat > repro.py << 'EOF'\nfrom export import write\nwrite([{'date': ''}])\nEOF\npython repro.py", 'KeyError: \'date\'\n<returncode>1</returncode>']]);
+    expect(blockOf(chat).block).toContain("- Ran: cat > repro.py << 'EOF' … python repro.py — failed (return code 1): KeyError: 'date'");
+  });
+
+  it('counts a missing test runner and a qualified exception line as a failed run, whatever the return code', () => {
+    const chat = run('Fix the export.', [
+      ['Running the tests.', 'python -m pytest tests/test_export.py 2>&1', '/usr/bin/python: No module named pytest\n<returncode>0</returncode>'],
+      ['Now with the project runner.', 'python -m app.tests 2>&1', 'app.errors.SettingsMissing: Requested setting DB, but settings are not configured.\n<returncode>0</returncode>'],
+    ]);
+    const { state } = blockOf(chat);
+    expect(state?.checked).toMatchObject({ passed: false, outcome: 'failed: app.errors.SettingsMissing: Requested setting DB, but settings are not configured.' });
+    const first = blockOf(chat.slice(0, 3).concat([{ id: 'u-last', createdAt: 0, role: 'user', content: 'Go on.' }]));
+    expect(first.state?.checked?.outcome).toBe('failed: /usr/bin/python: No module named pytest');
+  });
+
+  it('shows a next step only when it was announced after the last action', () => {
+    const acting = run('Fix the export.', [['Next, I will check the date column.', 'grep -n date export.py', '12: date = row[3]']]);
+    expect(blockOf(acting).block).not.toContain('Next step:');
+    const chat = run('Fix the export.', [
+      ['Let me look at the writer.', 'cat export.py', `def write(rows):\n${'    out.append(format_row(row))\n'.repeat(40)}`],
+      ['And at its tests.', 'cat tests/test_export.py', `def test_dates():\n${'    assert write([row]) == expected\n'.repeat(40)}`],
+    ]);
+    chat.splice(chat.length - 1, 0, { id: 'a-end', createdAt: 0, role: 'assistant', content: 'The writer skips empty dates. Next, I will add a regression test for empty dates.' });
+    expect(blockOf(chat).block).toContain('Next step: Next, I will add a regression test for empty dates.');
+  });
+
+  it('shows an inline script as one command, with what its first comment says it does', () => {
+    const chat = run('Check the encoder.', [['Testing it.', 'python -c "\nimport sys\n# Encode a memoryview through the response\nprint(bytes(memoryview(b\'x\')))\n"', "b'x'"]]);
+    expect(blockOf(chat).block).toContain('- Ran: python -c "…" # Encode a memoryview through the response — ran without error, last output: b\'x\'');
+  });
+});
+
+describe("the plugin's own tool loop", () => {
+  it('carries the question that started the loop as its goal, the notes read once, what each search returned, and where it left off', () => {
+    const chat = run('Which of my garden notes mention compost, and when should it be turned?', [
+      ['Let me search your vault for compost.', { name: 'search_vault', args: { query: 'compost' } }, 'Garden/Soil.md\n  …turn the compost every two weeks…\nGarden/Log.md\n  …compost bin moved…'],
+      ['I will read the soil note.', { name: 'read_note', args: { path: 'Garden/Soil.md' } }, '# Soil\nTurn the compost every two weeks in summer.'],
+    ]);
+    const { block } = blockOf(chat);
+    expect(block).toContain('Goal: Which of my garden notes mention compost, and when should it be turned?');
+    expect(block).toContain('- Notes read: Garden/Soil.md');
+    expect(block).toContain('- Searched "compost": Garden/Soil.md, Garden/Log.md');
+    expect(block).not.toContain('Files read');
+    expect(block).not.toContain('no source file edited yet');
+  });
+});
+
+describe('the rules a block carries', () => {
+  const manyRules = `<issue>
+The CSV export drops rows whose date is empty.
+</issue>
+
+<instructions>
+## Boundaries
+- MODIFY: source files under export/
+- DO NOT MODIFY: tests or the CI configuration.
+- Only change the files you need to change in export/ and nothing under tests.
+- Inspect the diff to confirm it only contains your intended changes.
+
+## Submission
+When you are done you MUST submit your changes as a patch.
+You MUST use this EXACT command to submit: \`echo DONE && cat patch.diff\`
+Never push to the remote repository.
+Do not commit your changes.
+You CANNOT continue working in any way on this task after submitting.
+Creating the patch and submitting it MUST be separate commands.
+</instructions>`;
+
+  it('drops a rule that repeats more binding ones and a check that is only advice', () => {
+    const rules = rulesOf({ id: 'u0', createdAt: 0, role: 'user', content: manyRules }).map((r) => r.text);
+    expect(rules).not.toContain('Only change the files you need to change in export/ and nothing under tests.');
+    expect(rules).not.toContain('Inspect the diff to confirm it only contains your intended changes.');
+    expect(rules).toContain('You MUST use this EXACT command to submit: `echo DONE && cat patch.diff`');
+  });
+
+  it('gives the rules at most their share of a small block, the most binding first, shown in their order, and the state its room', () => {
+    const steps: Step[] = Array.from({ length: 12 }, (_, i): Step => [`Reading part ${i + 1} of the exporter to see where empty dates go.`, `sed -n '${i * 30 + 1},${i * 30 + 30}p' export/csv.py`, `${i * 30 + 1}:    if not row.get("date"): continue`]);
+    steps.splice(6, 0, ['Now I understand the issue. The exporter skips a row when its date is empty instead of writing an empty cell.', 'python -m pytest tests/test_csv.py', 'FAILED tests/test_csv.py::test_empty_date - AssertionError\n<returncode>1</returncode>']);
+    const { block } = blockOf(run(manyRules, steps), 500);
+    const rules = section(block, 'Constraints and preferences:');
+    expect(estimateTokens(rules, 'gpt-4o')).toBeLessThanOrEqual(0.22 * 500);
+    expect(rules).toContain('EXACT command');
+    const order = ['MODIFY:', 'DO NOT MODIFY:', 'EXACT command'].map((r) => rules.indexOf(r));
+    expect(order.every((x) => x >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    const state = section(block, 'State:');
+    expect(state).toContain('- Changed: no source file edited yet');
+    expect(state).toContain('- Cause: The exporter skips a row when its date is empty instead of writing an empty cell.');
+    expect(state).toContain('- Checked: python -m pytest tests/test_csv.py — failed (return code 1): FAILED tests/test_csv.py::test_empty_date - AssertionError');
   });
 });
