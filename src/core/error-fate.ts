@@ -98,10 +98,9 @@ export function errorText(e: ErrorLine, withFrame = true): string {
   // leaves every frame out: the errors themselves come first.)
   const frame = withFrame && typeof e.frame === 'string' && e.frame && !e.resolution ? ` (at ${e.frame})` : '';
   // (With room, a resolved error says so on its line: how is added under it only while room is
-  // left, and without either a reader cannot tell it from one still open.)
-  if (e.resolution) return withFrame ? `${e.text} (resolved)` : e.text;
+  // left, and without either a reader cannot tell it from one still open. The fate leads the line
+  // as its label, so the error itself stays in the tool's own words.)
+  if (e.resolution) return withFrame ? `Resolved: ${e.text}` : e.text;
   if (e.unresolved !== true) return `${e.text}${frame}`;
-  // (A message that ends its sentence gives up its stop to the mark: "… read., unresolved" reads
-  // as a typo.)
-  return `${frame ? e.text : e.text.replace(/([^.])\.$/, '$1')}${frame}, unresolved`;
+  return `Unresolved: ${e.text}${frame}`;
 }

@@ -200,7 +200,7 @@ describe('errors with their fate', () => {
       ['Installing it.', 'pip install tabulate', 'Successfully installed tabulate'],
       ['Now it runs.', 'python report.py', 'Report written.\n<returncode>0</returncode>'],
     ]);
-    expect(blockOf(chat).block).toContain("- ModuleNotFoundError: No module named 'tabulate' (resolved)");
+    expect(blockOf(chat).block).toContain("- Resolved: ModuleNotFoundError: No module named 'tabulate'");
   });
 
   it('reduces a traceback to its exception line and innermost project frame, marked unresolved; its frames are never facts', () => {
@@ -218,11 +218,11 @@ describe('errors with their fate', () => {
     const chat = run('Why does the nightly job crash?', [['Reading the scheduler.', 'cat app/jobs.py', Array.from({ length: 80 }, (_, i) => `    schedule(job_${i}, when="nightly", retries=${i % 3})`).join('\n')], ['Running the jobs.', 'python app/main.py', `${traceback}\n<returncode>1</returncode>`]], 'Here is the same traceback:\n' + traceback);
     const r = compact(chat, { budgetTokens: 1200, cut: chat.length, model: 'gpt-4o' });
     if (!r.ok) throw new Error(r.message);
-    expect(r.block).toContain("- KeyError: 'nightly' (at /repo/app/jobs.py, line 41, in run), unresolved");
+    expect(r.block).toContain("- Unresolved: KeyError: 'nightly' (at /repo/app/jobs.py, line 41, in run)");
     // A small block spends no room on where an error was raised: the errors come first.
     const small = compact(chat, { budgetTokens: 400, cut: chat.length, model: 'gpt-4o' });
     if (!small.ok) throw new Error(small.message);
-    expect(small.block).toContain("- KeyError: 'nightly', unresolved");
+    expect(small.block).toContain("- Unresolved: KeyError: 'nightly'");
     expect(r.record.errors).toHaveLength(1);
     for (const f of r.record.facts) expect(f.text).not.toMatch(/File "|line \d+, in /);
   });
@@ -236,11 +236,12 @@ describe('errors with their fate', () => {
     expect(block).not.toContain('"results"');
   });
 
-  it('marks an error that ends its sentence unresolved without a stop before the mark', () => {
+  it('leads an error line with its fate, the error in the tool\'s own words after it', () => {
     expect(errorText({ text: 'Text "1. Mix flour" not found: the note changed since it was read.', sources: ['m1'], at: 0, score: 0, round: 1, unresolved: true })).toBe(
-      'Text "1. Mix flour" not found: the note changed since it was read, unresolved',
+      'Unresolved: Text "1. Mix flour" not found: the note changed since it was read.',
     );
-    expect(errorText({ text: 'Done...', sources: ['m1'], at: 0, score: 0, round: 1, unresolved: true })).toBe('Done..., unresolved');
+    expect(errorText({ text: 'Done...', sources: ['m1'], at: 0, score: 0, round: 1, resolution: 'pip install x' })).toBe('Resolved: Done...');
+    expect(errorText({ text: 'Done...', sources: ['m1'], at: 0, score: 0, round: 1, resolution: 'pip install x' }, false)).toBe('Done...');
   });
 });
 
