@@ -299,14 +299,16 @@ function section(parent: HTMLElement, title: string, cls: string): HTMLElement {
   return el;
 }
 
-/** A summary line with its jump to the message it came from. */
+/** A summary line with its jump to the message it came from. The jump (and the edit actions the
+ * line editor adds beside it) sit in one unbreakable group, so a wrapped line never leaves an icon
+ * alone on a line of its own. */
 function renderLine(list: HTMLElement, line: SummaryLine): HTMLElement {
   const li = list.createEl('li', { cls: 'compact-chat-line' });
   if (line.status) li.createSpan({ cls: `compact-chat-line-status mod-${line.status.toLowerCase()}`, text: `${line.status}: ` });
   li.createSpan({ cls: 'compact-chat-line-text', text: line.text });
   const source = line.sources[line.sources.length - 1];
   if (source) {
-    const jump = li.createEl('button', {
+    const jump = li.createSpan('compact-chat-line-tools').createEl('button', {
       cls: 'clickable-icon compact-chat-jump',
       attr: { 'data-source': source, 'aria-label': `Show the message this came from: ${truncate(line.text, 60)}` },
     });

@@ -153,6 +153,11 @@ describe('threads carried by a compaction', () => {
     await threads.first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await shot(page, 'threads-panel-phone-dark');
     for (let i = 0; i < 4; i++) await threads.nth(i).locator('summary.compact-chat-thread-summary').click();
+    // A line's jump and edit actions wrap together: never an icon alone on a line.
+    const split = await round.evaluate((el) =>
+      [...el.querySelectorAll('.compact-chat-thread .compact-chat-line-tools')].filter((t) => new Set([...t.querySelectorAll('button')].map((b) => Math.round(b.getBoundingClientRect().top))).size > 1).length,
+    );
+    expect(split).toBe(0);
     // Nothing wider than the panel: heads wrap instead of running off the screen.
     const overflow = await round.evaluate((el) => {
       const limit = el.getBoundingClientRect().right + 1;
