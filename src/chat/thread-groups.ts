@@ -1,8 +1,9 @@
 // The key facts of a round's summary grouped by the thread they belong to, as the summary panel
 // lists them: one group per thread (its head, span and state, then its facts as the block sent
-// them and those it had no room for), and the facts of no known thread left as they were. Grouped
-// only when the block was (core/thread-format.ts's byThreads: facts of two threads or more), so a
-// conversation of one thread keeps the plain list. Pure: the panel renders it.
+// them, in the order they were said, and those it had no room for), and the facts of no known
+// thread left as they were. Grouped only when the block was (core/thread-format.ts's byThreads:
+// facts of two threads or more), so a conversation of one thread keeps the plain list. Pure: the
+// panel renders it.
 import type { ThreadLine } from '../core/record';
 import { byThreads, threadSpan } from '../core/thread-format';
 import type { SummaryLine, SummarySection } from './compaction-sections';
@@ -38,12 +39,18 @@ export function groupFactsByThread(section: SummarySection, threads: readonly Th
   for (const thread of threads) {
     // (A fact that is the head itself is not said twice, as in the block.)
     const own = (l: SummaryLine): boolean => l.thread === thread.id && !thread.text.includes(l.full);
-    const sent = section.sent.filter(own);
-    const notSent = section.notSent.filter(own);
+    const sent = inConversationOrder(section.sent.filter(own));
+    const notSent = inConversationOrder(section.notSent.filter(own));
     if (sent.length + notSent.length === 0) continue;
     grouped.threads.push({ thread, head: threadTitle(thread), meta: threadMeta(thread), sent, notSent });
   }
   return grouped;
+}
+
+/** Under a thread's head the block writes its facts in the order they were said (block-format.ts),
+ * so a reply follows its request; the panel lists them the same way, not by rank. */
+function inConversationOrder(lines: SummaryLine[]): SummaryLine[] {
+  return [...lines].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
 }
 
 /** A thread's head on one line. */

@@ -23,13 +23,16 @@ export class CarriedLineEditor {
     li.setAttr('data-section', line.section);
     li.setAttr('data-key', line.key);
     li.setAttr('data-text', line.full);
+    // (Beside the line's jump when it has one: one group that does not wrap apart.)
+    const tools = li.find('.compact-chat-line-tools');
     if (line.original !== undefined) {
       li.addClass('is-edited');
       const mark = li.createSpan({ cls: 'compact-chat-line-edited', text: 'Edited' });
+      if (tools) li.insertBefore(mark, tools);
       setTooltip(mark, `Extracted as: ${line.original}`);
     }
     if (!editable) return;
-    const actions = li.createSpan('compact-chat-line-actions');
+    const actions = (tools ?? li).createSpan('compact-chat-line-actions');
     button(actions, 'pencil', 'Edit line', 'line-edit');
     button(actions, 'x', 'Remove line: it is no longer sent', 'line-remove');
   }

@@ -187,8 +187,9 @@ export class RoundList {
     const sum = section(body, 'Summary', 'compact-chat-round-sections');
     const sections = summarySections(r);
     for (const s of sections) {
-      sum.createEl('h5', { text: s.title });
       const grouped = s.section === 'facts' ? groupFactsByThread(s, r.threads) : null;
+      // (Grouped, the facts are no longer one ranked list: the title says how they are laid out.)
+      sum.createEl('h5', { text: grouped ? 'Key facts by thread' : s.title });
       if (grouped) {
         this.renderLines(sum, grouped.loose.sent, grouped.loose.notSent, editable);
         this.renderThreads(sum, grouped.threads, editable);
@@ -222,8 +223,13 @@ export class RoundList {
       if (g.thread.state) details.addClass(`mod-${g.thread.state}`);
       const summary = details.createEl('summary', { cls: 'compact-chat-thread-summary' });
       summary.createSpan({ cls: 'compact-chat-thread-head', text: g.head });
-      if (g.meta) summary.createSpan({ cls: 'compact-chat-thread-meta', text: ` · ${g.meta}` });
-      summary.createSpan({ cls: 'compact-chat-thread-count', text: ` (${plural(g.sent.length + g.notSent.length, 'fact')})` });
+      // Days, state and size on a line of their own under the head (styles.css), so a narrow
+      // panel wraps the head and never splits a date; the space keeps them apart when read aloud.
+      summary.appendText(' ');
+      const info = summary.createSpan({ cls: 'compact-chat-thread-info' });
+      if (g.meta) info.createSpan({ cls: 'compact-chat-thread-meta', text: g.meta });
+      const facts = plural(g.sent.length + g.notSent.length, 'fact');
+      info.createSpan({ cls: 'compact-chat-thread-count', text: g.meta ? ` · ${facts}` : facts });
       this.renderLines(details.createDiv('compact-chat-thread-body'), g.sent, g.notSent, editable);
     }
   }
@@ -293,14 +299,16 @@ function section(parent: HTMLElement, title: string, cls: string): HTMLElement {
   return el;
 }
 
-/** A summary line with its jump to the message it came from. */
+/** A summary line with its jump to the message it came from. The jump (and the edit actions the
+ * line editor adds beside it) sit in one unbreakable group, so a wrapped line never leaves an icon
+ * alone on a line of its own. */
 function renderLine(list: HTMLElement, line: SummaryLine): HTMLElement {
   const li = list.createEl('li', { cls: 'compact-chat-line' });
   if (line.status) li.createSpan({ cls: `compact-chat-line-status mod-${line.status.toLowerCase()}`, text: `${line.status}: ` });
   li.createSpan({ cls: 'compact-chat-line-text', text: line.text });
   const source = line.sources[line.sources.length - 1];
   if (source) {
-    const jump = li.createEl('button', {
+    const jump = li.createSpan('compact-chat-line-tools').createEl('button', {
       cls: 'clickable-icon compact-chat-jump',
       attr: { 'data-source': source, 'aria-label': `Show the message this came from: ${truncate(line.text, 60)}` },
     });

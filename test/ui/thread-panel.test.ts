@@ -96,6 +96,10 @@ describe('threads in the summary panel and the notice', () => {
     expect(drip.find('summary .compact-chat-thread-head')?.getText()).toBe(DRIP);
     expect(drip.find('summary')?.getText()).toContain('Open');
     expect(drip.hasClass('mod-open')).toBe(true);
+    // Days, state and size on their own line under the head; the facts' title says how they are laid out.
+    expect(garden.find('summary .compact-chat-thread-info')?.getText()).toMatch(/^2 May 2026 · Answered · \d+ facts?$/);
+    expect(garden.find('summary')?.getText().startsWith(`${GARDEN} 2 May 2026`)).toBe(true);
+    expect(panel.findAll('.compact-chat-round-sections h5').map((h) => h.getText())).toContain('Key facts by thread');
 
     // Inside each, that thread's facts and no other's, each jumping to its own message.
     const factsOf = (el: HTMLElement): string[] => el.findAll('.compact-chat-line-text').map((t) => t.getText());
@@ -107,6 +111,13 @@ describe('threads in the summary panel and the notice', () => {
     for (const id of sourcesOf(garden)) expect(['m0', 'm1', 'm2', 'm3']).toContain(id);
     for (const id of sourcesOf(drip)) expect(['m4', 'm5']).toContain(id);
     expect(sourcesOf(drip)).toContain('m5');
+    // In the order they were said, as the block writes them under the head (not by rank).
+    for (const el of items) {
+      const sent = el.findAll('.compact-chat-thread-body > ul.compact-chat-lines .compact-chat-line-text').map((t) => t.getText());
+      const at = sent.map((text) => block.indexOf(text));
+      expect(at.every((i) => i >= 0)).toBe(true);
+      expect(at).toEqual([...at].sort((a, b) => a - b));
+    }
 
     // A fact of no thread stays in the plain list of key facts, outside every thread.
     const loose = panel.findAll('.compact-chat-line-text').filter((t) => t.getText().includes('ladder'));
