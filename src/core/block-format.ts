@@ -184,8 +184,11 @@ export function hasSections(block: string): boolean {
 
 /** The section a block line opens: its heading, or the label a one-line section starts with. */
 function sectionOfLine(line: string): SectionId | undefined {
+  // ("Left off, John: …": between two people the line names who said it.)
+  if (LEFT_OFF_NAMED.test(line)) return 'leftOff';
   return ORDER.find((s) => line === HEADINGS[s] || line.startsWith(`${HEADINGS[s]}${needsHeading(s) ? '' : ' '}`));
 }
+const LEFT_OFF_NAMED = /^Left off, [^:\n]{1,40}: /;
 
 /** A record line's text as its section in the block shows it (a "Done:" item without the label). */
 export function shownText(section: EditableSection, text: string): string {

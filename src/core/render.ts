@@ -231,7 +231,11 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // Nor one the "Left off" line holds, or that holds it.
   // (A step taken without words: "Left off:" stands over its command alone.)
   const commandOnly = record.leftOff?.command !== undefined && record.leftOff.text === record.leftOff.command;
-  const leftOffText = commandOnly ? (add('leftOff', 'Left off:', target) ? record.leftOff?.text.toLowerCase() ?? '' : '') : taskLine('leftOff', record.leftOff, 'Left off:').toLowerCase();
+  // (Between two people, who said it: "Left off, John: …"; either could have.)
+  const leftOffRole = record.leftOff ? roleOf(record.leftOff.sources[0] ?? '') : undefined;
+  const leftOffWho = speakers && (leftOffRole === 'user' || leftOffRole === 'assistant') ? speakers[leftOffRole] : undefined;
+  const leftOffLabel = leftOffWho ? `Left off, ${leftOffWho}:` : 'Left off:';
+  const leftOffText = commandOnly ? (add('leftOff', 'Left off:', target) ? record.leftOff?.text.toLowerCase() ?? '' : '') : taskLine('leftOff', record.leftOff, leftOffLabel).toLowerCase();
   tasksLower = `${requestText}\n${leftOffText}`.toLowerCase();
   if (leftOffText) {
     shown.add(dedupeKey(leftOffText));

@@ -4,6 +4,7 @@
 // speakers named. Hand-written conversations only.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { blockSection } from '../../src/core/block-format';
 import { compact } from '../../src/core/compact';
 import { selectFacts } from '../../src/core/extract-facts';
 import { sentencesOf } from '../../src/core/extract-sentences';
@@ -124,6 +125,9 @@ describe('threads of a conversation between two friends', () => {
     expect(r.block).toContain('Speakers: Jonas (user), Maya (assistant)');
     expect(r.block).toMatch(/^- Jonas(?:, \d+ \w+ \d{4})?: /m);
     expect(r.block).not.toMatch(/^- (?:User|Assistant)\b/m);
+    // Either could have said the line the conversation left off at: it names who did.
+    expect(r.block).toMatch(/^Left off, (?:Jonas|Maya): /m);
+    expect(blockSection(r.block, 'leftOff')).toMatch(/^Left off, (?:Jonas|Maya): /);
   });
 
   it('keeps events, not reactions', () => {
