@@ -46,24 +46,33 @@ export interface TermOptions {
 
 /** The terms of `text`, in order (a term per word, a bigram per pair of CJK characters). */
 export function searchTerms(text: string, options: TermOptions = {}): string[] {
-  const stem = options.stem !== false;
   const out: string[] = [];
+  eachSearchTerm(text, options, (term) => out.push(term));
+  return out;
+}
+
+/** `searchTerms` without the array: each term handed to `visit` in order (an index build counts
+ * them as they come, and a list per message was most of what it allocated). */
+export function eachSearchTerm(text: string, options: TermOptions, visit: (term: string) => void): void {
+  const stem = options.stem !== false;
   // Plain ASCII (most English chat) is its own NFKC form and has no CJK: a simpler scan, same terms.
   if (ASCII.test(text)) {
-    asciiWords(text.toLowerCase(), (word) => out.push(stem ? cachedStem(word) : word));
-    return out;
+    asciiWords(text.toLowerCase(), stem ? (word) => visit(cachedStem(word)) : visit);
+    return;
   }
+  const out: string[] = [];
   for (const match of text.normalize('NFKC').toLowerCase().matchAll(WORD)) {
     const raw = match[0];
     const word = raw.includes("'") || raw.includes('’') ? raw.replace(/['’]/g, '') : raw;
     // The cheap range test first: most words are Latin, and the script test is slow.
     if (!MAYBE_CJK.test(word) || !CJK.test(word)) {
-      out.push(stem ? cachedStem(word) : word);
+      visit(stem ? cachedStem(word) : word);
       continue;
     }
     pushMixed(word, out, stem);
+    for (const term of out) visit(term);
+    out.length = 0;
   }
-  return out;
 }
 
 /** A word holding CJK characters: its CJK runs as bigrams (a lone character as itself), the
@@ -102,6 +111,8 @@ const STEMS_MAX = 50_000;
 
 /** {@link stemWord} through a bounded cache (what `searchTerms` stems with). */
 export function cachedStem(word: string): string {
+  // (A word of three letters or fewer is its own stem: no lookup for "the", "of", "and".)
+  if (word.length <= 3) return word;
   let stem = STEMS.get(word);
   if (stem === undefined) {
     if (STEMS.size >= STEMS_MAX) STEMS.clear();

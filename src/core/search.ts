@@ -3,7 +3,7 @@
 // O(that document's terms)), with removal, exact phrases in quotes, and ties broken by insertion
 // order so the same query always gives the same list. Terms come from search-terms.ts. Pure.
 import { MaxHeap } from './max-heap';
-import { searchTerms } from './search-terms';
+import { eachSearchTerm, searchTerms } from './search-terms';
 import { STOPWORDS } from './words';
 
 export interface SearchOptions<K = unknown> {
@@ -156,11 +156,12 @@ export class SearchIndex<K> {
     const tf = this.scratch;
     tf.clear();
     let length = 0;
+    const options = { stem: this.stem };
     for (const { text, weight } of list) {
-      for (const term of searchTerms(text, { stem: this.stem })) {
+      eachSearchTerm(text, options, (term) => {
         tf.set(term, (tf.get(term) ?? 0) + weight);
         length += weight;
-      }
+      });
     }
     const slot = this.docs.length;
     this.docs.push({ key, length, folded: this.textOf ? null : fold(list.map((f) => f.text).join('\n')) });
