@@ -29,8 +29,8 @@ export function opensOnPointer(text: string): boolean {
 /** First letters of the pointers (lower case). */
 const POINTER_INITIALS = new Set([...POINTERS].map((w) => w.charCodeAt(0)));
 
-/** Pointers inside a sentence's first words ("I got it from …", "I restored and modified it …"): the sentence
- * leans on the one before it, though it does not open on the pointer. */
+/** Pointers inside a sentence's first five words ("I got it from …", "I restored and modified it
+ * …"): the sentence leans on the one before it, though it does not open on the pointer. */
 const EARLY_POINTER = /^(?:\S+\s+){1,4}(?:it|this|that|them|these|those|him|her)\b(?!\s+(?:is|was|'s|’s)\b)/i;
 
 /** Whether a sentence points, in its first words, at something it does not name. */
