@@ -120,12 +120,18 @@ export function topSlots(scores: Float64Array, limit: number): [number, number][
 export class SearchIndex<K> {
   private readonly docs: (Doc<K> | null)[] = [];
   private readonly slotIndex = new Map<K, number>();
-  /** term → doc slots and term frequencies, interleaved [slot, tf, slot, tf, …]. */
-  private readonly postings = new Map<string, number[]>();
+  /** Each term's id, given once (a build looks a term up once per occurrence, not twice). */
+  private readonly termIds = new Map<string, number>();
+  /** term id → doc slots and term frequencies, interleaved [slot, tf, slot, tf, …]. */
+  private readonly lists: (number[] | undefined)[] = [];
   private totalLength = 0;
   private live = 0;
-  /** One document's term counts while it is added (reused: adding is the hot path of a build). */
-  private readonly scratch = new Map<string, number>();
+  /** One document's term counts by term id while it is added, the ids it touched in first-seen
+   * order, and which add last touched each id (reused: adding is the hot path of a build). */
+  private counts = new Float64Array(1024);
+  private marks = new Int32Array(1024);
+  private readonly touched: number[] = [];
+  private adds = 0;
   private readonly k1: number;
   private readonly b: number;
   private readonly stem: boolean;
@@ -153,25 +159,42 @@ export class SearchIndex<K> {
   add(key: K, fields: string | readonly { text: string; weight: number }[]): void {
     if (this.slotIndex.has(key)) this.remove(key);
     const list = typeof fields === 'string' ? [{ text: fields, weight: 1 }] : fields;
-    const tf = this.scratch;
-    tf.clear();
+    const touched = this.touched;
+    touched.length = 0;
+    if (this.adds >= 0x7ffffffe) {
+      this.marks.fill(0);
+      this.adds = 0;
+    }
+    const mark = ++this.adds;
     let length = 0;
     const options = { stem: this.stem };
     for (const { text, weight } of list) {
       eachSearchTerm(text, options, (term) => {
-        tf.set(term, (tf.get(term) ?? 0) + weight);
+        let id = this.termIds.get(term);
+        if (id === undefined) {
+          id = this.lists.length;
+          this.termIds.set(term, id);
+          this.lists.push(undefined);
+          if (id >= this.counts.length) this.grow();
+        }
+        if (this.marks[id] !== mark) {
+          this.marks[id] = mark;
+          this.counts[id] = 0;
+          touched.push(id);
+        }
+        this.counts[id] = (this.counts[id] as number) + weight;
         length += weight;
       });
     }
     const slot = this.docs.length;
     this.docs.push({ key, length, folded: this.textOf ? null : fold(list.map((f) => f.text).join('\n')) });
     this.slotIndex.set(key, slot);
-    // forEach, not for…of: no [term, n] pair allocated per term (adding is a build's hot path).
-    tf.forEach((n, term) => {
-      const list = this.postings.get(term);
-      if (list) list.push(slot, n);
-      else this.postings.set(term, [slot, n]);
-    });
+    for (const id of touched) {
+      const n = this.counts[id] as number;
+      const postings = this.lists[id];
+      if (postings) postings.push(slot, n);
+      else this.lists[id] = [slot, n];
+    }
     this.totalLength += length;
     this.live++;
   }
@@ -281,9 +304,20 @@ export class SearchIndex<K> {
     return this.docs[slot]?.key;
   }
 
+  /** Room for more term ids (doubled). */
+  private grow(): void {
+    const counts = new Float64Array(this.counts.length * 2);
+    counts.set(this.counts);
+    this.counts = counts;
+    const marks = new Int32Array(this.marks.length * 2);
+    marks.set(this.marks);
+    this.marks = marks;
+  }
+
   /** The postings of `term` without removed documents (pruned in place on first read). */
   private compacted(term: string): number[] | undefined {
-    const list = this.postings.get(term);
+    const id = this.termIds.get(term);
+    const list = id === undefined ? undefined : this.lists[id];
     if (!list) return undefined;
     let w = 0;
     for (let r = 0; r < list.length; r += 2) {
@@ -293,7 +327,7 @@ export class SearchIndex<K> {
     }
     list.length = w;
     if (!w) {
-      this.postings.delete(term);
+      this.lists[id as number] = undefined;
       return undefined;
     }
     return list;
