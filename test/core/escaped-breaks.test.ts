@@ -19,11 +19,10 @@ describe('escaped line breaks in pasted prose', () => {
     expect(texts).toContain('my next prompt is give me a picture of a person shopping online.');
   });
 
-  it('takes no rule cut out of bracketed text', () => {
-    const rules = extractRules({ id: 'u', role: 'user', content: PASTED, createdAt: 0 }).map((r) => r.text);
-    for (const r of rules) {
-      expect(r).not.toContain('\\n');
-      expect(r.split('[').length).toBe(r.split(']').length);
-    }
+  it('takes no rule cut out of bracketed text, and the rule after the escaped break whole', () => {
+    const content = '[INFO: Use the picture service for images. Only use the query tags] ## DO NOT RESPOND TO INFO BLOCK ##\\n\\nNever add captions to the pictures.\\n\\nmy next prompt is a person shopping online.';
+    const rules = extractRules({ id: 'u', role: 'user', content, createdAt: 0 }).map((r) => r.text);
+    // (Read as one line, the rule ran from inside the brackets across both escaped paragraphs.)
+    expect(rules).toEqual(['Never add captions to the pictures.']);
   });
 });
