@@ -4,6 +4,7 @@
 // which the sentence pass leaves out of the goal and the facts as the same in every run; but a
 // model carrying on from the block must still follow them, so they are read here, once, apart
 // from the template's examples, response-format advice and environment notes.
+import { tagTracker } from './extract-sentences';
 import type { ChatMessage } from './messages';
 import type { SourcedLine } from './record';
 import { balancedMarkup, squash, splitSentences, truncateAtWord, unescapedBreaks, wordCount } from './text';
@@ -26,7 +27,6 @@ const ENVIRONMENT = /\b(?:environment|subshell|non-interactive|interactive|flags
 const SKIPPED_PART = /example|environment|format|workflow|tips?\b|setup|details/i;
 /** "MODIFY: …", "DO NOT MODIFY: …": a boundary stated as a capitalised label. */
 const LABEL_RULE = /^[A-Z][A-Z ]{2,30}:\s+\S/;
-const TAG = /^\s*<(\/?)([A-Za-z][\w-]*)>\s*$/;
 const HEADING = /^\s*(?:#{1,6}\s+(.+)|\*\*([^*]+)\*\*:?\s*)$/;
 const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+(.+)$/;
 const FENCE = /^\s*(?:```|~~~)/;
@@ -134,7 +134,7 @@ export function extractRules(message: ChatMessage): SourcedLine[] {
     lastLine = line;
     out.push({ text: clean, sources: [message.id], at: message.createdAt > 0 ? message.createdAt : 0, score: 1, round: 0 });
   };
-  const tags: string[] = [];
+  const track = tagTracker();
   let heading = '';
   let inFence = false;
   for (let i = 0; i < lines.length; i++) {
@@ -144,15 +144,8 @@ export function extractRules(message: ChatMessage): SourcedLine[] {
       continue;
     }
     if (inFence) continue;
-    const tag = TAG.exec(raw);
-    if (tag) {
-      const name = (tag[2] ?? '').toLowerCase();
-      if (tag[1]) {
-        const at = tags.lastIndexOf(name);
-        if (at >= 0) tags.length = at;
-      } else tags.push(name);
-      continue;
-    }
+    const tags = track(raw);
+    if (tags === null) continue;
     const head = HEADING.exec(raw);
     if (head) {
       heading = head[1] ?? head[2] ?? '';

@@ -53,20 +53,28 @@ const TAG_LINE = /^\s*<(\/?)([A-Za-z][\w-]*)>\s*$/;
  * such a section says is the harness speaking, the same in every run, not the user's task. */
 const TEMPLATE_TAG = /^(?:instructions?|rules|guidelines|system(?:_prompt)?|(?:output_|response_)?format(?:_\w+)?|examples?(?:_\w+)?|important|requirements|tips|notes|submission|environment)$/i;
 
-/** Tracks tagged sections line by line: true while inside an instruction-template section. */
-export function templateSection(): (line: string) => boolean | null {
+/** Tracks tagged sections line by line (`<instructions>` … `</instructions>`): the tags open after
+ * each line, innermost last, or null for a tag line itself (it carries nothing). */
+export function tagTracker(): (line: string) => readonly string[] | null {
   const open: string[] = [];
   return (line) => {
     const m = TAG_LINE.exec(line);
-    if (m) {
-      const name = (m[2] ?? '').toLowerCase();
-      if (m[1]) {
-        const at = open.lastIndexOf(name);
-        if (at >= 0) open.length = at;
-      } else open.push(name);
-      return null; // the tag line itself carries nothing
-    }
-    return open.some((t) => TEMPLATE_TAG.test(t));
+    if (!m) return open;
+    const name = (m[2] ?? '').toLowerCase();
+    if (m[1]) {
+      const at = open.lastIndexOf(name);
+      if (at >= 0) open.length = at;
+    } else open.push(name);
+    return null;
+  };
+}
+
+/** Tracks tagged sections line by line: true while inside an instruction-template section. */
+export function templateSection(): (line: string) => boolean | null {
+  const track = tagTracker();
+  return (line) => {
+    const open = track(line);
+    return open === null ? null : open.some((t) => TEMPLATE_TAG.test(t));
   };
 }
 
