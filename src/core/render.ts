@@ -14,7 +14,7 @@
 // the conversation ran in several threads (threads.ts), each thread's best fact is taken first and
 // the facts are laid out under the threads' heads (thread-format.ts); between two people a
 // "Speakers:" line names them and no Goal is written.
-import type { CompactionRecord, ThreadLine, SourcedLine } from './record';
+import type { CompactionRecord, SourcedLine } from './record';
 import { recordMargin } from './block-margin';
 import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factText, fileLine, needsHeading, outputOf, ranLine, shownText } from './block-format';
 import { topicStatus } from './extract-summary';
@@ -23,7 +23,7 @@ import { estimateTokens } from './tokens';
 import { balancedMarkup, dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash } from './text';
 import { contentWords } from './word-scan';
 import { speakersLine } from './speakers';
-import { FactLayout } from './thread-format';
+import { FactLayout, currentRules, listsEach } from './thread-format';
 import { addCommandOutput, addResolutions, largestFitting, orderFiles, orderRefs, trimToFit } from './render-extras';
 import { errorText } from './error-fate';
 import { inState, stateLines } from './state-format';
@@ -262,7 +262,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // (In work, the most binding first: the budget may hold fewer; they are shown in their order.
     // With an assistant over many threads, the current thread's rules: LongMemEval recall at
     // 1,000 / 2,000 0.548 / 0.749 → 0.552 / 0.757.)
-    ['constraints', (work ? bindingFirst(record.constraints) : staleGoal ? currentRules(record, threads) : record.constraints).map((l) => `- ${l.text}`)],
+    ['constraints', (work ? bindingFirst(record.constraints) : staleGoal ? currentRules(record.constraints, threads) : record.constraints).map((l) => `- ${l.text}`)],
     // Where the work stands (state-format.ts), after the rules it must keep to.
     // (What "Left off" shows, not all its record holds: a cause it could not show goes in State.)
     ['state', stateLines(record.state, record.leftOff?.command, leftOffText, record.leftOff?.outcome)],
@@ -394,9 +394,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // facts with their seniority would fill a block round after round.
   // An answer's list heads read only under the request they answer: without threads' heads they
   // are names out of context, and a small block has better use for its room.
-  // (Two lists at most under one thread: a third list of names is filler beside the other threads
-  // it keeps out — LongMemEval at 2,000 recall 0.719 → 0.749, at 1,000 unchanged; one was too few.)
-  const pool = manyThreads ? listsEach(record.facts, LISTS_PER_THREAD) : record.facts.filter((f) => !f.listed);
+  // (At most two lists under one thread: thread-format.ts listsEach.)
+  const pool = manyThreads ? listsEach(record.facts) : record.facts.filter((f) => !f.listed);
   const freshRoom = record.round > 1 ? Math.floor((target - factsStart) * FRESH_SHARE) : 0;
   const fresh = freshRoom > 0 ? pool.filter((f) => f.round === record.round) : [];
   // A conversation of several threads: each thread's best fact first, so the budget is spread over
@@ -507,27 +506,4 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     rulesShown.sort((a, b) => (order.get(a) ?? -1) - (order.get(b) ?? -1));
   }
   return trimToFit(built.lines, options.budgetTokens, margin, cost);
-}
-
-/** Answer lists (SourcedLine.listed) shown under one thread at most. */
-const LISTS_PER_THREAD = 2;
-
-/** The facts with at most `n` answer lists per thread (the best ranked). */
-function listsEach(facts: readonly SourcedLine[], n: number): SourcedLine[] {
-  const seen = new Map<number, number>();
-  return facts.filter((f) => {
-    if (!f.listed || f.thread === undefined) return true;
-    const k = seen.get(f.thread) ?? 0;
-    seen.set(f.thread, k + 1);
-    return k < n;
-  });
-}
-
-/** With an assistant over many threads, the rules said in the current thread (the latest's): "Only
- * use these categories" bound one old session, not the chat. A rule of no known thread stays. */
-function currentRules(record: CompactionRecord, threads: readonly ThreadLine[]): SourcedLine[] {
-  let latest: ThreadLine | undefined;
-  for (const t of threads) if (!latest || t.to >= latest.to) latest = t;
-  const since = latest?.from ?? 0;
-  return record.constraints.filter((c) => !(c.at > 0) || !(since > 0) || c.at >= since);
 }
