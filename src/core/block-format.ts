@@ -190,6 +190,12 @@ function sectionOfLine(line: string): SectionId | undefined {
 }
 const LEFT_OFF_NAMED = /^Left off, [^:\n]{1,40}: /;
 
+/** The "Left off" label, naming who said the line when the text names the speakers ("Left off,
+ * John:"): the one place that writes the form LEFT_OFF_NAMED reads. */
+export function leftOffLabel(who?: string): string {
+  return who ? `Left off, ${who}:` : HEADINGS.leftOff;
+}
+
 /** A record line's text as its section in the block shows it (a "Done:" item without the label). */
 export function shownText(section: EditableSection, text: string): string {
   return section === 'done' ? withoutLabel(text, 'done') : text;

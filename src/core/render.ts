@@ -16,7 +16,7 @@
 // "Speakers:" line names them and no Goal is written.
 import type { CompactionRecord, SourcedLine } from './record';
 import { recordMargin } from './block-margin';
-import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factText, fileLine, needsHeading, outputOf, ranLine, shownText } from './block-format';
+import { CLOSE_TAG, HEADINGS, OPEN_TAG, type SectionId, assemble, bareOf, factText, fileLine, leftOffLabel, needsHeading, outputOf, ranLine, shownText } from './block-format';
 import { topicStatus } from './extract-summary';
 import { isRequestText } from './extract-goal';
 import { estimateTokens } from './tokens';
@@ -234,8 +234,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // (Between two people, who said it: "Left off, John: …"; either could have.)
   const leftOffRole = record.leftOff ? roleOf(record.leftOff.sources[0] ?? '') : undefined;
   const leftOffWho = speakers && (leftOffRole === 'user' || leftOffRole === 'assistant') ? speakers[leftOffRole] : undefined;
-  const leftOffLabel = leftOffWho ? `Left off, ${leftOffWho}:` : 'Left off:';
-  const leftOffText = commandOnly ? (add('leftOff', 'Left off:', target) ? record.leftOff?.text.toLowerCase() ?? '' : '') : taskLine('leftOff', record.leftOff, leftOffLabel).toLowerCase();
+  const leftOffText = commandOnly ? (add('leftOff', leftOffLabel(), target) ? record.leftOff?.text.toLowerCase() ?? '' : '') : taskLine('leftOff', record.leftOff, leftOffLabel(leftOffWho)).toLowerCase();
   tasksLower = `${requestText}\n${leftOffText}`.toLowerCase();
   if (leftOffText) {
     shown.add(dedupeKey(leftOffText));
