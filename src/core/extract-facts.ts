@@ -182,6 +182,7 @@ function factSentence(s: Sentence): boolean {
 const FACT_SENTENCE = question(factSentence);
 const OPENS_ON_POINTER = question((s) => opensOnPointer(s.text), prose);
 const LEANS_BACK = question((s) => pointsEarly(s.text) || goesOn(s.text), prose);
+const GOES_ON_TEXT = question((s) => goesOn(s.text), prose);
 const AGENT_STEP_TEXT = question((s) => AGENT_STEP.test(s.text), assistantProse);
 
 /** The sentence a pointer-led sentence (sentences[i]) leans on: the one before it in the same
@@ -236,10 +237,12 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       referents.set(s, before);
     } else if (memo(s, LEANS_BACK)) {
       // "I got it from another artist as a gift": what "it" is, the sentence before says; "And
-      // there's a chance I'll visit more" goes on from it. With it when there is one; alone it
-      // stays a candidate (ranking either down cost LoCoMo recall at budget 2,000: 0.709 → 0.692).
+      // there's a chance I'll visit more" goes on from it. With it when there is one; alone a
+      // pointer stays a candidate (ranking both down cost LoCoMo recall at budget 2,000: 0.709 →
+      // 0.692), a "But …" whose first half cannot be carried ("Not yet, been busy. But …") is none.
       const before = referentOf(sentences, i);
       if (before) referents.set(s, before);
+      else if (memo(s, GOES_ON_TEXT)) continue;
     }
     usable.push(s);
   }

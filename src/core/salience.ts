@@ -8,8 +8,15 @@
 /** Words a sentence may open on that point at something said before it: without that, a reader
  * cannot tell what the sentence is about. */
 const POINTERS = new Set(
-  "it its it's this that that's these those he he's she she's they they're him her them his their there there's such both which".split(' '),
+  ("it its it's it'll it'd this this'll that that's that'll that'd these those he he's he'll he'd she she's she'll she'd " +
+    "they they're they'll they've they'd him her them his their there there's there'll such both which").split(' '),
 );
+
+/** A reply's opening word ("Yeah, …", "Definitely, …"): what follows it must stand alone. */
+const AGREES = /^[^\p{L}]*(?:yes|yeah|yep|yup|definitely|absolutely|totally|exactly|sure|of course|true|indeed|haha|ha)\b[,!.]*\s+/iu;
+/** A reply that only means something beside the question it answers ("Not yet, been busy …",
+ * "Nope, …"): a reader without the question cannot tell what was not done. */
+const ANSWERS_NO = /^[^\p{L}]*(?:not yet|not really|not at all|nope|nah|no)\b[,!.]/iu;
 
 /** The first word of a text, lower case, with straight apostrophes (a leading bracketed aside,
  * quote or bullet skipped). */
@@ -20,14 +27,19 @@ function firstWord(text: string): string {
 
 /** Whether a sentence opens on a pronoun or pointer ("It's …", "That was …", "He is …"). */
 export function opensOnPointer(text: string): boolean {
-  // (Most sentences open on a letter that no pointer starts with: no regex for them.)
+  // (Most sentences open on a letter that no pointer or reply starts with: no regex for them.)
   const c = text.charCodeAt(0) | 0x20;
   if (c >= 0x61 && c <= 0x7a && !POINTER_INITIALS.has(c)) return false;
-  return POINTERS.has(firstWord(text));
+  if (POINTERS.has(firstWord(text)) || ANSWERS_NO.test(text)) return true;
+  // "Definitely, those reminders help": the reply's word aside, it opens on a pointer still.
+  const agrees = AGREES.exec(text);
+  if (!agrees) return false;
+  const rest = text.slice(agrees[0].length);
+  return POINTERS.has(firstWord(rest)) || ANSWERS_NO.test(rest);
 }
 
 /** First letters of the pointers (lower case). */
-const POINTER_INITIALS = new Set([...POINTERS].map((w) => w.charCodeAt(0)));
+const POINTER_INITIALS = new Set([...POINTERS, 'yes', 'definitely', 'absolutely', 'exactly', 'of course', 'not yet', 'nah', 'haha'].map((w) => w.charCodeAt(0)));
 
 /** Pointers inside a sentence's first five words ("I got it from …", "I restored and modified it
  * …"): the sentence leans on the one before it, though it does not open on the pointer. */

@@ -266,6 +266,15 @@ describe('facts that stand alone', () => {
   it('tells pointers, reactions and events apart', () => {
     expect(opensOnPointer("That's the one I meant.")).toBe(true);
     expect(opensOnPointer('Theo brought the cake.')).toBe(false);
+    // Contracted pointers, and replies that mean nothing without the question they answer.
+    expect(opensOnPointer("It'll be a blast performing there!")).toBe(true);
+    expect(opensOnPointer('Not yet, been pretty busy with rehearsals and traveling.')).toBe(true);
+    expect(opensOnPointer('Nope, the garage was closed all week.')).toBe(true);
+    expect(opensOnPointer('Definitely, those reminders really help.')).toBe(true);
+    // A reply's word before a sentence that stands alone; "No one" is no reply.
+    expect(opensOnPointer("Yeah, I'm turning a Japanese mansion into a recording studio.")).toBe(false);
+    expect(opensOnPointer('No one was hurt in the accident.')).toBe(false);
+    expect(opensOnPointer('Notes from the trip are in my journal.')).toBe(false);
     expect(isReaction('Wow, that is so cool!')).toBe(true);
     expect(isReaction('Good luck with the exam!')).toBe(true);
     expect(isReaction('The exam is on Friday at nine.')).toBe(false);
@@ -288,6 +297,18 @@ describe('facts that stand alone', () => {
     expect(goesOn("And there's a chance I'll visit more spots in the future.")).toBe(true);
     expect(goesOn('Andrea visited the spots in the future.')).toBe(false);
     expect(pointsEarly('I restored and modified it myself over the winter.')).toBe(true);
+  });
+
+  it('drops a sentence going on from one that cannot be carried', () => {
+    seq = 0;
+    // "Not yet" needs the question it answers, so the "But …" after it has nothing to go on from.
+    const msgs = [
+      msg('assistant', 'Have you explored the harbour district of Boston yet?', T0),
+      msg('user', "Not yet, been pretty busy with rehearsals and traveling. But I'm looking forward to exploring the city and its food markets.", T0 + 1),
+    ];
+    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 400, round: 1, kind: 'talk' }).map((f) => f.text);
+    expect(facts.some((f) => f.startsWith('Not yet'))).toBe(false);
+    expect(facts.some((f) => f.startsWith("But I'm looking forward"))).toBe(false);
   });
 
   it('carries a sentence going on from the one before it with that sentence, never a picture alone', () => {
