@@ -148,7 +148,11 @@ const REMARK =
 
 /** The user telling the assistant how to work ("I will then ask you to rate …", "I want you to act
  * as …", "You are to give a score …"): an instruction, not a fact about the user. */
-const INSTRUCTS = /\b(?:I(?:['’]ll| will| am going to| want you to| need you to| would like you to)(?: then| now| also| first)? (?:ask|give|send|provide|tell|show|paste|share with) you\b|I want you to\b|I need you to\b|you (?:are to|will then|should then|must then)\b)/i;
+const INSTRUCTS = /\b(?:I(?:['’]ll| will| am going to| want you to| need you to| would like you to)(?: then| now| also| first)? (?:ask|give|send|provide|tell|show|paste|share with) you\b|I want you to\b|I need you to\b|you (?:are to|will then|should then|must then)\b|I will respond\b|(?:write|give|make|create|generate|rewrite|redesign|format|list|translate|draft|provide|send|show) (?:me|us)\b|my (?:next|first|second|third|last|final) (?:prompt|request|question|task|command) is\b|you are my \w+)/i;
+
+/** The user saying they will take up what the answer offered ("I'll definitely check out the
+ * resources you suggested.", "I'll also consider the factors you mentioned."): about the answer. */
+const TAKES_UP = /^(?:(?:ok(?:ay)?|great|thanks|thank you|yes|yeah|sure)[,!.]*\s+)*(?:I['’]ll|I will|I['’]m going to|I am going to|I think I['’]ll|I['’]d like to|I['’]d love to)\b[^.!?]*\byou(?:['’]ve)? (?:suggested|mentioned|recommended|provided|listed|gave|shared|described|outlined|proposed)\b/i;
 
 /** Whether a user's sentence instructs the assistant how to work (see INSTRUCTS). */
 export function instructsAssistant(text: string): boolean {
@@ -157,7 +161,8 @@ export function instructsAssistant(text: string): boolean {
 
 /** Whether a user's first-person sentence only remarks on the answer (see REMARK). */
 export function remarksOnAnswer(text: string): boolean {
-  return REMARK.test(text.trim());
+  const t = text.trim();
+  return REMARK.test(t) || TAKES_UP.test(t);
 }
 
 /** The speaker saying who they are: their work, their role, where they live, what they do. */

@@ -124,5 +124,15 @@ describe('what the user says that is not about them', () => {
     expect(instructsAssistant('I will then ask you to evaluate the candidate on a given criterion.')).toBe(true);
     expect(instructsAssistant('I want you to act as a travel guide.')).toBe(true);
     expect(instructsAssistant('I asked my sister to evaluate the candidate.')).toBe(false);
+    // Requests and set-ups in the first person are still how the assistant is to work.
+    expect(instructsAssistant('Okay now write me 50 more but for the second brand.')).toBe(true);
+    expect(instructsAssistant('my Next prompt is give me a picture of a person shopping.')).toBe(true);
+    expect(instructsAssistant('You are my partner in evaluating job applications.')).toBe(true);
+    expect(instructsAssistant('My sister gave me a bike for my birthday.')).toBe(false);
+    // Taking up what the answer offered is about the answer, not the user.
+    expect(remarksOnAnswer("I'll definitely check out the resources you suggested.")).toBe(true);
+    expect(remarksOnAnswer('I think I\'ll try the breathing exercise you mentioned tonight.')).toBe(true);
+    expect(remarksOnAnswer("I'll be moving to Leeds in May, as you suggested I might.")).toBe(true);
+    expect(remarksOnAnswer("I'll be moving to Leeds in May with my partner.")).toBe(false);
   });
 });
