@@ -189,10 +189,11 @@ export function prepareMessage(message: ChatMessage): void {
   if (message.role !== 'tool') stampedMessage(message);
 }
 
-/** Who said each fact (by source id), kept in the record so later rounds can still label them. */
+/** Who said each fact and the line the block left off on (by source id), kept in the record so
+ * later rounds can still label them ("Left off, John: …" between two people). */
 function factRoles(record: CompactionRecord, roles: ReadonlyMap<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of record.facts) {
+  for (const f of record.leftOff ? [...record.facts, record.leftOff] : record.facts) {
     const id = f.sources[0];
     if (id === undefined) continue;
     const role = roles.get(id);

@@ -130,6 +130,14 @@ describe('threads of a conversation between two friends', () => {
     expect(blockSection(r.block, 'leftOff')).toMatch(/^Left off, (?:Jonas|Maya): /);
   });
 
+  it('names who said the line it left off at, though that line is no key fact', () => {
+    const chat = friends();
+    chat[26] = { ...(chat[26] as ChatMessage), content: 'So, the Lake District?' };
+    const r2 = ok(compact(chat, { budgetTokens: 1000, cut: 27, model: 'gpt-4o', now: 1 }));
+    expect(r2.record.facts.some((f) => f.text.includes('Lake District'))).toBe(false);
+    expect(r2.block).toMatch(/^Left off, (?:Jonas|Maya): So, the Lake District\?/m);
+  });
+
   it('keeps events, not reactions', () => {
     expect(r.block).toContain('we adopted a beagle puppy named Biscuit');
     expect(r.block).not.toContain('Keep going, you are doing great!');
