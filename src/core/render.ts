@@ -219,13 +219,15 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const layout = new FactLayout({ threads, kind: record.kind, roleOf, ...(speakers ? { speakers } : {}) });
   // (With a few threads the first request is still the aim, and the latest one is shown beside it.)
   const staleGoal = record.kind === 'assist' && threads.length >= STALE_GOAL_THREADS;
-  const goalLine = record.kind === 'talk' ? null : staleGoal ? (record.request ?? record.goal) : record.goal;
+  // Over many threads the latest request is no goal of the whole chat: readers took "Goal: <the
+  // last question>" over eleven topics for a wrong label. It is written as what it is.
+  const goalLine = record.kind === 'talk' ? null : staleGoal ? (record.request ? null : record.goal) : record.goal;
   const people = speakersLine(speakers);
   if (people) add('people', people, target);
   goalText = taskLine('goal', goalLine, 'Goal:');
   // The latest request: first in a conversation doing work (it is the task at hand); in talk, where
   // the kept messages carry the current topic, only with the room the key facts leave.
-  const requestText = work || (record.kind === 'assist' && manyThreads && !staleGoal) ? taskLine('request', record.request, 'Latest request:') : '';
+  const requestText = work || (record.kind === 'assist' && manyThreads) ? taskLine('request', record.request, 'Latest request:') : '';
   // A key fact the task lines hold is not repeated.
   const goalLower = `${goalText}\n${requestText}`.toLowerCase();
   // Nor one the "Left off" line holds, or that holds it.

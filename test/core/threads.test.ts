@@ -165,6 +165,9 @@ describe('rules of the current thread', () => {
     const heads = r.block.split('\n').filter((l) => l.startsWith('### '));
     expect(heads.length).toBeGreaterThanOrEqual(4);
     expect(r.block).toContain('Never suggest exercises that need equipment.');
+    // Over many threads the latest request is written as that, not as the goal of the whole chat.
+    expect(r.block).not.toMatch(/^Goal:/m);
+    expect(r.block).toMatch(/^Latest request: Can you help me plan a stretching routine for runners\?/m);
   });
 });
 
