@@ -120,6 +120,9 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
       const who = role ? `${role[0]?.toUpperCase() ?? ''}${role.slice(1)}` : '';
       const parts = [f.listed ? `${who || 'Assistant'} listed` : who, day && day !== shownDay ? day : ''].filter(Boolean);
       label = parts.join(', ');
+      // A list under a thread another request opened says first what it answers, in a line of its
+      // own (the user's words): "- Asked: … / - Assistant listed: …".
+      if (f.listed && f.asked) lines.push(dropLoneSurrogates(`- Asked: ${f.asked}`));
       if (day) shownDay = day;
     }
     group.push(text);

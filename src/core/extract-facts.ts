@@ -58,6 +58,8 @@ export interface ListedAnswer {
   /** Its index among the removed messages (the order key of the sentences). */
   message: number;
   heads: readonly string[];
+  /** The request it answers (see SourcedLine.asked). */
+  asked?: string;
 }
 
 /** Longest fact in words. A fact is a whole sentence, never a cut one: a longer sentence is left
@@ -119,8 +121,9 @@ interface Candidate {
   thread?: number;
   /** Its speaker saying who they are (see SourcedLine.identity). */
   identity?: boolean;
-  /** An answer's list heads (see FactOptions.answers). */
+  /** An answer's list heads (see FactOptions.answers), and the request it answers. */
   listed?: boolean;
+  asked?: string;
   /** The group of the sentence a pointer-led sentence was joined to (see referentOf): picking
    * the pair rules out picking that sentence again on its own. */
   alsoGroup?: number;
@@ -472,6 +475,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       boost: priorOf('assistant', 0) * focusBoost(ids),
       cost: cheapCost(text),
       listed: true,
+      ...(a.asked ? { asked: a.asked } : {}),
     });
   });
   carried.forEach((f, i) => {
@@ -496,6 +500,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       ...(f.about ? { about: true } : {}),
       ...(f.identity ? { identity: true } : {}),
       ...(f.listed ? { listed: true } : {}),
+      ...(f.asked ? { asked: f.asked } : {}),
       ...(f.thread !== undefined ? { thread: f.thread } : {}),
       cost: cheapCost(f.text),
     });
@@ -569,6 +574,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       ...(top.c.about ? { about: true } : {}),
       ...(top.c.identity ? { identity: true } : {}),
       ...(top.c.listed ? { listed: true } : {}),
+      ...(top.c.asked ? { asked: top.c.asked } : {}),
       ...(top.c.thread !== undefined ? { thread: top.c.thread } : {}),
     });
   }

@@ -161,7 +161,9 @@ export class FactLayout {
    * The key facts' lines: by thread (see the file comment) when {@link byThreads} says so, else the
    * plain layout. Within a group, facts in conversation order, one turn per line (groupFacts).
    */
-  lines(facts: readonly SourcedLine[], textOf: (f: SourcedLine) => string = factText): string[] {
+  lines(all: readonly SourcedLine[], textOf: (f: SourcedLine) => string = factText): string[] {
+    // A list's request is shown only under a thread another request opened (below).
+    const facts = all.map(withoutAsked);
     if (!byThreads(facts)) return groupFacts(facts, this.labelOf, textOf);
     const groups = new Map<string, SourcedLine[]>();
     for (const f of facts) {
@@ -186,6 +188,14 @@ export class FactLayout {
       // (A fact that is the head itself is not said twice.)
       const own = (groups.get(`thread:${t.id}`) ?? []).filter((f) => !t.text.includes(f.text));
       if (!own.length) continue;
+      const mine = new Set(own);
+      for (let i = 0; i < all.length; i++) {
+        const f = all[i] as SourcedLine;
+        const asked = f.asked ? f.asked.trim() : '';
+        const shown = facts[i] as SourcedLine;
+        if (!asked || !mine.has(shown) || (t.head === 'request' && (t.text.includes(asked) || asked.includes(t.text)))) continue;
+        own[own.indexOf(shown)] = { ...shown, asked };
+      }
       lines.push(threadHead(t));
       // The head names the days: a fact line names its day only when it differs from the thread's
       // single day.
@@ -194,6 +204,13 @@ export class FactLayout {
     }
     return lines;
   }
+}
+
+/** A fact without the request of its list (SourcedLine.asked). */
+function withoutAsked(f: SourcedLine): SourcedLine {
+  if (f.asked === undefined) return f;
+  const { asked: _asked, ...rest } = f;
+  return rest;
 }
 
 /** The thread that ran last (by its last message; a thread that came back may stand earlier in

@@ -210,6 +210,38 @@ describe('threads of a chat with an assistant', () => {
     expect(r.block).toMatch(/^Goal: Can you recommend a drip irrigation kit/m);
   });
 
+  it('keeps with an answer list the request it answers', () => {
+    const chat = assistantChat();
+    const at = (i: number): number => T0 + i * 60_000;
+    chat.splice(10, 0,
+      msg('user', 'Which tomato varieties grow well with the Gardena drippers in raised beds?', at(9.5)),
+      msg('assistant', 'These do well with drip watering:\n1. **Moneymaker** - a reliable red salad tomato\n2. **Gardeners Delight** - sweet cherry tomatoes\n3. **San Marzano** - a plum tomato for sauce\n4. **Black Krim** - a dark beefsteak', at(9.6)),
+    );
+    const r = ok(compact(chat, { budgetTokens: 2000, cut: 12, model: 'gpt-4o', now: 1 }));
+    const list = r.record.facts.find((f) => f.listed);
+    expect(list?.text).toBe('Moneymaker; Gardeners Delight; San Marzano; Black Krim');
+    expect(list?.asked).toBe('Which tomato varieties grow well with the Gardena drippers in raised beds?');
+  });
+
+  it('shows the request a list answers only when another request heads its thread', () => {
+    const thread = (id: number, text: string): ThreadLine => ({ id, text, head: 'request', sources: [`t${id}`], at: 0, from: 0, to: id, score: 1, round: 1 });
+    const layout = new FactLayout({ threads: [thread(1, 'Can you recommend a drip irrigation kit?'), thread(2, 'Which box of the tax form holds the deduction?')], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const facts: SourcedLine[] = [
+      { text: 'Moneymaker; San Marzano; Black Krim', sources: ['a1'], at: 0, score: 1, round: 1, seq: 1, thread: 1, listed: true, asked: 'Which tomato varieties grow well with the drippers?' },
+      { text: 'Box 1; Box 3', sources: ['a2'], at: 0, score: 1, round: 1, seq: 2, thread: 2, listed: true, asked: 'Which box of the tax form holds the deduction?' },
+    ];
+    const lines = layout.lines(facts);
+    expect(lines).toEqual([
+      '### Asked: Can you recommend a drip irrigation kit?',
+      '- Asked: Which tomato varieties grow well with the drippers?',
+      '- Assistant listed: Moneymaker; San Marzano; Black Krim',
+      '### Asked: Which box of the tax form holds the deduction?',
+      '- Assistant listed: Box 1; Box 3',
+    ]);
+    // One thread: no heads, and no request beside the list (the Goal holds it).
+    expect(new FactLayout({ threads: [], kind: 'assist', roleOf: () => 'assistant' }).lines([facts[0] as SourcedLine])).toEqual(['- Assistant listed: Moneymaker; San Marzano; Black Krim']);
+  });
+
   it('keeps the plain layout when the conversation has one thread', () => {
     const chat = assistantChat().slice(0, 4);
     const more = [
