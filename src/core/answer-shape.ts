@@ -14,6 +14,11 @@ const BOLD = /^(?:\*\*|__)(.{2,80}?)(?:\*\*|__)/u;
 /** The item's head before what explains it ("Patagonia - this outdoor …", "Headspace app: …"). */
 const SEPARATED = /^(.{2,80}?)(?:\s[-–—]\s|:\s)/u;
 
+/** A field and its value: "Length: 70.6 m", "**Range**: 15,000 km" (bold marks taken off first). */
+const FIELD = /^([^:]{2,40}):\s+(.{1,40})$/u;
+const LABEL_WORDS = 3;
+const VALUE_WORDS = 4;
+
 /** Items a list needs before its heads are its shape (two are a sentence's "A or B"). */
 const MIN_ITEMS = 3;
 /** Words a head may have: more is an explanation, not a name (and a reader takes a longer run
@@ -28,6 +33,14 @@ const wordsIn = (s: string): number => s.split(/\s+/).filter(Boolean).length;
 export function itemHead(item: string): string | null {
   const text = item.trim();
   const bold = BOLD.exec(text);
+  // "Length: 70.6 m" — a field with a short value that holds a figure: the label alone ("Length")
+  // says nothing the user can come back for.
+  const field = FIELD.exec(text.replace(/\*\*|__/g, ''));
+  if (field) {
+    const [, label = '', value = ''] = field;
+    const head = `${label.trim()}: ${value.replace(/[\s.;,]+$/u, '').trim()}`;
+    if (wordsIn(label) <= LABEL_WORDS && wordsIn(value) <= VALUE_WORDS && /\p{N}/u.test(value) && !head.includes('`')) return dropLoneSurrogates(head);
+  }
   const raw = bold?.[1] ?? SEPARATED.exec(text)?.[1] ?? (wordsIn(text) <= HEAD_WORDS ? text : '');
   // Markup around it and a closing stop or colon are the list's, not the head's; markup inside it
   // would not read as the answer's words.

@@ -11,6 +11,10 @@ describe('an answer list as its items heads', () => {
     expect(itemHead('Patagonia - this outdoor clothing company offers flexible work.')).toBe('Patagonia');
     expect(itemHead('Headspace app: guided meditations for stress.')).toBe('Headspace app');
     expect(itemHead('Revolution Hall')).toBe('Revolution Hall');
+    // A field with a figure for its value keeps the value: the label alone names nothing.
+    expect(itemHead('**Length**: 70.6 m (231 ft)')).toBe('Length: 70.6 m (231 ft)');
+    expect(itemHead('Maximum takeoff weight: 447,700 kg.')).toBe('Maximum takeoff weight: 447,700 kg');
+    expect(itemHead('Engines: four turbofans')).toBe('Engines');
     expect(itemHead('Dharma Trading Co. - natural dyes and threads.')).toBe('Dharma Trading Co');
     // All explanation, or a question introducing the item: no head.
     expect(itemHead('This website provides a range of mindfulness exercises that you can use for free at home.')).toBeNull();
