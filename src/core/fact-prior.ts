@@ -1,0 +1,76 @@
+// What a sentence is worth beyond its words (the ranking's prior): who said it, about whom, and how.
+// What the user says about themselves ranks far above an assistant's explanations (both sides count
+// when two people are chatting); questions, short exclamations, remarks to the other side, markup
+// and announcements rank lower; between two people an event outranks a reaction (salience.ts).
+import type { Sentence } from './extract-sentences';
+import { isRequestText } from './extract-goal';
+import type { ConversationKind } from './record';
+import { instructsAssistant, remarksOnAnswer, salienceOf, saysWhoTheyAre } from './salience';
+import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
+import { wordCount } from './text';
+
+/** Boost of first-person sentences when both sides are people talking about their lives. */
+const PERSONAL = 1.4;
+/** A user message of this many sentences or more may hold pasted text (see priorOf), ranked at PASTED. */
+export const PASTED_SENTENCES = 12;
+const PASTED = 0.6;
+/** Rank multiplier of a user's remark on an answer (salience.ts remarksOnAnswer): a third of the
+ * first-person prior, so it ranks as any sentence of the user's. */
+const REMARK_RANK = 1 / 3;
+/** Rank multiplier of a sentence in which a speaker says who they are, between two people. */
+export const IDENTITY_BOOST = 1.5;
+
+/** What the prior reads of the whole compaction. */
+export interface PriorContext {
+  kind: ConversationKind;
+  /** The last usable sentence's message index: later messages weigh slightly more. */
+  lastMessage: number;
+}
+
+/** The prior of a speaker (`role`) saying a text of traits `t` (traits.ts); `talk`: two people. */
+export function rolePrior(role: string | undefined, t: number, talk: boolean): number {
+  let boost = role === 'user' ? (talk ? 1 : 1.15) : role === 'tool' ? 0.35 : 1;
+  // What the user says about themselves is what no model can regenerate: with an assistant that
+  // explains things, it ranks well above the explanations; between two people, both sides count.
+  if (!(t & QUESTION) && t & FIRST_PERSON) {
+    if (role === 'user') boost *= talk ? PERSONAL : 3;
+    else if (talk && role === 'assistant') boost *= PERSONAL;
+  } else if (t & SECOND_PERSON) {
+    // Said to the other side about them ("you'll love it", "keep going, you're doing great"), not
+    // about the speaker's own life or work: mostly reactions and advice.
+    boost *= 0.7;
+  }
+  if (t & MARKUP) boost *= 0.3;
+  if (t & ANNOUNCEMENT) boost *= 0.3;
+  if (t & QUESTION) boost *= 0.55;
+  else if (t & SHORT_EXCLAMATION) boost *= 0.6;
+  return boost;
+}
+
+/** The prior of sentence `s` shown as `text` (itself, a clause of it, or it with its referent). */
+export function priorOf(s: Sentence, text: string, ctx: PriorContext): number {
+  const { kind, lastMessage } = ctx;
+  const talk = kind === 'talk';
+  const t = text === s.text ? s.traits : traitsOf(text, wordCount(text));
+  // In talk, a long user message's sentences that say nothing of the user are most likely text
+  // they pasted (a document, an article): material to talk about, ranked like an explanation. (An
+  // agent run's long first message is the task itself.)
+  const pasted = kind !== 'work' && s.role === 'user' && s.of >= PASTED_SENTENCES && !(t & (FIRST_PERSON | QUESTION)) ? PASTED : 1;
+  // Between two people, what happened (an event) outranks how someone felt about it (a
+  // reaction). (With an assistant it moved nothing but recall: LongMemEval at 500, 0.43 → 0.38.)
+  // With an assistant, "I had no idea that …" remarks on the answer: first person, no fact of the
+  // user's own (ranked as a plain sentence of theirs, not as what they told of themselves).
+  const salience = talk ? salienceOf(text) : s.role === 'user' && kind === 'assist' && remarksOnAnswer(text) ? REMARK_RANK : 1;
+  return rolePrior(s.role, t, talk) * pasted * salience * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
+}
+
+/** The user telling about themselves (SourcedLine.about) — not in a long message they pasted (a
+ * candidate's answers, a prompt template), nor a request: what they asked is not what they are. */
+export function tellsAboutUser(s: Sentence, text: string): boolean {
+  return s.role === 'user' && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0 && s.of < PASTED_SENTENCES && !isRequestText(text) && !remarksOnAnswer(text) && !instructsAssistant(text);
+}
+
+/** Between two people (`talk`), a speaker saying who they are: what a reader needs first. */
+export function tellsIdentity(s: Sentence, text: string, talk: boolean): boolean {
+  return talk && (s.traits & FIRST_PERSON) !== 0 && saysWhoTheyAre(text);
+}

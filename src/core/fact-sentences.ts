@@ -1,0 +1,106 @@
+// Which sentences may become key facts: whole sentences of prose said by the user or the assistant,
+// that read on their own line. A sentence opening on a pointer ("It's a book by …") goes with the
+// sentence before it in its message, which says what it points at, or is no fact; an assistant
+// narrating its next step is no fact either. The ranking (extract-facts) reads only what is left.
+import type { Sentence } from './extract-sentences';
+import { goesOn, onlyShows, opensOnPointer, pointsEarly } from './salience';
+import { STANDS_ALONE, assistantProse, memo, prose, question } from './sentence-memo';
+import { ANNOUNCEMENT, NARRATION, SHORT_EXCLAMATION } from './traits';
+
+/** Longest fact in words. A fact is a whole sentence, never a cut one: a longer sentence is left
+ * out (its value per token is low, and a cut sentence reads as a fragment). */
+export const MAX_WORDS = 80;
+
+/** An agent announcing or taking a step, wherever the sentence goes on after it. */
+const AGENT_STEP = /\blet(?: me|['’]s)\b|^(?:(?:now|first|next|then|ok(?:ay)?|great|good|perfect),?\s+)?(?:I need to|I['’]ll|I will|I should|I am going to|I['’]m going to|we need to)\b/i;
+
+/**
+ * Whether a sentence may be a key fact: a whole sentence of prose said by the user or the
+ * assistant (tool output is evidence for files and errors, not a source of facts; system text is
+ * standing instructions, not conversation), five words or more, that reads on its own line — not
+ * a lead-in whose announced content is elsewhere, not a table row, markup balanced, not the
+ * assistant announcing its next step.
+ */
+export function isFactSentence(s: Sentence): boolean {
+  return memo(s, FACT_SENTENCE);
+}
+function factSentence(s: Sentence): boolean {
+  if (s.code || s.template || (s.role !== 'user' && s.role !== 'assistant') || s.keyCount < 3 || s.wc < 5 || s.wc > MAX_WORDS) return false;
+  // The assistant narrating its next step ("Let me read your note first."): the step's outcome is
+  // the fact. Longer "let me" sentences may still tell something and are only ranked down.
+  if (s.role === 'assistant' && s.traits & ANNOUNCEMENT && s.wc < 10) return false;
+  // A sentence that opens on a method (".annotate() on two querysets.") reads, after the speaker's
+  // label, as a colon followed by a stop: the line of code it went with is gone.
+  // Nor a sentence that only shows a picture ("Here's my latest one! [shares a photo: …]").
+  return !s.text.startsWith('.') && memo(s, STANDS_ALONE) && !onlyShows(s.text);
+}
+// (Answers about a sentence alone, asked once per sentence: sentence-memo.ts.)
+const FACT_SENTENCE = question(factSentence);
+const OPENS_ON_POINTER = question((s) => opensOnPointer(s.text), prose);
+const LEANS_BACK = question((s) => pointsEarly(s.text) || goesOn(s.text), prose);
+const GOES_ON_TEXT = question((s) => goesOn(s.text), prose);
+const AGENT_STEP_TEXT = question((s) => AGENT_STEP.test(s.text), assistantProse);
+
+/** The sentence a pointer-led sentence (sentences[i]) leans on: the one before it in the same
+ * message, when that is prose that does not itself open on a pointer and is more than a short
+ * exclamation ("Wow! It's …" says no more than "It's …"). */
+export function referentOf(sentences: readonly Sentence[], i: number): Sentence | null {
+  const s = sentences[i] as Sentence;
+  const before = sentences[i - 1];
+  if (!before || before.id !== s.id || before.index !== s.index - 1) return null;
+  if (before.code || before.template || before.keyCount < 2 || before.traits & SHORT_EXCLAMATION) return null;
+  if (memo(before, OPENS_ON_POINTER) || !memo(before, STANDS_ALONE)) return null;
+  return before;
+}
+
+/** The sentences that may be facts, in order, and for those that lean on the sentence before them,
+ * that sentence. */
+export interface UsableSentences {
+  usable: Sentence[];
+  referents: Map<Sentence, Sentence>;
+}
+
+/** The fact sentences of a conversation, each pointer-led one with its referent (or left out). */
+export function usableSentences(sentences: readonly Sentence[]): UsableSentences {
+  // (Indexed loops over the sentences: a for-of here was seen to allocate an iterator result per
+  // sentence.)
+  const usable: Sentence[] = [];
+  // A sentence that opens on a pointer ("It's a book by …", "He is one of …") is a fact only with
+  // the sentence before it in the same message, which says what it points at; without one, it is
+  // no fact (a reader cannot tell what it is about).
+  const referents = new Map<Sentence, Sentence>();
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i] as Sentence;
+    if (!isFactSentence(s)) continue;
+    if (memo(s, OPENS_ON_POINTER)) {
+      const before = referentOf(sentences, i);
+      if (!before) continue;
+      referents.set(s, before);
+    } else if (memo(s, LEANS_BACK)) {
+      // "I got it from another artist as a gift": what "it" is, the sentence before says; "And
+      // there's a chance I'll visit more" goes on from it. With it when there is one; alone a
+      // pointer stays a candidate (ranking both down cost LoCoMo recall at budget 2,000: 0.709 →
+      // 0.692), a "But …" whose first half cannot be carried ("Not yet, been busy. But …") is none.
+      const before = referentOf(sentences, i);
+      if (before) referents.set(s, before);
+      else if (memo(s, GOES_ON_TEXT)) continue;
+    }
+    usable.push(s);
+  }
+  return { usable, referents };
+}
+
+/** Leaves out, in place, the assistant's sentences that narrate its next step ("Now let me look at
+ * …", "I'll start by exploring the codebase …"): they tell nothing the step's outcome does not. At
+ * work (`atWork`) a longer "Let me explore the models directory since …" is the step too. */
+export function dropNarration(usable: Sentence[], atWork: boolean): void {
+  let kept = 0;
+  for (let i = 0; i < usable.length; i++) {
+    const s = usable[i] as Sentence;
+    // (At work, a longer "Let me explore the models directory since …" or "I need to call
+    // django.setup()." is the step, not what it found.)
+    const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && memo(s, AGENT_STEP_TEXT)));
+    if (!narrates) usable[kept++] = s;
+  }
+  usable.length = kept;
+}

@@ -1,0 +1,103 @@
+// What a fact candidate's words weigh: their rarity over the conversation (IDF over the candidate
+// sentences and carried facts; common English words count little), weighted up for names, numbers
+// and code symbols, and the boost a focus text gives the sentences sharing its words. Words arrive
+// as vocabulary ids; the weights are typed arrays indexed by them, computed once per compaction.
+import type { Sentence } from './extract-sentences';
+import { isCapitalised, markCapitalised } from './capitalised';
+import { wordIds } from './word-scan';
+import { GENERIC, NUMERIC, flagsOf, wordOf } from './vocab';
+
+/** Weight of numbers and capitalised names (not at a sentence start): dates, places, people. */
+export const NAME_WEIGHT = 2.5;
+/** Weight of common words (see GENERIC_WORDS) against their rarity in the conversation. */
+const GENERIC_WEIGHT = 0.3;
+/** Weight of code symbols, named in the original case. */
+const CODE_WEIGHT = 1.3;
+
+/** camelCase, snake_case, calls and members: the text names code symbols. */
+const CODE_SYMBOL = /[a-z][A-Z]|_|\(\)|\.[a-z]/;
+
+/** Distinct ranking keys of a text as vocabulary ids, first-seen order. */
+export function idsOf(text: string): number[] {
+  return wordIds(text).ids;
+}
+
+/** Which of a text's words weigh as names or numbers (NAME_MARK) and as code symbols (CODE_MARK):
+ * the text's own, so worked out once per word list (a sentence's is the same array in every
+ * compaction of its message; see sentence-memo.ts for the other answers kept with a sentence). */
+export const NAME_MARK = 1;
+export const CODE_MARK = 2;
+const markCache = new WeakMap<readonly number[], { text: string; marks: Uint8Array }>();
+export function wordMarks(text: string, ids: readonly number[]): Uint8Array {
+  const hit = markCache.get(ids);
+  if (hit && hit.text === text) return hit.marks;
+  markCapitalised(text);
+  const codeSymbols = CODE_SYMBOL.test(text);
+  const marks = new Uint8Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
+    if (flagsOf(id) & NUMERIC || isCapitalised(id)) marks[i] = NAME_MARK;
+    if (codeSymbols && wordOf(id).includes('_')) marks[i] = (marks[i] as number) | CODE_MARK;
+  }
+  markCache.set(ids, { text, marks });
+  return marks;
+}
+
+/** The words' rarity: `weights[id]` for every word of the counted texts (read directly by the
+ * prefilter), `idf(id)` for any word (one in no counted text weighs as if seen once). */
+export interface WordRarity {
+  weights: Float64Array;
+  idf: (id: number) => number;
+}
+
+/** Document frequency over the usable sentences and the carried facts (by their ids), as weights. */
+export function wordRarity(usable: readonly Sentence[], carriedIds: readonly (readonly number[])[], vocab: number): WordRarity {
+  const df = new Int32Array(vocab);
+  const touched: number[] = [];
+  let docs = 0;
+  const count = (ids: readonly number[]): void => {
+    docs++;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as number;
+      const n = df[id] as number;
+      if (n === 0) touched.push(id);
+      df[id] = n + 1;
+    }
+  };
+  for (let i = 0; i < usable.length; i++) count((usable[i] as Sentence).ids);
+  for (const ids of carriedIds) count(ids);
+  // Weights computed once per distinct word: the ranking looks words up many times.
+  const weights = new Float64Array(df.length);
+  for (const id of touched) weights[id] = Math.log(1 + docs / (df[id] as number)) * (flagsOf(id) & GENERIC ? GENERIC_WEIGHT : 1);
+  const unseen = Math.log(1 + docs);
+  // Words first met after the counting (in a clause's or a carried fact's text) were in no sentence.
+  const idf = (id: number): number => (id < weights.length && (df[id] as number) > 0 ? (weights[id] as number) : unseen * (flagsOf(id) & GENERIC ? GENERIC_WEIGHT : 1));
+  return { weights, idf };
+}
+
+/** A text's words' weights, index for index with `ids`: rarity, names and code symbols weighted up. */
+export function weigher(idf: (id: number) => number): (text: string, ids: readonly number[]) => number[] {
+  return (text, ids) => {
+    const marks = wordMarks(text, ids);
+    const out = new Array<number>(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      let weight = idf(ids[i] as number);
+      const mark = marks[i] as number;
+      if (mark & NAME_MARK) weight *= NAME_WEIGHT;
+      // Code symbols (camelCase, snake_case, calls) are named in the original case.
+      if (mark & CODE_MARK) weight *= CODE_WEIGHT;
+      out[i] = weight;
+    }
+    return out;
+  };
+}
+
+/** The boost of a text sharing the focus's words (`focusIds`): 1 without a focus, up to 3. */
+export function focusBooster(focusIds: ReadonlySet<number>): (ids: readonly number[]) => number {
+  return (ids) => {
+    if (!focusIds.size) return 1;
+    let hit = 0;
+    for (const id of ids) if (focusIds.has(id)) hit++;
+    return 1 + (2 * hit) / focusIds.size;
+  };
+}

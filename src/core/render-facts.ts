@@ -1,0 +1,247 @@
+// The block's key facts: chosen in ranking order, shown in conversation order (thread-format.ts
+// lays them out, under their threads' heads when there are several). Consecutive facts said by the
+// same side on the same day share one line and one label, so a fact costs little more than its own
+// words; the section is measured once chosen and the lowest-ranked facts give way if the labels cost
+// more than estimated. In a later round this round's facts get a share first (fresh), and with
+// several threads each thread's best fact comes before the rest (spread). Last, the room the
+// per-line estimates left in the block measured whole takes the next-ranked facts (`fillSlack`).
+import type { CompactionRecord, SourcedLine } from './record';
+import type { BlockDraft } from './block-draft';
+import { HEADINGS, assemble, factText } from './block-format';
+import type { TaskTexts } from './render-tasks';
+import { type FactLayout, listsEach } from './thread-format';
+import { dedupeKey } from './text';
+
+/** Share of the key facts' room that a later round's newly removed messages get first. Counted
+ * in whole facts (see the fresh pass): a round of long answers gets its share even when each of
+ * its facts is a paragraph. 0.15 left chains of long answers stale (LongMemEval freshness 0.15);
+ * at 0.2 they sat on the edge (0.20 at budget 2,000); 0.22 leaves a margin there (0.209) while
+ * the first round still keeps its place (LoCoMo chain decay at 1,000: 0.94; 0.95 at 0.21). */
+const FRESH_SHARE = 0.22;
+/** Share of the key facts' room that goes to each thread's best fact before the rest go by rank.
+ * With an assistant a thread's best is its answer's list when it has one (thread-format.ts):
+ * 0.4 showed five threads of fifteen, the rest of the room going to what the user said of
+ * themselves (LongMemEval at 1,000, recall on what the assistant said 0.38 → 0.46 at 0.6, overall
+ * 0.555 → 0.554; at 0.75 overall 0.49). */
+const SPREAD_SHARE = 0.6;
+/** The same between two people, whose sessions' news is what a reader needs most. (Each session
+ * is a thread there: 0.6 left less room for the ranking's second facts, which carry the news'
+ * details — LoCoMo event coverage at 1,000 0.59 → 0.60 at 0.45, recall 0.530 → 0.543.) */
+const TALK_SPREAD_SHARE = 0.45;
+/** Least room (estimated tokens) worth trying a clause of a fact in. */
+const FILL_MIN_ROOM = 6;
+/** Most facts measured in the block by the final fill (each costs one estimate of the block). */
+const FILL_TRIES = 12;
+
+/** The facts the block may show, in rank order. An answer's list heads read only under the request
+ * they answer: without threads' heads they are names out of context, and a small block has better
+ * use for its room. (At most two lists under one thread: thread-format.ts listsEach.) */
+export function factPool(record: CompactionRecord, manyThreads: boolean): SourcedLine[] {
+  return manyThreads ? listsEach(record.facts) : record.facts.filter((f) => !f.listed);
+}
+
+/** Whether the task lines, the cause State shows or an error's resolution already say a fact
+ * (`lower`: its text, lower case). A fact holding the whole "Left off" line is that sentence again,
+ * unless the line is a mere "Yes.". */
+export function saidAboveTest(record: CompactionRecord, tasks: Pick<TaskTexts, 'goalLower' | 'nextStepText' | 'leftOffText'>): (lower: string) => boolean {
+  const { goalLower, nextStepText, leftOffText } = tasks;
+  // The errors' resolutions (added after the facts, on lines of their own) are said above too.
+  const resolutions = record.errors.map((e) => e.resolution?.toLowerCase() ?? '').filter(Boolean);
+  // The cause the State section shows (without the connective a fact may open with).
+  const causeLower = record.state?.cause?.text.toLowerCase() ?? '';
+  return (lower) =>
+    goalLower.includes(lower) ||
+    (causeLower.length >= 20 && (causeLower.includes(lower.replace(/^(?:so|now|ok(?:ay)?|i see|i found it|perfect|great|good|ah|aha)[,!:]?\s+/, '')) || lower.includes(causeLower))) ||
+    resolutions.includes(lower) ||
+    (nextStepText !== '' && nextStepText.includes(lower)) || (leftOffText !== '' && (leftOffText.includes(lower) || (leftOffText.length >= 20 && lower.includes(leftOffText))));
+}
+
+/** The first pass's order: this round's facts (`fresh`, up to `freshRoom` tokens in whole facts),
+ * then each thread's best (`spread`, up to `spreadShare` of the facts' room), then the pool. */
+export interface FirstPass {
+  fresh: readonly SourcedLine[];
+  freshRoom: number;
+  spread: readonly SourcedLine[];
+  spreadShare: number;
+  round: number;
+}
+
+export class KeyFacts {
+  /** The facts shown, in the order taken. */
+  readonly facts: SourcedLine[] = [];
+  private readonly picked = new Set<SourcedLine>();
+  /** The section's lines as laid out, and what they cost measured. */
+  lines: string[] = [];
+  private linesCost = 0;
+  /** Tokens the block used before the facts. */
+  private readonly start: number;
+  private readonly heading: number;
+  // A fact's shown text, cost, key and whether a line above says it, worked out once: the passes
+  // revisit facts and the fact lines are regrouped on every try.
+  private readonly texts = new Map<SourcedLine, string>();
+  private readonly costs = new Map<SourcedLine, number>();
+  private readonly keys = new Map<SourcedLine, string>();
+  private readonly saidAboveMemo = new Map<SourcedLine, boolean>();
+  private readonly headsShown = new Set<string>();
+
+  constructor(
+    private readonly draft: BlockDraft,
+    private readonly layout: FactLayout,
+    private readonly manyThreads: boolean,
+    private readonly saidAbove: (lower: string) => boolean,
+  ) {
+    this.start = draft.used;
+    this.heading = draft.cost(HEADINGS.facts) + 1;
+  }
+
+  readonly textOf = (f: SourcedLine): string => {
+    let t = this.texts.get(f);
+    if (t === undefined) this.texts.set(f, (t = factText(f)));
+    return t;
+  };
+
+  costOf(f: SourcedLine): number {
+    let c = this.costs.get(f);
+    if (c === undefined) this.costs.set(f, (c = this.draft.cost(this.textOf(f)) + 2));
+    return c;
+  }
+
+  keyOf(f: SourcedLine): string {
+    let k = this.keys.get(f);
+    if (k === undefined) this.keys.set(f, (k = dedupeKey(f.text)));
+    return k;
+  }
+
+  saidAboveFact(f: SourcedLine): boolean {
+    let g = this.saidAboveMemo.get(f);
+    if (g === undefined) this.saidAboveMemo.set(f, (g = this.saidAbove(f.text.toLowerCase())));
+    return g;
+  }
+
+  /** The first pass's plan for `pool` in a record of this round. */
+  firstPass(pool: readonly SourcedLine[], record: CompactionRecord): FirstPass {
+    const room = this.draft.target - this.start;
+    // In a later round, what this round removed gets its share of the facts first (in rank order),
+    // so the block stays fresh while what earlier blocks showed keeps the rest: without it, carried
+    // facts with their seniority would fill a block round after round.
+    const freshRoom = record.round > 1 ? Math.floor(room * FRESH_SHARE) : 0;
+    const fresh = freshRoom > 0 ? pool.filter((f) => f.round === record.round) : [];
+    // A conversation of several threads: each thread's best fact first, so the budget is spread over
+    // the threads before any one of them is filled (thread-format.ts); a thread's head costs its line.
+    const spread = this.manyThreads ? this.layout.spread(pool) : [];
+    return { fresh, freshRoom, spread, spreadShare: record.kind === 'talk' ? TALK_SPREAD_SHARE : SPREAD_SHARE, round: record.round };
+  }
+
+  /** Takes the facts in a few passes: shared labels make the measured section cheaper than the
+   * per-fact estimates, and the room that frees goes to the next facts in rank order. */
+  takeRanked(pool: readonly SourcedLine[], first: FirstPass): void {
+    for (let pass = 0; pass < 3; pass++) {
+      const added = pass === 0 ? this.pass([...first.fresh, ...first.spread, ...pool], first) : this.pass(pool, null);
+      if (!added) break;
+      this.relayout();
+      while (this.facts.length && this.start + this.linesCost > this.draft.target) {
+        const dropped = this.facts.pop() as SourcedLine;
+        this.draft.shown.delete(this.keyOf(dropped));
+        this.relayout();
+      }
+    }
+    this.draft.used = this.start + this.linesCost;
+  }
+
+  private relayout(): void {
+    this.lines = this.layout.lines(this.facts, this.textOf);
+    this.linesCost = this.measure(this.lines);
+  }
+
+  private measure(ls: readonly string[]): number {
+    return ls.length ? this.heading + ls.reduce((n, l) => n + this.draft.cost(l) + 1, 0) : 0;
+  }
+
+  /** A thread's head costs its line with the first fact of the thread. */
+  private headCost(f: SourcedLine): number {
+    if (!this.manyThreads) return 0;
+    const g = this.layout.group(f);
+    const head = g && !this.headsShown.has(g) ? this.layout.head(g) : '';
+    return head ? this.draft.cost(head) + 1 : 0;
+  }
+
+  /** One pass over `order`, taking each fact that fits by the per-fact estimates; the first pass
+   * (`first`) holds the fresh and spread facts to their shares. True when it took one. */
+  private pass(order: readonly SourcedLine[], first: FirstPass | null): boolean {
+    const { draft, start } = this;
+    let used = start + this.linesCost;
+    let added = false;
+    for (let i = 0; i < order.length; i++) {
+      const f = order[i] as SourcedLine;
+      if (this.picked.has(f)) continue;
+      const key = this.keyOf(f);
+      if (draft.shown.has(key) || this.saidAboveFact(f)) continue;
+      const c = this.costOf(f) + (this.facts.length ? 0 : this.heading) + this.headCost(f);
+      if (first && pastFresh(first, i, f, used - start, c)) continue;
+      if (used + c > draft.target) continue;
+      // The spread (each thread's best fact, ahead of rank order) takes a share of the room: the
+      // rest goes by rank, so a thread with much worth keeping is not held to one fact.
+      if (first && i >= first.fresh.length && i < first.fresh.length + first.spread.length && used + c - start > first.spreadShare * (draft.target - start)) continue;
+      used += c;
+      this.picked.add(f);
+      draft.shown.add(key);
+      this.facts.push(f);
+      if (this.manyThreads) this.headsShown.add(this.layout.group(f));
+      added = true;
+    }
+    return added;
+  }
+
+  /**
+   * The room the per-line estimates left: lines measured one by one cost more than the block
+   * measured whole. The next-ranked facts that did not fit take it while the whole block, measured,
+   * stays within `limit` (the budget less the margin); the draft's lines get the facts' lines.
+   */
+  fillSlack(pool: readonly SourcedLine[], limit: number): void {
+    const { draft } = this;
+    const built = draft.lines;
+    let slack = limit - draft.cost(assemble(built));
+    let tries = 0;
+    for (const f of pool) {
+      if (slack < FILL_MIN_ROOM || tries >= FILL_TRIES) break;
+      if (this.picked.has(f) || draft.shown.has(this.keyOf(f)) || this.saidAboveFact(f)) continue;
+      const parts = [f.text];
+      for (const text of parts) {
+        const part: SourcedLine = text === f.text ? f : { ...f, text };
+        const key = text === f.text ? this.keyOf(f) : dedupeKey(text);
+        if (draft.shown.has(key) || (part !== f && this.saidAbove(text.toLowerCase()))) continue;
+        // A fact costs at least its own text: most are ruled out without measuring the block.
+        if (this.costOf(part) - 2 + (this.facts.length ? 0 : this.heading) > slack) continue;
+        tries++;
+        this.facts.push(part);
+        const lines = this.layout.lines(this.facts, this.textOf);
+        built.set('facts', lines);
+        const c = draft.cost(assemble(built));
+        if (c > limit) {
+          this.facts.pop();
+          if (this.lines.length) built.set('facts', this.lines);
+          else built.delete('facts');
+          continue;
+        }
+        this.lines = lines;
+        slack = limit - c;
+        draft.shown.add(key);
+        this.picked.add(f);
+        break;
+      }
+    }
+  }
+}
+
+/**
+ * Whether a fresh fact (this round's) is past its share in the first pass (`usedFacts`: tokens the
+ * facts took so far; `c`: this one's). The fresh share is room in whole facts: a fact starting
+ * inside it is taken whole, even if it runs past it (a token cap would skip a round's long answers
+ * for its short remarks, and its share would go unused) — by no more than the share again, so in a
+ * small block one new fact does not push out everything carried. In rank order after that, past
+ * the share, the new facts wait for the later passes like any other.
+ */
+export function pastFresh(first: FirstPass, i: number, f: SourcedLine, usedFacts: number, c: number): boolean {
+  if (!first.fresh.length || f.round !== first.round) return false;
+  return i < first.fresh.length ? usedFacts >= first.freshRoom || usedFacts + c > 2 * first.freshRoom : usedFacts + c > first.freshRoom;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { sentencesOf } from '../../src/core/extract-sentences';
+import { PASTED_SENTENCES, priorOf, rolePrior, tellsAboutUser, tellsIdentity } from '../../src/core/fact-prior';
+import type { ChatMessage } from '../../src/core/messages';
+import { FIRST_PERSON, MARKUP, QUESTION, SECOND_PERSON } from '../../src/core/traits';
+
+const msg = (id: string, role: 'user' | 'assistant', content: string): ChatMessage => ({ id, createdAt: 0, role, content });
+
+describe('fact prior', () => {
+  it("ranks the user's own facts far above explanations with an assistant, and both sides alike between two people", () => {
+    expect(rolePrior('user', FIRST_PERSON, false)).toBeCloseTo(3.45);
+    expect(rolePrior('assistant', FIRST_PERSON, false)).toBe(1);
+    expect(rolePrior('user', FIRST_PERSON, true)).toBeCloseTo(1.4);
+    expect(rolePrior('assistant', FIRST_PERSON, true)).toBeCloseTo(1.4);
+    expect(rolePrior('tool', 0, false)).toBeCloseTo(0.35);
+  });
+
+  it('ranks questions, remarks to the other side and markup down', () => {
+    expect(rolePrior('user', FIRST_PERSON | QUESTION, false)).toBeCloseTo(1.15 * 0.55);
+    expect(rolePrior('assistant', SECOND_PERSON, false)).toBeCloseTo(0.7);
+    expect(rolePrior('assistant', MARKUP, false)).toBeCloseTo(0.3);
+  });
+
+  it('ranks a long user message as pasted material in a chat, not at work, and later messages a little up', () => {
+    const filler = Array.from({ length: PASTED_SENTENCES }, (_, i) => `The committee approved budget line number ${i + 1} without changes.`).join(' ');
+    const ss = sentencesOf([msg('u1', 'user', filler), msg('u2', 'user', 'The committee approved the harbour budget on Friday.')]);
+    const pasted = ss[0]!;
+    const last = ss[ss.length - 1]!;
+    const ctx = { kind: 'assist' as const, lastMessage: 1 };
+    expect(priorOf(pasted, pasted.text, ctx)).toBeCloseTo(1.15 * 0.6);
+    expect(priorOf(pasted, pasted.text, { ...ctx, kind: 'work' })).toBeCloseTo(1.15);
+    expect(priorOf(last, last.text, ctx)).toBeCloseTo(1.15 * 1.1);
+  });
+
+  it("ranks a user's remark on the answer as a plain sentence of theirs", () => {
+    const [s] = sentencesOf([msg('u1', 'user', 'I had no idea that octopuses have three hearts and blue blood.')]);
+    expect(priorOf(s!, s!.text, { kind: 'assist', lastMessage: 0 })).toBeCloseTo(3.45 / 3);
+  });
+
+  it('tells the user speaking of themselves from their requests and instructions', () => {
+    const [about, ask, instructs] = sentencesOf([
+      msg('u1', 'user', 'I work as a nurse at the Leeds general hospital.'),
+      msg('u2', 'user', 'I need you to write me a cover letter for a nursing job.'),
+      msg('u3', 'user', 'I want you to act as my travel planner for the summer.'),
+    ]);
+    expect(tellsAboutUser(about!, about!.text)).toBe(true);
+    expect(tellsAboutUser(ask!, ask!.text)).toBe(false);
+    expect(tellsAboutUser(instructs!, instructs!.text)).toBe(false);
+  });
+
+  it('tells a speaker saying who they are, only between two people', () => {
+    const [s] = sentencesOf([msg('a1', 'assistant', "I'm a volunteer firefighter in the village of Hebden.")]);
+    expect(tellsIdentity(s!, s!.text, true)).toBe(true);
+    expect(tellsIdentity(s!, s!.text, false)).toBe(false);
+  });
+});

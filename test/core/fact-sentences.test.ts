@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { sentencesOf } from '../../src/core/extract-sentences';
+import { dropNarration, isFactSentence, referentOf, usableSentences } from '../../src/core/fact-sentences';
+import type { ChatMessage } from '../../src/core/messages';
+
+const msg = (id: string, role: 'user' | 'assistant' | 'tool', content: string): ChatMessage =>
+  (role === 'tool' ? { id, createdAt: 0, role, content, toolCallId: 'c1' } : { id, createdAt: 0, role, content });
+const texts = (xs: readonly { text: string }[]): string[] => xs.map((s) => s.text);
+
+describe('fact sentences', () => {
+  it('takes whole prose sentences of the user and the assistant, five words or more', () => {
+    const ss = sentencesOf([
+      msg('u1', 'user', 'My sister Priya moved to Lisbon in March. Thanks a lot!'),
+      msg('a1', 'assistant', 'Let me read your note first.'),
+      msg('t1', 'tool', 'The build of the parser module failed with twelve errors.'),
+    ]);
+    const ok = Object.fromEntries(ss.map((s) => [s.text, isFactSentence(s)]));
+    expect(ok['My sister Priya moved to Lisbon in March.']).toBe(true);
+    // Too short, an announcement of the assistant's next step, tool output.
+    expect(ok['Thanks a lot!']).toBe(false);
+    expect(ok['Let me read your note first.']).toBe(false);
+    expect(ok['The build of the parser module failed with twelve errors.']).toBe(false);
+  });
+
+  it('joins a pointer-led sentence to the sentence before it in its message, or leaves it out', () => {
+    const ss = sentencesOf([
+      msg('u1', 'user', 'I bought a Fender guitar at the Camden market last week. It has a maple neck and a sunburst finish.'),
+      msg('u2', 'user', 'It sounds wonderful through the old valve amplifier upstairs.'),
+    ]);
+    expect(referentOf(ss, 1)?.text).toBe('I bought a Fender guitar at the Camden market last week.');
+    // The first sentence of a message leans on nothing in it.
+    expect(referentOf(ss, 2)).toBeNull();
+    const { usable, referents } = usableSentences(ss);
+    expect(texts(usable)).toEqual(['I bought a Fender guitar at the Camden market last week.', 'It has a maple neck and a sunburst finish.']);
+    expect(referents.get(usable[1]!)).toBe(usable[0]);
+  });
+
+  it('keeps a sentence that goes on from the one before, with it when there is one', () => {
+    const ss = sentencesOf([msg('u1', 'user', 'We visited the Rijksmuseum in Amsterdam on Sunday. And there is a chance we visit Utrecht next spring.')]);
+    const { usable, referents } = usableSentences(ss);
+    expect(usable).toHaveLength(2);
+    expect(referents.get(usable[1]!)?.text).toBe('We visited the Rijksmuseum in Amsterdam on Sunday.');
+  });
+
+  it("drops the assistant's narration of its next step, and at work its longer step sentences too", () => {
+    const make = () =>
+      usableSentences(
+        sentencesOf([
+          msg('a1', 'assistant', "I'll start by exploring the codebase to find the parser module."),
+          msg('a2', 'assistant', 'Now I need to call the setup function before importing the models package.'),
+          msg('u1', 'user', 'The parser module lives in the src folder of the repository.'),
+        ]),
+      ).usable;
+    const chat = make();
+    dropNarration(chat, false);
+    expect(texts(chat)).toEqual(['Now I need to call the setup function before importing the models package.', 'The parser module lives in the src folder of the repository.']);
+    const work = make();
+    dropNarration(work, true);
+    expect(texts(work)).toEqual(['The parser module lives in the src folder of the repository.']);
+  });
+});
