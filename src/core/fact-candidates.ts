@@ -6,7 +6,7 @@ import type { Sentence } from './extract-sentences';
 import type { SourcedLine } from './record';
 import { MAX_WORDS } from './fact-sentences';
 import { idsOf } from './fact-weights';
-import { IDENTITY_BOOST, tellsAboutUser, tellsIdentity } from './fact-prior';
+import { IDENTITY_BOOST, readsAsIdentity, tellsAboutUser, tellsIdentity } from './fact-prior';
 import { wordCount } from './text';
 import { traitsOf } from './traits';
 
@@ -96,7 +96,8 @@ export function sentenceCandidate(s: Sentence, pos: number, text: string, ids: r
   const boost = ctx.prior(s, text) * ctx.focusBoost(ids);
   const seq = ctx.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
   const about = tellsAboutUser(s, text);
-  const identity = tellsIdentity(s, text, ctx.talk);
+  const rankedAsIdentity = tellsIdentity(s, text, ctx.talk);
+  const identity = rankedAsIdentity && readsAsIdentity(s, text);
   return {
     text,
     sources: [s.id],
@@ -107,7 +108,7 @@ export function sentenceCandidate(s: Sentence, pos: number, text: string, ids: r
     seq,
     ids,
     weights: ctx.weigh(text, ids),
-    boost: identity ? boost * IDENTITY_BOOST : boost,
+    boost: rankedAsIdentity ? boost * IDENTITY_BOOST : boost,
     cost: cheapCost(text),
     ...(about ? { about } : {}),
     ...(identity ? { identity } : {}),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sentencesOf } from '../../src/core/extract-sentences';
-import { PASTED_SENTENCES, priorOf, rolePrior, tellsAboutUser, tellsIdentity } from '../../src/core/fact-prior';
+import { PASTED_SENTENCES, priorOf, readsAsIdentity, rolePrior, tellsAboutUser, tellsIdentity } from '../../src/core/fact-prior';
 import type { ChatMessage } from '../../src/core/messages';
 import { FIRST_PERSON, MARKUP, QUESTION, SECOND_PERSON } from '../../src/core/traits';
 
@@ -52,5 +52,9 @@ describe('fact prior', () => {
     const [s] = sentencesOf([msg('a1', 'assistant', "I'm a volunteer firefighter in the village of Hebden.")]);
     expect(tellsIdentity(s!, s!.text, true)).toBe(true);
     expect(tellsIdentity(s!, s!.text, false)).toBe(false);
+    // A reply to the other's news that mentions the speaker's job is not who they are.
+    const [seeing, why] = sentencesOf([msg('a2', 'assistant', "Seeing them live must've been awesome. That's why I love my job so much - connecting with the crowd.")]);
+    expect(readsAsIdentity(why!, `${seeing!.text} ${why!.text}`)).toBe(false);
+    expect(readsAsIdentity(s!, s!.text)).toBe(true);
   });
 });
