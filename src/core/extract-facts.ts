@@ -16,7 +16,7 @@ import type { ConversationKind, SourcedLine } from './record';
 import { conversationKind } from './threads';
 import { dropNarration, usableSentences } from './fact-sentences';
 import { focusBooster, idsOf, weigher, wordRarity } from './fact-weights';
-import { priorOf, rolePrior } from './fact-prior';
+import { pastedMessages, priorOf, rolePrior } from './fact-prior';
 import { type CandidateContext, type ListedAnswer, answerCandidates, carriedCandidates, sentenceCandidates } from './fact-candidates';
 import { prefilter, roughValues } from './fact-prefilter';
 import { coveredWords, pickFacts } from './fact-pick';
@@ -69,7 +69,9 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   // fact, however much room is left.
   if (!talk) dropNarration(usable, kind === 'work');
   const lastMessage = usable.length ? (usable[usable.length - 1] as Sentence).message : 0;
-  const prior = (s: Sentence, text: string): number => priorOf(s, text, { kind, lastMessage });
+  // (Between two people nobody hands over a document to read; an agent's task is its own.)
+  const pasted = kind === 'assist' ? pastedMessages(sentences) : undefined;
+  const prior = (s: Sentence, text: string): number => priorOf(s, text, { kind, lastMessage, ...(pasted ? { pasted } : {}) });
   const ctx: CandidateContext = {
     round: options.round,
     talk,
@@ -77,6 +79,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     rolePrior: (role, t) => rolePrior(role, t, talk),
     weigh: weigher(idf),
     focusBoost: focusBooster(focusIds),
+    ...(pasted ? { pasted } : {}),
   };
   const chosen = prefilter(roughValues(usable, weights, prior), options.poolTokens);
   const candidates = [

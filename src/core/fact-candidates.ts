@@ -89,13 +89,15 @@ export interface CandidateContext {
   rolePrior: (role: string | undefined, t: number) => number;
   weigh: (text: string, ids: readonly number[]) => number[];
   focusBoost: (ids: readonly number[]) => number;
+  /** Messages of pasted text (fact-prior.ts pastedMessages): not the user telling of themselves. */
+  pasted?: ReadonlySet<number>;
 }
 
 /** The candidate of sentence `s` (at `pos` among the usable ones) shown as `text` with its `ids`. */
 export function sentenceCandidate(s: Sentence, pos: number, text: string, ids: readonly number[], ctx: CandidateContext): Candidate {
   const boost = ctx.prior(s, text) * ctx.focusBoost(ids);
   const seq = ctx.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
-  const about = tellsAboutUser(s, text);
+  const about = tellsAboutUser(s, text, ctx.pasted);
   const rankedAsIdentity = tellsIdentity(s, text, ctx.talk);
   const identity = rankedAsIdentity && readsAsIdentity(s, text);
   return {

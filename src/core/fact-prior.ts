@@ -25,6 +25,24 @@ export interface PriorContext {
   kind: ConversationKind;
   /** The last usable sentence's message index: later messages weigh slightly more. */
   lastMessage: number;
+  /** Messages the user opened as pasted material (see pastedMessages), by index. */
+  pasted?: ReadonlySet<number>;
+}
+
+/** A user message that opens by handing over text ("Here is the text: …", "Here are the candidate's
+ * answers:", "Article: …"): what follows is someone else's words, whatever its pronouns — a job
+ * candidate's "my favourite team" is no fact of the user's. */
+const PASTE_MARKER =
+  /^[^\p{L}]*(?:here(?:['’]s| is| are)\s+(?:(?:the|my|a|an|some|his|her|their|our)\s+)?(?:\w+['’]s\s+)?(?:\w+\s+)?(?:text|article|essay|e-?mail|letter|document|transcript|answers?|passage|story|paragraph|draft|abstracts?|script|review|post|content|copy|notes|resume|cv|description|lyrics|poem|chapter|excerpt|message|responses?)\b|(?:text|passage|article|transcript|abstract|essay|excerpt)s?\s*:)/iu;
+
+/** The messages (by index) whose first sentence, the user's, hands over pasted text (PASTE_MARKER). */
+export function pastedMessages(sentences: readonly Sentence[]): Set<number> {
+  const out = new Set<number>();
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i] as Sentence;
+    if (s.index === 0 && s.role === 'user' && PASTE_MARKER.test(s.text)) out.add(s.message);
+  }
+  return out;
 }
 
 /** The prior of a speaker (`role`) saying a text of traits `t` (traits.ts); `talk`: two people. */
@@ -55,19 +73,21 @@ export function priorOf(s: Sentence, text: string, ctx: PriorContext): number {
   // In talk, a long user message's sentences that say nothing of the user are most likely text
   // they pasted (a document, an article): material to talk about, ranked like an explanation. (An
   // agent run's long first message is the task itself.)
-  const pasted = kind !== 'work' && s.role === 'user' && s.of >= PASTED_SENTENCES && !(t & (FIRST_PERSON | QUESTION)) ? PASTED : 1;
+  const handedOver = ctx.pasted?.has(s.message) === true;
+  const pasted = kind !== 'work' && s.role === 'user' && ((s.of >= PASTED_SENTENCES && !(t & (FIRST_PERSON | QUESTION))) || handedOver) ? PASTED : 1;
   // Between two people, what happened (an event) outranks how someone felt about it (a
   // reaction). (With an assistant it moved nothing but recall: LongMemEval at 500, 0.43 → 0.38.)
   // With an assistant, "I had no idea that …" remarks on the answer: first person, no fact of the
   // user's own (ranked as a plain sentence of theirs, not as what they told of themselves).
   const salience = talk ? salienceOf(text) : s.role === 'user' && kind === 'assist' && remarksOnAnswer(text) ? REMARK_RANK : 1;
-  return rolePrior(s.role, t, talk) * pasted * salience * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
+  // (Handed-over text's "I" and "my" are its author's: no first-person weight for the user.)
+  return rolePrior(s.role, handedOver ? t & ~FIRST_PERSON : t, talk) * pasted * salience * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
 }
 
 /** The user telling about themselves (SourcedLine.about) — not in a long message they pasted (a
  * candidate's answers, a prompt template), nor a request: what they asked is not what they are. */
-export function tellsAboutUser(s: Sentence, text: string): boolean {
-  return s.role === 'user' && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0 && s.of < PASTED_SENTENCES && !isRequestText(text) && !remarksOnAnswer(text) && !instructsAssistant(text);
+export function tellsAboutUser(s: Sentence, text: string, pasted?: ReadonlySet<number>): boolean {
+  return s.role === 'user' && !pasted?.has(s.message) && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0 && s.of < PASTED_SENTENCES && !isRequestText(text) && !remarksOnAnswer(text) && !instructsAssistant(text);
 }
 
 /** Between two people (`talk`), a speaker saying who they are: what a reader needs first. */

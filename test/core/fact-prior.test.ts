@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sentencesOf } from '../../src/core/extract-sentences';
-import { PASTED_SENTENCES, priorOf, readsAsIdentity, rolePrior, tellsAboutUser, tellsIdentity } from '../../src/core/fact-prior';
+import { PASTED_SENTENCES, pastedMessages, priorOf, readsAsIdentity, rolePrior, tellsAboutUser, tellsIdentity } from '../../src/core/fact-prior';
 import type { ChatMessage } from '../../src/core/messages';
 import { FIRST_PERSON, MARKUP, QUESTION, SECOND_PERSON } from '../../src/core/traits';
 
@@ -46,6 +46,22 @@ describe('fact prior', () => {
     expect(tellsAboutUser(about!, about!.text)).toBe(true);
     expect(tellsAboutUser(ask!, ask!.text)).toBe(false);
     expect(tellsAboutUser(instructs!, instructs!.text)).toBe(false);
+  });
+
+  it('reads a message that hands over pasted text as someone else\'s words, whatever its pronouns', () => {
+    const sentences = sentencesOf([
+      msg('u1', 'user', "Here is the text: What are your hobbies? Injury has curtailed my marathon running so I moved to cycling. My favourite team is Manchester United."),
+      msg('u2', 'user', 'Injury has curtailed my marathon running so I moved to cycling.'),
+    ]);
+    const pasted = pastedMessages(sentences);
+    expect([...pasted]).toEqual([0]);
+    const [, , injuryPasted] = sentences;
+    const injuryOwn = sentences.find((s) => s.id === 'u2');
+    expect(tellsAboutUser(injuryPasted!, injuryPasted!.text, pasted)).toBe(false);
+    expect(tellsAboutUser(injuryOwn!, injuryOwn!.text, pasted)).toBe(true);
+    const ctx = { kind: 'assist' as const, lastMessage: 1, pasted };
+    expect(priorOf(injuryPasted!, injuryPasted!.text, ctx)).toBeLessThan(priorOf(injuryOwn!, injuryOwn!.text, ctx) / 2);
+    expect(pastedMessages(sentencesOf([msg('u3', 'user', 'Here is my plan for the weekend: a hike and a film.')])).size).toBe(0);
   });
 
   it('tells a speaker saying who they are, only between two people', () => {
