@@ -173,3 +173,15 @@ const IDENTITY =
 export function saysWhoTheyAre(text: string): boolean {
   return IDENTITY.test(text) && !/\?["'”’)\]]*$/u.test(text.trim());
 }
+
+/** What a speaker owns, runs or works as — the standing facts of who they are ("I finally opened
+ * my own car maintenance shop!", "I work as a nurse", "I run a bakery"), as against what they did
+ * once. The spread takes it first for the speaker's "About <name>" (thread-format.ts). */
+const PROFILE =
+  /\b(?:my own (?:[\w-]+ ){0,3}(?:shop|business|company|studio|store|restaurant|bakery|cafe|band|label|brand|clinic|practice|garage|place|home|house|team|class(?:es)?|school|charity|foundation)|I (?:own|run|manage|founded|opened|started) (?:a|an|my|our|my own) (?:[\w-]+ ){0,3}(?:shop|business|company|studio|store|restaurant|bakery|cafe|band|label|brand|clinic|practice|garage|team|class(?:es)?|school|charity|foundation)|I work(?:ed)? (?:as|at|for)\b|I['’]m an? (?:[\w-]+ ){0,2}(?:player|guard|forward|teacher|nurse|doctor|engineer|mechanic|artist|musician|singer|rapper|writer|author|student|designer|developer|chef|coach|counselor|counsellor|lawyer|manager|owner|painter|photographer|dancer|volunteer|mom|dad|mother|father|parent))\b/i;
+
+/** How much a first-person sentence says what its speaker owns, runs or works as (see PROFILE):
+ * 1 when it does, else 0; not a question. */
+export function profileRank(text: string): number {
+  return PROFILE.test(text) && !/\?["'”’)\]]*$/u.test(text.trim()) ? 1 : 0;
+}

@@ -385,6 +385,17 @@ describe('facts that stand alone', () => {
     expect(layout.spread(ranked).map((f) => f.text).slice(0, 2)).toEqual([ranked[1]?.text, ranked[2]?.text]);
   });
 
+  it("heads what a speaker said of who they are with what they own or work as, though it ranks lower", () => {
+    const layout = new FactLayout({ threads: [], kind: 'talk', roleOf: () => 'assistant' });
+    const line = (text: string, thread: number): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread, identity: true });
+    const ranked = [
+      line("Working on cars really helps me relax, I've been working on that Mustang from the junkyard.", 1),
+      line('I finally opened my own car maintenance shop! It is a dream come true.', 2),
+    ];
+    expect(layout.group(ranked[1]!)).toBe('who:assistant');
+    expect(layout.spread(ranked)[0]?.text).toBe(ranked[1]?.text);
+  });
+
   it('ranks an event above a reaction between two people', () => {
     const facts = (() => {
       const chat = friends();
