@@ -65,8 +65,10 @@ export function goesOn(text: string): boolean {
 }
 
 /** A sentence that only shows something ("Here's my latest one! [shares a photo: …]", "Check this
- * out!"): what it shows is gone, its words say nothing of it. */
-const SHOWS = /^(?:(?:oh|hey|look|wow|so)[,!]?\s+)?(?:here(?:['’]s| is| are)|check (?:it|this|that) out|check out|look at (?:this|that|these|my)|take a look|this is (?:my|our|a pic|a photo)|that['’]s me)\b/i;
+ * out!", "I'll show you a pic I took when they were playing. [shares a photo: …]"): what it shows is
+ * gone, its words say nothing of it. (The last form: LoCoMo recall 37.0/55.6/71.9 → 37.2/55.8/71.5,
+ * event coverage at 1,000 0.583 → 0.611.) */
+const SHOWS = /^(?:(?:oh|hey|look|wow|so)[,!]?\s+)?(?:here(?:['’]s| is| are)|(?:I['’]ll|I will|let me) show you|check (?:it|this|that) out|check out|look at (?:this|that|these|my)|take a look|this is (?:my|our|a pic|a photo)|that['’]s me)\b/i;
 
 /** Whether a sentence only shows a picture or thing: opening on "Here's …" (see SHOWS) or with
  * fewer than five words of its own outside a bracketed description that names nothing (no name, no

@@ -336,6 +336,9 @@ describe('facts that stand alone', () => {
     // A sentence that only shows a picture; one that goes on from the sentence before it.
     expect(onlyShows("Here's my latest one! [shares a photo: a book opened to a page]")).toBe(true);
     expect(onlyShows('Wow! [shares a photo: a kiln full of bowls]')).toBe(true);
+    // A promise of a picture says nothing once the picture is gone.
+    expect(onlyShows("I'll show you a pic I took when they were playing. [shares a photo: a concert with a large eagle on the stage]")).toBe(true);
+    expect(onlyShows("I'll show you around the harbour when you visit in June.")).toBe(false);
     expect(onlyShows('My bowls came out of the kiln with no cracks at all. [shares a photo: bowls]')).toBe(false);
     expect(goesOn("And there's a chance I'll visit more spots in the future.")).toBe(true);
     expect(goesOn('Andrea visited the spots in the future.')).toBe(false);
