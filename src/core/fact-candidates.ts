@@ -6,7 +6,7 @@ import type { Sentence } from './extract-sentences';
 import type { SourcedLine } from './record';
 import { MAX_WORDS } from './fact-sentences';
 import { idsOf } from './fact-weights';
-import { IDENTITY_BOOST, readsAsIdentity, tellsAboutUser, tellsIdentity } from './fact-prior';
+import { IDENTITY_BOOST, readsAsIdentity, tellsAboutUser, tellsIdentity, tellsProfile } from './fact-prior';
 import { wordCount } from './text';
 import { traitsOf } from './traits';
 
@@ -99,7 +99,7 @@ export function sentenceCandidate(s: Sentence, pos: number, text: string, ids: r
   const seq = ctx.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
   const about = tellsAboutUser(s, text, ctx.pasted);
   const rankedAsIdentity = tellsIdentity(s, text, ctx.talk);
-  const identity = rankedAsIdentity && readsAsIdentity(s, text);
+  const identity = (rankedAsIdentity && readsAsIdentity(s, text)) || tellsProfile(text, ctx.talk);
   return {
     text,
     sources: [s.id],

@@ -5,7 +5,7 @@
 import type { Sentence } from './extract-sentences';
 import { isRequestText } from './extract-goal';
 import type { ConversationKind } from './record';
-import { instructsAssistant, isReaction, opensOnPointer, remarksOnAnswer, salienceOf, saysWhoTheyAre } from './salience';
+import { instructsAssistant, isReaction, opensOnPointer, profileRank, remarksOnAnswer, salienceOf, saysWhoTheyAre } from './salience';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { wordCount } from './text';
 
@@ -93,6 +93,13 @@ export function tellsAboutUser(s: Sentence, text: string, pasted?: ReadonlySet<n
 /** Between two people (`talk`), a speaker saying who they are: what a reader needs first. */
 export function tellsIdentity(s: Sentence, text: string, talk: boolean): boolean {
   return talk && (s.traits & FIRST_PERSON) !== 0 && saysWhoTheyAre(text);
+}
+
+/** Between two people (`talk`), a speaker saying what they own, run or work as (salience.ts
+ * profileRank): laid out under "About <name>" without ranking higher (broadening the identity boost
+ * cost LoCoMo recall). */
+export function tellsProfile(text: string, talk: boolean): boolean {
+  return talk && profileRank(text) > 0 && !opensOnPointer(text) && !isReaction(text);
 }
 
 /** Whether a sentence that tells who its speaker is (tellsIdentity) also reads as that under

@@ -37,7 +37,28 @@ const FILL_TRIES = 12;
  * they answer: without threads' heads they are names out of context, and a small block has better
  * use for its room. (At most two lists under one thread: thread-format.ts listsEach.) */
 export function factPool(record: CompactionRecord, manyThreads: boolean): SourcedLine[] {
-  return manyThreads ? listsEach(record.facts) : record.facts.filter((f) => !f.listed);
+  if (!manyThreads) return record.facts.filter((f) => !f.listed);
+  const pool = listsEach(record.facts);
+  // Between two people each session is a thread: its best fact comes a little earlier.
+  return record.kind === 'talk' ? spreadRanks(pool) : pool;
+}
+
+/** Between two people, rank multiplier of a session's best fact in the rank passes (after the
+ * spread's share is spent). 1.3 let a session's one line — the wedding told as last week's news —
+ * come before another session's second (LoCoMo at 1,000: recall 0.553 → 0.556, event coverage
+ * unchanged, sessions without a line 8 → 7 of 19 in the longest block; 1.2: 0.546, 1.6: 0.545; a
+ * decay of a session's third and later facts cost recall, 0.719 → 0.701 at 2,000). */
+const SESSION_FIRST_BOOST = 1.3;
+
+/** The facts in rank order with each thread's best worth SESSION_FIRST_BOOST more (talk). */
+export function spreadRanks(pool: readonly SourcedLine[]): SourcedLine[] {
+  const seen = new Set<number>();
+  const keyed = pool.map((f, i) => {
+    const first = f.thread !== undefined && !seen.has(f.thread);
+    if (f.thread !== undefined) seen.add(f.thread);
+    return { f, i, k: first ? f.score * SESSION_FIRST_BOOST : f.score };
+  });
+  return keyed.sort((a, b) => b.k - a.k || a.i - b.i).map((x) => x.f);
 }
 
 /** Whether the task lines, the cause State shows or an error's resolution already say a fact

@@ -8,7 +8,7 @@
 import { describeDay } from './dates';
 import { groupFacts, factText } from './block-format';
 import type { ConversationKind, SourcedLine, ThreadLine } from './record';
-import { newsRank } from './salience';
+import { newsRank, profileRank } from './salience';
 import type { Speakers } from './speakers';
 import { dropLoneSurrogates } from './text';
 
@@ -125,6 +125,9 @@ export class FactLayout {
       // With an assistant, a thread's answer carried as its list's heads is what the user comes
       // back for: it goes first under the request it answers.
       if (!talk && f.listed && g.startsWith('thread:') && !eventOf.has(g)) eventOf.set(g, { f, rank: 1 });
+      // Between two people, a speaker's profile (what they own, run or work as) heads what is said
+      // of who they are, before what ranks higher there.
+      if (talk && g.startsWith('who:') && !eventOf.has(g) && profileRank(f.text)) eventOf.set(g, { f, rank: 1 });
       if (!talk || !g.startsWith('thread:')) continue;
       const rank = newsRank(f.text);
       const best = eventOf.get(g);

@@ -27,6 +27,16 @@ describe('fact candidates', () => {
     expect(cs[0]!.about).toBe(true);
   });
 
+  it('marks a profile between two people as who the speaker is, joined with its pointer-led follow-up too', () => {
+    const { usable, referents } = usableSentences(sentencesOf([user('u1', "I finally opened my own car maintenance shop! It's so satisfying to have a spot to work on cars for the whole street.")]));
+    const cs = sentenceCandidates(usable, referents, new Uint8Array([1, 1]), { ...ctx(), talk: true });
+    expect(cs.map((c) => [c.text, c.identity === true])).toEqual([
+      ['I finally opened my own car maintenance shop!', true],
+      ["I finally opened my own car maintenance shop! It's so satisfying to have a spot to work on cars for the whole street.", true],
+    ]);
+    expect(sentenceCandidates(usable, referents, new Uint8Array([1, 1]), ctx()).some((c) => c.identity)).toBe(false);
+  });
+
   it('offers a sentence without its bracketed aside too, in the same group, and only the chosen ones', () => {
     const { usable, referents } = usableSentences(sentencesOf([user('u1', 'We won the regional quiz final in Bristol! [shares a photo of the trophy]'), user('u2', 'The next quiz night is at the Crown on Friday.')]));
     const cs = sentenceCandidates(usable, referents, new Uint8Array([1, 0]), ctx());

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sentencesOf } from '../../src/core/extract-sentences';
-import { PASTED_SENTENCES, pastedMessages, priorOf, readsAsIdentity, rolePrior, tellsAboutUser, tellsIdentity } from '../../src/core/fact-prior';
+import { PASTED_SENTENCES, pastedMessages, priorOf, readsAsIdentity, rolePrior, tellsAboutUser, tellsIdentity, tellsProfile } from '../../src/core/fact-prior';
+import { profileRank } from '../../src/core/salience';
 import type { ChatMessage } from '../../src/core/messages';
 import { FIRST_PERSON, MARKUP, QUESTION, SECOND_PERSON } from '../../src/core/traits';
 
@@ -72,5 +73,17 @@ describe('fact prior', () => {
     const [seeing, why] = sentencesOf([msg('a2', 'assistant', "Seeing them live must've been awesome. That's why I love my job so much - connecting with the crowd.")]);
     expect(readsAsIdentity(why!, `${seeing!.text} ${why!.text}`)).toBe(false);
     expect(readsAsIdentity(s!, s!.text)).toBe(true);
+  });
+
+  it('tells what a speaker owns, runs or works as between two people, whatever its rank', () => {
+    expect(profileRank('I finally opened my own car maintenance shop!')).toBe(1);
+    expect(profileRank('I work as a nurse at the county hospital.')).toBe(1);
+    expect(profileRank("I'm a shooting guard for the team.")).toBe(1);
+    expect(profileRank('I went to the shop to buy some paint yesterday.')).toBe(0);
+    expect(profileRank('Do you run your own business?')).toBe(0);
+    // A fact joined with its referent reads as the referent's: the profile is read on the text shown.
+    expect(tellsProfile('I finally opened my own car maintenance shop! It is a dream come true.', true)).toBe(true);
+    expect(tellsProfile('It is my own little studio, and I love it.', true)).toBe(false);
+    expect(tellsProfile('I finally opened my own car maintenance shop!', false)).toBe(false);
   });
 });

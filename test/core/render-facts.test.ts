@@ -21,6 +21,20 @@ describe('key facts section', () => {
     expect(factPool(record, true)).toHaveLength(2);
   });
 
+  it("between two people, takes a session's best fact before another session's second when they rank close", () => {
+    const ranked = [
+      fact('Tim went to a castle in the UK.', 1, { score: 3, thread: 1 }),
+      fact('Tim loved the castle gardens most.', 2, { score: 2, thread: 1 }),
+      fact('John had his wedding last week.', 3, { score: 1.8, thread: 2 }),
+      fact('Tim bought a castle guidebook there.', 4, { score: 1.7, thread: 1 }),
+    ];
+    const order = (kind: 'talk' | 'assist') => factPool(blank({ kind, facts: ranked }), true).map((f) => f.seq);
+    expect(order('talk')).toEqual([1, 3, 2, 4]);
+    // With an assistant (and in one thread, laid out as one list) the ranking stands.
+    expect(order('assist')).toEqual([1, 2, 3, 4]);
+    expect(factPool(blank({ kind: 'talk', facts: ranked }), false).map((f) => f.seq)).toEqual([1, 2, 3, 4]);
+  });
+
   it('leaves out a fact the task lines, the cause or a fix already say', () => {
     const record = blank({
       errors: [{ ...line('TypeError: x is undefined'), resolution: 'Guarded the call with a null check.' }],

@@ -336,6 +336,9 @@ describe('facts that stand alone', () => {
     // A sentence that only shows a picture; one that goes on from the sentence before it.
     expect(onlyShows("Here's my latest one! [shares a photo: a book opened to a page]")).toBe(true);
     expect(onlyShows('Wow! [shares a photo: a kiln full of bowls]')).toBe(true);
+    // A promise of a picture says nothing once the picture is gone.
+    expect(onlyShows("I'll show you a pic I took when they were playing. [shares a photo: a concert with a large eagle on the stage]")).toBe(true);
+    expect(onlyShows("I'll show you around the harbour when you visit in June.")).toBe(false);
     expect(onlyShows('My bowls came out of the kiln with no cracks at all. [shares a photo: bowls]')).toBe(false);
     expect(goesOn("And there's a chance I'll visit more spots in the future.")).toBe(true);
     expect(goesOn('Andrea visited the spots in the future.')).toBe(false);
@@ -383,6 +386,17 @@ describe('facts that stand alone', () => {
       line('The greenhouse venue had room for all our loved ones.', 2),
     ];
     expect(layout.spread(ranked).map((f) => f.text).slice(0, 2)).toEqual([ranked[1]?.text, ranked[2]?.text]);
+  });
+
+  it("heads what a speaker said of who they are with what they own or work as, though it ranks lower", () => {
+    const layout = new FactLayout({ threads: [], kind: 'talk', roleOf: () => 'assistant' });
+    const line = (text: string, thread: number): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread, identity: true });
+    const ranked = [
+      line("Working on cars really helps me relax, I've been working on that Mustang from the junkyard.", 1),
+      line('I finally opened my own car maintenance shop! It is a dream come true.', 2),
+    ];
+    expect(layout.group(ranked[1]!)).toBe('who:assistant');
+    expect(layout.spread(ranked)[0]?.text).toBe(ranked[1]?.text);
   });
 
   it('ranks an event above a reaction between two people', () => {
