@@ -28,6 +28,7 @@ import { wholeUnits } from './units';
 import { conversationKind, extractThreads, stampedMessage } from './threads';
 import { findSpeakers } from './speakers';
 import { answerAhead } from './sentence-memo';
+import { containedIn } from './substring-probe';
 
 export interface CompactOptions {
   /** Token budget of the whole `<previous_context>` block, tags included. */
@@ -165,10 +166,11 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
   const edited = applyEdits(record);
   record.block = renderBlock(edited, { budgetTokens, model, margin: options.margin }, (id) => record.factRoles?.[id] || undefined);
   record.blockTokens = record.block ? estimateTokens(record.block, model) : 0;
+  const shown = containedIn(record.block);
   for (const f of record.facts) {
     const state = lineState(record, 'facts', f);
     const text = state ? ('text' in state ? state.text : '') : f.text;
-    if (text && record.block.includes(text)) f.shown = round;
+    if (text && shown(text)) f.shown = round;
   }
   record.tokensAfter = record.blockTokens + tokensOf(kept);
   return { ok: true, record, block: record.block, kept, removed, unchanged: false };
