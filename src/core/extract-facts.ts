@@ -18,7 +18,7 @@ import { isRequestText } from './extract-goal';
 import type { ConversationKind } from './record';
 import { conversationKind } from './threads';
 import { goesOn, instructsAssistant, onlyShows, opensOnPointer, pointsEarly, remarksOnAnswer, salienceOf, saysWhoTheyAre } from './salience';
-import { STANDS_ALONE, assistantProse, memo, prose, question } from './sentence-memo';
+import { STANDS_ALONE, aheadAlso, assistantProse, memo, prose, question } from './sentence-memo';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -216,6 +216,11 @@ function wordMarks(text: string, ids: readonly number[]): Uint8Array {
   markCache.set(ids, { text, marks });
   return marks;
 }
+
+// (A fact sentence's marks read ahead too, as its message arrives: see prepareMessage.)
+aheadAlso((s) => {
+  if (memo(s, FACT_SENTENCE)) wordMarks(s.text, s.ids);
+});
 
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */
 export function selectFacts(sentences: readonly Sentence[], options: FactOptions): SourcedLine[] {
