@@ -15,8 +15,26 @@ const POINTERS = new Set(
 /** The first word of a text, lower case, with straight apostrophes (a leading bracketed aside,
  * quote or bullet skipped). */
 function firstWord(text: string): string {
+  // (Most sentences open on an ASCII word: read up to the first other ASCII character. Anything
+  // else — a mark before the word, a letter past ASCII — goes to the pattern.)
+  const ascii = asciiFirstWord(text);
+  if (ascii !== null) return ascii;
   const m = /^[^\p{L}]*([\p{L}'’]+)/u.exec(text);
   return (m?.[1] ?? '').toLowerCase().replace(/’/g, "'");
+}
+
+const isAsciiLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+
+/** {@link firstWord} of a text that opens on ASCII letters (and straight apostrophes) ended by
+ * another ASCII character or the end; null for any other text. */
+function asciiFirstWord(text: string): string | null {
+  if (!isAsciiLetter(text.charCodeAt(0))) return null;
+  for (let j = 1; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (isAsciiLetter(c) || c === 39) continue;
+    return c < 128 ? text.slice(0, j).toLowerCase() : null;
+  }
+  return text.toLowerCase();
 }
 
 /** Whether a sentence opens on a pronoun or pointer ("It's …", "That was …", "He is …"). */

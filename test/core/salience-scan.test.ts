@@ -4,7 +4,7 @@
 // letters outside the BMP, lone surrogates).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { onlyShows } from '../../src/core/salience';
+import { onlyShows, opensOnPointer } from '../../src/core/salience';
 
 const SHOWS = /^(?:(?:oh|hey|look|wow|so)[,!]?\s+)?(?:here(?:['’]s| is| are)|check (?:it|this|that) out|check out|look at (?:this|that|these|my)|take a look|this is (?:my|our|a pic|a photo)|that['’]s me)\b/i;
 /** The patterns onlyShows was written with. */
@@ -40,5 +40,24 @@ describe('onlyShows', () => {
     ];
     expect(cases.map(onlyShows)).toEqual(cases.map(byPatterns));
     expect(cases.map(onlyShows)).toEqual([true, false, true, false, true, false]);
+  });
+});
+
+describe('opensOnPointer', () => {
+  /** The pattern firstWord was written with. */
+  const POINTERS = new Set("it its it's this that that's these those he he's she she's they they're him her them his their there there's such both which".split(' '));
+  const byPattern = (text: string): boolean => {
+    const m = /^[^\p{L}]*([\p{L}'’]+)/u.exec(text);
+    return POINTERS.has((m?.[1] ?? '').toLowerCase().replace(/’/g, "'"));
+  };
+  it('reads the first word as the pattern does, on any text', () => {
+    const piece = fc.constantFrom('It', "it's", 'It’s', 'THAT', 'this', 'Thé', 'é', 'they', "'", '’', ' ', '.', '"', '*', 'x', 'He', '2', 'there', 'both', '😀');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }), (xs) => {
+        const t = xs.join('');
+        expect(opensOnPointer(t)).toBe(byPattern(t));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
