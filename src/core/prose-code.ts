@@ -50,7 +50,9 @@ export function denseInSymbols(line: string, symbols: Uint8Array, minLength: num
   let sym = 0;
   let i = 0;
   while (i < line.length) {
-    if (links) {
+    const c = line.charCodeAt(i);
+    // (A link starts on "[" or "!".)
+    if (links && (c === OPEN || c === BANG)) {
       const end = linkEnd(line, i);
       if (end >= 0) {
         length += 4;
@@ -58,7 +60,6 @@ export function denseInSymbols(line: string, symbols: Uint8Array, minLength: num
         continue;
       }
     }
-    const c = line.charCodeAt(i);
     if (c < 128) sym += symbols[c] as number;
     length++;
     i++;
