@@ -90,6 +90,17 @@ export function factText(f: SourcedLine): string {
  * paragraph-long bullet is hard to read in the panel. */
 const LINE_WORDS = 120;
 
+/** A fact's day label and its shown text's word count, worked out once per fact object (and text):
+ * a render lays the same facts out again on every try (render.ts), each time through groupFacts. */
+const factBits = new WeakMap<SourcedLine, { text: string; at: number; day: string; n: number }>();
+function bitsOf(f: SourcedLine, text: string): { day: string; n: number } {
+  const hit = factBits.get(f);
+  if (hit !== undefined && hit.text === text && hit.at === f.at) return hit;
+  const bits = { text, at: f.at, day: f.at > 0 ? describeDay(f.at) : '', n: wordCount(text) };
+  factBits.set(f, bits);
+  return bits;
+}
+
 /** Fact lines in conversation order, one turn per line: the facts of one message share a line (up
  * to LINE_WORDS words), labelled with who said them and the day (when it changes). A line never
  * joins two turns, so every line reads as what one side said at one point. */
@@ -109,17 +120,18 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
     const id = f.sources[0] ?? '';
     // (An answer's list heads are a line of their own: "Assistant listed: A; B; C.")
     const key = f.listed ? `${id}#listed` : id;
-    const role = roleOf(id) ?? '';
-    const day = f.at > 0 ? describeDay(f.at) : '';
     const text = textOf(f);
-    const n = wordCount(text);
+    const { day, n } = bitsOf(f, text);
     if (!group.length || key !== groupKey || words + n > LINE_WORDS) {
       flush();
       groupKey = key;
       words = 0;
+      const role = roleOf(id) ?? '';
       const who = role ? `${role[0]?.toUpperCase() ?? ''}${role.slice(1)}` : '';
-      const parts = [f.listed ? `${who || 'Assistant'} listed` : who, day && day !== shownDay ? day : ''].filter(Boolean);
-      label = parts.join(', ');
+      // (Who, then the day when it changes; a comma between when both are there.)
+      const said = f.listed ? `${who || 'Assistant'} listed` : who;
+      const when = day && day !== shownDay ? day : '';
+      label = said && when ? `${said}, ${when}` : said || when;
       // A list under a thread another request opened says first what it answers, in a line of its
       // own (the user's words): "- Asked: … / - Assistant listed: …".
       if (f.listed && f.asked) lines.push(dropLoneSurrogates(`- Asked: ${f.asked}`));

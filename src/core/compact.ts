@@ -30,6 +30,7 @@ import { wholeUnits } from './units';
 import { conversationKind, extractThreads, stampedMessage } from './threads';
 import { findSpeakers } from './speakers';
 import { answerAhead } from './sentence-memo';
+import { containedIn } from './substring-probe';
 
 export interface CompactOptions {
   /** Token budget of the whole `<previous_context>` block, tags included. */
@@ -96,9 +97,12 @@ const SHOWN_SENIORITY = 3;
 
 export function compact(messages: readonly ChatMessage[], options: CompactOptions): CompactionResult {
   const model = options.model;
+  // (Without the caller's figures each message is estimated once here: the cut, what the prompt
+  // held and what the block replaces all count the removed messages.)
+  const perMessage = options.tokensOf ?? estimatedOnce(model);
   let cut = options.cut;
   if (cut === undefined) {
-    const sel = selectCut(messages, { keepExchanges: options.keepExchanges ?? 2, keepTokens: options.keepTokens ?? 0, model, ...(options.tokensOf ? { tokensOf: options.tokensOf } : {}) });
+    const sel = selectCut(messages, { keepExchanges: options.keepExchanges ?? 2, keepTokens: options.keepTokens ?? 0, model, tokensOf: perMessage });
     if (!sel.ok) return sel;
     cut = sel.index;
   }
@@ -119,7 +123,6 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
   const removed = [...released, ...passed.filter((m) => !pinned.has(m.id))];
   const kept = messages.filter((m, i) => i >= cut || pinned.has(m.id));
   const keptPinned = [...messages.slice(0, from).filter((m) => held.has(m.id) && pinned.has(m.id)), ...passed.filter((m) => pinned.has(m.id))].map((m) => m.id);
-  const perMessage = options.tokensOf ?? ((m: ChatMessage) => estimateMessageTokens(m, model));
   const tokensOf = (ms: readonly ChatMessage[]): number => ms.reduce((sum, m) => sum + perMessage(m), 0);
 
   if (!removed.length) {
@@ -167,10 +170,11 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
   const edited = applyEdits(record);
   record.block = renderBlock(edited, { budgetTokens, model, margin: options.margin }, (id) => record.factRoles?.[id] || undefined);
   record.blockTokens = record.block ? estimateTokens(record.block, model) : 0;
+  const shown = containedIn(record.block);
   for (const f of record.facts) {
     const state = lineState(record, 'facts', f);
     const text = state ? ('text' in state ? state.text : '') : f.text;
-    if (text && record.block.includes(text)) f.shown = round;
+    if (text && shown(text)) f.shown = round;
   }
   record.tokensAfter = record.blockTokens + tokensOf(kept);
   return { ok: true, record, block: record.block, kept, removed, unchanged: false };
@@ -189,6 +193,16 @@ export function prepareMessage(message: ChatMessage): void {
   refsOf(message);
   if (message.role === 'user') rulesOf(message);
   if (message.role !== 'tool') stampedMessage(message);
+}
+
+/** A message's estimate, worked out once per compaction. */
+function estimatedOnce(model: string | undefined): (m: ChatMessage) => number {
+  const known = new Map<ChatMessage, number>();
+  return (m) => {
+    let n = known.get(m);
+    if (n === undefined) known.set(m, (n = estimateMessageTokens(m, model)));
+    return n;
+  };
 }
 
 /** Who said each fact and the line the block left off on (by source id), kept in the record so

@@ -14,8 +14,9 @@
 import type { Sentence } from './extract-sentences';
 import type { ConversationKind, SourcedLine } from './record';
 import { conversationKind } from './threads';
-import { dropNarration, usableSentences } from './fact-sentences';
-import { focusBooster, idsOf, weigher, wordRarity } from './fact-weights';
+import { dropNarration, isFactSentence, usableSentences } from './fact-sentences';
+import { focusBooster, idsOf, weigher, wordMarks, wordRarity } from './fact-weights';
+import { aheadAlso } from './sentence-memo';
 import { pastedMessages, priorOf, rolePrior } from './fact-prior';
 import { type CandidateContext, type ListedAnswer, answerCandidates, carriedCandidates, sentenceCandidates } from './fact-candidates';
 import { prefilter, roughValues } from './fact-prefilter';
@@ -52,6 +53,12 @@ export interface FactOptions {
    * a later round's block can only show this round's facts if the pool kept them. */
   freshReserve?: number;
 }
+
+// (A fact sentence's name and code marks are read ahead too, as its message arrives: see
+// prepareMessage.)
+aheadAlso((s) => {
+  if (isFactSentence(s)) wordMarks(s.text, s.ids);
+});
 
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */
 export function selectFacts(sentences: readonly Sentence[], options: FactOptions): SourcedLine[] {

@@ -4,6 +4,7 @@ import type { ChatMessage } from './messages';
 import { leadingStamp } from './dates';
 import { isSpaceCode, splitSentences, squash, unescapedBreaks } from './text';
 import { wordIds } from './word-scan';
+import { denseInSymbols } from './prose-code';
 import { traitsOf } from './traits';
 import { resetVocabIfFull, vocabGeneration } from './vocab';
 
@@ -116,21 +117,19 @@ const isAsciiWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 6
 function proseCodeLike(line: string): boolean {
   // Indented code (any depth of tabs, four spaces or more), a run of tabs inside a line (pasted
   // code or output: prose has none), a table row, template syntax (Templater's <% %>, Handlebars' {{ }}).
-  if (/^(?:\t|\s{4,})\s*\S|\t\t|^\s*\||<%|%>|\{\{|\}\}/.test(line)) return true;
+  // (The pattern /^(?:\t|\s{4,})\s*\S|\t\t|^\s*\||<%|%>|\{\{|\}\}/, its anchored parts tried at
+  // the start and the rest found by `includes`, not tried at every position of the line.)
+  if (INDENTED.test(line) || TABLE_ROW.test(line) || line.includes('\t\t') || line.includes('<%') || line.includes('%>') || line.includes('{{') || line.includes('}}')) return true;
   if (/^\s*(?:[\w.[\]'"]+\s*[-+*/]?=\s*\S|return\b|def |class \w|import |from \S+ import|@\w|#include|(?:const|let|var|function) )/.test(line) && !/[.!?]\s*$/.test(line)) return true;
   // An expression alone on its line: a member, call or index of a name ("response.content",
   // "df.head()"), as pasted from a console session.
   if (/^\s*[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\([^\s()]*\)|\[[^\s\]]*\])+\s*$/.test(line)) return true;
-  // Links are prose markup, not code punctuation.
-  const text = line.includes('[') ? line.replace(/!?\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\)/g, 'link') : line;
-  if (text.length < 8) return false;
-  let sym = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 128) sym += CODE_SYMBOLS[c] as number;
-  }
-  return sym / text.length > 0.15;
+  // Links are prose markup, not code punctuation (prose-code.ts counts each as the word "link").
+  return denseInSymbols(line, CODE_SYMBOLS, 8, 0.15);
 }
+
+const INDENTED = /^(?:\t|\s{4,})\s*\S/;
+const TABLE_ROW = /^\s*\|/;
 
 /** What one message yields: cached per message object (messages are immutable), so a message is
  * split and keyed once however often it is compacted or previewed. */

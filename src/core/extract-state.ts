@@ -9,6 +9,7 @@ import { fileOpsOfCall, lexShell, samePath } from './extract-files';
 import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
 import type { ChangedFile, CheckLine, SourcedLine, TaskState } from './record';
 import { squash, truncateAtWord } from './text';
+import { assistantProse, memo, question } from './sentence-memo';
 
 /** Longest "how" of a change, command of a check, and outcome line kept. */
 const MAX_HOW = 200;
@@ -311,7 +312,7 @@ function latestPlan(sentences: readonly Sentence[], lastEdit: number): SourcedLi
   for (let i = sentences.length - 1; i >= 0; i--) {
     const s = sentences[i] as Sentence;
     if (s.message <= lastEdit) return null;
-    if (s.role !== 'assistant' || s.code || s.template || !PLAN.test(s.text)) continue;
+    if (s.role !== 'assistant' || s.code || s.template || !memo(s, STATES_PLAN)) continue;
     if (/:\s*$/.test(s.text) && s.wc <= 12) {
       const said = announcedCause(sentences, i);
       if (said.length) return { text: causeText(said.map((x) => x.text).join(' ')), sources: [s.id], at: s.at, score: 1, round: 0 };
@@ -322,6 +323,11 @@ function latestPlan(sentences: readonly Sentence[], lastEdit: number): SourcedLi
   return null;
 }
 
+// (Asked once per sentence, sentence-memo.ts: a sentence none of the cause patterns match is
+// passed over by latestCause whatever sits around it; the same for the plan's.)
+const MAY_STATE_CAUSE = question((s) => ANNOUNCED_CAUSE.test(s.text) || (causeSentence(s) && !NOT_A_CAUSE.test(s.text) && (CAUSE.test(s.text) || FINDING.test(s.text))), assistantProse);
+const STATES_PLAN = question((s) => PLAN.test(s.text), assistantProse);
+
 /** The agent's latest conclusion about the cause: a whole sentence saying it ("The issue is that
  * …"), or the sentences after one announcing it ("Now I understand the issue."); when it states
  * none, its latest finding of what the code fails to do. Never a hedge, a question, a sentence
@@ -330,7 +336,7 @@ function latestCause(sentences: readonly Sentence[]): SourcedLine | null {
   let finding: Sentence | null = null;
   for (let i = sentences.length - 1; i >= 0; i--) {
     const s = sentences[i] as Sentence;
-    if (s.role !== 'assistant' || s.code || s.template) continue;
+    if (s.role !== 'assistant' || s.code || s.template || !memo(s, MAY_STATE_CAUSE)) continue;
     if (ANNOUNCED_CAUSE.test(s.text) && s.wc <= 12) {
       const said = announcedCause(sentences, i);
       // (List items end without a stop: each is ended, so two never run together.)

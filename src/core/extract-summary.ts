@@ -77,12 +77,23 @@ const line = (s: Sentence, text: string, score: number): SourcedLine => ({
   round: 0,
 });
 
-function pushUnique(into: SourcedLine[], seen: Set<string>, item: SourcedLine): void {
-  // A cheap key here (this runs for every matching sentence); the chain re-keys with dedupeKey.
-  const key = item.text.toLowerCase();
-  if (!key || seen.has(key)) return;
-  seen.add(key);
-  into.push(item);
+/** A sentence's section line as `line` writes it, its key (lower case: a cheap key here, the chain
+ * re-keys with dedupeKey), and whether it stands alone: the text's own, kept per sentence object
+ * (with the text it was read from: an open task's line is the part after its marker). */
+interface ShownLine {
+  from: string;
+  text: string;
+  key: string;
+  alone: boolean;
+}
+const shownLines = new WeakMap<Sentence, ShownLine>();
+function shownLine(s: Sentence, from: string): ShownLine {
+  const hit = shownLines.get(s);
+  if (hit !== undefined && hit.from === from) return hit;
+  const text = truncateAtWord(squash(from), MAX_LINE);
+  const out = { from, text, key: text.toLowerCase(), alone: standsAlone(from) };
+  shownLines.set(s, out);
+  return out;
 }
 
 /** The error lines one message shows, cached per message object (messages are immutable). */
@@ -261,7 +272,10 @@ function classify(s: Sentence): Readonly<SentenceClass> {
 const NO_CLASS: Readonly<SentenceClass> = Object.freeze({ constraint: false, open: null, done: null, decision: false, request: false });
 // (Classified as the message arrives, with the other answers about a sentence alone.)
 aheadAlso((s) => {
-  if (!s.code && s.role !== 'tool') classify(s);
+  if (s.code || s.role === 'tool') return;
+  const c = classify(s);
+  // A sentence some section takes: its line too (the text extractSections reads for it).
+  if (!s.template && (c.constraint || c.decision || c.request || c.open !== null || c.done !== null)) shownLine(s, (s.role === 'assistant' ? c.done : null) ?? c.open ?? s.text);
 });
 
 /** All sections but the goal and errors, classified from the sentence pass. */
@@ -303,10 +317,14 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
     for (const i of order) {
       if (out.length >= limit) break;
       const s = sentences[i] as Sentence;
-      const text = texts.get(i) ?? s.text;
+      if (s.template) continue;
       // Every section line stands alone: balanced markup, and no lead-in whose content is gone.
-      if (s.template || !standsAlone(text)) continue;
-      pushUnique(out, seen, line(s, text, score(s)));
+      // (What `line` makes of it and its key, read once per sentence: a long conversation
+      // says the same decision many times, and every saying is a hit.)
+      const shown = shownLine(s, texts.get(i) ?? s.text);
+      if (!shown.alone || !shown.key || seen.has(shown.key)) continue;
+      seen.add(shown.key);
+      out.push({ text: shown.text, sources: [s.id], at: s.at, score: score(s), round: 0 });
     }
     return fromEnd ? out.reverse() : out;
   };

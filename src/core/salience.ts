@@ -4,6 +4,7 @@
 // by …", "He is one of …"). Readers of the carried context named the first as what a summary must
 // keep and the other two as what makes it unreadable; the ranking (extract-facts) reads these.
 // English only, written for ranking (not a linguistic reference, and from no conversation).
+import { isSpaceCode } from './text';
 
 /** Words a sentence may open on that point at something said before it: without that, a reader
  * cannot tell what the sentence is about. */
@@ -21,8 +22,26 @@ const ANSWERS_NO = /^[^\p{L}]*(?:not yet|not really|not at all|nope|nah|no)\b[,!
 /** The first word of a text, lower case, with straight apostrophes (a leading bracketed aside,
  * quote or bullet skipped). */
 function firstWord(text: string): string {
+  // (Most sentences open on an ASCII word: read up to the first other ASCII character. Anything
+  // else — a mark before the word, a letter past ASCII — goes to the pattern.)
+  const ascii = asciiFirstWord(text);
+  if (ascii !== null) return ascii;
   const m = /^[^\p{L}]*([\p{L}'’]+)/u.exec(text);
   return (m?.[1] ?? '').toLowerCase().replace(/’/g, "'");
+}
+
+const isAsciiLetter = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+
+/** {@link firstWord} of a text that opens on ASCII letters (and straight apostrophes) ended by
+ * another ASCII character or the end; null for any other text. */
+function asciiFirstWord(text: string): string | null {
+  if (!isAsciiLetter(text.charCodeAt(0))) return null;
+  for (let j = 1; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (isAsciiLetter(c) || c === 39) continue;
+    return c < 128 ? text.slice(0, j).toLowerCase() : null;
+  }
+  return text.toLowerCase();
 }
 
 /** Whether a sentence opens on a pronoun or pointer ("It's …", "That was …", "He is …"). */
@@ -75,11 +94,56 @@ const SHOWS = /^(?:(?:oh|hey|look|wow|so)[,!]?\s+)?(?:here(?:['’]s| is| are)|(
  * number: "[shares a photo: a photo of a group of people]"). A description naming a place or a
  * figure ("Kilimanjaro summit sign, 5895 metres") tells what the words do not. */
 export function onlyShows(text: string): boolean {
-  if (!text.includes('[')) return false;
-  const asides = text.match(/\[[^\]]*\]/g) ?? [];
-  if (asides.some((a) => /\d|\s\p{Lu}/u.test(a.slice(a.indexOf(':') + 2)))) return false;
-  const own = text.replace(/\[[^\]]*\]/g, ' ').trim();
-  return SHOWS.test(own) || own.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < 5;
+  let open = text.indexOf('[');
+  if (open < 0) return false;
+  // The text with each aside (what `/\[[^\]]*\]/g` matches: a bracket to the next closing one)
+  // put as a space, read in one walk over the brackets rather than by patterns over the text.
+  let own = '';
+  let from = 0;
+  while (open >= 0) {
+    const close = text.indexOf(']', open + 1);
+    if (close < 0) break;
+    const aside = text.slice(open, close + 1);
+    if (NAMES_SOMETHING.test(aside.slice(aside.indexOf(':') + 2))) return false;
+    own += `${text.slice(from, open)} `;
+    from = close + 1;
+    open = text.indexOf('[', from);
+  }
+  own = (own + text.slice(from)).trim();
+  return fewerWordsThan(own, 5) || SHOWS.test(own);
+}
+
+/** What a picture's description names: a figure, or a capitalised word after a space. */
+const NAMES_SOMETHING = /\d|\s\p{Lu}/u;
+const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
+
+/** Whether `text` has fewer than `n` whitespace-separated words holding a letter or a number
+ * (`text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < n`), counted in one walk
+ * that stops at the n-th. */
+function fewerWordsThan(text: string, n: number): boolean {
+  let words = 0;
+  let counted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isSpaceCode(c)) {
+      counted = false;
+      continue;
+    }
+    if (counted) continue;
+    let wordy: boolean;
+    if (c < 128) wordy = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+    else {
+      // (A whole code point: a letter outside the BMP is a surrogate pair.)
+      const cp = text.codePointAt(i) as number;
+      wordy = LETTER_OR_NUMBER.test(String.fromCodePoint(cp));
+      if (cp > 0xffff) i++;
+    }
+    if (wordy) {
+      counted = true;
+      if (++words >= n) return false;
+    }
+  }
+  return true;
 }
 
 /** Verbs and nouns of an event: a change or an action of a person with an object ("adopted a

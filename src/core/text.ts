@@ -208,9 +208,26 @@ export function wordCount(text: string): number {
 /** A normalised key for de-duplication: lowercased letters and digits only. */
 export function dedupeKey(text: string): string {
   // ASCII text (most of it) takes the ASCII pattern, which is the same there and cheaper.
-  if (isAscii(text)) return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  if (isAscii(text)) return asciiKey(text);
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
+
+/** `text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()` for ASCII text: its runs of letters and
+ * digits, lowercased, one space between. One walk, no pattern (a render keys every fact it weighs). */
+function asciiKey(text: string): string {
+  let out = '';
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    while (i < n && !isAsciiAlnum(text.charCodeAt(i))) i++;
+    const start = i;
+    while (i < n && isAsciiAlnum(text.charCodeAt(i))) i++;
+    if (i > start) out = out ? `${out} ${text.slice(start, i)}` : text.slice(start, i);
+  }
+  return out.toLowerCase();
+}
+
+const isAsciiAlnum = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
 
 function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;

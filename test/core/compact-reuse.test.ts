@@ -66,6 +66,34 @@ describe('compaction reuses what it read, and only its speed changes', () => {
     }
   }
 
+  it('holds for a long agent run that says the same decisions and causes many times', () => {
+    // (What the hot path reads once per sentence — section lines, name marks, the cause and plan
+    // questions — meets each sentence many times here, in several sections.)
+    const messages: ChatMessage[] = [];
+    const topics = ['garden', 'budget', 'release'];
+    for (let i = 0; i < 60; i++) {
+      const topic = topics[i % 3] as string;
+      messages.push({ id: `u${i}`, createdAt: 1_700_000_000_000 + i * 60_000, role: 'user', content: `Please keep the ${topic} plan simple. We decided to keep the ${topic} plan simple. Never edit the ${topic} tests.\n- [ ] Update the ${topic} totals for March entries` });
+      messages.push({
+        id: `a${i}`,
+        createdAt: 1_700_000_000_000 + i * 60_000 + 1,
+        role: 'assistant',
+        content: `I've updated the ${topic} note for Priya in [[${topic}/Plan]]. The issue is that the ${topic} totals ignore March entries. The fix should be to count them in \`sumEntries\`. We decided to keep the ${topic} plan simple.\n- [x] Updated the ${topic} totals for March entries ${i}`,
+        ...(i % 4 === 0 ? { toolCalls: [{ id: `c${i}`, name: 'read_note', arguments: JSON.stringify({ path: `${topic}/${i}.md` }) }] } : {}),
+      });
+      if (i % 4 === 0) messages.push({ id: `t${i}`, createdAt: 1_700_000_000_000 + i * 60_000 + 2, role: 'tool', toolCallId: `c${i}`, content: `# Note ${i}\nTypeError: cannot read properties of undefined (reading 'size')` });
+    }
+    for (const budgetTokens of [300, 1200]) {
+      const options: CompactOptions = { budgetTokens, cut: messages.length - 2, model: 'gpt-4o', now: 1 };
+      const cold = run(fresh(messages), options);
+      const arrived = fresh(messages);
+      for (const m of arrived) prepareMessage(m);
+      expect(run(arrived, options)).toBe(cold);
+      expect(run(arrived, options)).toBe(cold);
+      expect(chain(arrived, budgetTokens)).toEqual(chain(() => fresh(messages), budgetTokens));
+    }
+  });
+
   it('holds for generated conversations, read ahead or compacted again', () => {
     fc.assert(
       fc.property(conversation, fc.integer({ min: 60, max: 900 }), (messages, budgetTokens) => {
