@@ -39,6 +39,9 @@ export interface Sentence {
    * `<format_example>` that an agent harness writes into every run's first message. Not a fact,
    * not the goal (see {@link templateSection}). */
   template: boolean;
+  /** The whole of a list item's line ("- Converse Chuck Taylor All Star"): a name among others,
+   * which says nothing on a line of its own (answer-shape.ts carries a list as its heads). */
+  item?: true;
   /** How the summary rules classify it (extract-summary), worked out once: a sentence is the same
    * object in every compaction of its message. */
   summary?: unknown;
@@ -208,7 +211,8 @@ function piecesOf(m: ChatMessage): MessagePieces {
     }
     // List and quote markers are markup, not content: the block adds its own bullets.
     let bare = QUOTE_MARK.test(line) ? line.replace(QUOTE_MARK, '') : line;
-    if (LIST_MARK.test(bare)) bare = bare.replace(LIST_MARK, '');
+    const listed = LIST_MARK.test(bare);
+    if (listed) bare = bare.replace(LIST_MARK, '');
     if (carry) {
       bare = `${carry} ${bare.trim()}`;
       carry = '';
@@ -218,13 +222,15 @@ function piecesOf(m: ChatMessage): MessagePieces {
       carry = bare.trim();
       continue;
     }
-    for (const piece of splitSentences(bare)) {
+    const pieces = splitSentences(bare);
+    for (const piece of pieces) {
       // An enumerator inside a line ("… protocols. 3. Monitor usage and costs: …") numbers a list
       // written as one paragraph: it is not part of the sentence after it.
       const text = prose && INLINE_NUMBER.test(piece) ? piece.replace(INLINE_NUMBER, '') : piece;
       const c = !prose && codeLike(text);
       const x = c ? sentence(m, text, sentences.length) : proseSentence(m, text, sentences.length);
       x.template = template;
+      if (listed && !carry && pieces.length === 1 && !c) x.item = true;
       sentences.push(x);
     }
   }

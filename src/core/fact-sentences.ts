@@ -10,6 +10,13 @@ import { ANNOUNCEMENT, NARRATION, SHORT_EXCLAMATION } from './traits';
 /** Longest fact in words. A fact is a whole sentence, never a cut one: a longer sentence is left
  * out (its value per token is low, and a cut sentence reads as a fragment). */
 export const MAX_WORDS = 80;
+/** Words a list item may have and still be only a name (see factSentence). */
+const ITEM_WORDS = 7;
+/** Whether most of a text's words open on a capital or a digit, as a name or title does. */
+function nameLike(text: string): boolean {
+  const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  return words.filter((w) => /^[^\p{L}\p{N}]*[\p{Lu}\p{N}]/u.test(w)).length * 2 > words.length;
+}
 
 /** An agent announcing or taking a step, wherever the sentence goes on after it. */
 const AGENT_STEP = /\blet(?: me|['’]s)\b|^(?:(?:now|first|next|then|ok(?:ay)?|great|good|perfect),?\s+)?(?:I need to|I['’]ll|I will|I should|I am going to|I['’]m going to|we need to)\b/i;
@@ -26,6 +33,9 @@ export function isFactSentence(s: Sentence): boolean {
 }
 function factSentence(s: Sentence): boolean {
   if (s.code || s.template || (s.role !== 'user' && s.role !== 'assistant') || s.keyCount < 3 || s.wc < 5 || s.wc > MAX_WORDS) return false;
+  // A list item that is a short name ("- Converse Chuck Taylor All Star"): most of its words
+  // capitalised, no stop of its own. ("- The user changes their email address" is a step.)
+  if (s.item && s.wc <= ITEM_WORDS && !/[.!?]["'”’)\]]*$/u.test(s.text) && nameLike(s.text)) return false;
   // The assistant narrating its next step ("Let me read your note first."): the step's outcome is
   // the fact. Longer "let me" sentences may still tell something and are only ranked down.
   if (s.role === 'assistant' && s.traits & ANNOUNCEMENT && s.wc < 10) return false;

@@ -22,6 +22,20 @@ describe('fact sentences', () => {
     expect(ok['The build of the parser module failed with twelve errors.']).toBe(false);
   });
 
+  it('takes no list item that is only a name, but an item said as a sentence or a step', () => {
+    const ss = sentencesOf([
+      msg('a1', 'assistant', 'Classic sneakers that go with distressed jeans:\n- Converse Chuck Taylor All Star\n- Adidas Stan Smith Originals Sneakers\n- The user changes their email address\n- Vans Old Skool fits most casual outfits well.'),
+    ]);
+    const ok = Object.fromEntries(ss.map((s) => [s.text, isFactSentence(s)]));
+    expect(ok['Converse Chuck Taylor All Star']).toBe(false);
+    expect(ok['Adidas Stan Smith Originals Sneakers']).toBe(false);
+    expect(ok['The user changes their email address']).toBe(true);
+    expect(ok['Vans Old Skool fits most casual outfits well.']).toBe(true);
+    // The same words in a line of prose are a sentence.
+    const [prose] = sentencesOf([msg('a2', 'assistant', 'Converse Chuck Taylor All Star')]);
+    expect(isFactSentence(prose!)).toBe(true);
+  });
+
   it('joins a pointer-led sentence to the sentence before it in its message, or leaves it out', () => {
     const ss = sentencesOf([
       msg('u1', 'user', 'I bought a Fender guitar at the Camden market last week. It has a maple neck and a sunburst finish.'),
