@@ -22,4 +22,14 @@ describe('thread heads in the thread own words', () => {
     }
     expect(heads.some((h) => /new album|vintage Mustang|Frank Ocean/.test(h))).toBe(true);
   });
+
+  it('never heads a thread with a sign-off or a phrase cut after "loved"', () => {
+    const heads = phrases([
+      'The greenhouse wedding let our loved ones celebrate with us. Stay safe!',
+      'It was great to have loved ones celebrate in the greenhouse wedding. Stay safe!',
+      'Stay safe on the drive back from the greenhouse wedding.',
+    ]);
+    expect(heads).toContain('greenhouse wedding');
+    expect(heads.some((h) => /^(?:Stay safe|ones celebrate|ones)$/i.test(h))).toBe(false);
+  });
 });
