@@ -209,7 +209,8 @@ function estimatedOnce(model: string | undefined): (m: ChatMessage) => number {
  * later rounds can still label them ("Left off, John: …" between two people). */
 function factRoles(record: CompactionRecord, roles: ReadonlyMap<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of record.leftOff ? [...record.facts, record.leftOff] : record.facts) {
+  const lines = record.leftOff ? [...record.facts, record.leftOff, ...(record.leftOff.answering ? [record.leftOff.answering] : [])] : record.facts;
+  for (const f of lines) {
     const id = f.sources[0];
     if (id === undefined) continue;
     const role = roles.get(id);

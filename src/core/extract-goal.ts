@@ -118,6 +118,26 @@ function lineOf(picked: readonly Sentence[], score: number, end: (text: string) 
   return { text: picked.map((s) => end(s.text)).join(' '), sources: [first.id], at: first.at, score, round: 0 };
 }
 
+/** Words of the question a left-off line answers, at most (see questionAnswered). */
+const ANSWERING_WORDS = 35;
+
+/** The question the left-off line's message answers: the message before it, by the other side,
+ * from its last question on ("Have you been to Universal Studios? Planning a trip there next
+ * month."), when it asks one; else null. */
+function questionAnswered(groups: readonly (readonly Sentence[])[], leftOff: SourcedLine): SourcedLine | null {
+  const at = groups.findIndex((g) => (g[0] as Sentence).id === leftOff.sources[0]);
+  const answer = groups[at];
+  const asked = groups[at - 1];
+  if (!answer || !asked || (asked[0] as Sentence).role === (answer[0] as Sentence).role) return null;
+  let q = -1;
+  for (let i = asked.length - 1; i >= 0 && q < 0; i--) {
+    const s = asked[i] as Sentence;
+    if (s.traits & QUESTION && usable(s) && s.wc >= 3 && !OPENER.test(s.text)) q = i;
+  }
+  if (q < 0) return null;
+  return lineOf(sentencesFrom(asked, q, ANSWERING_WORDS), 1);
+}
+
 /** The removed messages' sentences grouped by message, in order. */
 function byMessage(sentences: readonly Sentence[]): Sentence[][] {
   const out: Sentence[][] = [];
@@ -224,6 +244,12 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
     const command = lastCommand(lastCall);
     const output = command ? outputLines(messages, lastCall, `${earlierTask} ${goal?.text ?? ''} ${request?.text ?? ''}`) : [];
     if (command) leftOff = { text: command, sources: [lastCall.id], at: lastCall.createdAt > 0 ? lastCall.createdAt : 0, score: 1, round: 0, command, ...(output.length ? { output } : {}) };
+  }
+  // A line that answers the other side's question is shown with that question (not at work: an
+  // agent's last step answers its own plan).
+  if (leftOff && !leftOff.command && !toolWork) {
+    const answering = questionAnswered(groups, leftOff);
+    if (answering && answering.text !== request?.text && answering.text !== goal?.text) leftOff = { ...leftOff, answering };
   }
   return { goal, request, leftOff, nextStep };
 }

@@ -62,6 +62,10 @@ export interface ThreadLine extends SourcedLine {
 /** Where the work was left off, with the first line of the command the assistant ran then (agent
  * runs), when it ran one. */
 export interface LeftOffLine extends SourcedLine {
+  /** What the other side asked in the message just before, when the left-off line answers it
+   * ("Haven't been there yet …" answers "Have you been to Universal Studios? Planning a trip
+   * there next month."): without it the line reads as being about nothing. Not at work. */
+  answering?: SourcedLine;
   command?: string;
   /** Lines of that command's output that bear on the task (see extractTaskLines), output order. */
   output?: string[];

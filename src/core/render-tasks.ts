@@ -5,11 +5,11 @@
 // threads the goal is the current one.
 import type { CompactionRecord, SourcedLine, ThreadLine } from './record';
 import type { BlockDraft } from './block-draft';
-import { type SectionId, leftOffLabel, ranLine } from './block-format';
+import { ANSWERING_PREFIX, type SectionId, leftOffLabel, ranLine } from './block-format';
 import { FIRST_SHARE } from './block-sections';
 import { isRequestText } from './extract-goal';
 import { speakersLine } from './speakers';
-import { balancedMarkup, dedupeKey, isLeadIn, splitSentences, squash } from './text';
+import { balancedMarkup, dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash } from './text';
 import { contentWords } from './word-scan';
 
 /** Threads from which, in a chat with an assistant, the first request is no longer the goal (the
@@ -110,6 +110,9 @@ export function addTaskLines(draft: BlockDraft, record: CompactionRecord, input:
 /** "Left off" (nor a key fact it holds or that holds it is repeated), with the command it ran then
  * as a list item under it; a line announcing the command is shown with it or not at all. Returns
  * the line as shown, lower case. Sets the draft's task text. */
+/** Room a block needs before "Left off" shows the question it answers (see addLeftOff). */
+const ANSWERING_MIN_ROOM = 600;
+
 export function addLeftOff(draft: BlockDraft, record: CompactionRecord, requestText: string, input: TaskInput): string {
   const { speakers, roleOf, work } = input;
   const { target } = draft;
@@ -122,6 +125,16 @@ export function addLeftOff(draft: BlockDraft, record: CompactionRecord, requestT
   draft.tasksLower = `${requestText}\n${leftOffText}`.toLowerCase();
   if (leftOffText) {
     draft.shown.add(dedupeKey(leftOffText));
+    // Between two people, the question it answers, under it, when the block does not already say
+    // it and has room for more than a few facts (a small block spends it on facts), and the
+    // question names something. (With an assistant the question is the latest request or its
+    // thread's head, shown already.)
+    const answering = record.kind === 'talk' ? record.leftOff?.answering : undefined;
+    if (answering && !commandOnly && target >= ANSWERING_MIN_ROOM && contentWords(answering.text).length >= 4 && !draft.shown.has(dedupeKey(answering.text)) && !requestText.toLowerCase().includes(answering.text.toLowerCase())) {
+      const role = roleOf(answering.sources[0] ?? '');
+      const who = role === 'user' || role === 'assistant' ? (speakers?.[role] ?? (role === 'user' ? 'the user' : 'the assistant')) : '';
+      if (who && draft.add('leftOff', dropLoneSurrogates(`${ANSWERING_PREFIX}${who}: ${squash(answering.text)}`), target)) draft.shown.add(dedupeKey(answering.text));
+    }
     // The command it ran then, verbatim, as a list item under the line (what "Let me run the
     // tests:" announced).
     const command = record.leftOff?.command;

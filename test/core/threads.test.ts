@@ -138,6 +138,16 @@ describe('threads of a conversation between two friends', () => {
     expect(r2.block).toMatch(/^Left off, (?:Jonas|Maya): So, the Lake District\?/m);
   });
 
+  it('shows with the line it left off at the question that line answers', () => {
+    const chat = friends();
+    chat[25] = { ...(chat[25] as ChatMessage), content: 'Have you ever been to the Keukenhof gardens near Lisse? I am planning a trip there with my sister next month.' };
+    chat[26] = { ...(chat[26] as ChatMessage), content: 'I have not been there yet, but the tulip fields around Lisse are on my list for this spring.' };
+    const r2 = ok(compact(chat, { budgetTokens: 1000, cut: 27, model: 'gpt-4o', now: 1 }));
+    const left = blockSection(r2.block, 'leftOff');
+    expect(left).toMatch(/^Left off, Jonas: I have not been there yet, but the tulip fields around Lisse/);
+    expect(left).toContain('- Answering Maya: Have you ever been to the Keukenhof gardens near Lisse? I am planning a trip there with my sister next month.');
+  });
+
   it('keeps events, not reactions', () => {
     expect(r.block).toContain('we adopted a beagle puppy named Biscuit');
     expect(r.block).not.toContain('Keep going, you are doing great!');
