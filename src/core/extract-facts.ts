@@ -19,6 +19,7 @@ import type { ConversationKind } from './record';
 import { conversationKind } from './threads';
 import { goesOn, instructsAssistant, onlyShows, opensOnPointer, pointsEarly, remarksOnAnswer, salienceOf, saysWhoTheyAre } from './salience';
 import { STANDS_ALONE, assistantProse, memo, prose, question } from './sentence-memo';
+import { thinksAloud } from './agent-prose';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, NARRATION, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { GENERIC, NUMERIC, flagsOf, lookupWord, vocabSize, wordOf } from './vocab';
 
@@ -280,7 +281,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
       const s = usable[i] as Sentence;
       // (At work, a longer "Let me explore the models directory since …" or "I need to call
       // django.setup()." is the step, not what it found.)
-      const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && memo(s, AGENT_STEP_TEXT)));
+      const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && (memo(s, AGENT_STEP_TEXT) || thinksAloud(s))));
       if (!narrates) usable[kept++] = s;
     }
     usable.length = kept;

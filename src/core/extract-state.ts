@@ -9,6 +9,7 @@ import { fileOpsOfCall, lexShell, samePath } from './extract-files';
 import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
 import type { ChangedFile, CheckLine, SourcedLine, TaskState } from './record';
 import { squash, truncateAtWord } from './text';
+import { codePlaces, placeNamed, placeText } from './code-places';
 
 /** Longest "how" of a change, command of a check, and outcome line kept. */
 const MAX_HOW = 200;
@@ -485,6 +486,9 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   state.changed = [...changed.values()];
   state.scratch = [...scratch];
   state.cause = latestCause(sentences);
+  // Where the code it names lies, as the tools showed it before the cause was said.
+  const causeAt = state.cause ? placeNamed(state.cause.text, codePlaces(messages.slice(0, 1 + messages.findIndex((m) => m.id === state.cause?.sources[0])))) : null;
+  if (causeAt) state.causeAt = placeText(causeAt);
   const index = new Map(messages.map((m, i) => [m.id, i]));
   const lastEdit = Math.max(-1, ...state.changed.flatMap((c) => c.sources.map((id) => index.get(id) ?? -1)));
   const plan = latestPlan(sentences, lastEdit);
@@ -524,6 +528,7 @@ export function mergeState(earlier: TaskState | null | undefined, fresh: TaskSta
     scratch: union(earlier.scratch, fresh.scratch, LIMITS.scratch).filter((p) => !changed.some((c) => samePath(c.path, p))),
     checked: fresh.checked ?? earlier.checked,
     cause: fresh.cause ?? earlier.cause,
+    ...((fresh.cause ? fresh.causeAt : earlier.causeAt) ? { causeAt: fresh.cause ? fresh.causeAt : earlier.causeAt } : {}),
     notesRead: union(earlier.notesRead, fresh.notesRead, LIMITS.notesRead),
     searches: [...earlier.searches, ...fresh.searches].slice(-LIMITS.searches),
     lastAction: fresh.lastAction ?? earlier.lastAction,

@@ -114,6 +114,9 @@ export interface TaskState {
   checked: CheckLine | null;
   /** The agent's latest conclusion about the cause. */
   cause: SourcedLine | null;
+  /** Where the code the cause names is defined, as the tools showed it ("django/http/response.py,
+   * line 223, make_bytes"; code-places.ts). */
+  causeAt?: string;
   /** The fix it said it would make, while no source file was edited after it saying so. */
   plan?: SourcedLine;
   /** Notes read through the plugin's read_note. */

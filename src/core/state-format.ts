@@ -35,7 +35,8 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
     }
   }
   // (A cause "Left off" already says is not said twice.)
-  if (state.cause && !leftOffText.toLowerCase().includes(state.cause.text.toLowerCase())) out.push(`- Cause: ${state.cause.text}`);
+  // (With where the code it names lies, when the cause does not say so itself.)
+  if (state.cause && !leftOffText.toLowerCase().includes(state.cause.text.toLowerCase())) out.push(`- Cause: ${state.cause.text}${typeof state.causeAt === 'string' && !state.cause.text.includes(state.causeAt.split(',')[0] as string) ? ` (at ${state.causeAt})` : ''}`);
   // The fix it means to make, not made yet: where the work goes next.
   if (state.plan && !leftOffText.toLowerCase().includes(state.plan.text.toLowerCase())) out.push(`- Planned fix: ${state.plan.text}`);
   // (Nor the check "Left off" shows run with its outcome.)

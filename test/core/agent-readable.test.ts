@@ -1,0 +1,83 @@
+// Agent-run blocks as a reader needs them (issue 30, second pass): the agent's thinking aloud is no
+// key fact, the cause says where in the code it lies, a resolved setup error is one short line,
+// a fix is an action (never a heredoc's opening line or a bare tool name), two edits of one file
+// alike are one line, an error met in one round and resolved in the next shows resolved, and the
+// rules do not crowd a small block. Hand-written runs, never benchmark data.
+import { describe, expect, it } from 'vitest';
+import { compact } from '../../src/core/compact';
+import { codePlaces, placeNamed } from '../../src/core/code-places';
+import type { ChatMessage } from '../../src/core/messages';
+import type { CompactionRecord } from '../../src/core/record';
+
+type Step = readonly [text: string, command: string | { name: string; args: Record<string, unknown> }, output: string];
+
+function run(task: string, steps: readonly Step[], followUp = 'Go on.', prefix = ''): ChatMessage[] {
+  const chat: ChatMessage[] = [{ id: `${prefix}u0`, createdAt: 0, role: 'user', content: task }];
+  steps.forEach(([text, call, output], i) => {
+    const n = `${prefix}${i + 1}`;
+    const { name, args } = typeof call === 'string' ? { name: 'bash', args: { command: call } } : call;
+    chat.push({ id: `a${n}`, createdAt: 0, role: 'assistant', content: text, toolCalls: [{ id: `c${n}`, name, arguments: JSON.stringify(args) }] });
+    chat.push({ id: `t${n}`, createdAt: 0, role: 'tool', toolCallId: `c${n}`, content: output });
+  });
+  chat.push({ id: `${prefix}u-last`, createdAt: 0, role: 'user', content: followUp });
+  return chat;
+}
+
+function compacted(chat: ChatMessage[], budgetTokens = 1200, previous: CompactionRecord | null = null): { block: string; record: CompactionRecord } {
+  const r = compact(chat, { budgetTokens, cut: chat.length - 1, model: 'gpt-4o', previous });
+  if (!r.ok) throw new Error(r.message);
+  return { block: r.block, record: r.record };
+}
+
+const TASK = 'Fix the bug: invoice totals ignore discounts when an order has more than one line. You must only change source files, never the tests.';
+
+describe("an agent's thinking aloud", () => {
+  it('is no key fact: that it now understands, found a file, needs to look at something, or what the task description says', () => {
+    const chat = run(TASK, [
+      ["I'll start by exploring the repository. Now I understand the structure better.", 'ls', 'billing\ntests\n'],
+      ['I found the `totals.py` file. Based on the task description, I need to understand how discounts are applied.', 'cat billing/totals.py', 'def total(lines):\n    return sum(l.price for l in lines)\n'],
+      ['The task description says discounts are ignored for several lines. The `total` function sums the prices without ever reading the discount field of a line.', 'grep -n discount billing/lines.py', '12:    discount = 0\n'],
+    ]);
+    const { block } = compacted(chat);
+    const facts = block.slice(block.indexOf('Key facts:'));
+    expect(block).not.toMatch(/I understand the structure better/);
+    expect(block).not.toMatch(/I found the `totals.py` file/);
+    expect(block).not.toMatch(/I need to understand how discounts/);
+    expect(facts).not.toMatch(/The task description says/);
+    expect(block).toMatch(/sums the prices without ever reading the discount field/);
+  });
+});
+
+describe('where the cause lies', () => {
+  it('finds the definitions the tools showed, with their line numbers: grep -n, cat -n, sed -n ranges and grep -rn', () => {
+    const chat = run(TASK, [
+      ['', 'grep -n "def total" billing/totals.py -A 3', '41:def total(lines):\n42-    return sum(l.price for l in lines)\n'],
+      ['', 'cat -n billing/lines.py', '     1\tclass Line:\n     2\t    def discounted_price(self):\n'],
+      ['', "sed -n '90,92p' billing/report.py", '\n# report\ndef render_report(rows):\n    pass\n'],
+      ['', 'grep -rn "def apply_discount" billing', 'billing/discounts.py:7:def apply_discount(price, rate):\n'],
+    ]);
+    const places = codePlaces(chat);
+    expect(places).toEqual(
+      expect.arrayContaining([
+        { path: 'billing/totals.py', line: 41, name: 'total' },
+        { path: 'billing/lines.py', line: 1, name: 'Line' },
+        { path: 'billing/lines.py', line: 2, name: 'discounted_price' },
+        { path: 'billing/report.py', line: 91, name: 'render_report' },
+        { path: 'billing/discounts.py', line: 7, name: 'apply_discount' },
+      ]),
+    );
+    // The one the text names first, as code; a plain English word is not a name.
+    expect(placeNamed('`total()` never calls `apply_discount`', places)?.name).toBe('total');
+    expect(placeNamed('The total is wrong for every line', places)).toBeNull();
+  });
+
+  it('says the cause with the file, line and name of the code it names', () => {
+    const chat = run(TASK, [
+      ['', 'grep -n "def total" billing/totals.py -A 3', '41:def total(lines):\n42-    return sum(l.price for l in lines)\n'],
+      ['The issue is that `total()` sums the prices and never applies the line discount.', 'cat billing/lines.py', 'class Line: ...\n'],
+      ['Let me run the tests.', 'python -m pytest tests/test_totals.py', '1 failed, 3 passed\n'],
+    ]);
+    const { block } = compacted(chat);
+    expect(block).toContain('- Cause: The issue is that `total()` sums the prices and never applies the line discount. (at billing/totals.py, line 41, total)');
+  });
+});
