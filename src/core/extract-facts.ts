@@ -193,7 +193,9 @@ function referentOf(sentences: readonly Sentence[], i: number): Sentence | null 
   const before = sentences[i - 1];
   if (!before || before.id !== s.id || before.index !== s.index - 1) return null;
   if (before.code || before.template || before.keyCount < 2 || before.traits & SHORT_EXCLAMATION) return null;
-  if (memo(before, OPENS_ON_POINTER) || !memo(before, STANDS_ALONE)) return null;
+  // (Nor an agent thinking aloud: "Now I need to understand the issue better." says nothing "The
+  // problem is that …" leans on.)
+  if (memo(before, OPENS_ON_POINTER) || !memo(before, STANDS_ALONE) || thinksAloud(before)) return null;
   return before;
 }
 

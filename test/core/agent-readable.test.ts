@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/core/compact';
 import { codePlaces, placeNamed } from '../../src/core/code-places';
 import type { ChatMessage } from '../../src/core/messages';
-import type { CompactionRecord } from '../../src/core/record';
+import type { CompactionRecord, ErrorLine } from '../../src/core/record';
+import { errorText, installOf } from '../../src/core/error-fate';
+import { addResolutions } from '../../src/core/render-extras';
+import type { SectionId } from '../../src/core/block-format';
 
 type Step = readonly [text: string, command: string | { name: string; args: Record<string, unknown> }, output: string];
 
@@ -79,5 +82,60 @@ describe('where the cause lies', () => {
     ]);
     const { block } = compacted(chat);
     expect(block).toContain('- Cause: The issue is that `total()` sums the prices and never applies the line discount. (at billing/totals.py, line 41, total)');
+  });
+});
+
+describe('errors and what resolved them', () => {
+  it('writes a setup error an install resolved as one short line, with no line for the install', () => {
+    const chat = run(TASK, [
+      ['', 'python repro.py', 'Traceback (most recent call last):\n  File "repro.py", line 1, in <module>\nModuleNotFoundError: No module named \'pytz\'\n'],
+      ['', 'pip install pytz -q 2>&1', 'Successfully installed pytz-2024.1\n'],
+      ['', 'python repro.py', 'total: 90\n'],
+    ]);
+    const { record } = compacted(chat, 1500);
+    const error = record.errors[0] as ErrorLine;
+    expect(installOf(error.resolution)).toBe('pip install pytz');
+    expect(errorText(error)).toBe("Resolved by install: ModuleNotFoundError: No module named 'pytz'");
+    const lines = new Map<SectionId, string[]>([['errors', [`- ${errorText(error)}`]]]);
+    addResolutions(lines, record.errors, '', 0, 1000, (x) => x.length);
+    expect(lines.get('errors')).toEqual(["- Resolved by install: ModuleNotFoundError: No module named 'pytz'"]);
+  });
+
+  it('does not take an install of something else, a cause or a plan for the fix', () => {
+    const chat = run(TASK, [
+      ['', 'python -m unittest billing_tests', "ModuleNotFoundError: No module named 'billing_tests'\n"],
+      ['The test module is failing because the tests live in another folder. Instead of unittest, let me try pytest.', 'pip install pytest', 'Successfully installed pytest-8.0\n'],
+    ]);
+    const { block, record } = compacted(chat, 1500);
+    expect(record.errors[0]?.resolution).toBeUndefined();
+    expect(block).toContain("- Unresolved: ModuleNotFoundError: No module named 'billing_tests'");
+  });
+
+  it('says a script rewritten by a heredoc was written, never the heredoc opening line', () => {
+    const chat = run(TASK, [
+      ['', "cat > repro.py << 'EOF'\nimport billing\nprint(billing.totl([]))\nEOF\npython repro.py", "AttributeError: module 'billing' has no attribute 'totl'\n"],
+      ['', "cat > repro.py << 'EOF'\nimport billing\nprint(billing.total([]))\nEOF", ''],
+      ['', 'python repro.py', '0\n'],
+    ]);
+    const { block, record } = compacted(chat, 1500);
+    expect(record.errors[0]?.resolution).toBe('wrote repro.py');
+    expect(block).not.toMatch(/Then: cat > repro\.py << 'EOF'$/m);
+  });
+
+  it("says a write tool that failed and then went through was retried, after the user's reply", () => {
+    const write = { name: 'write_note', args: { path: 'Plans/Garden.md', text: 'Fence: 40 cm east.' } };
+    const chat: ChatMessage[] = [
+      { id: 'u0', createdAt: 0, role: 'user', content: 'Add the fence line to my garden note.' },
+      { id: 'a1', createdAt: 0, role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: write.name, arguments: JSON.stringify(write.args) }] },
+      { id: 't1', createdAt: 0, role: 'tool', toolCallId: 'c1', content: 'Error: write_note is read-only in this vault.', isError: true },
+      { id: 'a2', createdAt: 0, role: 'assistant', content: 'Editing is switched off in the settings.' },
+      { id: 'u1', createdAt: 0, role: 'user', content: 'I enabled it. Try again.' },
+      { id: 'a3', createdAt: 0, role: 'assistant', content: '', toolCalls: [{ id: 'c2', name: write.name, arguments: JSON.stringify(write.args) }] },
+      { id: 't2', createdAt: 0, role: 'tool', toolCallId: 'c2', content: 'OK: appended 1 line to Plans/Garden.md' },
+      { id: 'a4', createdAt: 0, role: 'assistant', content: 'Done.' },
+      { id: 'u2', createdAt: 0, role: 'user', content: 'Thanks. What next?' },
+    ];
+    const { record } = compacted(chat, 1500);
+    expect(record.errors[0]?.resolution).toBe('the user said "I enabled it."; write_note Plans/Garden.md succeeded on retry (OK: appended 1 line to Plans/Garden.md)');
   });
 });

@@ -190,6 +190,7 @@ describe('errors with their fate', () => {
     ]);
     const { block, errors } = blockOf(chat);
     expect(errors).toEqual(["ModuleNotFoundError: No module named 'tabulate'"]);
+    // (A small block: the error bare, the install under it.)
     expect(section(block, 'Errors met:')).toBe("- ModuleNotFoundError: No module named 'tabulate'\n  - Then: pip install tabulate");
   });
 
@@ -200,7 +201,8 @@ describe('errors with their fate', () => {
       ['Installing it.', 'pip install tabulate', 'Successfully installed tabulate'],
       ['Now it runs.', 'python report.py', 'Report written.\n<returncode>0</returncode>'],
     ]);
-    expect(blockOf(chat).block).toContain("- Resolved: ModuleNotFoundError: No module named 'tabulate'");
+    // (A setup error an install resolved says so in its label, on one line.)
+    expect(blockOf(chat).block).toContain("- Resolved by install: ModuleNotFoundError: No module named 'tabulate'");
   });
 
   it('reduces a traceback to its exception line and innermost project frame, marked unresolved; its frames are never facts', () => {
@@ -240,7 +242,8 @@ describe('errors with their fate', () => {
     expect(errorText({ text: 'Text "1. Mix flour" not found: the note changed since it was read.', sources: ['m1'], at: 0, score: 0, round: 1, unresolved: true })).toBe(
       'Unresolved: Text "1. Mix flour" not found: the note changed since it was read.',
     );
-    expect(errorText({ text: 'Done...', sources: ['m1'], at: 0, score: 0, round: 1, resolution: 'pip install x' })).toBe('Resolved: Done...');
+    expect(errorText({ text: 'Done...', sources: ['m1'], at: 0, score: 0, round: 1, resolution: 'pip install x' })).toBe('Resolved by install: Done...');
+    expect(errorText({ text: 'Done...', sources: ['m1'], at: 0, score: 0, round: 1, resolution: 'export X=1' })).toBe('Resolved: Done...');
     expect(errorText({ text: 'Done...', sources: ['m1'], at: 0, score: 0, round: 1, resolution: 'pip install x' }, false)).toBe('Done...');
   });
 });
