@@ -52,7 +52,7 @@ function installFits(error: string, install: string): boolean {
   if (!missing) return true;
   if (/\s(?:-e|--editable|-r|--requirement)\b|\s\.(?:\s|$)|setup\.py/.test(install)) return true;
   const norm = (x: string): string => x.toLowerCase().replace(/[-_.]/g, '');
-  return install.split(/\s+/).slice(2).some((w) => norm(w.replace(/[<>=~!\[].*$/, '')) === norm(missing) || norm(w).startsWith(norm(missing)));
+  return install.split(/\s+/).slice(2).some((w) => norm(w.replace(/[<>=~![].*$/, '')) === norm(missing) || norm(w).startsWith(norm(missing)));
 }
 
 /** How a tool call that changed files reads as a fix: the install, the files a script wrote (not
