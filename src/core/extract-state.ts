@@ -149,7 +149,8 @@ function shellHow(command: string, path: string): string {
     if (writesDirectly) return firstSaying(body);
     if (replace) return squash(replace);
   }
-  return withoutCd(lines[0] ?? '');
+  // (As the block shows a command: `python -c "` alone says nothing of what the script did.)
+  return shownCommand(command);
 }
 
 /** Longest line a script printed that is added to how it changed a file. */
@@ -411,6 +412,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
           if (entry.how && !again) entry.earlier = [...(entry.earlier ?? []), entry.how].slice(-MAX_EARLIER);
           entry.how = text;
         }
+        if (!again) entry.edits = (entry.edits ?? 1) + 1;
         delete entry.restored;
       }
       if (!entry.sources.includes(id)) entry.sources.push(id);
@@ -513,6 +515,7 @@ export function mergeState(earlier: TaskState | null | undefined, fresh: TaskSta
           into.earlier = before.slice(-MAX_EARLIER);
           into.how = c.how;
         }
+        into.edits = (into.edits ?? 1) + (c.edits ?? 1);
         delete into.restored;
       }
       for (const id of c.sources) if (!into.sources.includes(id)) into.sources.push(id);

@@ -85,6 +85,8 @@ export interface ChangedFile {
   earlier?: string[];
   /** Put back as it was (from a backup, `git checkout`) after the edit. */
   restored?: boolean;
+  /** How many edits were made to it, when more than one. */
+  edits?: number;
   sources: string[];
 }
 

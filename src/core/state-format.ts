@@ -24,11 +24,14 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   if (state.editing === true && !state.changed.length) out.push(`- Changed: ${NOTHING_CHANGED}`);
   for (const c of state.changed) {
     // (Its earlier edits too, oldest first: a file edited at two places was changed at both.)
-    const hows = [...(Array.isArray(c.earlier) ? c.earlier : []), c.how].filter((h) => typeof h === 'string' && h !== '');
+    // (Edits alike — the same substitution at two lines, one script run twice — are one line, the
+    // latest: the count says there were more.)
+    const hows = distinctHows([...(Array.isArray(c.earlier) ? c.earlier : []), c.how].filter((h) => typeof h === 'string' && h !== ''));
+    const edits = typeof c.edits === 'number' && c.edits > hows.length ? ` (edited ${c.edits} times)` : '';
     if (c.restored) out.push(`- Changed, then restored: ${c.path}`);
-    else if (hows.length === 1 && namesFile(c.how, c.path)) out.push(`- Changed: ${c.how}`);
+    else if (hows.length === 1 && namesFile(c.how, c.path) && !edits) out.push(`- Changed: ${c.how}`);
     else {
-      out.push(`- Changed: ${c.path}`);
+      out.push(`- Changed: ${c.path}${edits}`);
       // (A changed line that is itself a list item is shown without its own marker: "  - - x"
       // reads as a typo.)
       for (const how of hows) out.push(`  - ${how.replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/, '')}`);
@@ -47,6 +50,27 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   if (last && last.command !== leftOffCommand && last.command !== state.checked?.command) out.push(`- Last action: ${last.command} — ${last.outcome}`);
   if (state.scratch.length) out.push(`- Scratch: ${state.scratch.slice(-MAX_LISTED).join(', ')}`);
   return out;
+}
+
+/** Least share of the longer of two edits that their common start and end must cover for them
+ * to be one edit said twice (numbers aside: the same substitution at another line). */
+const ALIKE = 0.9;
+
+/** Whether two edits are one said twice: the same but for numbers and a few characters. */
+function alike(a: string, b: string): boolean {
+  const x = a.replace(/\d+/g, '0');
+  const y = b.replace(/\d+/g, '0');
+  const n = Math.min(x.length, y.length);
+  let start = 0;
+  while (start < n && x[start] === y[start]) start++;
+  let end = 0;
+  while (end < n - start && x[x.length - 1 - end] === y[y.length - 1 - end]) end++;
+  return start + end >= ALIKE * Math.max(x.length, y.length);
+}
+
+/** The edits, oldest first, without those a later one repeats nearly character for character. */
+function distinctHows(hows: readonly string[]): string[] {
+  return hows.filter((h, i) => !hows.slice(i + 1).some((later) => alike(h, later)));
 }
 
 /** Whether an edit command names the file itself (`sed -i … total.py`), not another that ends

@@ -139,3 +139,25 @@ describe('errors and what resolved them', () => {
     expect(record.errors[0]?.resolution).toBe('the user said "I enabled it."; write_note Plans/Garden.md succeeded on retry (OK: appended 1 line to Plans/Garden.md)');
   });
 });
+
+describe('a file edited more than once', () => {
+  it('shows edits alike but for their line numbers once, the latest, with how many edits there were; different edits each', () => {
+    const sub = (line: number): string => `sed -i '${line}s/price)/price * (1 - line.discount))/' billing/totals.py`;
+    const chat = run(TASK, [
+      ['', sub(41), ''],
+      ['', sub(57), ''],
+      ['', "sed -i '12s/discount = 0/discount = 0.0/' billing/totals.py", ''],
+    ]);
+    const { block } = compacted(chat);
+    expect(block).toContain('- Changed: billing/totals.py (edited 3 times)');
+    expect(block).toContain(`  - ${sub(57)}`);
+    expect(block).not.toContain(sub(41));
+    expect(block).toContain("  - sed -i '12s/discount = 0/discount = 0.0/' billing/totals.py");
+  });
+
+  it('says how an inline script changed a file, not only `python -c "`', () => {
+    const script = 'python -c "\n# Apply the discount in total()\nsrc = open(\'billing/totals.py\').read()\nopen(\'billing/totals.py\', \'w\').write(src.replace(\'l.price\', \'l.net_price\'))\n"';
+    const { record } = compacted(run(TASK, [['', script, '']]));
+    expect(record.state?.changed[0]?.how).toBe('python -c "…" # Apply the discount in total()');
+  });
+});
