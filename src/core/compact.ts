@@ -11,9 +11,9 @@ import { fileOpsOfCall, mergeSamePaths, referencesNotListed, samePath } from './
 import { addReferences, findReferences, type FoundReference } from './extract-references';
 import { prepareSentences, sentencesOf, templateSection, type Sentence } from './extract-sentences';
 import { extractTaskLines } from './extract-goal';
-import { extractErrors, extractSections, prepareErrorLines } from './extract-summary';
+import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted } from './agent-prose';
-import { withFates } from './error-fate';
+import { laterFates, withFates } from './error-fate';
 import { rulesOf, taskRules } from './extract-rules';
 import { extractState, shellCommand, shownCommand, stateIsEmpty } from './extract-state';
 import { squash } from './text';
@@ -274,7 +274,9 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const pasted = kind === 'assist' ? new Set(removed.filter((m) => m.role === 'user' && m.content.length > PASTED_CHARS).map((m) => m.id)) : new Set<string>();
   const ownRules = extracted.constraints.filter((c) => !pasted.has(c.sources[0] ?? ''));
   const sections = { ...extracted, constraints: kind === 'talk' ? [] : onceEach(mergeLines(taskRules(removed), ownRules, Number.MAX_SAFE_INTEGER, 'first')) };
-  const errors = withFates(removed, extractErrors(removed, all));
+  // (With what this round did about the earlier rounds' open errors: chain.ts merges them by key.)
+  const met = withFates(removed, extractErrors(removed, all));
+  const errors = [...met, ...laterFates(previous?.errors ?? [], removed).filter((e) => !met.some((f) => errorKey(f.text) === errorKey(e.text)))];
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
   const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known) : null;
   // The left-off command's outcome in one line, as the state read it (the same last action).

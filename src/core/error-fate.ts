@@ -144,45 +144,76 @@ export function withFates(messages: readonly ChatMessage[], errors: readonly Err
     if (out.resolution) return out;
     const lastAt = Math.max(...e.sources.map((id) => index.get(id) ?? -1));
     const last = messages[lastAt];
-    const key = errorKey(e.text);
     const failing = last?.role === 'tool' ? runKey(callOf.get(last.toolCallId)) : '';
-    let fix = '';
-    for (let i = lastAt + 1; i < messages.length; i++) {
-      const m = messages[i] as ChatMessage;
-      if (m.role === 'assistant') {
-        for (const c of m.toolCalls ?? []) {
-          const command = shellCommand(c);
-          const line = command === null ? '' : runKey(c);
-          // (Shown as the block shows a command: a script written and run says both.)
-          if ((command !== null && FIXING.test(line)) || fileOpsOfCall(c).modified.length) fix = fixOf(c);
-        }
-        continue;
-      }
-      if (m.role !== 'tool' || !failing) continue;
-      if (runKey(callOf.get(m.toolCallId)) !== failing) continue;
-      const again = resultOf(m).text.split('\n').some((l) => l.trim() && errorKey(l.trim()) === key);
-      if (again) return { ...out, unresolved: true };
-      // (The same tool call again, now through, with nothing changed in between: a retry, after
-      // whatever the user said — "I enabled it. Try again." — or it resolved on its own.)
-      const retried = callOf.get(m.toolCallId);
-      const said = userBetween(messages, lastAt, i);
-      // (An install of something else is not what resolved it: the run says only that it stopped.)
-      if (installOf(fix) && !installFits(e.text, fix)) fix = '';
-      if (fix && retried && fix === fixOf(retried) && shellCommand(retried) === null) {
-        const outcome = squash(resultOf(m).text.split('\n').find((l) => l.trim()) ?? '');
-        out.resolution = `${said ? `the user said "${said}"; ` : ''}${fix} succeeded on retry${outcome && outcome.length <= 80 ? ` (${outcome})` : ''}`;
-      } else if (fix) out.resolution = fix;
-      else if (said) out.resolution = `the user: "${said}"`;
-      else out.resolution = `${shownCommand(failing)} ran again without it`;
-      return out;
-    }
-    // Not run again: an install right after it is what it asked for; else it still stands.
-    if (fix && installOf(fix) && installFits(e.text, fix)) {
-      out.resolution = fix;
-      return out;
-    }
-    return { ...out, unresolved: true };
+    if (failing) out.run = failing;
+    return fateAfter(out, messages, lastAt, failing, callOf);
   });
+}
+
+/**
+ * What became of an error after the message at `lastAt` (-1: before them all): resolved by the
+ * change or install made before a later run of the same command (`failing`) that no longer
+ * showed it, met again there (unresolved), or — not run again — resolved by an install of what it
+ * missed, else unresolved. `out` is the error's copy, completed and returned.
+ */
+function fateAfter(out: ErrorLine, messages: readonly ChatMessage[], lastAt: number, failing: string, callOf: ReadonlyMap<string, ToolCall>): ErrorLine {
+  const key = errorKey(out.text);
+  let fix = '';
+  for (let i = lastAt + 1; i < messages.length; i++) {
+    const m = messages[i] as ChatMessage;
+    if (m.role === 'assistant') {
+      for (const c of m.toolCalls ?? []) {
+        const command = shellCommand(c);
+        const line = command === null ? '' : runKey(c);
+        // (Shown as the block shows a command: a script written and run says both.)
+        if ((command !== null && FIXING.test(line)) || fileOpsOfCall(c).modified.length) fix = fixOf(c);
+      }
+      continue;
+    }
+    if (m.role !== 'tool' || !failing) continue;
+    if (runKey(callOf.get(m.toolCallId)) !== failing) continue;
+    const again = resultOf(m).text.split('\n').some((l) => l.trim() && errorKey(l.trim()) === key);
+    if (again) return { ...out, unresolved: true };
+    // (The same tool call again, now through, with nothing changed in between: a retry, after
+    // whatever the user said — "I enabled it. Try again." — or it resolved on its own.)
+    const retried = callOf.get(m.toolCallId);
+    const said = userBetween(messages, lastAt, i);
+    // (An install of something else is not what resolved it: the run says only that it stopped.)
+    if (installOf(fix) && !installFits(out.text, fix)) fix = '';
+    if (fix && retried && fix === fixOf(retried) && shellCommand(retried) === null) {
+      const outcome = squash(resultOf(m).text.split('\n').find((l) => l.trim()) ?? '');
+      out.resolution = `${said ? `the user said "${said}"; ` : ''}${fix} succeeded on retry${outcome && outcome.length <= 80 ? ` (${outcome})` : ''}`;
+    } else if (fix) out.resolution = fix;
+    else if (said) out.resolution = `the user said "${said}"`;
+    else out.resolution = `${shownCommand(failing)} ran again without it`;
+    return out;
+  }
+  // Not run again: an install right after it is what it asked for; else it still stands.
+  if (fix && installOf(fix) && installFits(out.text, fix)) {
+    out.resolution = fix;
+    return out;
+  }
+  return { ...out, unresolved: true };
+}
+
+/**
+ * The earlier rounds' unresolved errors that this round's messages resolve (their command run
+ * again without them after a change, or the install of what they missed), as resolved copies: an
+ * error met in one round and fixed in the next reads resolved (chain.ts merges them by key).
+ */
+export function laterFates(earlier: readonly ErrorLine[], messages: readonly ChatMessage[]): ErrorLine[] {
+  if (!earlier.some((e) => e.unresolved === true)) return [];
+  const callOf = new Map<string, ToolCall>();
+  for (const m of messages) for (const c of m.role === 'assistant' ? (m.toolCalls ?? []) : []) callOf.set(c.id, c);
+  const out: ErrorLine[] = [];
+  for (const e of earlier) {
+    if (e.unresolved !== true) continue;
+    const copy: ErrorLine = { ...e, sources: [...e.sources] };
+    delete copy.unresolved;
+    const fate = fateAfter(copy, messages, -1, typeof e.run === 'string' ? e.run : '', callOf);
+    if (fate.resolution) out.push(fate);
+  }
+  return out;
 }
 
 /** An error as the block writes it: its exception line, where it was raised in the project's own

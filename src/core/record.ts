@@ -74,6 +74,9 @@ export interface ErrorLine extends SourcedLine {
   frame?: string;
   /** Nothing after it was seen to resolve it: it still stood when this part ended. */
   unresolved?: boolean;
+  /** The command whose output showed it, as it identifies a run (error-fate.ts): a later round
+   * that runs it again without the error resolves it. */
+  run?: string;
 }
 
 /** A file the work changed (a source file, or a note the plugin's tools wrote), and how. */

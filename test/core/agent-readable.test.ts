@@ -161,3 +161,24 @@ describe('a file edited more than once', () => {
     expect(record.state?.changed[0]?.how).toBe('python -c "…" # Apply the discount in total()');
   });
 });
+
+describe('an error across chained rounds', () => {
+  it('met in one round and resolved in the next, shows resolved with what resolved it', () => {
+    const first = run(TASK, [['', 'python repro.py', "Traceback (most recent call last):\n  File \"repro.py\", line 2, in <module>\nAttributeError: 'Line' object has no attribute 'net_price'\n<returncode>1</returncode>"]]);
+    const one = compacted(first, 1500);
+    expect(one.record.errors[0]?.unresolved).toBe(true);
+    // Round 2: the messages after round 1's cut — an edit, then the same run, through.
+    const second: ChatMessage[] = [
+      { id: 'a10', createdAt: 0, role: 'assistant', content: '', toolCalls: [{ id: 'c10', name: 'bash', arguments: JSON.stringify({ command: "sed -i 's/net_price/price/' billing/totals.py" }) }] },
+      { id: 't10', createdAt: 0, role: 'tool', toolCallId: 'c10', content: '<returncode>0</returncode>' },
+      { id: 'a11', createdAt: 0, role: 'assistant', content: '', toolCalls: [{ id: 'c11', name: 'bash', arguments: JSON.stringify({ command: 'python repro.py' }) }] },
+      { id: 't11', createdAt: 0, role: 'tool', toolCallId: 'c11', content: '90\n<returncode>0</returncode>' },
+      { id: 'u11', createdAt: 0, role: 'user', content: 'Go on.' },
+    ];
+    const two = compacted(second, 1500, one.record);
+    const error = two.record.errors.find((e) => e.text.startsWith('AttributeError'));
+    expect(error?.unresolved).toBeUndefined();
+    expect(error?.resolution).toBe("sed -i 's/net_price/price/' billing/totals.py");
+    expect(two.block).toMatch(/^- (?:Resolved: )?AttributeError: 'Line' object has no attribute 'net_price'\n {2}- Then: sed -i 's\/net_price\/price\/' billing\/totals\.py$/m);
+  });
+});
