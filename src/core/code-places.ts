@@ -99,5 +99,12 @@ export function placeNamed(text: string, places: readonly CodePlace[]): CodePlac
   return best;
 }
 
+/** The places the agent's own words name as code (`sentences`: its prose), the latest `limit`,
+ * in the order seen: where the code it talks about lies. */
+export function placesNamed(places: readonly CodePlace[], texts: readonly string[], limit: number): CodePlace[] {
+  const out = places.filter((p) => texts.some((t) => placeNamed(t, [p]) !== null));
+  return out.slice(Math.max(0, out.length - limit));
+}
+
 /** A place as the block writes it. */
 export const placeText = (p: CodePlace): string => `${p.path}, line ${p.line}, ${p.name}`;

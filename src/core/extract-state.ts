@@ -9,7 +9,7 @@ import { fileOpsOfCall, lexShell, samePath } from './extract-files';
 import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
 import type { ChangedFile, CheckLine, SourcedLine, TaskState } from './record';
 import { squash, truncateAtWord } from './text';
-import { codePlaces, placeNamed, placeText } from './code-places';
+import { codePlaces, placeNamed, placesNamed, placeText } from './code-places';
 
 /** Longest "how" of a change, command of a check, and outcome line kept. */
 const MAX_HOW = 200;
@@ -17,7 +17,7 @@ const MAX_OUTCOME = 160;
 /** Most earlier edits of one file a state keeps beside its latest. */
 const MAX_EARLIER = 2;
 /** Bounds of the lists a chain carries. */
-const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8 };
+const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8, looked: 8 };
 
 const SHELL_TOOL = /^(?:bash|shell|sh|zsh|terminal|exec|execute|run|run_command|run_shell|command|cmd|shell_command|execute_command)$/i;
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commands'];
@@ -491,6 +491,12 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   // Where the code it names lies, as the tools showed it before the cause was said.
   const causeAt = state.cause ? placeNamed(state.cause.text, codePlaces(messages.slice(0, 1 + messages.findIndex((m) => m.id === state.cause?.sources[0])))) : null;
   if (causeAt) state.causeAt = placeText(causeAt);
+  // The code it looked at and talked about: where to go back to without searching again.
+  if (state.editing) {
+    const prose = sentences.filter((s) => s.role === 'assistant' && !s.code).map((s) => s.text);
+    const looked = prose.length ? placesNamed(codePlaces(messages), prose, LIMITS.looked) : [];
+    if (looked.length) state.looked = looked;
+  }
   const index = new Map(messages.map((m, i) => [m.id, i]));
   const lastEdit = Math.max(-1, ...state.changed.flatMap((c) => c.sources.map((id) => index.get(id) ?? -1)));
   const plan = latestPlan(sentences, lastEdit);
@@ -536,7 +542,15 @@ export function mergeState(earlier: TaskState | null | undefined, fresh: TaskSta
     searches: [...earlier.searches, ...fresh.searches].slice(-LIMITS.searches),
     lastAction: fresh.lastAction ?? earlier.lastAction,
     ...(earlier.editing || fresh.editing ? { editing: true } : {}),
+    ...lookedUnion(earlier.looked, fresh.looked),
     // (A fix planned earlier is made once this round edits a source file without planning again.)
     ...(fresh.plan ? { plan: fresh.plan } : earlier.plan && !fresh.changed.length ? { plan: earlier.plan } : {}),
   };
+}
+
+/** The places looked at over the rounds: one per name and file, the latest sighting last. */
+function lookedUnion(earlier: TaskState['looked'], fresh: TaskState['looked']): Pick<TaskState, 'looked'> {
+  const all = [...(earlier ?? []), ...(fresh ?? [])];
+  const out = all.filter((p, i) => !all.slice(i + 1).some((q) => q.name === p.name && q.path === p.path));
+  return out.length ? { looked: out.slice(Math.max(0, out.length - LIMITS.looked)) } : {};
 }

@@ -122,6 +122,9 @@ export interface TaskState {
   /** Where the code the cause names is defined, as the tools showed it ("django/http/response.py,
    * line 223, make_bytes"; code-places.ts). */
   causeAt?: string;
+  /** The definitions the agent looked at and talked about, where the tools showed them (the latest
+   * few, in the order seen; code-places.ts). */
+  looked?: { path: string; line: number; name: string }[];
   /** The fix it said it would make, while no source file was edited after it saying so. */
   plan?: SourcedLine;
   /** Notes read through the plugin's read_note. */

@@ -11,6 +11,9 @@ export const NOTHING_CHANGED = 'no source file edited yet';
 
 /** Longest list of scratch files or notes written on one line. */
 const MAX_LISTED = 10;
+/** Most files the "Looked at" lines name, and names on one (the latest). */
+const MAX_LOOKED_FILES = 2;
+const MAX_LOOKED_NAMES = 4;
 
 /** The State section's lines, most needed first (the renderer fills them in order while its share
  * of the budget lasts). `leftOffCommand` / `leftOffText` / `leftOffOutcome`: what "Left off" already
@@ -44,6 +47,15 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   if (state.plan && !leftOffText.toLowerCase().includes(state.plan.text.toLowerCase())) out.push(`- Planned fix: ${state.plan.text}`);
   // (Nor the check "Left off" shows run with its outcome.)
   if (state.checked && !(leftOffOutcome && (state.checked.command === leftOffCommand || leftOffCommand.endsWith(` … ${state.checked.command}`)))) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
+  // The code it looked at and talked about, per file (the cause's own place is said with it).
+  const looked = (Array.isArray(state.looked) ? state.looked : []).filter((p) => !(typeof state.causeAt === 'string' && state.causeAt.endsWith(`, line ${p.line}, ${p.name}`)));
+  // (One file under two spellings — `/testbed/x.py` and `x.py` — is one; its names once each.)
+  const files: string[] = [];
+  for (const p of looked) if (!files.some((f) => samePath(f, p.path))) files.push(p.path);
+  for (const path of files.slice(-MAX_LOOKED_FILES)) {
+    const names = looked.filter((p, i) => samePath(p.path, path) && !looked.slice(i + 1).some((q) => q.name === p.name && samePath(q.path, path)));
+    out.push(`- Looked at: ${path} — ${names.slice(-MAX_LOOKED_NAMES).map((p) => `${p.name} (line ${p.line})`).join(', ')}`);
+  }
   if (state.notesRead.length) out.push(`- Notes read: ${state.notesRead.slice(-MAX_LISTED).join(', ')}`);
   for (const s of state.searches) out.push(`- Searched "${s.query}": ${s.notes.length ? s.notes.join(', ') : 'nothing matched in the vault'}`);
   const last = state.lastAction;

@@ -182,3 +182,17 @@ describe('an error across chained rounds', () => {
     expect(two.block).toMatch(/^- (?:Resolved: )?AttributeError: 'Line' object has no attribute 'net_price'\n {2}- Then: sed -i 's\/net_price\/price\/' billing\/totals\.py$/m);
   });
 });
+
+describe('the code the agent looked at', () => {
+  it('lists the definitions it talked about, per file, with their lines — not those it only saw', () => {
+    const chat = run(TASK, [
+      ['', 'grep -n "def " billing/totals.py', '41:def total(lines):\n57:def subtotal(lines):\n80:def format_money(x):\n'],
+      ['The `subtotal()` function adds the discount twice when a line has a quantity above one.', 'grep -rn "def apply_discount" billing', 'billing/discounts.py:7:def apply_discount(price, rate):\n'],
+      ['So `apply_discount` is called from `total()` as well.', 'ls tests', 'test_totals.py\n'],
+    ]);
+    const { block } = compacted(chat, 1500);
+    expect(block).toContain('- Looked at: billing/totals.py — total (line 41), subtotal (line 57)');
+    expect(block).toContain('- Looked at: billing/discounts.py — apply_discount (line 7)');
+    expect(block).not.toContain('format_money');
+  });
+});
