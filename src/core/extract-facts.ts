@@ -193,9 +193,9 @@ function referentOf(sentences: readonly Sentence[], i: number): Sentence | null 
   const before = sentences[i - 1];
   if (!before || before.id !== s.id || before.index !== s.index - 1) return null;
   if (before.code || before.template || before.keyCount < 2 || before.traits & SHORT_EXCLAMATION) return null;
-  // (Nor an agent thinking aloud: "Now I need to understand the issue better." says nothing "The
-  // problem is that …" leans on.)
-  if (memo(before, OPENS_ON_POINTER) || !memo(before, STANDS_ALONE) || thinksAloud(before)) return null;
+  // (Nor an agent thinking aloud or announcing a step: "Now I need to understand the issue better."
+  // or "Let me look at the output again." says nothing "The problem is that …" leans on.)
+  if (memo(before, OPENS_ON_POINTER) || !memo(before, STANDS_ALONE) || thinksAloud(before) || (before.role === 'assistant' && memo(before, AGENT_STEP_TEXT))) return null;
   return before;
 }
 

@@ -98,6 +98,8 @@ export function shownCommand(command: string): string {
     if (after) line = `${line} … ${after}`;
   } else if (line.length < 24 && lines.length > 1) line = `${line} ${(lines[1] ?? '').trim()}`;
   while (PAGER.test(line)) line = line.replace(PAGER, '');
+  // (Where its error output went says nothing of what ran.)
+  line = line.replace(/\s+2>&1(?=\s*$|\s*\|)/g, '');
   return truncateAtWord(squash(line), MAX_HOW);
 }
 

@@ -51,6 +51,23 @@ describe("an agent's thinking aloud", () => {
   });
 });
 
+describe('a sentence that goes on from a step the agent announced', () => {
+  it('is carried without the announcement: "Let me …" and "Now I need to understand …" say nothing it leans on', () => {
+    const chat = run(TASK, [
+      ['Let me look at the fixtures again. The problem is that every fixture line has a zero discount, so the tests never see one applied.', 'cat tests/fixtures.py', 'LINES = [Line(10, 0)]\n'],
+      ['Now I need to understand the rounding better. The problem is that the rounding happens before the discount is taken off each line.', 'cat billing/round.py', 'def round_money(x): ...\n'],
+      ['', 'python -m pytest tests 2>&1', '3 passed\n'],
+    ]);
+    const { block, record } = compacted(chat, 1500);
+    for (const f of record.facts) expect(f.text).not.toMatch(/^(?:Let me look|Now I need to understand)/);
+    expect(block.slice(block.indexOf('Key facts:'))).not.toMatch(/Assistant: (?:Let me look at the fixtures again|Now I need to understand the rounding)/);
+    expect(block).toContain('- Assistant: The problem is that every fixture line has a zero discount, so the tests never see one applied.');
+    // (Where its error output went says nothing of what ran.)
+    expect(block).toContain('python -m pytest tests —');
+    expect(block).not.toContain('2>&1');
+  });
+});
+
 describe('where the cause lies', () => {
   it('finds the definitions the tools showed, with their line numbers: grep -n, cat -n, sed -n ranges and grep -rn', () => {
     const chat = run(TASK, [
