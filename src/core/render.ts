@@ -453,7 +453,9 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   built.used = factsStart + factsCost;
   if (!work) taskLine('request', record.request, 'Latest request:');
   // Then the sections past their first share, in priority order, with what is left.
-  for (const [id, items] of listSections) fillList(id, items, () => target);
+  // (Not the task's rules in work: they keep to their share, so a block with little else to carry
+  // is not mostly rules.)
+  for (const [id, items] of listSections) fillList(id, items, () => (work && id === 'constraints' ? (sectionCaps.get(id) ?? target) : target));
   for (const [id, items, format] of inline) fillInline(id, items, format, target);
   // Then how the errors shown were resolved, and what the left-off command's output showed of the
   // task, while room is left: facts come first.

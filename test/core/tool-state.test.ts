@@ -108,7 +108,8 @@ describe('the task and its rules', () => {
     const { block } = blockOf(run(TEMPLATE, [['Let me read the total.', 'cat billing/total.py', 'def total(lines): ...']]));
     expect(block).toContain('Goal: The invoice total ignores discounts when the order has more than one line.');
     expect(section(block, 'Constraints and preferences:')).toContain('- DO NOT MODIFY: tests or the CI configuration.');
-    expect(block.split('Never push to the remote repository.').length - 1).toBe(1);
+    // (Said once at most: the least binding rule may not fit in the rules' share.)
+    expect(block.split('Never push to the remote repository.').length - 1).toBeLessThanOrEqual(1);
   });
 
   it("reads a user's own message for the rules it states, not for its other sentences", () => {
@@ -510,5 +511,22 @@ Creating the patch and submitting it MUST be separate commands.
     expect(state).toContain('- Changed: no source file edited yet');
     expect(state).toContain('- Cause: The exporter skips a row when its date is empty instead of writing an empty cell.');
     expect(state).toContain('- Checked: python -m pytest tests/test_csv.py — failed (return code 1): FAILED tests/test_csv.py::test_empty_date - AssertionError');
+  });
+
+  it('keeps the rules to their share also when the block has little else to carry: the room left is not theirs', () => {
+    const rulesText = [
+      'You MUST keep the public signature of export_rows unchanged for every existing caller.',
+      'Never rename a column header: downstream spreadsheets match them by exact name.',
+      'Do not add a dependency to requirements.txt or pyproject.toml under any circumstances.',
+      'Only files under export/ may be edited; the importer belongs to another team.',
+      'Do NOT reformat untouched lines: the reviewers read the diff line by line.',
+      'You CANNOT run the network tests; they need credentials this sandbox does not hold.',
+      'Every new function MUST carry a docstring saying what an empty date becomes.',
+    ].join('\n');
+    const task = `<issue>\nThe CSV export drops rows whose date is empty.\n</issue>\n\n<instructions>\n${rulesText}\n</instructions>`;
+    const { block } = blockOf(run(task, [['', 'cat export/csv.py', 'def export_rows(rows): ...\n']]), 300);
+    const rules = section(block, 'Constraints and preferences:');
+    expect(rules).not.toBe('');
+    expect(estimateTokens(rules, 'gpt-4o')).toBeLessThanOrEqual(0.22 * 300);
   });
 });
