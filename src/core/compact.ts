@@ -13,7 +13,7 @@ import { prepareSentences, sentencesOf, templateSection, type Sentence } from '.
 import { extractTaskLines } from './extract-goal';
 import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted } from './agent-prose';
-import { laterFates, withFates } from './error-fate';
+import { LIBRARY, laterFates, withFates } from './error-fate';
 import { rulesOf, taskRules } from './extract-rules';
 import { extractState, shellCommand, shownCommand, stateIsEmpty } from './extract-state';
 import { squash } from './text';
@@ -237,7 +237,9 @@ function stepTaken(removed: readonly ChatMessage[], task: SourcedLine): boolean 
 
 /** Placeholders (`path/to/file`, `/path/to/x`, `foo/bar.py`) and command lines are no references. */
 const PLACEHOLDER = /(?:^|\/)(?:path\/to|your[-_]?\w*|foo\/bar|some\/path)(?:\/|$)/i;
-const isRealReference = (r: FoundReference): boolean => !PLACEHOLDER.test(r.text) && (r.kind === 'wikilink' || r.kind === 'embed' || r.kind === 'markdown-link' || !/\s/.test(r.text));
+// (Nor a path into installed packages — a traceback's `…/site-packages/django/core/base.py`: the
+// project's own files are what the work refers to.)
+const isRealReference = (r: FoundReference): boolean => !PLACEHOLDER.test(r.text) && (r.kind === 'wikilink' || r.kind === 'embed' || r.kind === 'markdown-link' || (!/\s/.test(r.text) && !(r.kind === 'path' && LIBRARY.test(r.text))));
 
 function refsOf(m: ChatMessage): MessageRefs {
   const hit = refCache.get(m);

@@ -14,7 +14,7 @@ import { splitSentences } from './text';
 /** A traceback frame: `File "path", line N, in name`. */
 export const FRAME = /^\s*File "([^"]+)", line (\d+), in (\S+)/;
 /** Frames in the interpreter's or installed packages' files, not the project's. */
-const LIBRARY = /site-packages|dist-packages|\/usr\/(?:local\/)?lib\/|\/lib\/python\d|<frozen|<string>|<stdin>|node_modules|\/\.pyenv\/|\/conda\//;
+export const LIBRARY = /site-packages|dist-packages|\/usr\/(?:local\/)?lib\/|\/lib\/python\d|<frozen|<string>|<stdin>|node_modules|\/\.pyenv\/|\/conda\//;
 /** A sentence about the cause, or a plan, taken for how an error was resolved. */
 const NOT_A_FIX = /^(?:(?:so|now)[,]?\s+)?(?:the (?:root cause|issue|problem|bug|cause|reason) (?:is|was|seems|lies)\b|(?:let me|let['’]s|I['’]ll|I will|I need to|we need to)\b)/i;
 /** Commands that change the environment or the files: what may have resolved an error. */

@@ -26,7 +26,7 @@ import { speakersLine } from './speakers';
 import { FactLayout, currentRules, listsEach } from './thread-format';
 import { addCommandOutput, addResolutions, largestFitting, orderFiles, orderRefs, trimToFit } from './render-extras';
 import { errorText } from './error-fate';
-import { inState, stateLines } from './state-format';
+import { inScratch, inState, stateLines } from './state-format';
 
 export interface RenderOptions {
   budgetTokens: number;
@@ -290,7 +290,8 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // (What the State section lists as changed or scratch is not listed again.)
     ['modified', orderFiles(record.filesModified.filter((f) => !inState(record.state, f.path))), (xs) => fileLine(HEADINGS.modified, xs)],
     // (Nor the notes State lists as read.)
-    ['read', orderFiles(record.filesRead.filter((f) => !record.filesModified.some((m) => m.path === f.path) && !record.state?.notesRead.includes(f.path))), (xs) => fileLine(HEADINGS.read, xs)],
+    // (Nor the scripts the agent wrote for itself: the Scratch line names them.)
+    ['read', orderFiles(record.filesRead.filter((f) => !record.filesModified.some((m) => m.path === f.path) && !record.state?.notesRead.includes(f.path) && !inScratch(record.state, f.path))), (xs) => fileLine(HEADINGS.read, xs)],
     // A link or URL the goal shows is not listed again (paths are: "README.md" may be part of one).
     ['references', orderRefs(record.references).filter((r) => !(/^(?:!?\[|https?:)/.test(r) && goalText.includes(r))), (xs) => `References: ${xs.join(', ')}`],
   ];

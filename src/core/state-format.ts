@@ -100,3 +100,12 @@ export function inState(state: TaskState | null | undefined, path: string): bool
   if (!state) return false;
   return state.changed.some((c) => samePath(c.path, path)) || state.scratch.some((p) => samePath(p, path));
 }
+
+/** Whether the state lists a path as scratch: the same path, or a bare name (`repro.py`, as a run
+ * reads it) of a script the agent wrote at the top of its tree (`/testbed/repro.py`). */
+export function inScratch(state: TaskState | null | undefined, path: string): boolean {
+  if (!state) return false;
+  const bare = !path.replace(/^\.\//, '').includes('/');
+  const name = path.replace(/^\.\//, '');
+  return state.scratch.some((p) => samePath(p, path) || (bare && /^\/[^/]+\/[^/]+$/.test(p) && p.endsWith(`/${name}`)));
+}

@@ -213,3 +213,18 @@ describe('the code the agent looked at', () => {
     expect(block).not.toContain('format_money');
   });
 });
+
+describe('the files a block lists', () => {
+  it("does not list the agent's own scripts as files read (Scratch names them), nor installed packages' files as references", () => {
+    const task = `${TASK}\n\nTraceback (most recent call last):\n  File "/home/ann/venv/lib/python3.11/site-packages/billing/core.py", line 9, in run\n  File "/srv/app/billing/totals.py", line 41, in total\nTypeError: unsupported operand`;
+    const chat = run(task, [
+      ['', "cat > /repo/repro.py << 'EOF'\nimport billing\nprint(billing.total([]))\nEOF", ''],
+      ['', 'python repro.py', '0\n'],
+      ['', 'cat billing/totals.py', 'def total(lines): ...\n'],
+    ]);
+    const { block } = compacted(chat, 1500);
+    expect(block).toMatch(/^- Scratch: \/repo\/repro\.py$/m);
+    expect(block).toMatch(/^Files read: billing\/totals\.py$/m);
+    expect(block).not.toContain('site-packages');
+  });
+});
