@@ -442,7 +442,9 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
         continue;
       }
       const command = shellCommand(call);
-      const ops = fileOpsOfCall(call);
+      // (A write tool that failed — "Error: write_note is read-only …" — changed nothing.)
+      const refused = command === null && (result.error || /^\s*Error\b/.test(result.text));
+      const ops = refused ? { read: [], modified: [] } : fileOpsOfCall(call);
       if (command !== null || ops.modified.length) state.editing = true;
       const scripts: string[] = [];
       const edited: string[] = [];

@@ -154,6 +154,8 @@ describe('errors and what resolved them', () => {
     ];
     const { record } = compacted(chat, 1500);
     expect(record.errors[0]?.resolution).toBe('the user said "I enabled it."; write_note Plans/Garden.md succeeded on retry (OK: appended 1 line to Plans/Garden.md)');
+    // (The write that failed changed nothing: one edit.)
+    expect(record.state?.changed.map((c) => [c.path, c.edits ?? 1])).toEqual([['Plans/Garden.md', 1]]);
   });
 });
 
