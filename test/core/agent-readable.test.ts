@@ -42,6 +42,7 @@ describe("an agent's thinking aloud", () => {
       ['The task description says discounts are ignored for several lines. The `total` function sums the prices without ever reading the discount field of a line.', 'grep -n discount billing/lines.py', '12:    discount = 0\n'],
       ['Now I can see the `Invoice` class and its `net_total` method. The main bug is likely in the rounding helper of the invoice module.', 'cat billing/invoice.py', 'class Invoice: ...\n'],
       ['Good, the changes look complete.', 'git diff', ''],
+      ['Let me run the tests.', 'python -m pytest tests', '3 passed\n'],
     ]);
     const { block } = compacted(chat);
     const facts = block.slice(block.indexOf('Key facts:'));
@@ -49,7 +50,7 @@ describe("an agent's thinking aloud", () => {
     expect(block).not.toMatch(/I found the `totals.py` file/);
     expect(block).not.toMatch(/I need to understand how discounts/);
     expect(facts).not.toMatch(/The task description says/);
-    expect(block).not.toMatch(/I can see the `Invoice` class|likely in the rounding helper|the changes look complete/);
+    expect(facts).not.toMatch(/I can see the `Invoice` class|likely in the rounding helper|the changes look complete/);
     expect(block).toMatch(/sums the prices without ever reading the discount field/);
   });
 });
