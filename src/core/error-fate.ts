@@ -233,3 +233,22 @@ export function errorText(e: ErrorLine, withFrame = true): string {
   return `Unresolved: ${e.text}${frame}`;
 }
 
+
+/**
+ * The Errors section's lines: each error as `errorText` writes it, except the setup errors an
+ * install resolved, which share one line where the first of them stood ("Resolved by install: A;
+ * B"): they only say the environment lacked something that is there now.
+ */
+export function errorLines(errors: readonly ErrorLine[], withFrame = true): string[] {
+  const setup = errors.filter((e) => installOf(e.resolution));
+  const out: string[] = [];
+  let grouped = false;
+  for (const e of errors) {
+    if (setup.length < 2 || !installOf(e.resolution)) out.push(`- ${errorText(e, withFrame)}`);
+    else if (!grouped) {
+      grouped = true;
+      out.push(`- ${RESOLVED_BY_INSTALL} ${setup.map((x) => x.text.replace(/[.;]\s*$/, '')).join('; ')}`);
+    }
+  }
+  return out;
+}

@@ -25,7 +25,7 @@ import { contentWords } from './word-scan';
 import { speakersLine } from './speakers';
 import { FactLayout, currentRules, listsEach } from './thread-format';
 import { addCommandOutput, addResolutions, largestFitting, orderFiles, orderRefs, trimToFit } from './render-extras';
-import { errorText } from './error-fate';
+import { errorLines } from './error-fate';
 import { inScratch, inState, stateLines } from './state-format';
 
 export interface RenderOptions {
@@ -266,7 +266,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
     // (What "Left off" shows, not all its record holds: a cause it could not show goes in State.)
     ['state', stateLines(record.state, record.leftOff?.command, leftOffText, record.leftOff?.outcome)],
     // Errors first without how they were resolved: the resolutions are added last, if room is left.
-    ['errors', record.errors.map((e) => `- ${errorText(e, target >= FRAME_MIN_ROOM)}`)],
+    ['errors', errorLines(record.errors, target >= FRAME_MIN_ROOM)],
     ['open', record.openTasks.map((l) => `- ${l.text}`)],
     ['decisions', record.decisions.map((l) => `- ${l.text}`)],
     // Under the "Done:" heading an item does not say "Done:" again.

@@ -8,7 +8,7 @@ import { compact } from '../../src/core/compact';
 import { codePlaces, placeNamed } from '../../src/core/code-places';
 import type { ChatMessage } from '../../src/core/messages';
 import type { CompactionRecord, ErrorLine } from '../../src/core/record';
-import { errorText, installOf } from '../../src/core/error-fate';
+import { errorLines, errorText, installOf } from '../../src/core/error-fate';
 import { addResolutions } from '../../src/core/render-extras';
 import type { SectionId } from '../../src/core/block-format';
 
@@ -120,6 +120,13 @@ describe('errors and what resolved them', () => {
     const lines = new Map<SectionId, string[]>([['errors', [`- ${errorText(error)}`]]]);
     addResolutions(lines, record.errors, '', 0, 1000, (x) => x.length);
     expect(lines.get('errors')).toEqual(["- Resolved by install: ModuleNotFoundError: No module named 'pytz'"]);
+  });
+
+  it('writes several setup errors an install resolved on one line, where the first stood, and the others as they were', () => {
+    const e = (text: string, extra: Partial<ErrorLine>): ErrorLine => ({ text, sources: ['m1'], at: 0, score: 1, round: 1, ...extra });
+    const errors = [e("ModuleNotFoundError: No module named 'pytz'", { resolution: 'pip install pytz' }), e("KeyError: 'net'", { unresolved: true, frame: 'billing/totals.py, line 41, in total' }), e("ModuleNotFoundError: No module named 'asgiref'", { resolution: 'pip install asgiref -q' })];
+    expect(errorLines(errors)).toEqual(["- Resolved by install: ModuleNotFoundError: No module named 'pytz'; ModuleNotFoundError: No module named 'asgiref'", "- Unresolved: KeyError: 'net' (at billing/totals.py, line 41, in total)"]);
+    expect(errorLines(errors, false)[1]).toBe("- Unresolved: KeyError: 'net'");
   });
 
   it('does not take an install of something else, a cause or a plan for the fix', () => {
