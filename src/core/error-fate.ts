@@ -40,6 +40,9 @@ export function installOf(resolution: string | undefined): string | null {
   return null;
 }
 
+/** A run of an inline script (`python -c "…"`), with its interpreter and flag. */
+const INLINE = /^(\S*(?:python[\d.]*|node|ruby|perl|php|bash|sh)\s+-c)\s/;
+
 /** An error an install can resolve: something missing from the environment. */
 const SETUP_ERROR = /No module named|ModuleNotFoundError|ImportError|command not found|not installed|Cannot find module|DistributionNotFound|No matching distribution|requires? \S+ to be installed/i;
 
@@ -112,7 +115,7 @@ function runKey(call: ToolCall | undefined): string {
     const after = end > 0 ? lines.slice(end + 1).map((l) => squash(l.replace(/^\s*(?:&&|;)\s*/, ''))).find(Boolean) : undefined;
     return after ?? squash(command);
   }
-  return /\s-c\s+["']\s*$/.test(first) ? squash(command) : first;
+  return /\s-c\s+["']\s*$/.test(first) ? squash(command).replace(/^\s*(?:cd\s+\S+\s*(?:&&|;)\s*)+/, '') : first;
 }
 
 /**
@@ -159,6 +162,8 @@ export function withFates(messages: readonly ChatMessage[], errors: readonly Err
 function fateAfter(out: ErrorLine, messages: readonly ChatMessage[], lastAt: number, failing: string, callOf: ReadonlyMap<string, ToolCall>): ErrorLine {
   const key = errorKey(out.text);
   let fix = '';
+  // (The first install after it of what it missed: later edits do not undo it.)
+  let install = '';
   for (let i = lastAt + 1; i < messages.length; i++) {
     const m = messages[i] as ChatMessage;
     if (m.role === 'assistant') {
@@ -167,13 +172,20 @@ function fateAfter(out: ErrorLine, messages: readonly ChatMessage[], lastAt: num
         const line = command === null ? '' : runKey(c);
         // (Shown as the block shows a command: a script written and run says both.)
         if ((command !== null && FIXING.test(line)) || fileOpsOfCall(c).modified.length) fix = fixOf(c);
+        if (!install && installOf(fix) && installFits(out.text, fix)) install = fix;
       }
       continue;
     }
     if (m.role !== 'tool' || !failing) continue;
-    if (runKey(callOf.get(m.toolCallId)) !== failing) continue;
-    const again = resultOf(m).text.split('\n').some((l) => l.trim() && errorKey(l.trim()) === key);
+    const ran = runKey(callOf.get(m.toolCallId));
+    // (An inline script is a new one each time: a later one of the same interpreter that runs
+    // through without the error says it is gone; one that fails otherwise says nothing of it.)
+    const inline = ran !== failing && INLINE.exec(failing)?.[1] === INLINE.exec(ran)?.[1] && INLINE.test(failing);
+    if (ran !== failing && !inline) continue;
+    const result = resultOf(m);
+    const again = result.text.split('\n').some((l) => l.trim() && errorKey(l.trim()) === key);
     if (again) return { ...out, unresolved: true };
+    if (inline && ((result.code !== null && result.code !== 0) || result.error || /Traceback|Error:/.test(result.text))) continue;
     // (The same tool call again, now through, with nothing changed in between: a retry, after
     // whatever the user said — "I enabled it. Try again." — or it resolved on its own.)
     const retried = callOf.get(m.toolCallId);
@@ -185,12 +197,12 @@ function fateAfter(out: ErrorLine, messages: readonly ChatMessage[], lastAt: num
       out.resolution = `${said ? `the user said "${said}"; ` : ''}${fix} succeeded on retry${outcome && outcome.length <= 80 ? ` (${outcome})` : ''}`;
     } else if (fix) out.resolution = fix;
     else if (said) out.resolution = `the user said "${said}"`;
-    else out.resolution = `${shownCommand(failing)} ran again without it`;
+    else out.resolution = inline ? `a later ${INLINE.exec(failing)?.[1] ?? ''} script ran without it` : `${shownCommand(failing)} ran again without it`;
     return out;
   }
   // Not run again: an install right after it is what it asked for; else it still stands.
-  if (fix && installOf(fix) && installFits(out.text, fix)) {
-    out.resolution = fix;
+  if (install) {
+    out.resolution = install;
     return out;
   }
   return { ...out, unresolved: true };

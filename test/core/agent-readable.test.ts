@@ -150,6 +150,27 @@ describe('errors and what resolved them', () => {
     expect(block).not.toMatch(/Then: cat > repro\.py << 'EOF'$/m);
   });
 
+  it('takes the install right after a missing module for its fix even when scripts are written after it and the run is not repeated', () => {
+    const chat = run(TASK, [
+      ['', 'python repro.py', "ModuleNotFoundError: No module named 'pytz'\n<returncode>1</returncode>"],
+      ['', 'cd /repo && pip install pytz -q 2>&1', ''],
+      ['', "cat > check.py << 'EOF'\nprint(1)\nEOF", ''],
+    ]);
+    expect(compacted(chat, 1500).record.errors[0]?.resolution).toBe('pip install pytz');
+  });
+
+  it('counts a later inline script of the same interpreter that runs through as the error gone; one that fails otherwise says nothing', () => {
+    const inline = (body: string): string => `python -c "\n${body}\n"`;
+    const chat = run(TASK, [
+      ['', inline('import billing\nbilling.total(None)'), "AttributeError: 'NoneType' object has no attribute 'lines'\n<returncode>1</returncode>"],
+      ['', inline('import billing\nbilling.total([], x=1)'), "TypeError: total() got an unexpected keyword argument 'x'\n<returncode>1</returncode>"],
+      ['', inline('import billing\nprint(billing.total([]))'), '0\n<returncode>0</returncode>'],
+    ]);
+    const errors = compacted(chat, 1500).record.errors;
+    expect(errors.find((e) => e.text.startsWith('AttributeError'))?.resolution).toBe('a later python -c script ran without it');
+    expect(errors.find((e) => e.text.startsWith('TypeError'))?.resolution).toBe('a later python -c script ran without it');
+  });
+
   it("says a write tool that failed and then went through was retried, after the user's reply", () => {
     const write = { name: 'write_note', args: { path: 'Plans/Garden.md', text: 'Fence: 40 cm east.' } };
     const chat: ChatMessage[] = [
