@@ -5,7 +5,7 @@
 // continuing from the block goes to the place instead of searching for it again. Pure.
 import { fileOpsOfCall } from './extract-files';
 import type { ChatMessage } from './messages';
-import { resultOf, shellCommand } from './extract-state';
+import { resultOf, shellCommand } from './tool-output';
 
 export interface CodePlace {
   path: string;

@@ -6,10 +6,14 @@
 // winning (mergeState). A model that continues from the block must not redo or undo this work.
 import type { Sentence } from './extract-sentences';
 import { fileOpsOfCall, lexShell, samePath } from './extract-files';
-import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
+import { parseToolArguments, type ChatMessage } from './messages';
 import type { ChangedFile, CheckLine, SourcedLine, TaskState } from './record';
 import { squash, truncateAtWord } from './text';
 import { codePlaces, placeNamed, placesNamed, placeText } from './code-places';
+import { resultOf, shellCommand } from './tool-output';
+
+// (Read by the other extractors from here, as before they had their own module.)
+export { resultOf, shellCommand };
 
 /** Longest "how" of a change, command of a check, and outcome line kept. */
 const MAX_HOW = 200;
@@ -19,8 +23,6 @@ const MAX_EARLIER = 2;
 /** Bounds of the lists a chain carries. */
 const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8, looked: 8 };
 
-const SHELL_TOOL = /^(?:bash|shell|sh|zsh|terminal|exec|execute|run|run_command|run_shell|command|cmd|shell_command|execute_command)$/i;
-const COMMAND_KEYS = ['command', 'cmd', 'script', 'commands'];
 /** Arguments of a write tool that hold the text written. */
 const NEW_TEXT_KEYS = ['new_str', 'new_string', 'new_text', 'replacement', 'content', 'text', 'code', 'patch', 'diff', 'file_text'];
 const OLD_TEXT_KEYS = ['old_str', 'old_string', 'old_text'];
@@ -55,14 +57,6 @@ export function emptyState(): TaskState {
 /** Whether a state says anything. */
 export function stateIsEmpty(s: TaskState | null | undefined): boolean {
   return !s || (!s.changed.length && !s.scratch.length && !s.checked && !s.cause && !s.notesRead.length && !s.searches.length && !s.lastAction);
-}
-
-/** A tool call's shell command, when it runs one. */
-export function shellCommand(call: ToolCall): string | null {
-  const args = parseToolArguments(call);
-  if (!args) return null;
-  const command = COMMAND_KEYS.map((k) => args[k]).find((v): v is string => typeof v === 'string');
-  return command !== undefined && (SHELL_TOOL.test(call.name) || !('path' in args)) ? command : null;
 }
 
 /** `cd /x && ` and the like at the start of a command line: where it runs, not what it does. */
@@ -101,14 +95,6 @@ export function shownCommand(command: string): string {
   // (Where its error output went says nothing of what ran.)
   line = line.replace(/\s+2>&1(?=\s*$|\s*\|)/g, '');
   return truncateAtWord(squash(line), MAX_HOW);
-}
-
-/** The output of a tool result without a harness's tags, and its return code when it gives one. */
-export function resultOf(m: ChatMessage | undefined): { text: string; code: number | null; error: boolean } {
-  if (!m) return { text: '', code: null, error: false };
-  const rc = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(m.content);
-  const text = m.content.replace(/<returncode>[\s\S]*?<\/returncode>/g, '').replace(/<\/?(?:output|error|stdout|stderr|warning)>/g, '');
-  return { text, code: rc ? Number(rc[1]) : null, error: m.role === 'tool' && m.isError === true };
 }
 
 /** The body of the heredoc a command feeds (lines after `<<EOF` up to the marker), or null. */
