@@ -89,7 +89,16 @@ export function shownCommand(command: string): string {
   if (marker) {
     const end = lines.findIndex((l, i) => i > 0 && l.trim() === marker[1]);
     const after = end > 0 ? lines.slice(end + 1).map((l) => withoutCd(l.replace(/^\s*(?:&&|;)\s*/, ''))).find((l) => l) : undefined;
-    if (after) line = `${line} … ${after}`;
+    // (Without the heredoc's marker: `<< 'EOF'` says only that a body followed.)
+    if (after) line = `${line.slice(0, marker.index).trim()} … ${after}`;
+    else if (end > 0) {
+      // (A file written and nothing run: its opening line and a marker say nothing of what went in.
+      // What its first comment says it is, else its first line that does something.)
+      const body = lines.slice(1, end);
+      const comment = body.map((l) => /^\s*(?:#|\/\/)\s*(.{8,})$/.exec(l)?.[1]).find((c): c is string => c !== undefined && !/^!/.test(c));
+      const what = comment ? squash(comment) : firstSaying(body);
+      line = `${line.slice(0, marker.index).trim()}${what ? `  # ${what}` : ''}`;
+    }
   } else if (line.length < 24 && lines.length > 1) line = `${line} ${(lines[1] ?? '').trim()}`;
   while (PAGER.test(line)) line = line.replace(PAGER, '');
   // (Where its error output went says nothing of what ran.)

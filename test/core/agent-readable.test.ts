@@ -262,3 +262,12 @@ describe('the files a block lists', () => {
     expect(block).not.toContain('site-packages');
   });
 });
+
+describe('a file written by a heredoc', () => {
+  it('shows as the write without its marker: with the run after it, or with what its first comment says', () => {
+    const write = "cat > fix_total.py << 'EOF'\n# Apply the line discount in total()\nsrc = open('billing/totals.py').read()\nEOF";
+    const { block } = compacted(run(TASK, [['Let me write the fix script.', write, '']]), 1500);
+    expect(block).toContain('- Ran: cat > fix_total.py # Apply the line discount in total()');
+    expect(block).not.toContain("<< 'EOF'");
+  });
+});

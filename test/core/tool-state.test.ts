@@ -423,7 +423,7 @@ describe('where the work stands, as a reader needs it', () => {
 
   it('shows a script written and run in one command as both, with the outcome of the run', () => {
     const chat = run('Fix the export.', [['Reproducing.', "cat > repro.py << 'EOF'\nfrom export import write\nwrite([{'date': ''}])\nEOF\npython repro.py", 'KeyError: \'date\'\n<returncode>1</returncode>']]);
-    expect(blockOf(chat).block).toContain("- Ran: cat > repro.py << 'EOF' … python repro.py — failed (return code 1): KeyError: 'date'");
+    expect(blockOf(chat).block).toContain("- Ran: cat > repro.py … python repro.py — failed (return code 1): KeyError: 'date'");
   });
 
   it('counts a missing test runner and a qualified exception line as a failed run, whatever the return code', () => {
