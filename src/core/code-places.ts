@@ -96,6 +96,14 @@ export function placeNamed(text: string, places: readonly CodePlace[]): CodePlac
       bestAt = at;
     }
   }
+  // A name qualified by its class (`BoundWidget.id_for_label`) is the one in that class's file: not
+  // another class's method of the same name seen later; the class itself when its method was not.
+  const owner = best ? new RegExp(`([A-Za-z_$][\\w$]*)\\.${best.name.replace(/\$/g, '\\$')}(?![\\w$])`).exec(text)?.[1] : undefined;
+  const ownerPlace = owner ? [...places].reverse().find((p) => p.name === owner) : undefined;
+  if (best && ownerPlace && ownerPlace.path !== best.path) {
+    const name = best.name;
+    best = [...places].reverse().find((p) => p.name === name && p.path === ownerPlace.path) ?? ownerPlace;
+  }
   return best;
 }
 

@@ -51,11 +51,15 @@ const SETUP_ERROR = /No module named|ModuleNotFoundError|ImportError|command not
  * project itself (`-e .`, `-r requirements.txt`). */
 function installFits(error: string, install: string): boolean {
   if (!SETUP_ERROR.test(error)) return false;
-  const missing = /No module named '?([\w]+)/.exec(error)?.[1];
-  if (!missing) return true;
   if (/\s(?:-e|--editable|-r|--requirement)\b|\s\.(?:\s|$)|setup\.py/.test(install)) return true;
+  // (What it installs must be what the error names: the missing module, the command not found.)
   const norm = (x: string): string => x.toLowerCase().replace(/[-_.]/g, '');
-  return install.split(/\s+/).slice(2).some((w) => norm(w.replace(/[<>=~![].*$/, '')) === norm(missing) || norm(w).startsWith(norm(missing)));
+  const missing = /No module named '?([\w]+)/.exec(error)?.[1];
+  const named = missing ? [norm(missing)] : (error.match(/[A-Za-z][\w.-]{2,}/g) ?? []).map(norm);
+  return install.split(/\s+/).slice(2).some((w) => {
+    const pkg = norm(w.replace(/[<>=~![].*$/, ''));
+    return pkg.length > 1 && !pkg.startsWith('-') && named.some((n) => n === pkg || (missing !== undefined && pkg.startsWith(n)));
+  });
 }
 
 /** How a tool call that changed files reads as a fix: the install, the files a script wrote (not

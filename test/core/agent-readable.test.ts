@@ -95,6 +95,16 @@ describe('where the cause lies', () => {
     expect(placeNamed('The total is wrong for every line', places)).toBeNull();
   });
 
+  it("places a name qualified by its class in that class's file, not another class's method of the same name", () => {
+    const places = [
+      { path: 'forms/boundfield.py', line: 247, name: 'BoundWidget' },
+      { path: 'forms/boundfield.py', line: 279, name: 'id_for_label' },
+      { path: 'forms/widgets.py', line: 765, name: 'id_for_label' },
+    ];
+    expect(placeNamed('`BoundWidget.id_for_label` ignores the id in attrs.', places)).toEqual({ path: 'forms/boundfield.py', line: 279, name: 'id_for_label' });
+    expect(placeNamed('`BoundWidget.label_tag` drops the id.', [...places, { path: 'forms/widgets.py', line: 90, name: 'label_tag' }])).toEqual({ path: 'forms/boundfield.py', line: 247, name: 'BoundWidget' });
+  });
+
   it('says the cause with the file, line and name of the code it names', () => {
     const chat = run(TASK, [
       ['', 'grep -n "def total" billing/totals.py -A 3', '41:def total(lines):\n42-    return sum(l.price for l in lines)\n'],
@@ -127,6 +137,14 @@ describe('errors and what resolved them', () => {
     const errors = [e("ModuleNotFoundError: No module named 'pytz'", { resolution: 'pip install pytz' }), e("KeyError: 'net'", { unresolved: true, frame: 'billing/totals.py, line 41, in total' }), e("ModuleNotFoundError: No module named 'asgiref'", { resolution: 'pip install asgiref -q' })];
     expect(errorLines(errors)).toEqual(["- Resolved by install: ModuleNotFoundError: No module named 'pytz'; ModuleNotFoundError: No module named 'asgiref'", "- Unresolved: KeyError: 'net' (at billing/totals.py, line 41, in total)"]);
     expect(errorLines(errors, false)[1]).toBe("- Unresolved: KeyError: 'net'");
+  });
+
+  it('does not take an install for the fix of an import error that names something else', () => {
+    const chat = run(TASK, [
+      ['', 'python -m unittest billing_tests', 'ImportError: Failed to import test module: billing_tests\n<returncode>1</returncode>'],
+      ['', 'pip install pytest', 'Successfully installed pytest-8.0\n'],
+    ]);
+    expect(compacted(chat, 1500).record.errors[0]?.resolution).toBeUndefined();
   });
 
   it('does not take an install of something else, a cause or a plan for the fix', () => {
