@@ -20,12 +20,30 @@ const LEANS = /^(?:or|if so|if not|otherwise|either|look at|see)\b/i;
  * inheritance."). */
 const TOPIC = /^(?:(?:so|now|ok(?:ay)?),?\s+)?the (?:issue|problem|bug|pr|task|pr description) (?:is|seems to be|appears to be) (?:about|related to|regarding|concerning)\b/i;
 /** A guess or a question: not a fact. */
-const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|may be|could be|not sure|I think|I suspect|I guess|I wonder|seems? (?:like|to be))\b/i;
+const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|likely|may be|could be|not sure|I think|I suspect|I guess|I wonder|seems? (?:like|to be))\b/i;
 /** Opens on a word whose referent is the output or the sentence before it. */
 const POINTER = /^(?:it|its|it['’]s|this|that|that['’]s|these|those|they|they['’]re|there|such|both|which|he|she|here)\b/i;
 
+/** An agent thinking aloud about its own progress, with nothing found in it: that it now
+ * understands or sees ("Now I understand the issue better."), that it found a file or method it
+ * does not say anything of ("I found the `writer.py` file."), what it needs to understand or look
+ * at ("Based on the PR description, I need to understand how …"), that a test shows the issue. A
+ * reader of the block learns nothing from it: no key fact. (The cause pass still reads "Now I
+ * understand the issue." as announcing the sentences after it: this is no filter of sentences.) */
+const THINKING =
+  /^(?:(?:now|ok(?:ay)?|great|good|perfect|so|ah|aha|alright|excellent)[,!]?\s+)?(?:(?:now\s+)?I (?:now |can |finally )?(?:understand|see|get)(?: now)?(?: (?:the |what the )?(?:root cause|(?:real |actual )?(?:issue|problem|bug|cause)|full picture|whole picture|picture|current behaviou?r|code|structure|flow|logic|situation|structure better))?(?: (?:better|now|clearly|fully|more clearly|here))?|I see|I(?:['’]ve| have)? (?:found|located) (?:the |a |an )?(?:relevant |main |right )?(?:[`'"]?[\w./-]+(?:\(\))?[`'"]? )?(?:files?|methods?|functions?|class(?:es)?|modules?|code|director(?:y|ies)|definitions?|implementations?|tests?)(?: (?:in question|I need|we need|itself|that handles (?:it|this)))?(?: in [`'"]?[\w./-]+[`'"]?)?|(?:the|this|my) (?:test|script|output|reproduction)(?: script)? (?:shows|confirms|reproduces|demonstrates) the (?:issue|problem|bug)|(?:now )?I (?:can )?see (?:the |a |an )?[^.,;:]{0,80}?\b(?:class(?:es)?|methods?|functions?|files?|code|modules?|definitions?|implementations?)(?: and (?:its|the|their) [^.,;:]{0,60}?\b(?:class(?:es)?|methods?|functions?|attributes?))?|(?:the|my) (?:changes?|fix(?:es)?|edits?) (?:looks?|seems?|is|are) (?:complete|good|correct|right|fine|in place))\W*$|\bI (?:need|want|have|should|will need|['’]ll need) to (?:(?:first|now|also|better) )?(?:understand|look|check|see|find|explore|examine|investigate|figure out|study|review|dig|search|locate|read)\b/i;
+/** The task said again ("The PR description mentions …", "According to the PR description, …"):
+ * the goal and the task's rules carry it. */
+const RESTATES_TASK = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?(?:(?:according to|based on|looking at|from|re-?reading|going back to) the (?:pr|issue|task)(?: description| statement)?\b|the (?:pr|issue|task)(?: description| statement)? (?:says|mentions|states|describes|asks|explains|wants|notes|shows)\b)/i;
+
 const RETRACTS = question((s) => RETRACTION.test(s.text) || WAS_WRONG.test(s.text), assistantProse);
-const HEDGES_OR_POINTS = question((s) => HEDGE.test(s.text) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text), assistantProse);
+const HEDGES_OR_POINTS = question((s) => HEDGE.test(s.text) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text), assistantProse);
+const THINKS_ALOUD = question((s) => THINKING.test(s.text), assistantProse);
+
+/** Whether an agent's sentence only thinks aloud about its progress (see THINKING): no fact. */
+export function thinksAloud(s: Sentence): boolean {
+  return s.role === 'assistant' && !s.code && memo(s, THINKS_ALOUD);
+}
 
 /** Whether the removed part is an agent run: an assistant message in it calls a tool. */
 export function isAgentRun(messages: readonly ChatMessage[]): boolean {

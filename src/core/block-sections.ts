@@ -7,9 +7,9 @@ import type { CompactionRecord, SourcedLine, ThreadLine } from './record';
 import type { BlockDraft } from './block-draft';
 import { HEADINGS, type SectionId, bareOf, fileLine, shownText } from './block-format';
 import { topicStatus } from './extract-summary';
-import { errorText } from './error-fate';
+import { errorLines } from './error-fate';
 import { orderFiles, orderRefs } from './render-extras';
-import { inState, stateLines } from './state-format';
+import { inScratch, inState, stateLines } from './state-format';
 import { currentRules } from './thread-format';
 import { dropLoneSurrogates } from './text';
 
@@ -88,7 +88,7 @@ export function listSectionsOf(record: CompactionRecord, input: SectionsInput): 
     // (What "Left off" shows, not all its record holds: a cause it could not show goes in State.)
     ['state', stateLines(record.state, record.leftOff?.command, leftOffText, record.leftOff?.outcome)],
     // Errors first without how they were resolved: the resolutions are added last, if room is left.
-    ['errors', record.errors.map((e) => `- ${errorText(e, target >= FRAME_MIN_ROOM)}`)],
+    ['errors', errorLines(record.errors, target >= FRAME_MIN_ROOM)],
     ['open', record.openTasks.map((l) => `- ${l.text}`)],
     ['decisions', record.decisions.map((l) => `- ${l.text}`)],
     // Under the "Done:" heading an item does not say "Done:" again.
@@ -105,7 +105,8 @@ export function inlineSectionsOf(record: CompactionRecord, goalText: string): In
     // (What the State section lists as changed or scratch is not listed again.)
     ['modified', orderFiles(record.filesModified.filter((f) => !inState(record.state, f.path))), (xs) => fileLine(HEADINGS.modified, xs)],
     // (Nor the notes State lists as read.)
-    ['read', orderFiles(record.filesRead.filter((f) => !record.filesModified.some((m) => m.path === f.path) && !record.state?.notesRead.includes(f.path))), (xs) => fileLine(HEADINGS.read, xs)],
+    // (Nor the scripts the agent wrote for itself: the Scratch line names them.)
+    ['read', orderFiles(record.filesRead.filter((f) => !record.filesModified.some((m) => m.path === f.path) && !record.state?.notesRead.includes(f.path) && !inScratch(record.state, f.path))), (xs) => fileLine(HEADINGS.read, xs)],
     // A link or URL the goal shows is not listed again (paths are: "README.md" may be part of one).
     ['references', orderRefs(record.references).filter((r) => !(/^(?:!?\[|https?:)/.test(r) && goalText.includes(r))), (xs) => `References: ${xs.join(', ')}`],
   ];
@@ -149,9 +150,11 @@ export function fillStructured(draft: BlockDraft, sections: Sections, work: bool
   for (const [id, items, format] of sections.inline) if (STRUCTURED.has(id)) draft.fillInline(id, items, format, sectionsLimit);
 }
 
-/** The sections past their first share, in priority order, with what is left (after the facts). */
-export function fillRest(draft: BlockDraft, sections: Sections): void {
-  for (const [id, items] of sections.list) draft.fillList(id, items, () => draft.target);
+/** The sections past their first share, in priority order, with what is left (after the facts).
+ * (Not the task's rules in work: they keep to their share, so a block with little else to carry
+ * is not mostly rules.) */
+export function fillRest(draft: BlockDraft, sections: Sections, work = false): void {
+  for (const [id, items] of sections.list) draft.fillList(id, items, () => (work && id === 'constraints' ? (sections.caps.get(id) ?? draft.target) : draft.target));
   for (const [id, items, format] of sections.inline) draft.fillInline(id, items, format, draft.target);
 }
 

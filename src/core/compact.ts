@@ -12,9 +12,9 @@ import { addReferences, findReferences, type FoundReference } from './extract-re
 import { prepareSentences, sentencesOf, templateSection, type Sentence } from './extract-sentences';
 import { extractTaskLines, isRequestText } from './extract-goal';
 import { QUESTION } from './traits';
-import { extractErrors, extractSections, prepareErrorLines } from './extract-summary';
+import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted } from './agent-prose';
-import { withFates } from './error-fate';
+import { LIBRARY, laterFates, withFates } from './error-fate';
 import { rulesOf, taskRules } from './extract-rules';
 import { extractState, shellCommand, shownCommand, stateIsEmpty } from './extract-state';
 import { squash } from './text';
@@ -255,7 +255,9 @@ function stepTaken(removed: readonly ChatMessage[], task: SourcedLine): boolean 
 
 /** Placeholders (`path/to/file`, `/path/to/x`, `foo/bar.py`) and command lines are no references. */
 const PLACEHOLDER = /(?:^|\/)(?:path\/to|your[-_]?\w*|foo\/bar|some\/path)(?:\/|$)/i;
-const isRealReference = (r: FoundReference): boolean => !PLACEHOLDER.test(r.text) && (r.kind === 'wikilink' || r.kind === 'embed' || r.kind === 'markdown-link' || !/\s/.test(r.text));
+// (Nor a path into installed packages — a traceback's `…/site-packages/django/core/base.py`: the
+// project's own files are what the work refers to.)
+const isRealReference = (r: FoundReference): boolean => !PLACEHOLDER.test(r.text) && (r.kind === 'wikilink' || r.kind === 'embed' || r.kind === 'markdown-link' || (!/\s/.test(r.text) && !(r.kind === 'path' && LIBRARY.test(r.text))));
 
 function refsOf(m: ChatMessage): MessageRefs {
   const hit = refCache.get(m);
@@ -292,7 +294,9 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const pasted = kind === 'assist' ? new Set(removed.filter((m) => m.role === 'user' && m.content.length > PASTED_CHARS).map((m) => m.id)) : new Set<string>();
   const ownRules = extracted.constraints.filter((c) => !pasted.has(c.sources[0] ?? ''));
   const sections = { ...extracted, constraints: kind === 'talk' ? [] : onceEach(mergeLines(taskRules(removed), ownRules, Number.MAX_SAFE_INTEGER, 'first')) };
-  const errors = withFates(removed, extractErrors(removed, all));
+  // (With what this round did about the earlier rounds' open errors: chain.ts merges them by key.)
+  const met = withFates(removed, extractErrors(removed, all));
+  const errors = [...met, ...laterFates(previous?.errors ?? [], removed).filter((e) => !met.some((f) => errorKey(f.text) === errorKey(e.text)))];
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
   const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known) : null;
   // The left-off command's outcome in one line, as the state read it (the same last action).

@@ -175,7 +175,8 @@ export function fileOpsOfShell(command: string): FileOps {
     } else if (READERS.has(cmd)) {
       const isGrep = /^(?:grep|egrep|fgrep|rg|ag|ack|awk)$/.test(cmd);
       const hasPatternOpt = args.some((a) => a === '-e' || a === '-f');
-      const files = positional(args, isGrep ? GREP_VALUE_OPTS : new Set(['-n', '-c']), isGrep && !hasPatternOpt);
+      // (`head -n 20 f` gives -n a value; `cat -n f` numbers lines and takes none.)
+      const files = positional(args, isGrep ? GREP_VALUE_OPTS : /^(?:head|tail)$/.test(cmd) ? new Set(['-n', '-c']) : new Set<string>(), isGrep && !hasPatternOpt);
       ops.read.push(...files.filter(looksLikePath));
     } else if (cmd === 'tee') {
       ops.modified.push(...positional(args, new Set(), false).filter(looksLikePath));

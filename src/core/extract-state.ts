@@ -6,10 +6,15 @@
 // winning (mergeState). A model that continues from the block must not redo or undo this work.
 import type { Sentence } from './extract-sentences';
 import { fileOpsOfCall, lexShell, samePath } from './extract-files';
-import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
+import { parseToolArguments, type ChatMessage } from './messages';
 import type { ChangedFile, CheckLine, SourcedLine, TaskState } from './record';
 import { squash, truncateAtWord } from './text';
 import { assistantProse, memo, question } from './sentence-memo';
+import { codePlaces, placeNamed, placesNamed, placeText } from './code-places';
+import { resultOf, shellCommand } from './tool-output';
+
+// (Read by the other extractors from here, as before they had their own module.)
+export { resultOf, shellCommand };
 
 /** Longest "how" of a change, command of a check, and outcome line kept. */
 const MAX_HOW = 200;
@@ -17,10 +22,8 @@ const MAX_OUTCOME = 160;
 /** Most earlier edits of one file a state keeps beside its latest. */
 const MAX_EARLIER = 2;
 /** Bounds of the lists a chain carries. */
-const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8 };
+const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8, looked: 8 };
 
-const SHELL_TOOL = /^(?:bash|shell|sh|zsh|terminal|exec|execute|run|run_command|run_shell|command|cmd|shell_command|execute_command)$/i;
-const COMMAND_KEYS = ['command', 'cmd', 'script', 'commands'];
 /** Arguments of a write tool that hold the text written. */
 const NEW_TEXT_KEYS = ['new_str', 'new_string', 'new_text', 'replacement', 'content', 'text', 'code', 'patch', 'diff', 'file_text'];
 const OLD_TEXT_KEYS = ['old_str', 'old_string', 'old_text'];
@@ -57,14 +60,6 @@ export function stateIsEmpty(s: TaskState | null | undefined): boolean {
   return !s || (!s.changed.length && !s.scratch.length && !s.checked && !s.cause && !s.notesRead.length && !s.searches.length && !s.lastAction);
 }
 
-/** A tool call's shell command, when it runs one. */
-export function shellCommand(call: ToolCall): string | null {
-  const args = parseToolArguments(call);
-  if (!args) return null;
-  const command = COMMAND_KEYS.map((k) => args[k]).find((v): v is string => typeof v === 'string');
-  return command !== undefined && (SHELL_TOOL.test(call.name) || !('path' in args)) ? command : null;
-}
-
 /** `cd /x && ` and the like at the start of a command line: where it runs, not what it does. */
 const withoutCd = (line: string): string => line.replace(/^\s*(?:cd\s+\S+\s*(?:&&|;)\s*)+/, '').trim();
 
@@ -95,18 +90,21 @@ export function shownCommand(command: string): string {
   if (marker) {
     const end = lines.findIndex((l, i) => i > 0 && l.trim() === marker[1]);
     const after = end > 0 ? lines.slice(end + 1).map((l) => withoutCd(l.replace(/^\s*(?:&&|;)\s*/, ''))).find((l) => l) : undefined;
-    if (after) line = `${line} … ${after}`;
+    // (Without the heredoc's marker: `<< 'EOF'` says only that a body followed.)
+    if (after) line = `${line.slice(0, marker.index).trim()} … ${after}`;
+    else if (end > 0) {
+      // (A file written and nothing run: its opening line and a marker say nothing of what went in.
+      // What its first comment says it is, else its first line that does something.)
+      const body = lines.slice(1, end);
+      const comment = body.map((l) => /^\s*(?:#|\/\/)\s*(.{8,})$/.exec(l)?.[1]).find((c): c is string => c !== undefined && !/^!/.test(c));
+      const what = comment ? squash(comment) : firstSaying(body);
+      line = `${line.slice(0, marker.index).trim()}${what ? `  # ${what}` : ''}`;
+    }
   } else if (line.length < 24 && lines.length > 1) line = `${line} ${(lines[1] ?? '').trim()}`;
   while (PAGER.test(line)) line = line.replace(PAGER, '');
+  // (Where its error output went says nothing of what ran.)
+  line = line.replace(/\s+2>&1(?=\s*$|\s*\|)/g, '');
   return truncateAtWord(squash(line), MAX_HOW);
-}
-
-/** The output of a tool result without a harness's tags, and its return code when it gives one. */
-export function resultOf(m: ChatMessage | undefined): { text: string; code: number | null; error: boolean } {
-  if (!m) return { text: '', code: null, error: false };
-  const rc = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(m.content);
-  const text = m.content.replace(/<returncode>[\s\S]*?<\/returncode>/g, '').replace(/<\/?(?:output|error|stdout|stderr|warning)>/g, '');
-  return { text, code: rc ? Number(rc[1]) : null, error: m.role === 'tool' && m.isError === true };
 }
 
 /** The body of the heredoc a command feeds (lines after `<<EOF` up to the marker), or null. */
@@ -149,7 +147,8 @@ function shellHow(command: string, path: string): string {
     if (writesDirectly) return firstSaying(body);
     if (replace) return squash(replace);
   }
-  return withoutCd(lines[0] ?? '');
+  // (As the block shows a command: `python -c "` alone says nothing of what the script did.)
+  return shownCommand(command);
 }
 
 /** Longest line a script printed that is added to how it changed a file. */
@@ -416,6 +415,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
           if (entry.how && !again) entry.earlier = [...(entry.earlier ?? []), entry.how].slice(-MAX_EARLIER);
           entry.how = text;
         }
+        if (!again) entry.edits = (entry.edits ?? 1) + 1;
         delete entry.restored;
       }
       if (!entry.sources.includes(id)) entry.sources.push(id);
@@ -443,7 +443,9 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
         continue;
       }
       const command = shellCommand(call);
-      const ops = fileOpsOfCall(call);
+      // (A write tool that failed — "Error: write_note is read-only …" — changed nothing.)
+      const refused = command === null && (result.error || /^\s*Error\b/.test(result.text));
+      const ops = refused ? { read: [], modified: [] } : fileOpsOfCall(call);
       if (command !== null || ops.modified.length) state.editing = true;
       const scripts: string[] = [];
       const edited: string[] = [];
@@ -491,6 +493,15 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   state.changed = [...changed.values()];
   state.scratch = [...scratch];
   state.cause = latestCause(sentences);
+  // Where the code it names lies, as the tools showed it before the cause was said.
+  const causeAt = state.cause ? placeNamed(state.cause.text, codePlaces(messages.slice(0, 1 + messages.findIndex((m) => m.id === state.cause?.sources[0])))) : null;
+  if (causeAt) state.causeAt = placeText(causeAt);
+  // The code it looked at and talked about: where to go back to without searching again.
+  if (state.editing) {
+    const prose = sentences.filter((s) => s.role === 'assistant' && !s.code).map((s) => s.text);
+    const looked = prose.length ? placesNamed(codePlaces(messages), prose, LIMITS.looked) : [];
+    if (looked.length) state.looked = looked;
+  }
   const index = new Map(messages.map((m, i) => [m.id, i]));
   const lastEdit = Math.max(-1, ...state.changed.flatMap((c) => c.sources.map((id) => index.get(id) ?? -1)));
   const plan = latestPlan(sentences, lastEdit);
@@ -515,6 +526,7 @@ export function mergeState(earlier: TaskState | null | undefined, fresh: TaskSta
           into.earlier = before.slice(-MAX_EARLIER);
           into.how = c.how;
         }
+        into.edits = (into.edits ?? 1) + (c.edits ?? 1);
         delete into.restored;
       }
       for (const id of c.sources) if (!into.sources.includes(id)) into.sources.push(id);
@@ -530,11 +542,20 @@ export function mergeState(earlier: TaskState | null | undefined, fresh: TaskSta
     scratch: union(earlier.scratch, fresh.scratch, LIMITS.scratch).filter((p) => !changed.some((c) => samePath(c.path, p))),
     checked: fresh.checked ?? earlier.checked,
     cause: fresh.cause ?? earlier.cause,
+    ...((fresh.cause ? fresh.causeAt : earlier.causeAt) ? { causeAt: fresh.cause ? fresh.causeAt : earlier.causeAt } : {}),
     notesRead: union(earlier.notesRead, fresh.notesRead, LIMITS.notesRead),
     searches: [...earlier.searches, ...fresh.searches].slice(-LIMITS.searches),
     lastAction: fresh.lastAction ?? earlier.lastAction,
     ...(earlier.editing || fresh.editing ? { editing: true } : {}),
+    ...lookedUnion(earlier.looked, fresh.looked),
     // (A fix planned earlier is made once this round edits a source file without planning again.)
     ...(fresh.plan ? { plan: fresh.plan } : earlier.plan && !fresh.changed.length ? { plan: earlier.plan } : {}),
   };
+}
+
+/** The places looked at over the rounds: one per name and file, the latest sighting last. */
+function lookedUnion(earlier: TaskState['looked'], fresh: TaskState['looked']): Pick<TaskState, 'looked'> {
+  const all = [...(earlier ?? []), ...(fresh ?? [])];
+  const out = all.filter((p, i) => !all.slice(i + 1).some((q) => q.name === p.name && q.path === p.path));
+  return out.length ? { looked: out.slice(Math.max(0, out.length - LIMITS.looked)) } : {};
 }

@@ -2,6 +2,7 @@
 // that read on their own line. A sentence opening on a pointer ("It's a book by …") goes with the
 // sentence before it in its message, which says what it points at, or is no fact; an assistant
 // narrating its next step is no fact either. The ranking (extract-facts) reads only what is left.
+import { thinksAloud } from './agent-prose';
 import type { Sentence } from './extract-sentences';
 import { goesOn, onlyShows, opensOnPointer, pointsEarly } from './salience';
 import { STANDS_ALONE, assistantProse, memo, prose, question } from './sentence-memo';
@@ -59,7 +60,9 @@ export function referentOf(sentences: readonly Sentence[], i: number): Sentence 
   const before = sentences[i - 1];
   if (!before || before.id !== s.id || before.index !== s.index - 1) return null;
   if (before.code || before.template || before.keyCount < 2 || before.traits & SHORT_EXCLAMATION) return null;
-  if (memo(before, OPENS_ON_POINTER) || !memo(before, STANDS_ALONE)) return null;
+  // (Nor an agent thinking aloud or announcing a step: "Now I need to understand the issue better."
+  // or "Let me look at the output again." says nothing "The problem is that …" leans on.)
+  if (memo(before, OPENS_ON_POINTER) || !memo(before, STANDS_ALONE) || thinksAloud(before) || (before.role === 'assistant' && memo(before, AGENT_STEP_TEXT))) return null;
   return before;
 }
 
@@ -109,7 +112,7 @@ export function dropNarration(usable: Sentence[], atWork: boolean): void {
     const s = usable[i] as Sentence;
     // (At work, a longer "Let me explore the models directory since …" or "I need to call
     // django.setup()." is the step, not what it found.)
-    const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && memo(s, AGENT_STEP_TEXT)));
+    const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && (memo(s, AGENT_STEP_TEXT) || thinksAloud(s))));
     if (!narrates) usable[kept++] = s;
   }
   usable.length = kept;

@@ -81,6 +81,9 @@ export interface ErrorLine extends SourcedLine {
   frame?: string;
   /** Nothing after it was seen to resolve it: it still stood when this part ended. */
   unresolved?: boolean;
+  /** The command whose output showed it, as it identifies a run (error-fate.ts): a later round
+   * that runs it again without the error resolves it. */
+  run?: string;
 }
 
 /** A file the work changed (a source file, or a note the plugin's tools wrote), and how. */
@@ -92,6 +95,8 @@ export interface ChangedFile {
   earlier?: string[];
   /** Put back as it was (from a backup, `git checkout`) after the edit. */
   restored?: boolean;
+  /** How many edits were made to it, when more than one. */
+  edits?: number;
   sources: string[];
 }
 
@@ -121,6 +126,12 @@ export interface TaskState {
   checked: CheckLine | null;
   /** The agent's latest conclusion about the cause. */
   cause: SourcedLine | null;
+  /** Where the code the cause names is defined, as the tools showed it ("django/http/response.py,
+   * line 223, make_bytes"; code-places.ts). */
+  causeAt?: string;
+  /** The definitions the agent looked at and talked about, where the tools showed them (the latest
+   * few, in the order seen; code-places.ts). */
+  looked?: { path: string; line: number; name: string }[];
   /** The fix it said it would make, while no source file was edited after it saying so. */
   plan?: SourcedLine;
   /** Notes read through the plugin's read_note. */

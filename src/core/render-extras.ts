@@ -6,7 +6,7 @@
 import type { ErrorLine, FileEntry, Reference } from './record';
 import { assemble, OUTCOME_MARK, outputLine, RAN_PREFIX, resolutionLine, type SectionId } from './block-format';
 import { dropLoneSurrogates, isLeadIn } from './text';
-import { errorText } from './error-fate';
+import { RESOLVED_BY_INSTALL, errorText } from './error-fate';
 
 type Lines = Map<SectionId, string[]>;
 type Cost = (s: string) => number;
@@ -27,7 +27,8 @@ export function addResolutions(lines: Lines, errors: readonly ErrorLine[], leftO
   const said = new Set<string>([leftOffText, ...(ranLeftOff ? [ranLeftOff] : [])]);
   for (let i = 0; i < errorLines.length; i++) {
     const e = byLine.get(errorLines[i] as string);
-    if (!e?.resolution || said.has(e.resolution.toLowerCase())) continue;
+    // (Nor an install its line says already.)
+    if (!e?.resolution || said.has(e.resolution.toLowerCase()) || (errorLines[i] as string).startsWith(`- ${RESOLVED_BY_INSTALL}`)) continue;
     said.add(e.resolution.toLowerCase());
     const line = resolutionLine(e.resolution);
     const extra = cost(line) + 1;

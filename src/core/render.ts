@@ -74,7 +74,7 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   facts.takeRanked(pool, facts.firstPass(pool, record));
   if (!work) addTaskLine(draft, 'request', record.request, 'Latest request:', work);
   // Then the sections past their first share, in priority order, with what is left.
-  fillRest(draft, sections);
+  fillRest(draft, sections, work);
   // Then how the errors shown were resolved, and what the left-off command's output showed of the
   // task, while room is left: facts come first.
   draft.used = addResolutions(draft.lines, record.errors, tasks.leftOffText, draft.used, target, cost);

@@ -11,6 +11,9 @@ export const NOTHING_CHANGED = 'no source file edited yet';
 
 /** Longest list of scratch files or notes written on one line. */
 const MAX_LISTED = 10;
+/** Most files the "Looked at" lines name, and names on one (the latest). */
+const MAX_LOOKED_FILES = 2;
+const MAX_LOOKED_NAMES = 4;
 
 /** The State section's lines, most needed first (the renderer fills them in order while its share
  * of the budget lasts). `leftOffCommand` / `leftOffText` / `leftOffOutcome`: what "Left off" already
@@ -24,28 +27,62 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   if (state.editing === true && !state.changed.length) out.push(`- Changed: ${NOTHING_CHANGED}`);
   for (const c of state.changed) {
     // (Its earlier edits too, oldest first: a file edited at two places was changed at both.)
-    const hows = [...(Array.isArray(c.earlier) ? c.earlier : []), c.how].filter((h) => typeof h === 'string' && h !== '');
+    // (Edits alike — the same substitution at two lines, one script run twice — are one line, the
+    // latest: the count says there were more.)
+    const hows = distinctHows([...(Array.isArray(c.earlier) ? c.earlier : []), c.how].filter((h) => typeof h === 'string' && h !== ''));
+    const edits = typeof c.edits === 'number' && c.edits > hows.length ? ` (edited ${c.edits} times)` : '';
     if (c.restored) out.push(`- Changed, then restored: ${c.path}`);
-    else if (hows.length === 1 && namesFile(c.how, c.path)) out.push(`- Changed: ${c.how}`);
+    else if (hows.length === 1 && namesFile(c.how, c.path) && !edits) out.push(`- Changed: ${c.how}`);
     else {
-      out.push(`- Changed: ${c.path}`);
+      out.push(`- Changed: ${c.path}${edits}`);
       // (A changed line that is itself a list item is shown without its own marker: "  - - x"
       // reads as a typo.)
       for (const how of hows) out.push(`  - ${how.replace(/^\s*(?:[-*+•]|\d{1,3}[.)])\s+/, '')}`);
     }
   }
   // (A cause "Left off" already says is not said twice.)
-  if (state.cause && !leftOffText.toLowerCase().includes(state.cause.text.toLowerCase())) out.push(`- Cause: ${state.cause.text}`);
+  // (With where the code it names lies, when the cause does not say so itself.)
+  if (state.cause && !leftOffText.toLowerCase().includes(state.cause.text.toLowerCase())) out.push(`- Cause: ${state.cause.text}${typeof state.causeAt === 'string' && !state.cause.text.includes(state.causeAt.split(',')[0] as string) ? ` (at ${state.causeAt})` : ''}`);
   // The fix it means to make, not made yet: where the work goes next.
   if (state.plan && !leftOffText.toLowerCase().includes(state.plan.text.toLowerCase())) out.push(`- Planned fix: ${state.plan.text}`);
   // (Nor the check "Left off" shows run with its outcome.)
   if (state.checked && !(leftOffOutcome && (state.checked.command === leftOffCommand || leftOffCommand.endsWith(` … ${state.checked.command}`)))) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
+  // The code it looked at and talked about, per file (the cause's own place is said with it).
+  const looked = (Array.isArray(state.looked) ? state.looked : []).filter((p) => !(typeof state.causeAt === 'string' && state.causeAt.endsWith(`, line ${p.line}, ${p.name}`)));
+  // (One file under two spellings — `/testbed/x.py` and `x.py` — is one; its names once each.)
+  const files: string[] = [];
+  for (const p of looked) if (!files.some((f) => samePath(f, p.path))) files.push(p.path);
+  for (const path of files.slice(-MAX_LOOKED_FILES)) {
+    const names = looked.filter((p, i) => samePath(p.path, path) && !looked.slice(i + 1).some((q) => q.name === p.name && samePath(q.path, path)));
+    out.push(`- Looked at: ${path} — ${names.slice(-MAX_LOOKED_NAMES).map((p) => `${p.name} (line ${p.line})`).join(', ')}`);
+  }
   if (state.notesRead.length) out.push(`- Notes read: ${state.notesRead.slice(-MAX_LISTED).join(', ')}`);
   for (const s of state.searches) out.push(`- Searched "${s.query}": ${s.notes.length ? s.notes.join(', ') : 'nothing matched in the vault'}`);
   const last = state.lastAction;
   if (last && last.command !== leftOffCommand && last.command !== state.checked?.command) out.push(`- Last action: ${last.command} — ${last.outcome}`);
   if (state.scratch.length) out.push(`- Scratch: ${state.scratch.slice(-MAX_LISTED).join(', ')}`);
   return out;
+}
+
+/** Least share of the longer of two edits that their common start and end must cover for them
+ * to be one edit said twice (numbers aside: the same substitution at another line). */
+const ALIKE = 0.9;
+
+/** Whether two edits are one said twice: the same but for numbers and a few characters. */
+function alike(a: string, b: string): boolean {
+  const x = a.replace(/\d+/g, '0');
+  const y = b.replace(/\d+/g, '0');
+  const n = Math.min(x.length, y.length);
+  let start = 0;
+  while (start < n && x[start] === y[start]) start++;
+  let end = 0;
+  while (end < n - start && x[x.length - 1 - end] === y[y.length - 1 - end]) end++;
+  return start + end >= ALIKE * Math.max(x.length, y.length);
+}
+
+/** The edits, oldest first, without those a later one repeats nearly character for character. */
+function distinctHows(hows: readonly string[]): string[] {
+  return hows.filter((h, i) => !hows.slice(i + 1).some((later) => alike(h, later)));
 }
 
 /** Whether an edit command names the file itself (`sed -i … total.py`), not another that ends
@@ -62,4 +99,13 @@ function namesFile(how: string, path: string): boolean {
 export function inState(state: TaskState | null | undefined, path: string): boolean {
   if (!state) return false;
   return state.changed.some((c) => samePath(c.path, path)) || state.scratch.some((p) => samePath(p, path));
+}
+
+/** Whether the state lists a path as scratch: the same path, or a bare name (`repro.py`, as a run
+ * reads it) of a script the agent wrote at the top of its tree (`/testbed/repro.py`). */
+export function inScratch(state: TaskState | null | undefined, path: string): boolean {
+  if (!state) return false;
+  const bare = !path.replace(/^\.\//, '').includes('/');
+  const name = path.replace(/^\.\//, '');
+  return state.scratch.some((p) => samePath(p, path) || (bare && /^\/[^/]+\/[^/]+$/.test(p) && p.endsWith(`/${name}`)));
 }

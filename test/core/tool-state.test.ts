@@ -108,7 +108,8 @@ describe('the task and its rules', () => {
     const { block } = blockOf(run(TEMPLATE, [['Let me read the total.', 'cat billing/total.py', 'def total(lines): ...']]));
     expect(block).toContain('Goal: The invoice total ignores discounts when the order has more than one line.');
     expect(section(block, 'Constraints and preferences:')).toContain('- DO NOT MODIFY: tests or the CI configuration.');
-    expect(block.split('Never push to the remote repository.').length - 1).toBe(1);
+    // (Said once at most: the least binding rule may not fit in the rules' share.)
+    expect(block.split('Never push to the remote repository.').length - 1).toBeLessThanOrEqual(1);
   });
 
   it("reads a user's own message for the rules it states, not for its other sentences", () => {
@@ -190,6 +191,7 @@ describe('errors with their fate', () => {
     ]);
     const { block, errors } = blockOf(chat);
     expect(errors).toEqual(["ModuleNotFoundError: No module named 'tabulate'"]);
+    // (A small block: the error bare, the install under it.)
     expect(section(block, 'Errors met:')).toBe("- ModuleNotFoundError: No module named 'tabulate'\n  - Then: pip install tabulate");
   });
 
@@ -200,7 +202,8 @@ describe('errors with their fate', () => {
       ['Installing it.', 'pip install tabulate', 'Successfully installed tabulate'],
       ['Now it runs.', 'python report.py', 'Report written.\n<returncode>0</returncode>'],
     ]);
-    expect(blockOf(chat).block).toContain("- Resolved: ModuleNotFoundError: No module named 'tabulate'");
+    // (A setup error an install resolved says so in its label, on one line.)
+    expect(blockOf(chat).block).toContain("- Resolved by install: ModuleNotFoundError: No module named 'tabulate'");
   });
 
   it('reduces a traceback to its exception line and innermost project frame, marked unresolved; its frames are never facts', () => {
@@ -240,7 +243,8 @@ describe('errors with their fate', () => {
     expect(errorText({ text: 'Text "1. Mix flour" not found: the note changed since it was read.', sources: ['m1'], at: 0, score: 0, round: 1, unresolved: true })).toBe(
       'Unresolved: Text "1. Mix flour" not found: the note changed since it was read.',
     );
-    expect(errorText({ text: 'Done...', sources: ['m1'], at: 0, score: 0, round: 1, resolution: 'pip install x' })).toBe('Resolved: Done...');
+    expect(errorText({ text: 'Done...', sources: ['m1'], at: 0, score: 0, round: 1, resolution: 'pip install x' })).toBe('Resolved by install: Done...');
+    expect(errorText({ text: 'Done...', sources: ['m1'], at: 0, score: 0, round: 1, resolution: 'export X=1' })).toBe('Resolved: Done...');
     expect(errorText({ text: 'Done...', sources: ['m1'], at: 0, score: 0, round: 1, resolution: 'pip install x' }, false)).toBe('Done...');
   });
 });
@@ -419,7 +423,7 @@ describe('where the work stands, as a reader needs it', () => {
 
   it('shows a script written and run in one command as both, with the outcome of the run', () => {
     const chat = run('Fix the export.', [['Reproducing.', "cat > repro.py << 'EOF'\nfrom export import write\nwrite([{'date': ''}])\nEOF\npython repro.py", 'KeyError: \'date\'\n<returncode>1</returncode>']]);
-    expect(blockOf(chat).block).toContain("- Ran: cat > repro.py << 'EOF' … python repro.py — failed (return code 1): KeyError: 'date'");
+    expect(blockOf(chat).block).toContain("- Ran: cat > repro.py … python repro.py — failed (return code 1): KeyError: 'date'");
   });
 
   it('counts a missing test runner and a qualified exception line as a failed run, whatever the return code', () => {
@@ -507,5 +511,22 @@ Creating the patch and submitting it MUST be separate commands.
     expect(state).toContain('- Changed: no source file edited yet');
     expect(state).toContain('- Cause: The exporter skips a row when its date is empty instead of writing an empty cell.');
     expect(state).toContain('- Checked: python -m pytest tests/test_csv.py — failed (return code 1): FAILED tests/test_csv.py::test_empty_date - AssertionError');
+  });
+
+  it('keeps the rules to their share also when the block has little else to carry: the room left is not theirs', () => {
+    const rulesText = [
+      'You MUST keep the public signature of export_rows unchanged for every existing caller.',
+      'Never rename a column header: downstream spreadsheets match them by exact name.',
+      'Do not add a dependency to requirements.txt or pyproject.toml under any circumstances.',
+      'Only files under export/ may be edited; the importer belongs to another team.',
+      'Do NOT reformat untouched lines: the reviewers read the diff line by line.',
+      'You CANNOT run the network tests; they need credentials this sandbox does not hold.',
+      'Every new function MUST carry a docstring saying what an empty date becomes.',
+    ].join('\n');
+    const task = `<issue>\nThe CSV export drops rows whose date is empty.\n</issue>\n\n<instructions>\n${rulesText}\n</instructions>`;
+    const { block } = blockOf(run(task, [['', 'cat export/csv.py', 'def export_rows(rows): ...\n']]), 300);
+    const rules = section(block, 'Constraints and preferences:');
+    expect(rules).not.toBe('');
+    expect(estimateTokens(rules, 'gpt-4o')).toBeLessThanOrEqual(0.22 * 300);
   });
 });

@@ -1,0 +1,118 @@
+// Where in the code the agent looked: the definitions (functions, methods, classes) its tool calls
+// showed with their line numbers — `grep -n "def x" file`, `cat -n`, an editor's view, `sed -n
+// 'a,bp' file` (numbered from a) — in the file the call read. The State section says where the
+// cause lies with them ("Cause: … (at django/http/response.py, line 223, make_bytes)"): a model
+// continuing from the block goes to the place instead of searching for it again. Pure.
+import { fileOpsOfCall } from './extract-files';
+import type { ChatMessage } from './messages';
+import { resultOf, shellCommand } from './tool-output';
+
+export interface CodePlace {
+  path: string;
+  line: number;
+  name: string;
+}
+
+/** A definition line, after its line number: `def name(`, `class Name`, `function name`. */
+const DEFINITION = /^\s*(?:async\s+)?(?:def|class|function|func|fn)\s+([A-Za-z_$][\w$]*)/;
+/** A numbered output line: `223:`, `223-` (grep -n, -A/-B context), `   223\t` (cat -n, views). */
+const NUMBERED = /^\s*(\d{1,6})(?:[:-]|\t| {2,})(.*)$/;
+/** grep -rn's `path:223:` prefix. */
+const PATH_NUMBERED = /^([\w./-]+\.[A-Za-z]\w*):(\d{1,6})[:-](.*)$/;
+/** `sed -n '220,240p' file`: its output starts at line 220. */
+const SED_RANGE = /\bsed\s+-n\s+['"]?(\d+),\d+p['"]?\s/;
+/** Most places kept. */
+const MAX_PLACES = 40;
+
+/** The definitions the tool results of `messages` showed, in order (the latest sighting of a name
+ * in a file wins its line). */
+export function codePlaces(messages: readonly ChatMessage[]): CodePlace[] {
+  const results = new Map<string, ChatMessage>();
+  for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);
+  const out: CodePlace[] = [];
+  const add = (path: string, line: number, name: string): void => {
+    const at = out.findIndex((p) => p.name === name && p.path === path);
+    if (at >= 0) out.splice(at, 1);
+    out.push({ path, line, name });
+  };
+  for (const m of messages) {
+    if (m.role !== 'assistant') continue;
+    for (const call of m.toolCalls ?? []) {
+      const result = results.get(call.id);
+      if (!result) continue;
+      const { text, error } = resultOf(result);
+      if (error) continue;
+      const read = fileOpsOfCall(call).read;
+      // (One file read: numbered lines are its lines. Several: only grep's `path:N:` lines say whose.)
+      const file = read.length === 1 ? (read[0] as string) : '';
+      const command = shellCommand(call) ?? '';
+      const sedFrom = SED_RANGE.exec(command);
+      // (A harness's tags leave blank lines before the output: sed's first line is the first after them.)
+      const lines = text.replace(/^(?:[ \t]*\n)+/, '').split('\n');
+      lines.forEach((raw, i) => {
+        const withPath = PATH_NUMBERED.exec(raw);
+        if (withPath) {
+          const def = DEFINITION.exec(withPath[3] as string);
+          if (def) add(withPath[1] as string, Number(withPath[2]), def[1] as string);
+          return;
+        }
+        if (!file) return;
+        const numbered = NUMBERED.exec(raw);
+        if (numbered) {
+          const def = DEFINITION.exec(numbered[2] as string);
+          if (def) add(file, Number(numbered[1]), def[1] as string);
+          return;
+        }
+        if (sedFrom) {
+          const def = DEFINITION.exec(raw);
+          if (def) add(file, Number(sedFrom[1]) + i, def[1] as string);
+        }
+      });
+    }
+  }
+  return out.slice(-MAX_PLACES);
+}
+
+/** The place of the definition a text names as code, the one it names first (the subject of
+ * "`distinct()` doesn't call `_not_support_combined_queries`"), the latest seen of that name; null
+ * when it names none the tools showed. As code: in backticks, called (`name(`), or a name no
+ * English word spells (with an underscore or an inner capital). */
+export function placeNamed(text: string, places: readonly CodePlace[]): CodePlace | null {
+  const spans = [...text.matchAll(/`([^`\n]+)`/g)].map((m) => ({ at: m.index ?? 0, code: m[1] as string }));
+  let best: CodePlace | null = null;
+  let bestAt = Infinity;
+  for (let i = places.length - 1; i >= 0; i--) {
+    const p = places[i] as CodePlace;
+    if (p.name.length < 3) continue;
+    const word = new RegExp(`(?:^|[^\\w$])${p.name.replace(/\$/g, '\\$')}(?![\\w$])`);
+    const inSpan = spans.find((s) => word.test(s.code));
+    let at = inSpan ? inSpan.at : -1;
+    if (at < 0) {
+      const m = (/_|[a-z][A-Z]/.test(p.name) ? word : new RegExp(`(?:^|[^\\w$.])${p.name.replace(/\$/g, '\\$')}\\(`)).exec(text);
+      at = m ? m.index : -1;
+    }
+    if (at >= 0 && (at < bestAt || (at === bestAt && best !== null && p.name.length > best.name.length))) {
+      best = p;
+      bestAt = at;
+    }
+  }
+  // A name qualified by its class (`BoundWidget.id_for_label`) is the one in that class's file: not
+  // another class's method of the same name seen later; the class itself when its method was not.
+  const owner = best ? new RegExp(`([A-Za-z_$][\\w$]*)\\.${best.name.replace(/\$/g, '\\$')}(?![\\w$])`).exec(text)?.[1] : undefined;
+  const ownerPlace = owner ? [...places].reverse().find((p) => p.name === owner) : undefined;
+  if (best && ownerPlace && ownerPlace.path !== best.path) {
+    const name = best.name;
+    best = [...places].reverse().find((p) => p.name === name && p.path === ownerPlace.path) ?? ownerPlace;
+  }
+  return best;
+}
+
+/** The places the agent's own words name as code (`sentences`: its prose), the latest `limit`,
+ * in the order seen: where the code it talks about lies. */
+export function placesNamed(places: readonly CodePlace[], texts: readonly string[], limit: number): CodePlace[] {
+  const out = places.filter((p) => texts.some((t) => placeNamed(t, [p]) !== null));
+  return out.slice(Math.max(0, out.length - limit));
+}
+
+/** A place as the block writes it. */
+export const placeText = (p: CodePlace): string => `${p.path}, line ${p.line}, ${p.name}`;

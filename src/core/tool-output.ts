@@ -1,0 +1,23 @@
+// A tool call and its result as the extractors read them: the shell command a call runs (a shell
+// tool's, or any call's `command` when it names no path), and a result's output without a harness's
+// tags, with its return code. Shared by extract-state, error-fate and code-places. Pure.
+import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
+
+const SHELL_TOOL = /^(?:bash|shell|sh|zsh|terminal|exec|execute|run|run_command|run_shell|command|cmd|shell_command|execute_command)$/i;
+const COMMAND_KEYS = ['command', 'cmd', 'script', 'commands'];
+
+/** A tool call's shell command, when it runs one. */
+export function shellCommand(call: ToolCall): string | null {
+  const args = parseToolArguments(call);
+  if (!args) return null;
+  const command = COMMAND_KEYS.map((k) => args[k]).find((v): v is string => typeof v === 'string');
+  return command !== undefined && (SHELL_TOOL.test(call.name) || !('path' in args)) ? command : null;
+}
+
+/** The output of a tool result without a harness's tags, and its return code when it gives one. */
+export function resultOf(m: ChatMessage | undefined): { text: string; code: number | null; error: boolean } {
+  if (!m) return { text: '', code: null, error: false };
+  const rc = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(m.content);
+  const text = m.content.replace(/<returncode>[\s\S]*?<\/returncode>/g, '').replace(/<\/?(?:output|error|stdout|stderr|warning)>/g, '');
+  return { text, code: rc ? Number(rc[1]) : null, error: m.role === 'tool' && m.isError === true };
+}
