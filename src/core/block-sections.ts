@@ -83,7 +83,7 @@ export function listSectionsOf(record: CompactionRecord, input: SectionsInput): 
     // (In work, the most binding first: the budget may hold fewer; they are shown in their order.
     // With an assistant over many threads, the current thread's rules: LongMemEval recall at
     // 1,000 / 2,000 0.548 / 0.749 → 0.552 / 0.757.)
-    ['constraints', (work ? bindingFirst(record.constraints) : staleGoal ? currentRules(record.constraints, threads) : record.constraints).map((l) => `- ${l.text}`)],
+    ['constraints', (work ? bindingFirst(record.constraints) : staleGoal ? currentRules(record.constraints, threads) : record.constraints).map((l) => ruleLine(l.text))],
     // Where the work stands (state-format.ts), after the rules it must keep to.
     // (What "Left off" shows, not all its record holds: a cause it could not show goes in State.)
     ['state', stateLines(record.state, record.leftOff?.command, leftOffText, record.leftOff?.outcome)],
@@ -158,11 +158,20 @@ export function fillRest(draft: BlockDraft, sections: Sections, work = false): v
   for (const [id, items, format] of sections.inline) draft.fillInline(id, items, format, draft.target);
 }
 
+/** A rule that announces a command ("You MUST use this EXACT command to submit: `echo … && cat
+ * patch.txt`", extract-rules.ts) with the command under it in a code block, as the task wrote it:
+ * one line of inline code reads as part of the sentence, and a model copies a fenced command
+ * exactly. Any other rule as one list line. */
+export function ruleLine(text: string): string {
+  const m = /^(.*:)\s`([^`\n]+)`$/u.exec(text);
+  return m ? `- ${m[1]}\n  \`\`\`\n  ${m[2]}\n  \`\`\`` : `- ${text}`;
+}
+
 /** The rules taken most binding first, shown in the task's order. */
 export function rulesInTaskOrder(lines: Map<SectionId, string[]>, constraints: readonly SourcedLine[], work: boolean): void {
   const rulesShown = lines.get('constraints');
   if (work && rulesShown) {
-    const order = new Map(constraints.map((l, i) => [dropLoneSurrogates(`- ${l.text}`), i]));
+    const order = new Map(constraints.map((l, i) => [dropLoneSurrogates(ruleLine(l.text)), i]));
     rulesShown.sort((a, b) => (order.get(a) ?? -1) - (order.get(b) ?? -1));
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BlockDraft } from '../../src/core/block-draft';
-import { type SectionsInput, addSections, doesWork, fillFirstShares, fillRest, fillStructured, inlineSectionsOf, listSectionsOf, rulesInTaskOrder } from '../../src/core/block-sections';
+import { type SectionsInput, addSections, doesWork, fillFirstShares, fillRest, fillStructured, inlineSectionsOf, listSectionsOf, ruleLine, rulesInTaskOrder } from '../../src/core/block-sections';
 import type { ThreadLine } from '../../src/core/record';
 import { blank, line, words } from './render-records';
 
@@ -77,5 +77,12 @@ describe('block sections', () => {
     expect(lines.get('constraints')).toEqual(['- a', '- b']);
     expect(doesWork(record)).toBe(true);
     expect(doesWork(blank())).toBe(false);
+  });
+
+  it('shows the command a rule announces in a code block under it, as the task wrote it', () => {
+    expect(ruleLine('You MUST use this EXACT command to submit: `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt`')).toBe(
+      '- You MUST use this EXACT command to submit:\n  ```\n  echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt\n  ```',
+    );
+    expect(ruleLine('Only edit files under `src/`, never the tests.')).toBe('- Only edit files under `src/`, never the tests.');
   });
 });
