@@ -15,6 +15,12 @@ export const DEFAULT_MARGIN = 0.1;
  * block averages over hundreds of words; the wide margin left a tenth of the room unused there. */
 export const PROSE_MARGIN = 0.05;
 
+/** English prose's worst under-count in a block of other text: the prose margin is sized for a
+ * block of a line or two (o200k: up to 7 % on three short generated lines), and over ten lines or
+ * more it runs 2 % at worst (the kit's dialogue blocks: 3 %). A block of English with a path or a
+ * name in it stays on the prose margin; one with more hard text takes its share. */
+const PROSE_IN_MIX = 0.03;
+
 export type TextKind = 'prose' | 'code' | 'path' | 'latin' | 'latinext' | 'cyrillic' | 'script' | 'cjk' | 'emoji' | 'table';
 
 /** The estimator's worst under-count (1 − estimate / real count) per kind of line, over a block
@@ -147,8 +153,9 @@ export function kindOf(text: string): TextKind {
  * The margin for a block made of these texts: with `u` each text's kind's worst under-count and
  * `w` its estimated tokens, the block's real count is at most Σ w / (1 − u), so an estimate held to
  * (1 − margin) of the budget stays within the budget when 1 − margin = Σ w / Σ (w / (1 − u)).
- * Texts all of one kind take that kind's figure as it is; a mix is rounded up to a thousandth.
- * (Each sentence is a text of its own here.)
+ * Texts all of one kind take that kind's figure as it is; a mix is rounded up to a thousandth,
+ * and English prose counts in it for its under-count over many lines ({@link PROSE_IN_MIX}). (Each
+ * sentence is a text of its own here.)
  */
 export function marginFor(texts: readonly string[], cost: (text: string) => number = estimateTokens): number {
   // Each sentence is judged apart: a line may quote a sentence of another language.
@@ -171,10 +178,12 @@ export function marginFor(texts: readonly string[], cost: (text: string) => numb
   let real = 0;
   pieces.forEach((piece, i) => {
     const tokens = Math.max(1, cost(piece));
+    const kind = kinds[i] as TextKind;
     w += tokens;
-    real += tokens / (1 - UNDER[kinds[i] as TextKind]);
+    real += tokens / (1 - (kind === 'prose' ? PROSE_IN_MIX : UNDER[kind]));
   });
-  return Math.ceil(1000 * (1 - w / real) - 1e-9) / 1000;
+  // (Never under English prose's own margin: the narrowest a block is held to.)
+  return Math.max(PROSE_MARGIN, Math.ceil(1000 * (1 - w / real) - 1e-9) / 1000);
 }
 
 /** The sentences of a line: cut after . ! ? and a space. */
