@@ -153,7 +153,7 @@ describe('the compaction policy', () => {
     const budgets = resolveBudgets({ window: 8000, replyReserve: 1000, trigger: { kind: 'percent', percent: 85 }, messageLimit: 0, keepExchanges: 0, keepTokens: 0, blockBudget: 1500, restoredBudget: 0 });
     const tokensOf = (m: ChatMessage): number => estimateMessageTokens(m);
     const say = (text: string): ChatMessage[] =>
-      Array.from({ length: 300 }, (_, i) => ({ id: `m${i}`, createdAt: i, role: i % 2 ? 'assistant' : 'user', content: `${text} (${i})` }) as ChatMessage);
+      Array.from({ length: 300 }, (_, i) => ({ id: `m${i}`, createdAt: i, role: i % 2 ? 'assistant' : 'user', content: `${text} (${i})` }));
     const plan = (messages: ChatMessage[]) => {
       const prompt = 3 + messages.reduce((sum, m) => sum + tokensOf(m), 0);
       const p = decideCompaction({ budgets, messages, tokensOf, promptTokens: prompt, fixedTokens: 3 });
