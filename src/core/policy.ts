@@ -244,7 +244,9 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
       `Nothing to compact: every message before the recent ones is pinned (${(pinnedBefore[cut] as number).toLocaleString('en-US')} tokens), and pinned messages are always sent whole. Unpin some to let compaction summarise them.`,
     );
   }
-  const oversized = !input.manual && keptAt(cut) > keepLimit;
+  // (Out of reach is judged on the room itself: the margin is what the cut aims under, not a
+  // reason to give the block more room or to warn.)
+  const oversized = !input.manual && keptAt(cut) > keepRoom;
   // The target out of reach all the same (the latest request alone is over it), a block that
   // carries the task and the state costs little: it gets its least room while the prompt stays
   // under the compaction point, rather than none — or, when even that leaves less than a useful
