@@ -3,6 +3,7 @@
 // just under the compaction point. The chat session and the CLI's `--rounds` replay both ask it
 // before every request (a user send and every tool-loop continuation), so the replay is exactly
 // what the plugin does. Pure: the callers own the messages, the tracker and the notes.
+import { marginFor } from './block-margin';
 import type { ChatMessage } from './messages';
 import { MIN_COMPACTION_POINT } from './models';
 import { type TriggerReason, shouldCompact } from './triggers';
@@ -204,9 +205,13 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
     wanted = Math.min(wanted, byTokens);
   }
   let cut = snapDown(valid, wanted);
+  // What is kept is counted by the estimate, as the block is: the room it may fill is held back by
+  // the margin its own text needs (block-margin.ts, measured on the messages the keep settings
+  // would keep), so the prompt lands on the target by the model's count too.
+  const keepLimit = Math.floor(keepRoom * (1 - marginFor(textsOf(messages.slice(cut)))));
   // Then later, unit by unit, until what is kept fits the room the target leaves — past the
   // latest user message if the current turn's tool rounds are what outgrew the window.
-  while (cut < n && keptAt(cut) > keepRoom) {
+  while (cut < n && keptAt(cut) > keepLimit) {
     let p = cut + 1;
     while (p < n && !valid[p]) p++;
     cut = p;
@@ -239,6 +244,8 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
       `Nothing to compact: every message before the recent ones is pinned (${(pinnedBefore[cut] as number).toLocaleString('en-US')} tokens), and pinned messages are always sent whole. Unpin some to let compaction summarise them.`,
     );
   }
+  // (Out of reach is judged on the room itself: the margin is what the cut aims under, not a
+  // reason to give the block more room or to warn.)
   const oversized = !input.manual && keptAt(cut) > keepRoom;
   // The target out of reach all the same (the latest request alone is over it), a block that
   // carries the task and the state costs little: it gets its least room while the prompt stays
@@ -322,6 +329,16 @@ export function sentFrom<T>(items: readonly T[], boundary: number, isUser: (item
   const before: T[] = [];
   for (let i = 0; i < b; i++) if (i === latestUser || isPinned(items[i] as T)) before.push(items[i] as T);
   return before.length ? [...before, ...rest] : rest;
+}
+
+/** The texts of these messages, their tool calls' arguments included. */
+function textsOf(messages: readonly ChatMessage[]): string[] {
+  const out: string[] = [];
+  for (const m of messages) {
+    out.push(m.content);
+    if (m.role === 'assistant') for (const c of m.toolCalls ?? []) out.push(c.arguments);
+  }
+  return out;
 }
 
 /** Largest valid cut position ≤ p. */

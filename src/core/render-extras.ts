@@ -4,6 +4,7 @@
 // references, and the last trim of the block measured whole. Pure: the appenders take the block's
 // lines by section and the tokens used, and return the tokens used after.
 import type { ErrorLine, FileEntry, Reference } from './record';
+import { blockMargin, shareFor } from './block-margin';
 import { assemble, OUTCOME_MARK, outputLine, RAN_PREFIX, resolutionLine, type SectionId } from './block-format';
 import { dropLoneSurrogates, isLeadIn } from './text';
 import { RESOLVED_BY_INSTALL, errorText } from './error-fate';
@@ -106,16 +107,16 @@ export function orderRefs(refs: readonly Reference[]): string[] {
 const FENCE = /^\s*```/;
 
 /**
- * The block of these lines, measured whole and trimmed until it fits the budget less half the
- * margin: the last line of the least needed section goes first (key facts, then the lists, the task
- * lines last). A fenced block goes whole, and a line left announcing what was dropped after it
- * ("Left off: Let me run the tests:") goes too.
+ * The block of these lines, measured whole and trimmed until it fits the budget less the margin
+ * (`strict`: less the larger of `margin` and the one its own lines need, block-margin.ts): the
+ * last line of the least needed section goes first (key facts, then the lists, the task lines
+ * last). A fenced block goes whole, and a line left announcing what was dropped after it ("Left
+ * off: Let me run the tests:") goes too.
  */
-export function trimToFit(lines: Map<SectionId, string[]>, budget: number, margin: number, cost: Cost): string {
-  const limit = Math.floor(budget * (1 - margin / 2));
+export function trimToFit(lines: Map<SectionId, string[]>, budget: number, margin: number, cost: Cost, strict = false): string {
   const dropOrder: SectionId[] = ['facts', 'topics', 'references', 'done', 'decisions', 'read', 'open', 'modified', 'errors', 'state', 'constraints', 'nextStep', 'request', 'leftOff', 'goal'];
   let block = assemble(lines);
-  while (block && cost(block) > limit) {
+  while (block && cost(block) > Math.floor(budget * (1 - (strict ? Math.max(margin, shareFor(blockMargin(block, cost), budget)) : margin)))) {
     const id = dropOrder.find((s) => lines.get(s)?.length);
     if (!id) return '';
     const section = lines.get(id) as string[];

@@ -15,7 +15,7 @@
 // the facts are laid out under the threads' heads (thread-format.ts); between two people a
 // "Speakers:" line names them and no Goal is written.
 import type { CompactionRecord } from './record';
-import { recordMargin } from './block-margin';
+import { blockMargin, recordMargin, shareFor } from './block-margin';
 import { CLOSE_TAG, OPEN_TAG, outputOf } from './block-format';
 import { BlockDraft, editedTextsOf } from './block-draft';
 import { addSections, doesWork, fillRest, rulesInTaskOrder } from './block-sections';
@@ -49,12 +49,22 @@ export const THREADS_MIN_ROOM = 600;
  * leaves, the final trim.
  */
 export function renderBlock(record: CompactionRecord, options: RenderOptions, roleOf: (id: string) => string | undefined = () => undefined): string {
+  const cost = (s: string): number => estimateTokens(s, options.model);
+  if (options.margin !== undefined) return renderWith(record, options, roleOf, cost, options.margin, false);
+  const budget = options.budgetTokens;
+  const block = renderWith(record, options, roleOf, cost, shareFor(recordMargin(record, cost), budget), false);
+  const own = shareFor(blockMargin(block, cost), budget);
+  if (!block || cost(block) <= Math.floor(budget * (1 - own))) return block;
+  // Its own text needs more held back than the mix of the lines it drew from promised: written
+  // again to its own margin, and held to the margin of what that writes.
+  return renderWith(record, options, roleOf, cost, own, true);
+}
+
+/** The block written to `margin`; `strict`, also held to its own text's margin (block-margin.ts). */
+function renderWith(record: CompactionRecord, options: RenderOptions, roleOf: (id: string) => string | undefined, cost: (s: string) => number, margin: number, strict: boolean): string {
   // Between two people the text may name them: facts are labelled with the names, and one line
   // says who is who.
   const speakers = record.kind === 'talk' ? record.speakers : undefined;
-  const model = options.model;
-  const cost = (s: string): number => estimateTokens(s, model);
-  const margin = options.margin ?? recordMargin(record);
   const tags = cost(`${OPEN_TAG}\n\n${CLOSE_TAG}`);
   const target = Math.floor(options.budgetTokens * (1 - margin)) - tags;
   if (options.budgetTokens < MIN_BUDGET_TOKENS || target <= 4) return '';
@@ -83,5 +93,5 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   // Last, the room the per-line estimates left, measured in the whole block.
   facts.fillSlack(pool, Math.floor(options.budgetTokens * (1 - margin)));
   rulesInTaskOrder(draft.lines, record.constraints, work);
-  return trimToFit(draft.lines, options.budgetTokens, margin, cost);
+  return trimToFit(draft.lines, options.budgetTokens, margin, cost, strict);
 }

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { replay } from '../../src/cli/replay';
 import { CLI_DEFAULTS, resolve } from '../../src/cli/settings';
 import type { ChatMessage, ToolCall } from '../../src/core/messages';
+import { PROSE_MARGIN, UNDER } from '../../src/core/block-margin';
 import { compactionTarget, decideCompaction, resolveBudgets, sentFrom } from '../../src/core/policy';
 import { estimateMessageTokens } from '../../src/core/message-tokens';
 import { groupUnits, validCutPositions } from '../../src/core/units';
@@ -147,5 +148,24 @@ describe('the compaction policy', () => {
     expect(plan(messages)).toMatchObject({ action: 'compact', cut: 2 });
     expect(plan(messages.slice(0, 2))).toMatchObject({ action: 'nothing-to-compact', message: expect.stringMatching(/only the latest exchange is sent/) as unknown });
     expect(plan([])).toMatchObject({ action: 'nothing-to-compact', message: expect.stringMatching(/empty/) as unknown });
+  });
+  it('keeps verbatim what fits the room the target leaves less the margin the kept text needs, as the block does', () => {
+    const budgets = resolveBudgets({ window: 8000, replyReserve: 1000, trigger: { kind: 'percent', percent: 85 }, messageLimit: 0, keepExchanges: 0, keepTokens: 0, blockBudget: 1500, restoredBudget: 0 });
+    const tokensOf = (m: ChatMessage): number => estimateMessageTokens(m);
+    const say = (text: string): ChatMessage[] =>
+      Array.from({ length: 300 }, (_, i) => ({ id: `m${i}`, createdAt: i, role: i % 2 ? 'assistant' : 'user', content: `${text} (${i})` }));
+    const plan = (messages: ChatMessage[]) => {
+      const prompt = 3 + messages.reduce((sum, m) => sum + tokensOf(m), 0);
+      const p = decideCompaction({ budgets, messages, tokensOf, promptTokens: prompt, fixedTokens: 3 });
+      if (p.action !== 'compact') throw new Error(p.action);
+      return p;
+    };
+    const english = plan(say('We booked the cabin by the lake for the second week of August, and the owner said the canoe is free for guests.'));
+    const czech = plan(say('Zarezerwowaliśmy domek nad jeziorem na drugi tydzień sierpnia, a właściciel powiedział, że kajak jest za darmo.'));
+    expect(english.keptTokens).toBeLessThanOrEqual(english.keepRoom * (1 - PROSE_MARGIN));
+    expect(czech.keptTokens).toBeLessThanOrEqual(czech.keepRoom * (1 - UNDER.latinext));
+    // And not for nothing: without the margin the Czech turn would keep more.
+    expect(czech.keptTokens).toBeGreaterThan(0);
+    expect(czech.keepRoom - czech.keptTokens).toBeGreaterThan(czech.keepRoom * (UNDER.latinext - PROSE_MARGIN));
   });
 });
