@@ -246,6 +246,12 @@ function outcomeOf(result: ReturnType<typeof resultOf>): { passed: boolean; outc
   return { passed: false, outcome: last ? `ran without error, last output: ${truncateAtWord(last, MAX_OUTCOME)}` : 'ran without error, no output' };
 }
 
+/** A note read in full: how many lines it had. */
+function readOutcome(text: string): string {
+  const n = text.split('\n').filter((l) => l.trim()).length;
+  return `read, ${n} line${n === 1 ? '' : 's'}`;
+}
+
 /** The last action's outcome in one line: its failure line, or the first line of its output. */
 function actionOutcome(result: ReturnType<typeof resultOf>): string {
   const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
@@ -437,8 +443,10 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
         const found = name === PLUGIN_SEARCH && !result.error ? searchedNotes(result.text) : null;
         if (found && typeof args.query === 'string') state.searches.push({ query: squash(args.query), notes: found, sources: [m.id] });
         if (PLUGIN_WRITE.test(name) && path && !failed) change(path, toolHow(args), m.id, false);
-        // (A search's outcome is the notes it named, not the first line of its raw result.)
-        const outcome = found ? (found.length ? found.join(', ') : 'no notes found') : actionOutcome(result);
+        // (A search's outcome is the notes it named, not the first line of its raw result; a read
+        // that went through, how much it read — the note's own first line, "# Garden redesign",
+        // says nothing of the step.)
+        const outcome = found ? (found.length ? found.join(', ') : 'no notes found') : name === PLUGIN_READ && !failed ? readOutcome(result.text) : actionOutcome(result);
         state.lastAction = { command: `${name} ${typeof args.query === 'string' ? `"${squash(args.query)}"` : path}`.trim(), outcome, sources: [m.id] };
         continue;
       }

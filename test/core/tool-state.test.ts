@@ -467,6 +467,16 @@ describe("the plugin's own tool loop", () => {
     expect(block).not.toContain('Files read');
     expect(block).not.toContain('no source file edited yet');
   });
+
+  it("says of a note read last how much it read, not the note's first line", () => {
+    const chat = run('What does my soil note say?', [
+      ['Let me search first.', { name: 'search_vault', args: { query: 'soil' } }, 'Garden/Soil.md\n  …turn the compost…'],
+      ['Reading it now.', { name: 'read_note', args: { path: 'Garden/Soil.md' } }, '# Soil\nTurn the compost every two weeks in summer.\nLime the beds in March.'],
+    ]);
+    const { state } = blockOf(chat);
+    expect(state?.lastAction?.command).toBe('read_note Garden/Soil.md');
+    expect(state?.lastAction?.outcome).toBe('read, 3 lines');
+  });
 });
 
 describe('the rules a block carries', () => {
