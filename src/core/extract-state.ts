@@ -246,6 +246,17 @@ function outcomeOf(result: ReturnType<typeof resultOf>): { passed: boolean; outc
   return { passed: false, outcome: last ? `ran without error, last output: ${truncateAtWord(last, MAX_OUTCOME)}` : 'ran without error, no output' };
 }
 
+/** A command that only shows a file, or part of it (not a search: grep's first hit is a finding). */
+const VIEWS_FILE = /^\s*(?:cat|head|tail|nl|sed\s+-n)\s+[^|;&>]*$/;
+
+/** A file shown: how many lines, or its failure. */
+function viewOutcome(result: ReturnType<typeof resultOf>): string {
+  const plain = actionOutcome(result);
+  if (plain.startsWith('failed') || plain === 'no output') return plain;
+  const n = result.text.split('\n').filter((l) => l.trim()).length;
+  return `showed ${n} line${n === 1 ? '' : 's'}`;
+}
+
 /** A note read in full: how many lines it had. */
 function readOutcome(text: string): string {
   const n = text.split('\n').filter((l) => l.trim()).length;
@@ -495,7 +506,9 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
         state.checked = { command: run, passed, outcome, sources: [m.id] } satisfies CheckLine;
       }
       const shown = command !== null ? shownCommand(command) : truncateAtWord(`${name} ${typeof args.path === 'string' ? args.path : ''}`.trim(), MAX_HOW);
-      if (shown) state.lastAction = { command: shown, outcome: actionOutcome(result), sources: [m.id] };
+      // (A file shown in part — `sed -n '1867,1900p' x.py`, `cat x.py` — says how much it showed:
+      // its first line is wherever the range began, not what the step found.)
+      if (shown) state.lastAction = { command: shown, outcome: command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : actionOutcome(result), sources: [m.id] };
     }
   }
   state.changed = [...changed.values()];

@@ -468,6 +468,14 @@ describe("the plugin's own tool loop", () => {
     expect(block).not.toContain('no source file edited yet');
   });
 
+  it('says of a file shown last how much it showed, not the first line of the range', () => {
+    const chat = run('The parser drops empty rows. Fix it in parser.py.', [
+      ['Let me look at the loop.', "sed -n '40,43p' parser.py", '    for row in rows:\n        if not row:\n            continue\n        out.append(row)'],
+    ]);
+    const { state } = blockOf(chat);
+    expect(state?.lastAction?.outcome).toBe('showed 4 lines');
+  });
+
   it("says of a note read last how much it read, not the note's first line", () => {
     const chat = run('What does my soil note say?', [
       ['Let me search first.', { name: 'search_vault', args: { query: 'soil' } }, 'Garden/Soil.md\n  …turn the compost…'],
