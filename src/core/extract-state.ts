@@ -254,7 +254,8 @@ function viewOutcome(result: ReturnType<typeof resultOf>): string {
   const plain = actionOutcome(result);
   if (plain.startsWith('failed') || plain === 'no output') return plain;
   const n = result.text.split('\n').filter((l) => l.trim()).length;
-  return `showed ${n} line${n === 1 ? '' : 's'}`;
+  // (One line shown is itself the outcome.)
+  return n <= 1 ? plain : `showed ${n} lines`;
 }
 
 /** A note read in full: how many lines it had. */
