@@ -105,8 +105,9 @@ export function inlineSectionsOf(record: CompactionRecord, goalText: string): In
     // (What the State section lists as changed or scratch is not listed again.)
     ['modified', orderFiles(record.filesModified.filter((f) => !inState(record.state, f.path))), (xs) => fileLine(HEADINGS.modified, xs)],
     // (Nor the notes State lists as read.)
-    // (Nor the scripts the agent wrote for itself: the Scratch line names them.)
-    ['read', orderFiles(record.filesRead.filter((f) => !record.filesModified.some((m) => m.path === f.path) && !record.state?.notesRead.includes(f.path) && !inScratch(record.state, f.path))), (xs) => fileLine(HEADINGS.read, xs)],
+    // (Nor the scripts the agent wrote for itself: the Scratch line names them. Nor a folder listed,
+    // "django/": readers took it for a path cut short.)
+    ['read', orderFiles(record.filesRead.filter((f) => !f.path.endsWith('/') && !record.filesModified.some((m) => m.path === f.path) && !record.state?.notesRead.includes(f.path) && !inScratch(record.state, f.path))), (xs) => fileLine(HEADINGS.read, xs)],
     // A link or URL the goal shows is not listed again (paths are: "README.md" may be part of one).
     ['references', orderRefs(record.references).filter((r) => !(/^(?:!?\[|https?:)/.test(r) && goalText.includes(r))), (xs) => `References: ${xs.join(', ')}`],
   ];

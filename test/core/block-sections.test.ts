@@ -27,10 +27,10 @@ describe('block sections', () => {
     expect(new Map(listSectionsOf(record, input({ manyThreads: true }))).get('topics')).toEqual([]);
   });
 
-  it('lists each file once, the latest first, and no link the goal shows', () => {
+  it('lists each file once, the latest first, no folder and no link the goal shows', () => {
     const record = blank({
       filesModified: [file('a.py', 1), file('b.py', 3)],
-      filesRead: [file('a.py', 0), file('c.py', 2)],
+      filesRead: [file('a.py', 0), file('c.py', 2), file('django/', 4)],
       references: [{ kind: 'url', text: 'https://example.org/x', key: 'x', sources: ['m1'], count: 2, last: 1 }, { kind: 'path', text: 'README.md', key: 'r', sources: ['m1'], count: 1, last: 2 }],
     } as never);
     const inline = new Map(inlineSectionsOf(record, 'Goal: read https://example.org/x and README.md').map(([id, items]) => [id, items]));
