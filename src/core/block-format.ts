@@ -33,8 +33,6 @@ export type SectionId =
  * the error), the command the work left off at and the lines of its output (under "Left off", the
  * output fenced as code). The panel reads them back with the same functions. */
 export const RAN_PREFIX = '- Ran: ';
-/** Under "Left off": the other side's question the line answers (LeftOffLine.answering). */
-export const ANSWERING_PREFIX = '- Answering ';
 export const resolutionLine = (resolution: string): string => dropLoneSurrogates(`  - Then: ${resolution}`);
 export const ranLine = (command: string, outcome = ''): string => dropLoneSurrogates(`${RAN_PREFIX}${command}${outcome ? `${OUTCOME_MARK}${outcome}` : ''}`);
 /** Between a command and its outcome on one line. */

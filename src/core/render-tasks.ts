@@ -5,7 +5,7 @@
 // threads the goal is the current one.
 import type { CompactionRecord, SourcedLine, ThreadLine } from './record';
 import type { BlockDraft } from './block-draft';
-import { ANSWERING_PREFIX, type SectionId, leftOffLabel, ranLine } from './block-format';
+import { type SectionId, leftOffLabel, ranLine } from './block-format';
 import { FIRST_SHARE } from './block-sections';
 import { isRequestText } from './extract-goal';
 import { speakersLine } from './speakers';
@@ -133,7 +133,16 @@ export function addLeftOff(draft: BlockDraft, record: CompactionRecord, requestT
     if (answering && !commandOnly && target >= ANSWERING_MIN_ROOM && contentWords(answering.text).length >= 4 && !draft.shown.has(dedupeKey(answering.text)) && !requestText.toLowerCase().includes(answering.text.toLowerCase())) {
       const role = roleOf(answering.sources[0] ?? '');
       const who = role === 'user' || role === 'assistant' ? (speakers?.[role] ?? (role === 'user' ? 'the user' : 'the assistant')) : '';
-      if (who && draft.add('leftOff', dropLoneSurrogates(`${ANSWERING_PREFIX}${who}: ${squash(answering.text)}`), target)) draft.shown.add(dedupeKey(answering.text));
+      // Written as the exchange, in its order: "Left off, Tim: <question>" then "- John: <answer>".
+      const shown = draft.lines.get('leftOff');
+      const first = shown?.[0];
+      const label = `${leftOffLabel(leftOffWho)} `;
+      if (who && leftOffWho && shown && first?.startsWith(label) && draft.add('leftOff', dropLoneSurrogates(`${leftOffLabel(who)} ${squash(answering.text)}`), target)) {
+        const question = shown.pop() as string;
+        shown[0] = `- ${leftOffWho}: ${first.slice(label.length)}`;
+        shown.unshift(question);
+        draft.shown.add(dedupeKey(answering.text));
+      }
     }
     // The command it ran then, verbatim, as a list item under the line (what "Let me run the
     // tests:" announced).
