@@ -1,8 +1,8 @@
 // The block's task lines: the goal (only when there is one), the latest request, where the work was
 // left off (with the command it ran then, or not at all when the line only announced it) and the
 // next step — whole sentences, the trailing ones dropped to fit the line's share. Between two people
-// a "Speakers:" line names them and no Goal is written; in a chat with an assistant over many
-// threads the goal is the current one.
+// a "Speakers:" line names them, no Goal is written, and "Left off" shows the exchange it stopped in;
+// in a chat with an assistant over many threads no Goal either, only the latest request.
 import type { CompactionRecord, SourcedLine, ThreadLine } from './record';
 import type { BlockDraft } from './block-draft';
 import { type SectionId, leftOffLabel, ranLine } from './block-format';
@@ -86,12 +86,11 @@ export interface TaskInput {
 export function addTaskLines(draft: BlockDraft, record: CompactionRecord, input: TaskInput): TaskTexts {
   const { work, threads, manyThreads, speakers } = input;
   // A Goal only when there is one: two people catching up have none; in a chat with an assistant
-  // that ran over several threads, the goal is the current one (the latest request), the others
-  // are the threads the key facts are laid out by.
+  // over many threads, the latest request is no goal of the whole chat (readers took "Goal: <the
+  // last question>" over eleven topics for a wrong label): it is written as what it is, "Latest
+  // request:", and the threads the key facts are laid out by say the rest.
   // (With a few threads the first request is still the aim, and the latest one is shown beside it.)
   const staleGoal = record.kind === 'assist' && threads.length >= STALE_GOAL_THREADS;
-  // Over many threads the latest request is no goal of the whole chat: readers took "Goal: <the
-  // last question>" over eleven topics for a wrong label. It is written as what it is.
   const goalLine = record.kind === 'talk' ? null : staleGoal ? (record.request ? null : record.goal) : record.goal;
   const people = speakersLine(speakers);
   if (people) draft.add('people', people, draft.target);
@@ -107,12 +106,13 @@ export function addTaskLines(draft: BlockDraft, record: CompactionRecord, input:
   return { goalText, requestText, goalLower, leftOffText, nextStepText, staleGoal };
 }
 
-/** "Left off" (nor a key fact it holds or that holds it is repeated), with the command it ran then
- * as a list item under it; a line announcing the command is shown with it or not at all. Returns
- * the line as shown, lower case. Sets the draft's task text. */
 /** Room a block needs before "Left off" shows the question it answers (see addLeftOff). */
 const ANSWERING_MIN_ROOM = 600;
 
+/** "Left off" (nor a key fact it holds or that holds it is repeated), with the command it ran then
+ * as a list item under it; a line announcing the command is shown with it or not at all; between
+ * two people, with the question it answers before it. Returns the line as shown, lower case. Sets
+ * the draft's task text. */
 export function addLeftOff(draft: BlockDraft, record: CompactionRecord, requestText: string, input: TaskInput): string {
   const { speakers, roleOf, work } = input;
   const { target } = draft;
@@ -125,15 +125,15 @@ export function addLeftOff(draft: BlockDraft, record: CompactionRecord, requestT
   draft.tasksLower = `${requestText}\n${leftOffText}`.toLowerCase();
   if (leftOffText) {
     draft.shown.add(dedupeKey(leftOffText));
-    // Between two people, the question it answers, under it, when the block does not already say
-    // it and has room for more than a few facts (a small block spends it on facts), and the
-    // question names something. (With an assistant the question is the latest request or its
-    // thread's head, shown already.)
+    // Between two people, the question it answers, when the block does not already say it, has
+    // room for more than a few facts (a small block spends it on facts), and the question names
+    // something. (With an assistant the question is the latest request or its thread's head, shown
+    // already.) Written as the exchange, in its order: "Left off, Tim: <question>" then "- John:
+    // <answer>".
     const answering = record.kind === 'talk' ? record.leftOff?.answering : undefined;
     if (answering && !commandOnly && target >= ANSWERING_MIN_ROOM && contentWords(answering.text).length >= 4 && !draft.shown.has(dedupeKey(answering.text)) && !requestText.toLowerCase().includes(answering.text.toLowerCase())) {
       const role = roleOf(answering.sources[0] ?? '');
-      const who = role === 'user' || role === 'assistant' ? (speakers?.[role] ?? (role === 'user' ? 'the user' : 'the assistant')) : '';
-      // Written as the exchange, in its order: "Left off, Tim: <question>" then "- John: <answer>".
+      const who = role === 'user' || role === 'assistant' ? speakers?.[role] : undefined;
       const shown = draft.lines.get('leftOff');
       const first = shown?.[0];
       const label = `${leftOffLabel(leftOffWho)} `;

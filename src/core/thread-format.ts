@@ -167,6 +167,10 @@ export class FactLayout {
   lines(all: readonly SourcedLine[], textOf: (f: SourcedLine) => string = factText): string[] {
     // A list's request is shown only under a thread another request opened (below).
     const facts = all.map(withoutAsked);
+    const askedOf = new Map<SourcedLine, string>();
+    all.forEach((f, i) => {
+      if (f.asked?.trim()) askedOf.set(facts[i] as SourcedLine, f.asked.trim());
+    });
     if (!byThreads(facts)) return groupFacts(facts, this.labelOf, textOf);
     const groups = new Map<string, SourcedLine[]>();
     for (const f of facts) {
@@ -191,13 +195,11 @@ export class FactLayout {
       // (A fact that is the head itself is not said twice.)
       const own = (groups.get(`thread:${t.id}`) ?? []).filter((f) => !t.text.includes(f.text));
       if (!own.length) continue;
-      const mine = new Set(own);
-      for (let i = 0; i < all.length; i++) {
-        const f = all[i] as SourcedLine;
-        const asked = f.asked ? f.asked.trim() : '';
-        const shown = facts[i] as SourcedLine;
-        if (!asked || !mine.has(shown) || (t.head === 'request' && (t.text.includes(asked) || asked.includes(t.text)))) continue;
-        own[own.indexOf(shown)] = { ...shown, asked };
+      // A list's request goes back beside it when another request heads its thread.
+      for (const [shown, asked] of askedOf) {
+        const at = own.indexOf(shown);
+        if (at < 0 || (t.head === 'request' && (t.text.includes(asked) || asked.includes(t.text)))) continue;
+        own[at] = { ...shown, asked };
       }
       lines.push(threadHead(t));
       // The head names the days: a fact line names its day only when it differs from the thread's
