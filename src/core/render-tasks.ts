@@ -125,25 +125,7 @@ export function addLeftOff(draft: BlockDraft, record: CompactionRecord, requestT
   draft.tasksLower = `${requestText}\n${leftOffText}`.toLowerCase();
   if (leftOffText) {
     draft.shown.add(dedupeKey(leftOffText));
-    // Between two people, the question it answers, when the block does not already say it, has
-    // room for more than a few facts (a small block spends it on facts), and the question names
-    // something. (With an assistant the question is the latest request or its thread's head, shown
-    // already.) Written as the exchange, in its order: "Left off, Tim: <question>" then "- John:
-    // <answer>".
-    const answering = record.kind === 'talk' ? record.leftOff?.answering : undefined;
-    if (answering && !commandOnly && target >= ANSWERING_MIN_ROOM && contentWords(answering.text).length >= 4 && !draft.shown.has(dedupeKey(answering.text)) && !requestText.toLowerCase().includes(answering.text.toLowerCase())) {
-      const role = roleOf(answering.sources[0] ?? '');
-      const who = role === 'user' || role === 'assistant' ? speakers?.[role] : undefined;
-      const shown = draft.lines.get('leftOff');
-      const first = shown?.[0];
-      const label = `${leftOffLabel(leftOffWho)} `;
-      if (who && leftOffWho && shown && first?.startsWith(label) && draft.add('leftOff', dropLoneSurrogates(`${leftOffLabel(who)} ${squash(answering.text)}`), target)) {
-        const question = shown.pop() as string;
-        shown[0] = `- ${leftOffWho}: ${first.slice(label.length)}`;
-        shown.unshift(question);
-        draft.shown.add(dedupeKey(answering.text));
-      }
-    }
+    if (!commandOnly && leftOffWho) addExchange(draft, record, requestText, input, leftOffWho);
     // The command it ran then, verbatim, as a list item under the line (what "Let me run the
     // tests:" announced).
     const command = record.leftOff?.command;
@@ -160,4 +142,26 @@ export function addLeftOff(draft: BlockDraft, record: CompactionRecord, requestT
     }
   }
   return leftOffText;
+}
+
+/** Between two people, the question the "Left off" line answers, when the block does not already
+ * say it, has room for more than a few facts (a small block spends it on facts), and the question
+ * names something. (With an assistant the question is the latest request or its thread's head,
+ * shown already.) Written as the exchange, in its order: "Left off, Tim: <question>" then "- John:
+ * <answer>". */
+function addExchange(draft: BlockDraft, record: CompactionRecord, requestText: string, input: TaskInput, leftOffWho: string): void {
+  const { speakers, roleOf } = input;
+  const answering = record.kind === 'talk' ? record.leftOff?.answering : undefined;
+  if (!answering || draft.target < ANSWERING_MIN_ROOM || contentWords(answering.text).length < 4) return;
+  if (draft.shown.has(dedupeKey(answering.text)) || requestText.toLowerCase().includes(answering.text.toLowerCase())) return;
+  const role = roleOf(answering.sources[0] ?? '');
+  const who = role === 'user' || role === 'assistant' ? speakers?.[role] : undefined;
+  const shown = draft.lines.get('leftOff');
+  const first = shown?.[0];
+  const label = `${leftOffLabel(leftOffWho)} `;
+  if (!who || !shown || !first?.startsWith(label) || !draft.add('leftOff', dropLoneSurrogates(`${leftOffLabel(who)} ${squash(answering.text)}`), draft.target)) return;
+  const question = shown.pop() as string;
+  shown[0] = `- ${leftOffWho}: ${first.slice(label.length)}`;
+  shown.unshift(question);
+  draft.shown.add(dedupeKey(answering.text));
 }
