@@ -199,13 +199,22 @@ export function carriedCandidates(carried: readonly SourcedLine[], carriedIds: r
         (f.shown ? (seniority.shownSeniority ?? 1) * AGE_GROWTH ** Math.min(MAX_AGE, Math.max(0, ctx.round - f.round)) : 1) *
         ctx.focusBoost(ids) *
         (seniority.carriedRole ? ctx.rolePrior(seniority.carriedRole(f.sources[0] ?? ''), traitsOf(f.text, wordCount(f.text))) : 1),
-      ...(f.shown ? { shown: f.shown } : {}),
-      ...(f.about ? { about: true } : {}),
-      ...(f.identity ? { identity: true } : {}),
-      ...(f.listed ? { listed: true } : {}),
-      ...(f.asked ? { asked: f.asked } : {}),
-      ...(f.thread !== undefined ? { thread: f.thread } : {}),
+      ...lineMarks(f),
       cost: cheapCost(f.text),
     };
   });
+}
+
+/** What a fact line says of itself beyond its text (shown, about the user, identity, an answer
+ * list and its request, its thread), the ones it has only: a carried fact keeps them as a
+ * candidate, a picked candidate gives them back to its line. */
+export function lineMarks(x: Pick<SourcedLine, 'shown' | 'about' | 'identity' | 'listed' | 'asked' | 'thread'>): Pick<SourcedLine, 'shown' | 'about' | 'identity' | 'listed' | 'asked' | 'thread'> {
+  return {
+    ...(x.shown ? { shown: x.shown } : {}),
+    ...(x.about ? { about: true } : {}),
+    ...(x.identity ? { identity: true } : {}),
+    ...(x.listed ? { listed: true } : {}),
+    ...(x.asked ? { asked: x.asked } : {}),
+    ...(x.thread !== undefined ? { thread: x.thread } : {}),
+  };
 }

@@ -4,7 +4,7 @@
 // upper bound. Carried facts stop at the pool less a reserve for this round's sentences. Ties break
 // on position: deterministic.
 import type { SourcedLine } from './record';
-import { COST_OFFSET, type Candidate } from './fact-candidates';
+import { COST_OFFSET, type Candidate, lineMarks } from './fact-candidates';
 import { MaxHeap } from './max-heap';
 import { lookupWord, vocabSize } from './vocab';
 
@@ -60,12 +60,7 @@ export function pickedLine(c: Candidate, gain: number): SourcedLine {
     score: Math.round(gain * 1000) / 1000,
     round: c.round,
     seq: c.seq,
-    ...(c.shown ? { shown: c.shown } : {}),
-    ...(c.about ? { about: true } : {}),
-    ...(c.identity ? { identity: true } : {}),
-    ...(c.listed ? { listed: true } : {}),
-    ...(c.asked ? { asked: c.asked } : {}),
-    ...(c.thread !== undefined ? { thread: c.thread } : {}),
+    ...lineMarks(c),
   };
 }
 
