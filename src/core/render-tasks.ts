@@ -9,7 +9,7 @@ import { type SectionId, leftOffLabel, ranLine } from './block-format';
 import { FIRST_SHARE } from './block-sections';
 import { isRequestText } from './extract-goal';
 import { speakersLine } from './speakers';
-import { balancedMarkup, dedupeKey, dropLoneSurrogates, isLeadIn, splitSentences, squash } from './text';
+import { balancedMarkup, dedupeKey, isLeadIn, splitSentences, squash } from './text';
 import { contentWords } from './word-scan';
 
 /** Threads from which, in a chat with an assistant, the first request is no longer the goal (the
@@ -114,18 +114,17 @@ const ANSWERING_MIN_ROOM = 600;
  * two people, with the question it answers before it. Returns the line as shown, lower case. Sets
  * the draft's task text. */
 export function addLeftOff(draft: BlockDraft, record: CompactionRecord, requestText: string, input: TaskInput): string {
-  const { speakers, roleOf, work } = input;
+  const { speakers, roleOf } = input;
   const { target } = draft;
   // (A step taken without words: "Left off:" stands over its command alone.)
   const commandOnly = record.leftOff?.command !== undefined && record.leftOff.text === record.leftOff.command;
   // (Between two people, who said it: "Left off, John: …"; either could have.)
   const leftOffRole = record.leftOff ? roleOf(record.leftOff.sources[0] ?? '') : undefined;
   const leftOffWho = speakers && (leftOffRole === 'user' || leftOffRole === 'assistant') ? speakers[leftOffRole] : undefined;
-  const leftOffText = commandOnly ? (draft.add('leftOff', leftOffLabel(), target) ? record.leftOff?.text.toLowerCase() ?? '' : '') : addTaskLine(draft, 'leftOff', record.leftOff, leftOffLabel(leftOffWho), work).toLowerCase();
+  const leftOffText = commandOnly ? (draft.add('leftOff', leftOffLabel(), target) ? record.leftOff?.text.toLowerCase() ?? '' : '') : addLeftOffLine(draft, record, requestText, input, leftOffWho).toLowerCase();
   draft.tasksLower = `${requestText}\n${leftOffText}`.toLowerCase();
   if (leftOffText) {
     draft.shown.add(dedupeKey(leftOffText));
-    if (!commandOnly && leftOffWho) addExchange(draft, record, requestText, input, leftOffWho);
     // The command it ran then, verbatim, as a list item under the line (what "Let me run the
     // tests:" announced).
     const command = record.leftOff?.command;
@@ -144,24 +143,30 @@ export function addLeftOff(draft: BlockDraft, record: CompactionRecord, requestT
   return leftOffText;
 }
 
-/** Between two people, the question the "Left off" line answers, when the block does not already
- * say it, has room for more than a few facts (a small block spends it on facts), and the question
- * names something. (With an assistant the question is the latest request or its thread's head,
- * shown already.) Written as the exchange, in its order: "Left off, Tim: <question>" then "- John:
- * <answer>". */
-function addExchange(draft: BlockDraft, record: CompactionRecord, requestText: string, input: TaskInput, leftOffWho: string): void {
+/** Between two people, the question the "Left off" line answers, as the first line of the exchange
+ * ("Left off, Tim: <question>"), when the block does not already say it, has room for more than a
+ * few facts (a small block spends it on facts), and the question names something; null when none.
+ * (With an assistant the question is the latest request or its thread's head, shown already.) */
+function exchangeOpening(draft: BlockDraft, record: CompactionRecord, requestText: string, input: TaskInput): { line: string; key: string } | null {
   const { speakers, roleOf } = input;
   const answering = record.kind === 'talk' ? record.leftOff?.answering : undefined;
-  if (!answering || draft.target < ANSWERING_MIN_ROOM || contentWords(answering.text).length < 4) return;
-  if (draft.shown.has(dedupeKey(answering.text)) || requestText.toLowerCase().includes(answering.text.toLowerCase())) return;
+  if (!answering || draft.target < ANSWERING_MIN_ROOM || contentWords(answering.text).length < 4) return null;
+  const key = dedupeKey(answering.text);
+  if (draft.shown.has(key) || requestText.toLowerCase().includes(answering.text.toLowerCase())) return null;
   const role = roleOf(answering.sources[0] ?? '');
   const who = role === 'user' || role === 'assistant' ? speakers?.[role] : undefined;
-  const shown = draft.lines.get('leftOff');
-  const first = shown?.[0];
-  const label = `${leftOffLabel(leftOffWho)} `;
-  if (!who || !shown || !first?.startsWith(label) || !draft.add('leftOff', dropLoneSurrogates(`${leftOffLabel(who)} ${squash(answering.text)}`), draft.target)) return;
-  const question = shown.pop() as string;
-  shown[0] = `- ${leftOffWho}: ${first.slice(label.length)}`;
-  shown.unshift(question);
-  draft.shown.add(dedupeKey(answering.text));
+  return who ? { line: `${leftOffLabel(who)} ${squash(answering.text)}`, key } : null;
+}
+
+/** The "Left off" line, said by `who` (between two people): after the question it answers, in the
+ * exchange's order ("Left off, Tim: …" then "- John: …"), when both fit; else on its own. */
+function addLeftOffLine(draft: BlockDraft, record: CompactionRecord, requestText: string, input: TaskInput, who: string | undefined): string {
+  const opening = who ? exchangeOpening(draft, record, requestText, input) : null;
+  if (opening && draft.add('leftOff', opening.line, draft.target)) {
+    const answer = addTaskLine(draft, 'leftOff', record.leftOff, `- ${who}:`, input.work);
+    if (answer) return answer;
+    draft.remove('leftOff');
+    draft.shown.delete(opening.key);
+  }
+  return addTaskLine(draft, 'leftOff', record.leftOff, leftOffLabel(who), input.work);
 }
