@@ -432,7 +432,7 @@ function listedAnswers(removed: readonly ChatMessage[], sentences: readonly Sent
   for (const s of sentences) {
     if (!atOf.has(s.message)) atOf.set(s.message, s.at);
     // (A question that leans on what came before, "Do you think they're worth it?", says too little.)
-    if (s.role === 'user' && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && (s.traits & QUESTION || isRequestText(s.text)) && contentWords(s.text).length >= 3 && !(opensOnPointer(s.text) && !/^\W*which\b/i.test(s.text))) askedOf.set(s.message, s.text);
+    if (s.role === 'user' && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && (s.traits & QUESTION || isRequestText(s.text)) && contentWords(s.text).length >= 3 && !opensOnPointer(s.text)) askedOf.set(s.message, s.text);
   }
   removed.forEach((m, i) => {
     if (m.role !== 'assistant') return;

@@ -49,7 +49,10 @@ export function opensOnPointer(text: string): boolean {
   // (Most sentences open on a letter that no pointer or reply starts with: no regex for them.)
   const c = text.charCodeAt(0) | 0x20;
   if (c >= 0x61 && c <= 0x7a && !POINTER_INITIALS.has(c)) return false;
-  if (POINTERS.has(firstWord(text)) || ANSWERS_NO.test(text)) return true;
+  const first = firstWord(text);
+  // ("Which varieties grow well here?" asks; "Which is why …" points.)
+  if (first === 'which' && /\?["'”’)\]]*$/u.test(text.trim())) return false;
+  if (POINTERS.has(first) || ANSWERS_NO.test(text)) return true;
   // "Definitely, those reminders help": the reply's word aside, it opens on a pointer still.
   const agrees = AGREES.exec(text);
   if (!agrees) return false;

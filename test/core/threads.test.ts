@@ -331,6 +331,9 @@ describe('facts that stand alone', () => {
     expect(opensOnPointer("Yeah, I'm turning a Japanese mansion into a recording studio.")).toBe(false);
     expect(opensOnPointer('No one was hurt in the accident.')).toBe(false);
     expect(opensOnPointer('Notes from the trip are in my journal.')).toBe(false);
+    // "Which" asks in a question, and points back otherwise.
+    expect(opensOnPointer('Which tomato varieties grow well with drippers?')).toBe(false);
+    expect(opensOnPointer('Which is why I left the band in May.')).toBe(true);
     expect(isReaction('Wow, that is so cool!')).toBe(true);
     expect(isReaction('Good luck with the exam!')).toBe(true);
     expect(isReaction('The exam is on Friday at nine.')).toBe(false);
