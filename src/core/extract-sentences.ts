@@ -211,6 +211,7 @@ function piecesOf(m: ChatMessage): MessagePieces {
     }
     // List and quote markers are markup, not content: the block adds its own bullets.
     let bare = QUOTE_MARK.test(line) ? line.replace(QUOTE_MARK, '') : line;
+    // (No dangling line is ever carried onto a list item's: see below.)
     const listed = LIST_MARK.test(bare);
     if (listed) bare = bare.replace(LIST_MARK, '');
     if (carry) {
@@ -230,7 +231,7 @@ function piecesOf(m: ChatMessage): MessagePieces {
       const c = !prose && codeLike(text);
       const x = c ? sentence(m, text, sentences.length) : proseSentence(m, text, sentences.length);
       x.template = template;
-      if (listed && !carry && pieces.length === 1 && !c) x.item = true;
+      if (listed && pieces.length === 1 && !c) x.item = true;
       sentences.push(x);
     }
   }
