@@ -5,13 +5,12 @@
 import { mergeContent, type ExtractedContent } from './chain';
 import { selectCut } from './cut';
 import { applyEdits, carryEdits, isRemoved, lineState } from './edits';
-import { selectFacts, type ListedAnswer } from './extract-facts';
-import { listHeadsOf } from './answer-shape';
+import { selectFacts } from './extract-facts';
+import { listedAnswers } from './listed-answers';
 import { fileOpsOfCall, mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { addReferences, findReferences, type FoundReference } from './extract-references';
-import { prepareSentences, sentencesOf, templateSection, type Sentence } from './extract-sentences';
-import { extractTaskLines, isRequestText } from './extract-goal';
-import { QUESTION } from './traits';
+import { prepareSentences, sentencesOf, templateSection } from './extract-sentences';
+import { extractTaskLines } from './extract-goal';
 import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted } from './agent-prose';
 import { LIBRARY, laterFates, withFates } from './error-fate';
@@ -24,7 +23,6 @@ import type { ChatMessage } from './messages';
 import { type CompactionRecord, type CompactionTrigger, type FileEntry, type Reference, type SourcedLine, RECORD_VERSION, isCompactionRecord } from './record';
 import { THREADS_MIN_ROOM, renderBlock } from './render';
 import { contentWords } from './word-scan';
-import { opensOnPointer } from './salience';
 import { estimateTokens } from './tokens';
 import { wholeUnits } from './units';
 import { conversationKind, extractThreads, stampedMessage } from './threads';
@@ -423,29 +421,6 @@ function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed: reado
   if (at >= 0 && later) task.nextStep = null;
 }
 
-/** The assistant's answers that hold a list, as their items' heads (answer-shape.ts), each with
- * the request it answers: the user's request or question in the message just before it. */
-function listedAnswers(removed: readonly ChatMessage[], sentences: readonly Sentence[]): ListedAnswer[] {
-  const out: ListedAnswer[] = [];
-  const atOf = new Map<number, number>();
-  const askedOf = new Map<number, string>();
-  for (const s of sentences) {
-    if (!atOf.has(s.message)) atOf.set(s.message, s.at);
-    // (A question that leans on what came before, "Do you think they're worth it?", says too little.)
-    if (s.role === 'user' && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && (s.traits & QUESTION || isRequestText(s.text)) && contentWords(s.text).length >= 3 && !opensOnPointer(s.text)) askedOf.set(s.message, s.text);
-  }
-  removed.forEach((m, i) => {
-    if (m.role !== 'assistant') return;
-    const heads = listHeadsOf(m);
-    if (!heads.length) return;
-    const asked = removed[i - 1]?.role === 'user' ? askedOf.get(i - 1) : undefined;
-    out.push({ id: m.id, at: atOf.get(i) ?? (m.createdAt > 0 ? m.createdAt : 0), message: i, heads, ...(asked ? { asked } : {}) });
-  });
-  return out;
-}
-
-/** Words a request shown beside its list may have: a longer one is a paragraph, not a label. */
-const ASKED_WORDS = 24;
 
 /** Rules that open with the same eight words are one rule said again (a template pasted into
  * several messages, each copy with another tail): the first is kept. */
