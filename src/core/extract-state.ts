@@ -1,15 +1,16 @@
 // Where the work stands, from the tool calls of the removed part: the source files changed and
 // how (the edit command, or the first line an edit wrote), the scratch files the agent made for
 // itself (reproduction and test scripts, backups, /tmp), the last test or reproduction run and its
-// outcome, the agent's latest conclusion about the cause, and for the plugin's own tools the notes
-// read and written and what each search returned. Chains carry it forward, the newest round
-// winning (mergeState). A model that continues from the block must not redo or undo this work.
+// outcome, the agent's latest conclusion about the cause and its planned fix (read by
+// agent-cause.ts), and for the plugin's own tools the notes read and written and what each search
+// returned. Chains carry it forward, the newest round winning (mergeState). A model that continues
+// from the block must not redo or undo this work.
 import type { Sentence } from './extract-sentences';
 import { fileOpsOfCall, lexShell, samePath } from './extract-files';
 import { parseToolArguments, type ChatMessage } from './messages';
-import type { ChangedFile, CheckLine, SourcedLine, TaskState } from './record';
+import type { ChangedFile, CheckLine, TaskState } from './record';
 import { squash, truncateAtWord } from './text';
-import { assistantProse, memo, question } from './sentence-memo';
+import { latestCause, latestPlan } from './agent-cause';
 import { codePlaces, placeNamed, placesNamed, placeText } from './code-places';
 import { resultOf, shellCommand } from './tool-output';
 
@@ -39,13 +40,6 @@ const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failur
 const TOOL_NOISE = /^(?:WARNING:|DEPRECATION:|\[notice\]|npm (?:WARN|notice)\b)/;
 /** The line of a passing run that says so. */
 const PASS_LINE = /^(?:OK\b.*|Ran \d+ tests? in .*|.*\b\d+ passed\b.*|.*\ball (?:the )?(?:tests?|checks?) (?:passed|pass|work).*|.*\b(?:tests? passed|success(?:fully)?|works correctly|fixed)\b.*)$/i;
-/** A conclusion about the cause ("The issue is that …", "The problem occurs because …"). */
-const CAUSE =
-  /^(?:(?:so|now|ok(?:ay)?|i see[,!]?|i found it[,!]?|perfect[,!]?|great[,!]?)[,!:]?\s+)?(?:the (?:root cause|(?:real |actual |underlying )?(?:issue|problem|bug|cause|reason)) (?:is|was|lies|comes|occurs|happens|here is|seems to be)\b|(?:i (?:found|see|understand|now understand) (?:the (?:issue|problem|bug|cause)|why|what)\b)|.{0,80}\b(?:fails?|happens|occurs|breaks) because\b)/i;
-/** A hedge: not a conclusion. */
-const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|may be|could be|not sure|I think|I suspect|I guess|seems? like)\b/i;
-/** Opens on a word whose referent lies in the sentence before it. */
-const POINTER_OPENER = /^(?:it|its|it['’]s|this|that|that['’]s|these|those|they|they['’]re|there|such|both|which|he|she)\b/i;
 /** The plugin's own tools (src/chat/tools/vault-tools.ts). */
 const PLUGIN_READ = 'read_note';
 const PLUGIN_SEARCH = 'search_vault';
@@ -274,97 +268,6 @@ function actionOutcome(result: ReturnType<typeof resultOf>): string {
   // what the step did.)
   const first = lines.find((l) => !TOOL_NOISE.test(l));
   return first ? truncateAtWord(squash(first), MAX_OUTCOME) : 'no output';
-}
-
-/** A conclusion announced, its content in the sentences after it ("Now I understand the issue.",
- * "The problem is clear:"). Not "The test confirms the issue:": what follows is the symptom. */
-const ANNOUNCED_CAUSE =
-  /^(?:(?:so|now|ok(?:ay)?|perfect|great|good|ah|aha)[,!]?\s+)?(?:(?:now\s+)?I (?:now |can |finally )?(?:understand|see|found|get|spotted|identified)(?: now)? (?:the |what the )?(?:root cause|(?:real |actual )?(?:issue|problem|bug|cause))(?: (?:now|clearly|better|here|is))?|the (?:root cause|issue|problem|bug) is (?:now )?(?:clear|this|as follows|here)|here['’]s the (?:issue|problem|bug))\W*$/i;
-/** A finding about what the code fails to do ("`make_bytes` doesn't handle `memoryview`"): a
- * cause when the agent states none in so many words. */
-const FINDING = /\b(?:does(?:n['’]t| not)|is(?:n['’]t| not)|never|fails to) (?:handle|handled|pass|passed|call|called|check|checked|support|supported|include|included|account for|consider|considered|use|used|set|add|added|escape|escaped|strip|stripped|return|returned)\b/i;
-/** A statement of what the issue is about, not of its cause ("The issue is about X", "… is real"). */
-const NOT_A_CAUSE = /\b(?:issue|problem|bug) (?:is|was) (?:about|related to|real|fixed|now fixed|resolved|confirmed|reproduced|still there|gone)\b/i;
-/** A connective that opens a conclusion without adding to it ("So the issue is …"). */
-const CONNECTIVE = /^(?:(?:so|now|ok(?:ay)?|perfect|great|good|ah|aha)[,!:]?\s+)?(?:i (?:can |now )?(?:see|notice|found|understand) that\s+|(?:i see|i found it)[,!:]?\s+)?/i;
-/** Most words of a cause taken from the sentences after its announcement. */
-const CAUSE_WORDS = 60;
-
-/** A cause line's text: without the connective it opens with, its first letter capitalised. */
-function causeText(text: string): string {
-  const bare = squash(text).replace(CONNECTIVE, '');
-  return bare ? `${bare.charAt(0).toUpperCase()}${bare.slice(1)}` : bare;
-}
-
-/** A sentence that can state (part of) a cause: a whole assistant sentence of prose, not a
- * hedge, not one leaning on the sentence before it, not a lead-in. */
-function causeSentence(s: Sentence): boolean {
-  return s.role === 'assistant' && !s.code && !s.template && s.wc >= 4 && s.wc <= 60 && !HEDGE.test(s.text) && !POINTER_OPENER.test(s.text) && !/:\s*$/.test(s.text) && !/^(?:let me|let['’]s|I['’]ll|I will|now let me)\b/i.test(s.text);
-}
-
-/** The sentences after an announcement in its message that say what it announced (up to
- * CAUSE_WORDS words; a lead-in or a hedge ends them). */
-function announcedCause(sentences: readonly Sentence[], at: number): Sentence[] {
-  const head = sentences[at] as Sentence;
-  const out: Sentence[] = [];
-  let words = 0;
-  for (let i = at + 1; i < sentences.length; i++) {
-    const s = sentences[i] as Sentence;
-    if (s.message !== head.message || !causeSentence(s) || NOT_A_CAUSE.test(s.text)) break;
-    if (out.length && words + s.wc > CAUSE_WORDS) break;
-    out.push(s);
-    words += s.wc;
-  }
-  return out;
-}
-
-/** The fix the agent settled on ("The fix should be to pass the original field name …"). */
-const PLAN = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?the (?:fix|solution|correct fix|right fix) (?:should be|is|would be|will be|needs to be)\b/i;
-
-/** The agent's latest statement of the fix it means to make, when no source file was edited after
- * it (then it is done, and Changed says how): a whole sentence, or the sentences after one that
- * announces it ("So the fix is:"). `lastEdit`: index among the removed messages of the last
- * message that changed a source file (-1: none). */
-function latestPlan(sentences: readonly Sentence[], lastEdit: number): SourcedLine | null {
-  for (let i = sentences.length - 1; i >= 0; i--) {
-    const s = sentences[i] as Sentence;
-    if (s.message <= lastEdit) return null;
-    if (s.role !== 'assistant' || s.code || s.template || !memo(s, STATES_PLAN)) continue;
-    if (/:\s*$/.test(s.text) && s.wc <= 12) {
-      const said = announcedCause(sentences, i);
-      if (said.length) return { text: causeText(said.map((x) => x.text).join(' ')), sources: [s.id], at: s.at, score: 1, round: 0 };
-      continue;
-    }
-    if (causeSentence(s) && s.wc >= 8 && !/\b(?:in|on) (?:the )?(?:test|import)/i.test(s.text)) return { text: causeText(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
-  }
-  return null;
-}
-
-// (Asked once per sentence, sentence-memo.ts: a sentence none of the cause patterns match is
-// passed over by latestCause whatever sits around it; the same for the plan's.)
-const MAY_STATE_CAUSE = question((s) => ANNOUNCED_CAUSE.test(s.text) || (causeSentence(s) && !NOT_A_CAUSE.test(s.text) && (CAUSE.test(s.text) || FINDING.test(s.text))), assistantProse);
-const STATES_PLAN = question((s) => PLAN.test(s.text), assistantProse);
-
-/** The agent's latest conclusion about the cause: a whole sentence saying it ("The issue is that
- * …"), or the sentences after one announcing it ("Now I understand the issue."); when it states
- * none, its latest finding of what the code fails to do. Never a hedge, a question, a sentence
- * leaning on the one before it, nor what it retracted (the caller drops those). */
-function latestCause(sentences: readonly Sentence[]): SourcedLine | null {
-  let finding: Sentence | null = null;
-  for (let i = sentences.length - 1; i >= 0; i--) {
-    const s = sentences[i] as Sentence;
-    if (s.role !== 'assistant' || s.code || s.template || !memo(s, MAY_STATE_CAUSE)) continue;
-    if (ANNOUNCED_CAUSE.test(s.text) && s.wc <= 12) {
-      const said = announcedCause(sentences, i);
-      // (List items end without a stop: each is ended, so two never run together.)
-      if (said.length) return { text: causeText(said.map((x) => (/[.!?;]["'”’)\]*_`]*$/u.test(x.text) ? x.text : `${x.text};`)).join(' ').replace(/;$/, '.')), sources: [s.id], at: s.at, score: 1, round: 0 };
-      continue;
-    }
-    if (!causeSentence(s) || NOT_A_CAUSE.test(s.text)) continue;
-    if (CAUSE.test(s.text) && s.wc >= 6) return { text: causeText(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
-    if (!finding && FINDING.test(s.text) && s.wc >= 6) finding = s;
-  }
-  return finding ? { text: causeText(finding.text), sources: [finding.id], at: finding.at, score: 1, round: 0 } : null;
 }
 
 /** The `path` (or `file`, `note`) strings of a JSON search result, in order, once each; null when
