@@ -347,8 +347,13 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     .flatMap((l) => (l ? contentWords(l.text) : []))
     .concat(sections.constraints.flatMap((c) => contentWords(c.text)))
     .filter((w) => !focusWords.has(w));
+  const speakers = kind === 'talk' ? findSpeakers(removed) : undefined;
+  // The threads: this round's segments, joined to earlier threads they come back to.
+  const { threads, threadOf } = extractThreads(removed, sentences, kind, previous?.threads ?? [], round);
   const facts = selectFacts(sentences, {
     kind,
+    sessionOf: (s) => threadOf.get(s.id),
+    ...(speakers ? { speakerNames: [speakers.user, speakers.assistant].filter((n): n is string => !!n) } : {}),
     // (Answers' lists only where the block lays facts out under their threads' heads.)
     answers: kind === 'assist' && options.budgetTokens >= THREADS_MIN_ROOM ? listedAnswers(removed, sentences) : [],
     focus: options.focus,
@@ -362,9 +367,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     round,
     freshReserve: FRESH_POOL_SHARE,
   });
-  // The threads: this round's segments, joined to earlier threads they come back to; each new
-  // fact names its thread (carried ones keep theirs).
-  const { threads, threadOf } = extractThreads(removed, sentences, kind, previous?.threads ?? [], round);
+  // Each new fact names its thread (carried ones keep theirs).
   for (const f of facts) {
     if (f.thread !== undefined) continue;
     const t = threadOf.get(f.sources[0] ?? '');
@@ -392,7 +395,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     filesModified,
     kind,
     threads,
-    ...(kind === 'talk' ? { speakers: findSpeakers(removed) } : {}),
+    ...(speakers ? { speakers } : {}),
     ...(state && !stateIsEmpty(state) ? { state } : {}),
   };
 }

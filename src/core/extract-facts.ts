@@ -22,6 +22,7 @@ import { type CandidateContext, type ListedAnswer, answerCandidates, carriedCand
 import { prefilter, roughValues } from './fact-prefilter';
 import { coveredWords, pickFacts } from './fact-pick';
 import { vocabSize } from './vocab';
+import { speakerThemes } from './speaker-themes';
 
 export type { ListedAnswer } from './fact-candidates';
 
@@ -49,6 +50,11 @@ export interface FactOptions {
   /** Assistant answers carried as their list items' heads (answer-shape.ts), by message: they
    * compete with the sentences as one fact each. */
   answers?: readonly ListedAnswer[];
+  /** The thread (between two people: the session) a sentence belongs to, when known: what a
+   * speaker comes back to session after session says who they are (speaker-themes.ts). */
+  sessionOf?: (s: Sentence) => number | undefined;
+  /** The speakers' names (speakers.ts), between two people. */
+  speakerNames?: readonly string[];
   /** Share of the pool that carried facts may not take while new sentences are left to fill it:
    * a later round's block can only show this round's facts if the pool kept them. */
   freshReserve?: number;
@@ -79,6 +85,9 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   // (Between two people nobody hands over a document to read; an agent's task is its own.)
   const pasted = kind === 'assist' ? pastedMessages(sentences) : undefined;
   const prior = (s: Sentence, text: string): number => priorOf(s, text, { kind, lastMessage, ...(pasted ? { pasted } : {}) });
+  // Between two people, the sentence that stands for each speaker (speaker-themes.ts) is a
+  // candidate whatever its rough value, laid out under "About <name>".
+  const themes = talk && options.sessionOf ? speakerThemes(usable, options.sessionOf, options.speakerNames) : undefined;
   const ctx: CandidateContext = {
     round: options.round,
     talk,
@@ -87,8 +96,10 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     weigh: weigher(idf),
     focusBoost: focusBooster(focusIds),
     ...(pasted ? { pasted } : {}),
+    ...(themes?.size ? { themes } : {}),
   };
   const chosen = prefilter(roughValues(usable, weights, prior), options.poolTokens);
+  if (themes) for (let pos = 0; pos < usable.length; pos++) if (themes.has(usable[pos] as Sentence)) chosen[pos] = 1;
   const candidates = [
     ...sentenceCandidates(usable, referents, chosen, ctx),
     ...answerCandidates(options.answers ?? [], usable.length, ctx),

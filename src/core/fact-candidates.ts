@@ -91,6 +91,8 @@ export interface CandidateContext {
   focusBoost: (ids: readonly number[]) => number;
   /** Messages of pasted text (fact-prior.ts pastedMessages): not the user telling of themselves. */
   pasted?: ReadonlySet<number>;
+  /** Between two people, the sentence that stands for each speaker (speaker-themes.ts). */
+  themes?: ReadonlySet<Sentence>;
 }
 
 /** The candidate of sentence `s` (at `pos` among the usable ones) shown as `text` with its `ids`. */
@@ -98,7 +100,8 @@ export function sentenceCandidate(s: Sentence, pos: number, text: string, ids: r
   const boost = ctx.prior(s, text) * ctx.focusBoost(ids);
   const seq = ctx.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
   const about = tellsAboutUser(s, text, ctx.pasted);
-  const rankedAsIdentity = tellsIdentity(s, text, ctx.talk);
+  const theme = text === s.text && ctx.themes?.has(s) === true;
+  const rankedAsIdentity = theme || tellsIdentity(s, text, ctx.talk);
   const identity = (rankedAsIdentity && readsAsIdentity(s, text)) || tellsProfile(text, ctx.talk);
   return {
     text,
