@@ -367,11 +367,14 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     round,
     freshReserve: FRESH_POOL_SHARE,
   });
-  // Each new fact names its thread (carried ones keep theirs).
+  // Each new fact names its thread (carried ones keep theirs), and between two people whether its
+  // speaker said it as they came back (their first message of the session).
+  const openers = kind === 'talk' ? sessionOpeners(removed, threadOf) : undefined;
   for (const f of facts) {
     if (f.thread !== undefined) continue;
     const t = threadOf.get(f.sources[0] ?? '');
     if (t !== undefined) f.thread = t;
+    if (openers?.has(f.sources[0] ?? '')) f.opens = true;
   }
   const stamp = <T extends { round: number }>(xs: T[]): T[] => xs.map((x) => ({ ...x, round }));
   const sectionsStamped = {
@@ -398,6 +401,21 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     ...(speakers ? { speakers } : {}),
     ...(state && !stateIsEmpty(state) ? { state } : {}),
   };
+}
+
+/** The ids of each side's first message in each thread (between two people: each session). */
+function sessionOpeners(removed: readonly ChatMessage[], threadOf: ReadonlyMap<string, number>): Set<string> {
+  const seen = new Set<string>();
+  const out = new Set<string>();
+  for (const m of removed) {
+    const t = threadOf.get(m.id);
+    if (t === undefined || (m.role !== 'user' && m.role !== 'assistant')) continue;
+    const key = `${t}:${m.role}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.add(m.id);
+  }
+  return out;
 }
 
 /**

@@ -109,3 +109,4 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const covered = coveredWords(options.covered ?? []);
   return pickFacts(candidates, covered, options.poolTokens, options.freshReserve ?? 0);
 }
+

@@ -209,9 +209,10 @@ export function carriedCandidates(carried: readonly SourcedLine[], carriedIds: r
 }
 
 /** What a fact line says of itself beyond its text (shown, about the user, identity, an answer
- * list and its request, its thread), the ones it has only: a carried fact keeps them as a
+ * list and its request, its thread, a session's news), the ones it has only: a carried fact keeps them as a
  * candidate, a picked candidate gives them back to its line. */
-export function lineMarks(x: Pick<SourcedLine, 'shown' | 'about' | 'identity' | 'listed' | 'asked' | 'thread'>): Pick<SourcedLine, 'shown' | 'about' | 'identity' | 'listed' | 'asked' | 'thread'> {
+type Marks = 'shown' | 'about' | 'identity' | 'listed' | 'asked' | 'thread' | 'opens';
+export function lineMarks(x: Pick<SourcedLine, Marks>): Pick<SourcedLine, Marks> {
   return {
     ...(x.shown ? { shown: x.shown } : {}),
     ...(x.about ? { about: true } : {}),
@@ -219,5 +220,6 @@ export function lineMarks(x: Pick<SourcedLine, 'shown' | 'about' | 'identity' | 
     ...(x.listed ? { listed: true } : {}),
     ...(x.asked ? { asked: x.asked } : {}),
     ...(x.thread !== undefined ? { thread: x.thread } : {}),
+    ...(x.opens ? { opens: true } : {}),
   };
 }

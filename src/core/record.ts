@@ -37,6 +37,9 @@ export interface SourcedLine {
   /** An assistant answer's list carried as its items' heads (answer-shape.ts): the text is the
    * heads joined by "; ", laid out as "<Assistant> listed: …". */
   listed?: boolean;
+  /** Between two people: said in its speaker's first message of its session, where a person tells
+   * what happened since they last talked (the session's news). */
+  opens?: boolean;
   /** A listed answer's request, in the user's words, when the user asked for the list in the
    * message before it: shown beside the list when it is not its thread's head. */
   asked?: string;

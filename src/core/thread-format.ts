@@ -118,6 +118,7 @@ export class FactLayout {
     // Between two people, each thread's most newsworthy fact (the wedding told as news, not what
     // a friend said of it), the first in rank among those as newsworthy.
     const eventOf = new Map<string, { f: SourcedLine; rank: number }>();
+    const latestKey = `thread:${latestThread(this.input.threads)?.id}`;
     for (const f of ranked) {
       const g = this.group(f);
       if (g === '') continue;
@@ -129,7 +130,12 @@ export class FactLayout {
       // of who they are, before what ranks higher there.
       if (talk && g.startsWith('who:') && !eventOf.has(g) && profileRank(f.text)) eventOf.set(g, { f, rank: 1 });
       if (!talk || !g.startsWith('thread:')) continue;
-      const rank = newsRank(f.text);
+      // (In the latest session — what the kept messages go on with — news a speaker came back
+      // with, in their first message, outranks news told later in it: "A competing shop snagged a
+      // deal we were trying to secure for months" before "That's why I love my job". In every
+      // session it cost LoCoMo recall at 2,000, 0.717 → 0.707; here none, event coverage at 1,000
+      // 0.632 → 0.625 against 0.639.)
+      const rank = newsRank(f.text) + (f.opens && g === latestKey && newsRank(f.text) > 0 ? 0.5 : 0);
       const best = eventOf.get(g);
       if (rank > 0 && (!best || rank > best.rank)) eventOf.set(g, { f, rank });
     }

@@ -404,6 +404,22 @@ describe('facts that stand alone', () => {
     expect(layout.spread(ranked).map((f) => f.text).slice(0, 2)).toEqual([ranked[1]?.text, ranked[2]?.text]);
   });
 
+  it('takes first, in the latest session, the news a speaker came back with over news told later in it', () => {
+    const thread = (id: number, day: number): ThreadLine => ({ id, text: '', head: 'phrases', sources: [`t${id}`], at: 0, from: day, to: day, score: 1, round: 1 });
+    const layout = new FactLayout({ threads: [thread(1, 10), thread(2, 20)], kind: 'talk', roleOf: () => 'user' });
+    const line = (text: string, thread: number, opens = false): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread, ...(opens ? { opens } : {}) });
+    const ranked = [
+      line('That is why I love my job so much, connecting with the crowd.', 2),
+      line('A competing shop snagged the deal we were trying to secure for months.', 2, true),
+      line('That is why I love my job so much, fixing old engines.', 1),
+      line('A rival garage won the contract we bid on in spring.', 1, true),
+    ];
+    // Each session's first, then the latest session's next (see LATEST_EXTRA).
+    const firsts = layout.spread(ranked).map((f) => f.text);
+    expect(firsts.slice(0, 2)).toEqual([ranked[1]?.text, ranked[2]?.text]);
+    // (An earlier session keeps the ranking's order between news of one rank.)
+  });
+
   it("heads what a speaker said of who they are with what they own or work as, though it ranks lower", () => {
     const layout = new FactLayout({ threads: [], kind: 'talk', roleOf: () => 'assistant' });
     const line = (text: string, thread: number): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread, identity: true });
