@@ -139,7 +139,10 @@ export class FactLayout {
       const best = eventOf.get(g);
       if (rank > 0 && (!best || rank > best.rank)) eventOf.set(g, { f, rank });
     }
-    const out = [...firstOf].map(([g, f]) => eventOf.get(g)?.f ?? f);
+    // (Between two people, who each of them is comes before any session's news: a reader meets
+    // the people first.)
+    const groups = talk ? [...firstOf].sort(([a], [b]) => Number(b.startsWith('who:')) - Number(a.startsWith('who:'))) : [...firstOf];
+    const out = groups.map(([g, f]) => eventOf.get(g)?.f ?? f);
     // The latest thread goes on in the messages kept after the block: what it was about so far is
     // what a reader needs to follow them, so its next facts come before other threads' seconds.
     // (Latest by its last message; a thread that came back may stand earlier in the list.)

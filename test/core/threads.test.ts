@@ -420,6 +420,14 @@ describe('facts that stand alone', () => {
     // (An earlier session keeps the ranking's order between news of one rank.)
   });
 
+  it('takes who each speaker is before any session news between two people, however it ranks', () => {
+    const layout = new FactLayout({ threads: [], kind: 'talk', roleOf: (id) => (id === 'u' ? 'user' : 'assistant') });
+    const news = (text: string, thread: number): SourcedLine => ({ text, sources: ['a'], at: 0, score: 2, round: 1, thread });
+    const who: SourcedLine = { text: 'I have been working on music collaborations with Japanese artists.', sources: ['u'], at: 0, score: 0.5, round: 1, thread: 3, identity: true };
+    const ranked = [news('I booked a trip to the mountains for next month.', 1), news('I joined a rock band last week.', 2), who];
+    expect(layout.spread(ranked)[0]).toBe(who);
+  });
+
   it("heads what a speaker said of who they are with what they own or work as, though it ranks lower", () => {
     const layout = new FactLayout({ threads: [], kind: 'talk', roleOf: () => 'assistant' });
     const line = (text: string, thread: number): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread, identity: true });
