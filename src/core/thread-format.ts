@@ -140,8 +140,11 @@ export class FactLayout {
       if (rank > 0 && (!best || rank > best.rank)) eventOf.set(g, { f, rank });
     }
     // (Between two people, who each of them is comes before any session's news: a reader meets
-    // the people first.)
-    const groups = talk ? [...firstOf].sort(([a], [b]) => Number(b.startsWith('who:')) - Number(a.startsWith('who:'))) : [...firstOf];
+    // the people first; then the latest session, which the kept messages go on with — its best
+    // fact often ranks below older sessions' and was left out of the spread's share, so a block
+    // ended on the session before: LoCoMo recall at 1,000 0.551 → 0.550, events 0.625 → 0.611.)
+    const order = (g: string): number => (g.startsWith('who:') ? 2 : g === latestKey ? 1 : 0);
+    const groups = talk ? [...firstOf].sort(([a], [b]) => order(b) - order(a)) : [...firstOf];
     const out = groups.map(([g, f]) => eventOf.get(g)?.f ?? f);
     // The latest thread goes on in the messages kept after the block: what it was about so far is
     // what a reader needs to follow them, so its next facts come before other threads' seconds.

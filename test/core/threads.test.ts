@@ -428,6 +428,14 @@ describe('facts that stand alone', () => {
     expect(layout.spread(ranked)[0]).toBe(who);
   });
 
+  it('takes the latest session right after the people between two people: the kept messages go on with it', () => {
+    const thread = (id: number, day: number): ThreadLine => ({ id, text: '', head: 'phrases', sources: [`t${id}`], at: 0, from: day, to: day, score: 1, round: 1 });
+    const layout = new FactLayout({ threads: [thread(1, 10), thread(2, 20), thread(3, 30)], kind: 'talk', roleOf: () => 'user' });
+    const news = (text: string, thread: number, score: number): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score, round: 1, thread });
+    const ranked = [news('I booked a trip to the mountains for next month.', 1, 3), news('I joined a rock band last week.', 2, 2), news('I hurt my ankle last week and I am off the court.', 3, 1)];
+    expect(layout.spread(ranked).map((f) => f.thread)).toEqual([3, 1, 2]);
+  });
+
   it("heads what a speaker said of who they are with what they own or work as, though it ranks lower", () => {
     const layout = new FactLayout({ threads: [], kind: 'talk', roleOf: () => 'assistant' });
     const line = (text: string, thread: number): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread, identity: true });
