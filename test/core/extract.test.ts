@@ -199,6 +199,17 @@ describe('summary sections', () => {
     expect(task.leftOff?.sources).toEqual(['a3']);
   });
 
+  it('reads "I want <things> per …" as what the user asks for, with what they said before it', () => {
+    const chat: ChatMessage[] = [
+      user('u1', 'I track my monthly budget in a markdown table. I want totals per category. Can Dataview do that, or do I need a plugin?'),
+      assistant('a1', 'Dataview reads front matter and inline fields, not table cells.'),
+    ];
+    expect(extractTaskLines(chat, sentencesOf(chat)).goal?.text).toBe('I track my monthly budget in a markdown table. I want totals per category. Can Dataview do that, or do I need a plugin?');
+    // (Wanting to, or wanting that, is no request of this form.)
+    const talk: ChatMessage[] = [user('u1', 'I want that feeling again someday, honestly.'), assistant('a1', 'Same here.')];
+    expect(extractTaskLines(talk, sentencesOf(talk)).goal).toBeNull();
+  });
+
   it('leaves off where the answer stood, not at how it greeted the question nor mid-argument', () => {
     const chat: ChatMessage[] = [
       user('u1', 'Can you recommend a stand mixer for heavy bread dough?'),
