@@ -183,7 +183,9 @@ export class FactLayout {
     all.forEach((f, i) => {
       if (f.asked?.trim()) askedOf.set(facts[i] as SourcedLine, f.asked.trim());
     });
-    if (!byThreads(facts)) return groupFacts(facts, this.labelOf, textOf);
+    // (Without the threads' heads — a small block — the people's heads would stand over facts of
+    // no thread that follow them: Tim's trip read as said "About John". The plain layout then.)
+    if (!byThreads(facts) || !this.input.threads.length) return groupFacts(facts, this.labelOf, textOf);
     const groups = new Map<string, SourcedLine[]>();
     for (const f of facts) {
       const key = this.group(f);

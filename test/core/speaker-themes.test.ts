@@ -68,17 +68,17 @@ describe('speaker themes', () => {
     expect(themes.join(' ')).not.toMatch(/\?/);
   });
 
-  it('lays the speaker out under "About <name>" in a compacted chat', () => {
+  it('marks the sentence standing for a speaker as who they are in a compacted chat (laid out under "About <name>")', () => {
     const { messages } = sessions();
     // Dated sessions, as a chat between two people is stamped ("(1:56 pm on 8 May, 2023)").
     const days = ['8 May, 2023', '20 May, 2023', '2 June, 2023', '19 June, 2023'];
     const stamped = messages.map((m, i) => (i % 2 === 0 ? { ...m, content: `(1:56 pm on ${days[i / 2]}) ${m.content}` } : m));
     const tail = [msg('t1', 'user', 'Anyway, what are you up to today?'), msg('t2', 'assistant', 'Just resting, honestly.')];
-    const all = [...stamped, ...tail];
-    const res = compact(all, { budgetTokens: 600, cut: stamped.length });
+    const res = compact([...stamped, ...tail], { budgetTokens: 1000, cut: stamped.length });
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    const block = res.block;
-    expect(block).toMatch(/### About Ines:\n- [^\n]*pottery studio/);
+    const who = res.record.facts.filter((f) => f.identity).map((f) => f.text);
+    expect(who.some((t) => /pottery studio/.test(t))).toBe(true);
+    expect(who.some((t) => /sailing club/.test(t))).toBe(true);
   });
 });

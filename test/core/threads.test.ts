@@ -420,6 +420,17 @@ describe('facts that stand alone', () => {
     // (An earlier session keeps the ranking's order between news of one rank.)
   });
 
+  it('lays facts out plainly when the threads are not shown, never under a person they are not about', () => {
+    const line = (text: string, id: string, thread: number, identity = false): SourcedLine => ({ text, sources: [id], at: 0, score: 1, round: 1, thread, ...(identity ? { identity } : {}) });
+    const facts = [line('I play shooting guard for the Wolves.', 'a', 1, true), line('I went to a castle in the UK last Friday.', 'u', 2)];
+    const input = { kind: 'talk' as const, roleOf: (id: string) => (id === 'u' ? 'user' : 'assistant'), speakers: { user: 'Tim', assistant: 'John' } };
+    const small = new FactLayout({ ...input, threads: [] }).lines(facts);
+    expect(small.join('\n')).not.toContain('### About');
+    expect(small).toEqual(['- John: I play shooting guard for the Wolves.', '- Tim: I went to a castle in the UK last Friday.']);
+    const thread = (id: number, day: number): ThreadLine => ({ id, text: '', head: 'phrases', sources: [`t${id}`], at: 0, from: day, to: day, score: 1, round: 1 });
+    expect(new FactLayout({ ...input, threads: [thread(1, 10), thread(2, 20)] }).lines(facts)[0]).toBe('### About John:');
+  });
+
   it('takes who each speaker is before any session news between two people, however it ranks', () => {
     const layout = new FactLayout({ threads: [], kind: 'talk', roleOf: (id) => (id === 'u' ? 'user' : 'assistant') });
     const news = (text: string, thread: number): SourcedLine => ({ text, sources: ['a'], at: 0, score: 2, round: 1, thread });
