@@ -9,7 +9,8 @@ import { selectFacts } from './extract-facts';
 import { listedAnswers } from './listed-answers';
 import { fileOpsOfCall, mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { addReferences, findReferences, type FoundReference } from './extract-references';
-import { prepareSentences, sentencesOf, templateSection } from './extract-sentences';
+import { type Sentence, prepareSentences, sentencesOf, templateSection } from './extract-sentences';
+import { isFactSentence } from './fact-sentences';
 import { extractTaskLines } from './extract-goal';
 import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted } from './agent-prose';
@@ -369,7 +370,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   });
   // Each new fact names its thread (carried ones keep theirs), and between two people whether its
   // speaker said it as they came back (their first message of the session).
-  const openers = kind === 'talk' ? sessionOpeners(removed, threadOf) : undefined;
+  const openers = kind === 'talk' ? sessionOpeners(sentences, threadOf) : undefined;
   for (const f of facts) {
     if (f.thread !== undefined) continue;
     const t = threadOf.get(f.sources[0] ?? '');
@@ -403,17 +404,18 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   };
 }
 
-/** The ids of each side's first message in each thread (between two people: each session). */
-function sessionOpeners(removed: readonly ChatMessage[], threadOf: ReadonlyMap<string, number>): Set<string> {
+/** The ids of each side's first message in each thread (between two people: each session) that
+ * says something (holds a fact sentence: "Hey Dave! Long time no chat!" is the greeting before it). */
+function sessionOpeners(sentences: readonly Sentence[], threadOf: ReadonlyMap<string, number>): Set<string> {
   const seen = new Set<string>();
   const out = new Set<string>();
-  for (const m of removed) {
-    const t = threadOf.get(m.id);
-    if (t === undefined || (m.role !== 'user' && m.role !== 'assistant')) continue;
-    const key = `${t}:${m.role}`;
+  for (const s of sentences) {
+    const t = threadOf.get(s.id);
+    if (t === undefined || (s.role !== 'user' && s.role !== 'assistant') || !isFactSentence(s)) continue;
+    const key = `${t}:${s.role}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.add(m.id);
+    out.add(s.id);
   }
   return out;
 }

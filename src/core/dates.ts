@@ -63,11 +63,9 @@ export function resolveRelativeDates(text: string, at: number): string {
     const unit = m[2];
     const n = /^\d+$/.test(nWord) ? Number(nWord) : NUMBER_WORDS[nWord];
     const d = new Date(at);
-    if (n === undefined) {
-      // "A few days ago": not a day, only a time before the day it was said.
-      const before = unit === 'day' || unit === 'week' ? describeDay(at) : unit === 'month' ? describeMonth(at) : String(d.getUTCFullYear());
-      return `${m[0]} = some time before ${before}`;
-    }
+    // "A few days ago": not a day, only a time before the day it was said — which the fact's line
+    // names already; "(a few years ago = some time before 2023)" was read as an empty gloss.
+    if (n === undefined) return '';
     if (unit === 'day') return `${m[0]} = ${describeDay(day - n * DAY_MS)}`;
     if (unit === 'week') return `${m[0]} = around ${describeDay(day - n * 7 * DAY_MS)}`;
     if (unit === 'month') return `${m[0]} = ${describeMonth(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - n, 1))}`;

@@ -404,7 +404,7 @@ describe('facts that stand alone', () => {
     expect(layout.spread(ranked).map((f) => f.text).slice(0, 2)).toEqual([ranked[1]?.text, ranked[2]?.text]);
   });
 
-  it('takes first, in the latest session, the news a speaker came back with over news told later in it', () => {
+  it('takes first in each session the news a speaker came back with over news told later in it', () => {
     const thread = (id: number, day: number): ThreadLine => ({ id, text: '', head: 'phrases', sources: [`t${id}`], at: 0, from: day, to: day, score: 1, round: 1 });
     const layout = new FactLayout({ threads: [thread(1, 10), thread(2, 20)], kind: 'talk', roleOf: () => 'user' });
     const line = (text: string, thread: number, opens = false): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread, ...(opens ? { opens } : {}) });
@@ -414,10 +414,10 @@ describe('facts that stand alone', () => {
       line('That is why I love my job so much, fixing old engines.', 1),
       line('A rival garage won the contract we bid on in spring.', 1, true),
     ];
-    // Each session's first, then the latest session's next (see LATEST_EXTRA).
+    // The latest session first (the kept messages go on with it), then the others; each session
+    // by its opening news.
     const firsts = layout.spread(ranked).map((f) => f.text);
-    expect(firsts.slice(0, 2)).toEqual([ranked[1]?.text, ranked[2]?.text]);
-    // (An earlier session keeps the ranking's order between news of one rank.)
+    expect(firsts.slice(0, 2)).toEqual([ranked[1]?.text, ranked[3]?.text]);
   });
 
   it('lays facts out plainly when the threads are not shown, never under a person they are not about', () => {
