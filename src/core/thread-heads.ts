@@ -17,9 +17,9 @@ const BREAKS = new Set([...STOPWORDS, ...GENERIC_WORDS]);
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 /** Words that qualify rather than name ("various aspects", "several lockers"): no phrase starts or
  * ends on one, nor on an adverb in -ly. */
-const QUALIFIERS = new Set('various several certain many few such whole entire main real truly quite rather lots plenty couple bunch kind sort type totally currently recently finally per ones'.split(' '));
+const QUALIFIERS = new Set('various several certain many few such whole entire main real truly quite rather lots plenty couple bunch kind sort type totally currently recently finally per ones thing things thingy stuff'.split(' '));
 /** Sign-offs and wishes said at every parting ("Stay safe!", "Take care"): said again, but no topic. */
-const PLEASANTRY = /^(?:stay (?:safe|tuned|strong|positive)|take care|good luck|best (?:wishes|of luck)|have fun|well done|keep (?:going|rocking|it up|pushing)|talk soon|see you|catch you|cheers)$/i;
+const PLEASANTRY = /^(?:stay (?:safe|tuned|strong|positive)|safe (?:trip|travels?|flight|journey|drive)|take care|good luck|best (?:wishes|of luck)|have fun|well done|keep (?:going|rocking|it up|pushing)|talk soon|see you|catch you|cheers)$/i;
 const qualifies = (w: string): boolean => QUALIFIERS.has(w) || (w.length > 4 && w.endsWith('ly'));
 
 /** A word of a phrase candidate: lower case (apostrophes dropped), where it stands, whether it is

@@ -32,4 +32,14 @@ describe('thread heads in the thread own words', () => {
     expect(heads).toContain('greenhouse wedding');
     expect(heads.some((h) => /^(?:Stay safe|ones celebrate|ones)$/i.test(h))).toBe(false);
   });
+
+  it('never heads a thread with a wish for the road nor a "thingy"', () => {
+    const heads = phrases([
+      'I went to a music thingy at the harbour festival. Have a safe trip!',
+      'The music thingy at the harbour festival was loud. Safe trip back home!',
+      'Safe trip, and tell me about the harbour festival later.',
+    ]);
+    expect(heads).toContain('harbour festival');
+    expect(heads.some((h) => /safe trip|thingy/i.test(h))).toBe(false);
+  });
 });
