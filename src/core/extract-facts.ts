@@ -69,15 +69,15 @@ aheadAlso((s) => {
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */
 export function selectFacts(sentences: readonly Sentence[], options: FactOptions): SourcedLine[] {
   const focusIds = new Set(options.focus ? idsOf(options.focus) : []);
-  const { usable, referents } = usableSentences(sentences);
-  const carried = options.carried ?? [];
-  const carriedIds = carried.map((f) => idsOf(f.text));
-  const { weights, idf } = wordRarity(usable, carriedIds, vocabSize());
   // Two people chatting (both sides tell about their lives: both count), an assistant explaining
   // things, or one at work with tools (whatever its pronouns: an agent run's user text is an issue
   // report, often with no "my" at all). One reading for the whole compaction (threads.ts).
   const kind = options.kind ?? conversationKind([], sentences);
   const talk = kind === 'talk';
+  const { usable, referents } = usableSentences(sentences, talk);
+  const carried = options.carried ?? [];
+  const carriedIds = carried.map((f) => idsOf(f.text));
+  const { weights, idf } = wordRarity(usable, carriedIds, vocabSize());
   // An assistant at work narrating its next step tells nothing the step's outcome does not: no
   // fact, however much room is left.
   if (!talk) dropNarration(usable, kind === 'work');

@@ -56,6 +56,19 @@ describe('fact sentences', () => {
     expect(referents.get(usable[1]!)?.text).toBe('We visited the Rijksmuseum in Amsterdam on Sunday.');
   });
 
+  it('between two people, never takes as a referent a sentence that itself goes on from the one before', () => {
+    const ss = sentencesOf([
+      msg('u1', 'user', 'Hey Dave, thanks for checking in! The insurance process was a hassle with a ton of paperwork. But it is all sorted now, and the garage is fixing my car. I cannot wait to drive it again on the coast road!'),
+    ]);
+    const last = ss.length - 1;
+    expect(referentOf(ss, last)?.text).toMatch(/^But it is all sorted now/);
+    expect(referentOf(ss, last, true)).toBeNull();
+    const { usable, referents } = usableSentences(ss, true);
+    // ("But …" is carried with the insurance sentence, or not at all.)
+    for (const s of usable) if (/^But /.test(s.text)) expect(referents.get(s)?.text).toMatch(/^The insurance process/);
+    expect([...referents.values()].some((r) => /^But /.test(r.text))).toBe(false);
+  });
+
   it("drops the assistant's narration of its next step, and at work its longer step sentences too", () => {
     const make = () =>
       usableSentences(
