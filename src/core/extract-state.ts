@@ -229,7 +229,8 @@ function outcomeOf(result: ReturnType<typeof resultOf>): { passed: boolean; outc
   const failed = (result.code !== null && result.code !== 0) || result.error || failure !== undefined;
   if (failed) {
     const line = failure ?? lines[lines.length - 1] ?? '';
-    const code = result.code !== null && result.code !== 0 ? ` (return code ${result.code})` : '';
+    // ("failed with return code 1", not "(return code 1)": see state-format.ts's Looked at.)
+    const code = result.code !== null && result.code !== 0 ? ` with return code ${result.code}` : '';
     return { passed: false, outcome: line ? `failed${code}: ${truncateAtWord(line, MAX_OUTCOME)}` : `failed${code}` };
   }
   const pass = [...lines].reverse().find((l) => PASS_LINE.test(l) && l.length <= MAX_OUTCOME);
@@ -263,7 +264,7 @@ function actionOutcome(result: ReturnType<typeof resultOf>): string {
   const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
   const failure = [...lines].reverse().find((l) => FAILURE_LINE.test(l) && l.length <= 400);
   if (failure) return `failed: ${truncateAtWord(failure, MAX_OUTCOME)}`;
-  if (result.code !== null && result.code !== 0) return `failed (return code ${result.code})`;
+  if (result.code !== null && result.code !== 0) return `failed with return code ${result.code}`;
   // (A package manager's warning — "WARNING: Running pip as the 'root' user …" — says nothing of
   // what the step did.)
   const first = lines.find((l) => !TOOL_NOISE.test(l));

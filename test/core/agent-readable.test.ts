@@ -260,8 +260,8 @@ describe('the code the agent looked at', () => {
       ['So `apply_discount` is called from `total()` as well.', 'ls tests', 'test_totals.py\n'],
     ]);
     const { block } = compacted(chat, 1500);
-    expect(block).toContain('- Looked at: billing/totals.py — total (line 41), subtotal (line 57)');
-    expect(block).toContain('- Looked at: billing/discounts.py — apply_discount (line 7)');
+    expect(block).toContain('- Looked at: billing/totals.py — total at line 41, subtotal at line 57');
+    expect(block).toContain('- Looked at: billing/discounts.py — apply_discount at line 7');
     expect(block).not.toContain('format_money');
   });
 });

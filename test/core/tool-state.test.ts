@@ -148,7 +148,7 @@ describe('the State section', () => {
     expect(block).toContain('- Ran: python reproduce.py — passed: All checks passed');
     expect(section(block, 'State:')).not.toContain('- Checked:');
     const failing = blockOf(fix.slice(0, 7).concat([{ id: 'u-last', createdAt: 0, role: 'user', content: 'Go on.' }]));
-    expect(section(failing.block, 'State:')).toContain('- Checked: python reproduce.py — failed (return code 1): AssertionError: discount lost on line 2');
+    expect(section(failing.block, 'State:')).toContain('- Checked: python reproduce.py — failed with return code 1: AssertionError: discount lost on line 2');
   });
 
   it("says the agent's latest conclusion about the cause", () => {
@@ -408,7 +408,7 @@ describe('where the work stands, as a reader needs it', () => {
     const lines = blockOf(chat).block.split('\n');
     const at = lines.indexOf('Left off: Let me look at the writer.');
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toBe('- Ran: python -m pytest tests/test_export.py — failed (return code 1): FAILED tests/test_export.py::test_dates - AssertionError: 2 != 3');
+    expect(lines[at + 1]).toBe('- Ran: python -m pytest tests/test_export.py — failed with return code 1: FAILED tests/test_export.py::test_dates - AssertionError: 2 != 3');
     // Prose more than two silent steps back no longer says what the work is doing.
     const silent = run('Fix the export.', [
       ['Let me look at the writer.', 'cat export.py', 'def write(rows): ...'],
@@ -423,7 +423,7 @@ describe('where the work stands, as a reader needs it', () => {
 
   it('shows a script written and run in one command as both, with the outcome of the run', () => {
     const chat = run('Fix the export.', [['Reproducing.', "cat > repro.py << 'EOF'\nfrom export import write\nwrite([{'date': ''}])\nEOF\npython repro.py", 'KeyError: \'date\'\n<returncode>1</returncode>']]);
-    expect(blockOf(chat).block).toContain("- Ran: cat > repro.py … python repro.py — failed (return code 1): KeyError: 'date'");
+    expect(blockOf(chat).block).toContain("- Ran: cat > repro.py … python repro.py — failed with return code 1: KeyError: 'date'");
   });
 
   it('counts a missing test runner and a qualified exception line as a failed run, whatever the return code', () => {
@@ -528,7 +528,7 @@ Creating the patch and submitting it MUST be separate commands.
     const state = section(block, 'State:');
     expect(state).toContain('- Changed: no source file edited yet');
     expect(state).toContain('- Cause: The exporter skips a row when its date is empty instead of writing an empty cell.');
-    expect(state).toContain('- Checked: python -m pytest tests/test_csv.py — failed (return code 1): FAILED tests/test_csv.py::test_empty_date - AssertionError');
+    expect(state).toContain('- Checked: python -m pytest tests/test_csv.py — failed with return code 1: FAILED tests/test_csv.py::test_empty_date - AssertionError');
   });
 
   it('keeps the rules to their share also when the block has little else to carry: the room left is not theirs', () => {
