@@ -222,24 +222,56 @@ function runLine(command: string): string {
   return '';
 }
 
+/** A line a script prints to say a check failed or showed the bug (marks and capitals it chose to
+ * stand out: "❌ ISSUE: …", "BUG: …", "… (should be False but is True)"). */
+const BAD_VERDICT = /[❌✗✘]|\b(?:FAIL(?:ED|URE)?|BUG|ISSUE|WRONG|MISMATCH)\b|\bshould (?:be|have|not|return|raise)\b.*\bbut\b|\b(?:incorrect(?:ly)?|wrong)\b/;
+/** A line a script prints to say a check passed ("✓ Uses name-based access", "PASS: …",
+ * "Got exception (good!)", "This works correctly!"). */
+const GOOD_VERDICT = /[✓✔✅]|\b(?:PASS(?:ED)?|SUCCESS|OK)\b|\((?:good|expected|correct)\b|\b(?:works? (?:correctly|as expected)|as expected|is correct|correctly (?:handled|raised|returned))\b/i;
+/** Output that says nothing on its own: a heading ending in a colon, a rule, a harness's tag. */
+const NOT_A_FINDING = /:\s*$|^[-=*#_~. ]+$|^<\/?[\w-]+>$/;
+
+/**
+ * The line of a run's output that mattered, when the run neither failed nor said it passed: the
+ * last line that gives a verdict (one of failure first: a reproduction that prints "❌ ISSUE: …"
+ * among its other lines showed the bug), else its last line that says something on its own (not
+ * a heading ending in a colon). A reader of "last output: Email value with default:" learns
+ * nothing of what the run showed.
+ */
+function telling(lines: readonly string[]): string {
+  const fit = lines.filter((l) => l.length <= 400 && !TOOL_NOISE.test(l) && !NOT_A_FINDING.test(l));
+  const last = (re: RegExp): string | undefined => [...fit].reverse().find((l) => re.test(l));
+  return last(BAD_VERDICT) ?? last(GOOD_VERDICT) ?? fit[fit.length - 1] ?? lines[lines.length - 1] ?? '';
+}
+
+/** The specific line of a failure (an exception, an assertion, a failed test's own line) rather
+ * than a runner's tally ("FAILED (failures=1)", "1 failed, 2 passed in 0.3s"), which says only
+ * that something failed. */
+const TALLY = /^(?:=+\s*)?(?:FAILED \((?:failures|errors)=|.*\b\d+ (?:failed|passed|errors?)\b.*\bin [\d.]+s\b|.*\bfailures?=\d+)/;
+
 /** A run's outcome: passed (with the line that says so), or failed with its failure line. */
 function outcomeOf(result: ReturnType<typeof resultOf>): { passed: boolean; outcome: string } {
   const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
-  const failure = [...lines].reverse().find((l) => FAILURE_LINE.test(l) && l.length <= 400);
+  const failures = lines.filter((l) => FAILURE_LINE.test(l) && l.length <= 400);
+  const failure = [...failures].reverse().find((l) => !TALLY.test(l)) ?? failures[failures.length - 1];
   const failed = (result.code !== null && result.code !== 0) || result.error || failure !== undefined;
   if (failed) {
-    const line = failure ?? lines[lines.length - 1] ?? '';
+    const line = failure ?? telling(lines);
     // ("failed with return code 1", not "(return code 1)": see state-format.ts's Looked at.)
     const code = result.code !== null && result.code !== 0 ? ` with return code ${result.code}` : '';
     return { passed: false, outcome: line ? `failed${code}: ${truncateAtWord(line, MAX_OUTCOME)}` : `failed${code}` };
   }
-  const pass = [...lines].reverse().find((l) => PASS_LINE.test(l) && l.length <= MAX_OUTCOME);
+  // (A reproduction that prints "❌ ISSUE: …" and then "Done successfully" showed the bug.)
+  const pass = lines.some((l) => BAD_VERDICT.test(l)) ? undefined : [...lines].reverse().find((l) => PASS_LINE.test(l) && l.length <= MAX_OUTCOME);
   if (pass) return { passed: true, outcome: `passed: ${pass}` };
   // A script that ran without error has not "passed" anything unless it says so: a reproduction
-  // that prints the bug exits 0 too. Its last line says what it showed.
-  const last = lines[lines.length - 1];
-  return { passed: false, outcome: last ? `ran without error, last output: ${truncateAtWord(last, MAX_OUTCOME)}` : 'ran without error, no output' };
+  // that prints the bug exits 0 too. The line that mattered says what it showed.
+  const shown = telling(lines);
+  return { passed: false, outcome: shown ? `ran without error, printed: ${truncateAtWord(shown, MAX_OUTCOME)}` : 'ran without error, no output' };
 }
+
+/** A search command (grep, ripgrep, git grep): its return code 1 says it found nothing. */
+const SEARCHES = /^(?:e?grep|rg|ag|git\s+grep)\b/;
 
 /** A command that only shows a file, or part of it (not a search: grep's first hit is a finding). */
 const VIEWS_FILE = /^\s*(?:cat|head|tail|nl|sed\s+-n)\s+[^|;&>]*$/;
@@ -260,10 +292,12 @@ function readOutcome(text: string): string {
 }
 
 /** The last action's outcome in one line: its failure line, or the first line of its output. */
-function actionOutcome(result: ReturnType<typeof resultOf>): string {
+function actionOutcome(result: ReturnType<typeof resultOf>, command = ''): string {
   const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
   const failure = [...lines].reverse().find((l) => FAILURE_LINE.test(l) && l.length <= 400);
   if (failure) return `failed: ${truncateAtWord(failure, MAX_OUTCOME)}`;
+  // (A search that found nothing exits 1: no failure, an answer.)
+  if (result.code === 1 && !lines.length && SEARCHES.test(withoutCd(command))) return 'no matches';
   if (result.code !== null && result.code !== 0) return `failed with return code ${result.code}`;
   // (A package manager's warning — "WARNING: Running pip as the 'root' user …" — says nothing of
   // what the step did.)
@@ -413,7 +447,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       const shown = command !== null ? shownCommand(command) : truncateAtWord(`${name} ${typeof args.path === 'string' ? args.path : ''}`.trim(), MAX_HOW);
       // (A file shown in part — `sed -n '1867,1900p' x.py`, `cat x.py` — says how much it showed:
       // its first line is wherever the range began, not what the step found.)
-      if (shown) state.lastAction = { command: shown, outcome: command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : actionOutcome(result), sources: [m.id] };
+      if (shown) state.lastAction = { command: shown, outcome: command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : actionOutcome(result, command ?? ''), sources: [m.id] };
     }
   }
   state.changed = [...changed.values()];

@@ -437,6 +437,28 @@ describe('where the work stands, as a reader needs it', () => {
     expect(first.state?.checked?.outcome).toBe('failed: /usr/bin/python: No module named pytest');
   });
 
+  it('checks a run by the line that mattered: the bug it printed, the assertion rather than the tally, never a heading', () => {
+    const checked = (output: string): string | undefined => blockOf(run('Fix the totals.', [['Reproducing.', 'python repro.py', output]])).state?.checked?.outcome;
+    // A reproduction that exits 0 and prints the bug among other lines, then "Done": the bug line.
+    expect(checked('Lines: 2\n❌ BUG: total is 30, discount lost\nDiscount: 0\nDone')).toBe('ran without error, printed: ❌ BUG: total is 30, discount lost');
+    // Nor is it "passed" for saying it finished successfully.
+    expect(checked('✗ total ignores the discount\nScript finished successfully')).toBe('ran without error, printed: ✗ total ignores the discount');
+    // A check that passes says so in its own words.
+    expect(checked('case 1\n✓ discount applied on two lines\ncase 2')).toBe('ran without error, printed: ✓ discount applied on two lines');
+    // No verdict: its last line that says something, not a heading ending on a colon.
+    expect(checked('Total with discount: 27\nDiscount rows:')).toBe('ran without error, printed: Total with discount: 27');
+    // A unittest failure: the assertion, not "FAILED (failures=1)".
+    expect(checked('F\nFAIL: test_two_lines (tests.TestTotals)\nAssertionError: 30 != 27\nRan 1 test in 0.001s\nFAILED (failures=1)\n<returncode>1</returncode>')).toBe('failed with return code 1: AssertionError: 30 != 27');
+    // A harness's note about long output is no output of the run.
+    expect(checked('<warning>\nThe output of your last command was too long.\n</warning><output_head>\nok 1\n</output_head>\n<elided_chars>\n900 characters elided\n</elided_chars>\n<output_tail>\n12 passed in 0.41s\n</output_tail>')).toBe('passed: 12 passed in 0.41s');
+  });
+
+  it('says a search that found nothing found nothing, not that it failed', () => {
+    const chat = run('Fix the totals.', [['Looking for callers.', 'grep -rn "apply_discount" billing/', '<returncode>1</returncode>\n<output>\n</output>']]);
+    expect(blockOf(chat).block).toContain('- Ran: grep -rn "apply_discount" billing/ — no matches');
+    expect(blockOf(chat).block).not.toContain('failed');
+  });
+
   it('shows a next step only when it was announced after the last action', () => {
     const acting = run('Fix the export.', [['Next, I will check the date column.', 'grep -n date export.py', '12: date = row[3]']]);
     expect(blockOf(acting).block).not.toContain('Next step:');
@@ -450,7 +472,7 @@ describe('where the work stands, as a reader needs it', () => {
 
   it('shows an inline script as one command, with what its first comment says it does', () => {
     const chat = run('Check the encoder.', [['Testing it.', 'python -c "\nimport sys\n# Encode a memoryview through the response\nprint(bytes(memoryview(b\'x\')))\n"', "b'x'"]]);
-    expect(blockOf(chat).block).toContain('- Ran: python -c "…" # Encode a memoryview through the response — ran without error, last output: b\'x\'');
+    expect(blockOf(chat).block).toContain('- Ran: python -c "…" # Encode a memoryview through the response — ran without error, printed: b\'x\'');
   });
 });
 
