@@ -453,6 +453,16 @@ describe('where the work stands, as a reader needs it', () => {
     expect(checked('<warning>\nThe output of your last command was too long.\n</warning><output_head>\nok 1\n</output_head>\n<elided_chars>\n900 characters elided\n</elided_chars>\n<output_tail>\n12 passed in 0.41s\n</output_tail>')).toBe('passed: 12 passed in 0.41s');
   });
 
+  it('lists no bare file name the agent said in passing as a reference, only paths it can open', () => {
+    const chat = run('Fix the totals. A regression test could go in tests/test_totals.py.', [
+      ['There is no setup.py here, and settings.py is not used. Let me look at the totals.', 'cat billing/totals.py', 'def total(rows):\n    return sum(rows)'],
+      ['Now the discounts.', 'cat billing/discounts.py', 'def apply_discount(total, rate):\n    return total'],
+    ]);
+    const refs = blockOf(chat).block.split('\n').find((l) => l.startsWith('References:')) ?? '';
+    expect(refs).toContain('tests/test_totals.py');
+    expect(refs).not.toMatch(/setup\.py|settings\.py/);
+  });
+
   it('says a search that found nothing found nothing, not that it failed', () => {
     const chat = run('Fix the totals.', [['Looking for callers.', 'grep -rn "apply_discount" billing/', '<returncode>1</returncode>\n<output>\n</output>']]);
     expect(blockOf(chat).block).toContain('- Ran: grep -rn "apply_discount" billing/ — no matches');
