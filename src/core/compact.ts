@@ -296,7 +296,9 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const met = withFates(removed, extractErrors(removed, all));
   const errors = [...met, ...laterFates(previous?.errors ?? [], removed).filter((e) => !met.some((f) => errorKey(f.text) === errorKey(e.text)))];
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
-  const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known) : null;
+  // (What the task reported — its own words, not a template's — for a cause that only says it again.)
+  const reported = [previous?.goal?.text, previous?.request?.text, ...all.filter((s) => s.role === 'user' && !s.template && !s.code).map((s) => s.text)].filter(Boolean).join(' ');
+  const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known, reported) : null;
   // The left-off command's outcome in one line, as the state read it (the same last action).
   const left = task.leftOff;
   // (Lines of its output that name the task say more than its first line, unless it failed.)

@@ -349,9 +349,10 @@ function searchedNotes(text: string): string[] {
 /**
  * The state of the work in `messages` (one round's removed part). `earlier` is the state carried
  * so far (a file it lists as scratch stays scratch), `known` the paths the conversation had read or
- * changed before (a file written whole that existed is changed, not created).
+ * changed before (a file written whole that existed is changed, not created), `task` what the
+ * task reported (a cause that only says it again is the symptom, agent-cause.ts).
  */
-export function extractState(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlier: TaskState | null = null, known: readonly string[] = []): TaskState {
+export function extractState(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlier: TaskState | null = null, known: readonly string[] = [], task = ''): TaskState {
   const state = emptyState();
   const results = new Map<string, ChatMessage>();
   for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);
@@ -452,7 +453,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   }
   state.changed = [...changed.values()];
   state.scratch = [...scratch];
-  state.cause = latestCause(sentences);
+  state.cause = latestCause(sentences, task);
   // Where the code it names lies, as the tools showed it before the cause was said.
   const causeAt = state.cause ? placeNamed(state.cause.text, codePlaces(messages.slice(0, 1 + messages.findIndex((m) => m.id === state.cause?.sources[0])))) : null;
   if (causeAt) state.causeAt = placeText(causeAt);

@@ -273,6 +273,18 @@ describe("an agent's prose", () => {
     for (const gone of ['The issue is related to model inheritance and ordering.', 'The direction is inverted twice in the recursive call.', 'So my double-negative analysis is wrong.', 'Or to fix how directions are handled.', 'Look at line 730: the call passes order.']) expect(kept).not.toContain(gone);
   });
 
+  it('never takes the symptom said again for the cause: the conclusion about why before it stands', () => {
+    const chat = run('Invoice totals are wrong: the total should include the discount but currently ignores it when the order has two lines.', [
+      ['The issue is that `apply_discount` returns the total unchanged when `rows` has more than one line.', 'cat billing/discounts.py', 'def apply_discount(total, rows): ...'],
+      ['The problem is that the total should include the discount but currently ignores it for two lines.', 'python repro.py', 'total: 30'],
+      ['The problem occurs when the order has two lines.', 'python repro.py', 'total: 30'],
+    ]);
+    expect(blockOf(chat).state?.cause?.text).toBe('The issue is that `apply_discount` returns the total unchanged when `rows` has more than one line.');
+    // With no conclusion about why, none at all rather than the symptom.
+    const only = run('Invoice totals are wrong: the total should include the discount but currently ignores it when the order has two lines.', [['The problem occurs when the order has two lines.', 'python repro.py', 'total: 30']]);
+    expect(blockOf(only).state?.cause ?? null).toBeNull();
+  });
+
   it('property: only assistant sentences are ever dropped, and order is kept', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant'), fc.constantFrom('Actually, no.', 'The cache is stale.', 'Maybe it is the disk?', 'It works.', 'Wait, the path is wrong.')), { maxLength: 12 }), (turns) => {
