@@ -273,6 +273,21 @@ describe("an agent's prose", () => {
     for (const gone of ['The issue is related to model inheritance and ordering.', 'The direction is inverted twice in the recursive call.', 'So my double-negative analysis is wrong.', 'Or to fix how directions are handled.', 'Look at line 730: the call passes order.']) expect(kept).not.toContain(gone);
   });
 
+  it('takes back the claim before a retraction even past a line announcing a step, and a new diagnosis takes back the reasoning before it in its message', () => {
+    const chat = run('Fix the ordering.', [
+      ['The sort key uses the raw title for every row. Let me look at the full method:', "sed -n '40,60p' sort.py", 'def key(row): ...'],
+      ['Actually, the code is correct. The sort key strips articles first.', 'cat order.py', 'def order(rows): ...'],
+      ['The direction is read in step 2 and inverted in step 4. The issue is in step 4: the flag is flipped twice. Actually, I think I now understand the real issue. The parent ordering is applied after the child ordering.', 'cat compiler.py', 'def compile(): ...'],
+    ]);
+    const kept = withoutRefuted(sentencesOf(chat)).map((x) => x.text);
+    expect(kept).toContain('The sort key strips articles first.');
+    expect(kept).toContain('The parent ordering is applied after the child ordering.');
+    for (const gone of ['The sort key uses the raw title for every row.', 'The direction is read in step 2 and inverted in step 4.', 'The issue is in step 4: the flag is flipped twice.']) expect(kept).not.toContain(gone);
+    // The announcing line itself is no claim: it is not what the retraction took back.
+    expect(kept).toContain('Let me look at the full method:');
+    expect(blockOf(chat).block).not.toContain('step 4');
+  });
+
   it('never takes the symptom said again for the cause: the conclusion about why before it stands', () => {
     const chat = run('Invoice totals are wrong: the total should include the discount but currently ignores it when the order has two lines.', [
       ['The issue is that `apply_discount` returns the total unchanged when `rows` has more than one line.', 'cat billing/discounts.py', 'def apply_discount(total, rows): ...'],
