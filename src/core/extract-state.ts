@@ -11,7 +11,7 @@ import { parseToolArguments, type ChatMessage } from './messages';
 import type { ChangedFile, CheckLine, TaskState } from './record';
 import { squash, truncateAtWord } from './text';
 import { latestCause, latestPlan } from './agent-cause';
-import { codePlaces, placeNamed, placesNamed, placeText } from './code-places';
+import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText } from './code-places';
 import { resultOf, shellCommand } from './tool-output';
 
 // (Read by the other extractors from here, as before they had their own module.)
@@ -460,7 +460,10 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   // The code it looked at and talked about: where to go back to without searching again.
   if (state.editing) {
     const prose = sentences.filter((s) => s.role === 'assistant' && !s.code).map((s) => s.text);
-    const looked = prose.length ? placesNamed(codePlaces(messages), prose, LIMITS.looked) : [];
+    const named = prose.length ? placesNamed(codePlaces(messages), prose, LIMITS.looked) : [];
+    // (With the one it read last, named or not: where it stood in the code, the latest sighting.)
+    const last = lastReadPlace(messages);
+    const looked = last ? [...named.filter((p) => !(p.name === last.name && p.path === last.path)), last].slice(-LIMITS.looked) : named;
     if (looked.length) state.looked = looked;
   }
   const index = new Map(messages.map((m, i) => [m.id, i]));
