@@ -9,7 +9,7 @@ import type { Sentence } from './extract-sentences';
 import { fileOpsOfCall, lexShell, samePath } from './extract-files';
 import { parseToolArguments, type ChatMessage } from './messages';
 import type { ChangedFile, CheckLine, TaskState } from './record';
-import { squash, truncateAtWord } from './text';
+import { squash, truncateBalanced } from './text';
 import { latestCause, latestPlan } from './agent-cause';
 import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText } from './code-places';
 import { resultOf, shellCommand } from './tool-output';
@@ -76,7 +76,7 @@ export function shownCommand(command: string): string {
     const body = lines.slice(1);
     const comment = body.map((l) => /^\s*(?:#|\/\/)\s*(.{8,})$/.exec(l)?.[1]).find((c): c is string => c !== undefined && !/^!/.test(c));
     const what = comment ? squash(comment) : firstSaying(body);
-    return truncateAtWord(squash(`${script[1]} ${script[2]}…${script[2]}${what ? `  # ${what}` : ''}`), MAX_HOW);
+    return truncateBalanced(squash(`${script[1]} ${script[2]}…${script[2]}${what ? `  # ${what}` : ''}`), MAX_HOW);
   }
   // A file written by a heredoc and then run or used: both, the body left out ("cat > t.py << 'EOF'
   // … python t.py"), or the outcome shown after it reads as the write's.
@@ -98,7 +98,7 @@ export function shownCommand(command: string): string {
   while (PAGER.test(line)) line = line.replace(PAGER, '');
   // (Where its error output went says nothing of what ran.)
   line = line.replace(/\s+2>&1(?=\s*$|\s*\|)/g, '');
-  return truncateAtWord(squash(line), MAX_HOW);
+  return truncateBalanced(squash(line), MAX_HOW);
 }
 
 /** The body of the heredoc a command feeds (lines after `<<EOF` up to the marker), or null. */
@@ -259,7 +259,7 @@ function outcomeOf(result: ReturnType<typeof resultOf>): { passed: boolean; outc
     const line = failure ?? telling(lines);
     // ("failed with return code 1", not "(return code 1)": see state-format.ts's Looked at.)
     const code = result.code !== null && result.code !== 0 ? ` with return code ${result.code}` : '';
-    return { passed: false, outcome: line ? `failed${code}: ${truncateAtWord(line, MAX_OUTCOME)}` : `failed${code}` };
+    return { passed: false, outcome: line ? `failed${code}: ${truncateBalanced(line, MAX_OUTCOME)}` : `failed${code}` };
   }
   // (A reproduction that prints "❌ ISSUE: …" and then "Done successfully" showed the bug.)
   const pass = lines.some((l) => BAD_VERDICT.test(l)) ? undefined : [...lines].reverse().find((l) => PASS_LINE.test(l) && l.length <= MAX_OUTCOME);
@@ -267,7 +267,7 @@ function outcomeOf(result: ReturnType<typeof resultOf>): { passed: boolean; outc
   // A script that ran without error has not "passed" anything unless it says so: a reproduction
   // that prints the bug exits 0 too. The line that mattered says what it showed.
   const shown = telling(lines);
-  return { passed: false, outcome: shown ? `ran without error, printed: ${truncateAtWord(shown, MAX_OUTCOME)}` : 'ran without error, no output' };
+  return { passed: false, outcome: shown ? `ran without error, printed: ${truncateBalanced(shown, MAX_OUTCOME)}` : 'ran without error, no output' };
 }
 
 /** A search command (grep, ripgrep, git grep): its return code 1 says it found nothing. */
@@ -295,14 +295,14 @@ function readOutcome(text: string): string {
 function actionOutcome(result: ReturnType<typeof resultOf>, command = ''): string {
   const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
   const failure = [...lines].reverse().find((l) => FAILURE_LINE.test(l) && l.length <= 400);
-  if (failure) return `failed: ${truncateAtWord(failure, MAX_OUTCOME)}`;
+  if (failure) return `failed: ${truncateBalanced(failure, MAX_OUTCOME)}`;
   // (A search that found nothing exits 1: no failure, an answer.)
   if (result.code === 1 && !lines.length && SEARCHES.test(withoutCd(command))) return 'no matches';
   if (result.code !== null && result.code !== 0) return `failed with return code ${result.code}`;
   // (A package manager's warning — "WARNING: Running pip as the 'root' user …" — says nothing of
   // what the step did.)
   const first = lines.find((l) => !TOOL_NOISE.test(l));
-  return first ? truncateAtWord(squash(first), MAX_OUTCOME) : 'no output';
+  return first ? truncateBalanced(squash(first), MAX_OUTCOME) : 'no output';
 }
 
 /** The `path` (or `file`, `note`) strings of a JSON search result, in order, once each; null when
@@ -364,7 +364,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   const change = (path: string, how: string, id: string, restored: boolean, again = false): void => {
     const key = [...changed.keys()].find((k) => samePath(k, path)) ?? path;
     const entry = changed.get(key);
-    const text = truncateAtWord(squash(how), MAX_HOW);
+    const text = truncateBalanced(squash(how), MAX_HOW);
     if (entry) {
       if (restored) entry.restored = true;
       else {
@@ -445,7 +445,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
         const { passed, outcome } = outcomeOf(result);
         state.checked = { command: run, passed, outcome, sources: [m.id] } satisfies CheckLine;
       }
-      const shown = command !== null ? shownCommand(command) : truncateAtWord(`${name} ${typeof args.path === 'string' ? args.path : ''}`.trim(), MAX_HOW);
+      const shown = command !== null ? shownCommand(command) : truncateBalanced(`${name} ${typeof args.path === 'string' ? args.path : ''}`.trim(), MAX_HOW);
       // (A file shown in part — `sed -n '1867,1900p' x.py`, `cat x.py` — says how much it showed:
       // its first line is wherever the range began, not what the step found.)
       if (shown) state.lastAction = { command: shown, outcome: command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : actionOutcome(result, command ?? ''), sources: [m.id] };
