@@ -88,18 +88,25 @@ const STATES_PLAN = question((s) => PLAN.test(s.text), assistantProse);
 const TRIGGER = /^the (?:issue|problem|bug|error) (?:only |specifically |still )?(?:occurs|happens|arises|appears|shows up|is (?:only |specifically )?when)\b/i;
 /** What is seen against what is wanted ("… should become invalid but currently don't", "showing
  * `ASC` instead of `DESC`", "the result format is inconsistent", "X returns {} while Y returns …"). */
-const SEEN_NOT_WANTED = /\bshould\b[^.]*\bbut\b|\bbut (?:currently|actually|instead)\b|\binstead of\b|\binconsistent\b|\bdoes(?:n['’]t| not) work\b|\bis(?:n['’]t| not) working\b|\bwhile\b/i;
+const SEEN_NOT_WANTED = /\bshould\b[^.]*\bbut (?:currently |actually |instead |in fact |it |they )?(?:is|are|was|were|isn['’]t|aren['’]t|does(?:n['’]t| not)|do(?:n['’]t| not)|returns?|gets?|shows?|loads?|stays?|remains?|it['’]s|they['’]re)\b|\bbut (?:currently|actually|instead)\b|\binstead of\b|\binconsistent\b|\bdoes(?:n['’]t| not) work\b|\bis(?:n['’]t| not) working\b|\bwhile\b/i;
 /** Words any statement of an issue has: no sign of restating this one. */
 const ISSUE_WORDS = new Set(['issue', 'problem', 'bug', 'error', 'cause', 'occurs', 'happens', 'specifically', 'currently', 'when', 'still']);
 /** Share of a statement's words the task must hold for it to restate the task. */
 const RESTATED = 0.5;
 
-/** The code a text names as code: a backticked name (`distinct()`, `EnumSerializer`), or a name no
- * English word spells (with an underscore, an inner capital or a call's brackets). */
+/** The code a text names as code: a name in backticks that is code by its look (`EnumSerializer`,
+ * `distinct()`, the `EnumClass` of `EnumClass(value)`), or outside them a name no English word
+ * spells (with an underscore, an inner capital or a call's brackets). A backticked value
+ * (`{'name'}`, `ASC`) names none. */
 function codeNames(text: string): string[] {
-  const spans = [...text.matchAll(/`([^`\n]+)`/g)].map((m) => (m[1] as string).trim()).filter((c) => /^[A-Za-z_$][\w$.]*(?:\(\))?$/.test(c));
-  const bare = [...text.replace(/`[^`\n]*`/g, ' ').matchAll(/[A-Za-z_$][\w$.]*(?:\(\))?/g)].map((m) => m[0]).filter((w) => /_|[a-z][A-Z]|\(\)$/.test(w));
-  return [...spans, ...bare].map((c) => c.replace(/\(\)$/, ''));
+  const out: string[] = [];
+  for (const m of text.matchAll(/`([^`\n]+)`/g)) {
+    const span = (m[1] as string).trim();
+    if (/^[A-Za-z_$][\w$]*$/.test(span) && /[a-z]/.test(span)) out.push(span);
+    else for (const w of span.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\()|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+/g)) out.push(w[0]);
+  }
+  for (const m of text.replace(/`[^`\n]*`/g, ' ').matchAll(/[A-Za-z_$][\w$.]*(?:\(\))?/g)) if (/_|[a-z][A-Z]|\(\)$/.test(m[0])) out.push(m[0].replace(/\(\)$/, ''));
+  return out;
 }
 
 /**

@@ -6,6 +6,7 @@
 // of what the issue is about.
 import type { Sentence } from './extract-sentences';
 import type { ChatMessage } from './messages';
+import { restatesSymptom } from './agent-cause';
 import { assistantProse, memo, question } from './sentence-memo';
 
 /** A sentence that takes back what was just said. */
@@ -80,4 +81,12 @@ export function withoutRefuted(sentences: readonly Sentence[]): Sentence[] {
     if (!ANNOUNCES.test(s.text)) previous = s;
   });
   return drop.size ? sentences.filter((s) => !drop.has(s)) : [...sentences];
+}
+
+/** The sentences without the agent's restatements of the symptom the task reported ("The issue is
+ * that … should become invalid but currently don't", agent-cause.ts restatesSymptom): the goal
+ * carries it, and a reader takes it for a finding. `task`: the task's own words. */
+export function withoutSymptoms(sentences: readonly Sentence[], task: string): Sentence[] {
+  if (!task) return [...sentences];
+  return sentences.filter((s) => s.role !== 'assistant' || s.code || s.template || !restatesSymptom(s.text, task));
 }

@@ -12,7 +12,7 @@ import { addReferences, findReferences, type FoundReference } from './extract-re
 import { prepareSentences, sentencesOf, templateSection } from './extract-sentences';
 import { extractTaskLines } from './extract-goal';
 import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
-import { isAgentRun, withoutRefuted } from './agent-prose';
+import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
 import { LIBRARY, laterFates, withFates } from './error-fate';
 import { rulesOf, taskRules } from './extract-rules';
 import { extractState, shellCommand, shownCommand, stateIsEmpty } from './extract-state';
@@ -271,7 +271,10 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // In an agent run the assistant thinks aloud: what it retracted, guessed or asked, and what
   // points at output no longer shown, is no fact, decision or cause (agent-prose.ts).
   const agent = isAgentRun(removed);
-  const sentences = agent ? withoutRefuted(all) : all;
+  // (What the task reported — its own words, not a template's — for the agent's lines that only
+  // say it again: the symptom is no finding, nor a cause.)
+  const reported = [previous?.goal?.text, previous?.request?.text, ...all.filter((s) => s.role === 'user' && !s.template && !s.code).map((s) => s.text)].filter(Boolean).join(' ');
+  const sentences = agent ? withoutSymptoms(withoutRefuted(all), reported) : all;
   // (What the task is about, for the output lines under the left-off command: an earlier round's
   // goal and request too, when this part of the conversation has none.)
   const task = extractTaskLines(removed, sentences, [previous?.goal?.text, previous?.request?.text].filter(Boolean).join(' '));
@@ -296,8 +299,6 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const met = withFates(removed, extractErrors(removed, all));
   const errors = [...met, ...laterFates(previous?.errors ?? [], removed).filter((e) => !met.some((f) => errorKey(f.text) === errorKey(e.text)))];
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
-  // (What the task reported — its own words, not a template's — for a cause that only says it again.)
-  const reported = [previous?.goal?.text, previous?.request?.text, ...all.filter((s) => s.role === 'user' && !s.template && !s.code).map((s) => s.text)].filter(Boolean).join(' ');
   const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known, reported) : null;
   // The left-off command's outcome in one line, as the state read it (the same last action).
   const left = task.leftOff;

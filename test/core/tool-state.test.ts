@@ -8,7 +8,7 @@ import { replay } from '../../src/cli/replay';
 import { CLI_DEFAULTS, resolve } from '../../src/cli/settings';
 import { errorText } from '../../src/core/error-fate';
 import { compact } from '../../src/core/compact';
-import { withoutRefuted } from '../../src/core/agent-prose';
+import { withoutRefuted, withoutSymptoms } from '../../src/core/agent-prose';
 import { extractRules, rulesOf } from '../../src/core/extract-rules';
 import { mergeState } from '../../src/core/extract-state';
 import { sentencesOf } from '../../src/core/extract-sentences';
@@ -298,6 +298,22 @@ describe("an agent's prose", () => {
     // With no conclusion about why, none at all rather than the symptom.
     const only = run('Invoice totals are wrong: the total should include the discount but currently ignores it when the order has two lines.', [['The problem occurs when the order has two lines.', 'python repro.py', 'total: 30']]);
     expect(blockOf(only).state?.cause ?? null).toBeNull();
+  });
+
+  it('does not carry the symptom said again as a finding, but keeps a finding that names code the task does not', () => {
+    const task = 'Invoice totals are wrong: the total should include the discount but currently ignores it when the order has two lines.';
+    const chat = run(task, [
+      ['The issue is that the total should include the discount but currently ignores it for two lines.', 'python repro.py', 'total: 30'],
+      ['The `apply_discount` helper returns the total instead of the discounted total.', 'cat billing/discounts.py', 'def apply_discount(total, rate): ...'],
+    ]);
+    const kept = withoutSymptoms(sentencesOf(chat), task).map((x) => x.text);
+    expect(kept).not.toContain('The issue is that the total should include the discount but currently ignores it for two lines.');
+    expect(kept).toContain('The `apply_discount` helper returns the total instead of the discounted total.');
+    // The task's own words stay: it is the agent's saying them again that is dropped.
+    expect(kept).toContain(task);
+    const r = compact(chat, { budgetTokens: 1200, cut: chat.length - 1, model: 'gpt-4o' });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.record.facts.map((f) => f.text).join('\n')).not.toContain('currently ignores it for two lines');
   });
 
   it('property: only assistant sentences are ever dropped, and order is kept', () => {
