@@ -35,7 +35,7 @@ const RUNNER = /^(?:python[\d.]*|pytest|py\.test|node|deno|bun|ruby|php|go|cargo
 /** Runs that install or inspect rather than test. */
 const NOT_A_RUN = /^(?:-m\s+pip|-m\s+venv|--version|-V\b|install\b|i\b|add\b|ci\b|get\b|build\b|fmt\b|mod\b)/;
 /** Lines of output that fail a run. */
-const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure)\b.*|(?:[a-z_]\w*\.)+[A-Z]\w*: .*|.*\bNo module named\b.*|FAILED\b.*|FAIL:.*|ERROR:.*|.*\bfailures?=\d+.*|.*\b\d+ failed\b.*|.*: command not found|.*No such file or directory.*)$/;
+const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure)\b.*|Error: .*|(?:[a-z_]\w*\.)+[A-Z]\w*: .*|.*\bNo module named\b.*|FAILED\b.*|FAIL:.*|ERROR:.*|.*\bfailures?=\d+.*|.*\b\d+ failed\b.*|.*: command not found|.*No such file or directory.*)$/;
 /** Lines a tool prints about itself, not about the work: pip's and npm's warnings and notices. */
 const TOOL_NOISE = /^(?:WARNING:|DEPRECATION:|\[notice\]|npm (?:WARN|notice)\b)/;
 /** The line of a passing run that says so. */

@@ -490,6 +490,8 @@ describe('where the work stands, as a reader needs it', () => {
     expect(checked('case 1\n✓ discount applied on two lines\ncase 2')).toBe('ran without error, printed: ✓ discount applied on two lines');
     // No verdict: its last line that says something, not a heading ending on a colon.
     expect(checked('Total with discount: 27\nDiscount rows:')).toBe('ran without error, printed: Total with discount: 27');
+    // An error the script caught and printed ("Error: …") is its failure, whatever came after it.
+    expect(checked('Error: Requested setting DB, but settings are not configured.\nEmail field: email')).toBe('failed: Error: Requested setting DB, but settings are not configured.');
     // A unittest failure: the assertion, not "FAILED (failures=1)".
     expect(checked('F\nFAIL: test_two_lines (tests.TestTotals)\nAssertionError: 30 != 27\nRan 1 test in 0.001s\nFAILED (failures=1)\n<returncode>1</returncode>')).toBe('failed with return code 1: AssertionError: 30 != 27');
     // A harness's note about long output is no output of the run.
