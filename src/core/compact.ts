@@ -317,7 +317,8 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const check = left?.command && state?.checked && ranCheck(left.command, state.checked.command) && state.checked.sources.some((id) => state.lastAction?.sources.includes(id)) ? state.checked.outcome : '';
   if (left?.command && check) left.outcome = check;
   // (When lines of its output name the task, the first of them is its outcome: what it found.)
-  else if (left?.command && said) left.outcome = left.output?.length && !said.startsWith('failed') && !left.output[0]?.includes('`') ? `\`${squash(left.output[0] ?? '')}\`` : said;
+  // (Not a line opening a block — "def make_bytes(self, value):" — read as announcing more.)
+  else if (left?.command && said) left.outcome = left.output?.length && !said.startsWith('failed') && !left.output[0]?.includes('`') && !/:\s*$/.test(left.output[0] ?? '') ? `\`${squash(left.output[0] ?? '')}\`` : said;
 
   const references = new Map<string, Reference>();
   const read = new Map<string, FileEntry>();

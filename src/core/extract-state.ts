@@ -273,8 +273,9 @@ function outcomeOf(result: ReturnType<typeof resultOf>): { passed: boolean; outc
 /** A search command (grep, ripgrep, git grep): its return code 1 says it found nothing. */
 const SEARCHES = /^(?:e?grep|rg|ag|git\s+grep)\b/;
 
-/** A command that only shows a file, or part of it (not a search: grep's first hit is a finding). */
-const VIEWS_FILE = /^\s*(?:cat|head|tail|nl|sed\s+-n)\s+[^|;&>]*$/;
+/** A command that only shows a file, or part of it (not a search: grep's first hit is a finding),
+ * also through a pipeline of viewers (`cat -n x.py | sed -n '223,237p'`). */
+const VIEWS_FILE = /^\s*(?:cat|head|tail|nl|sed\s+-n)\s+[^|;&>]*(?:\|\s*(?:head|tail|nl|sed\s+-n)\b[^|;&>]*)*$/;
 
 /** A file shown: how many lines, or its failure. */
 function viewOutcome(result: ReturnType<typeof resultOf>): string {

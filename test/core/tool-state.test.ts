@@ -464,6 +464,12 @@ describe('where the work stands, as a reader needs it', () => {
     expect(block).not.toContain('Left off: Let me look at the writer.');
   });
 
+  it('says how much a view through a pipeline showed, never a code line ending on a colon as its outcome', () => {
+    const chat = run('Fix the totals.', [['Let me read the total function.', "cat -n billing/totals.py | sed -n '40,44p'", '40\tdef total(rows):\n41\t    out = 0\n42\t    for row in rows:\n43\t        out += row.price\n44\t    return out']]);
+    const ran = blockOf(chat).block.split('\n').find((l) => l.startsWith('- Ran:')) ?? '';
+    expect(ran).toBe("- Ran: cat -n billing/totals.py | sed -n '40,44p' — showed 5 lines");
+  });
+
   it('shows a script written and run in one command as both, with the outcome of the run', () => {
     const chat = run('Fix the export.', [['Reproducing.', "cat > repro.py << 'EOF'\nfrom export import write\nwrite([{'date': ''}])\nEOF\npython repro.py", 'KeyError: \'date\'\n<returncode>1</returncode>']]);
     expect(blockOf(chat).block).toContain("- Ran: cat > repro.py … python repro.py — failed with return code 1: KeyError: 'date'");
