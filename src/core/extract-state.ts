@@ -306,6 +306,14 @@ function actionOutcome(result: ReturnType<typeof resultOf>, command = ''): strin
   return first ? truncateBalanced(squash(first), MAX_OUTCOME) : 'no output';
 }
 
+/** What a run of an edit script did: its failure, else the last line it printed. */
+function editOutcome(result: ReturnType<typeof resultOf>): string {
+  const plain = actionOutcome(result);
+  if (plain.startsWith('failed') || plain === 'no output') return plain;
+  const lines = result.text.split('\n').map((l) => l.trim()).filter((l) => l && !TOOL_NOISE.test(l));
+  return truncateBalanced(squash(lines[lines.length - 1] ?? plain), MAX_OUTCOME);
+}
+
 /** The `path` (or `file`, `note`) strings of a JSON search result, in order, once each; null when
  * the text is not JSON. */
 function jsonPaths(text: string): string[] | null {
@@ -442,14 +450,18 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       // just created, which did not exist before the call.)
       for (const path of ops.read) seen.add(path);
       const run = command !== null ? runLine(command) : '';
-      if (run) {
+      // (A run of a script that edits source files is the edit, not a check of the work.)
+      const runsEdit = [...editScripts.keys()].some((w) => new RegExp(`(?:^|[\\s/])${escapeRe(w.slice(w.lastIndexOf('/') + 1))}(?:\\s|$)`).test(run));
+      if (run && !runsEdit) {
         const { passed, outcome } = outcomeOf(result);
         state.checked = { command: run, passed, outcome, sources: [m.id] } satisfies CheckLine;
       }
       const shown = command !== null ? shownCommand(command) : truncateBalanced(`${name} ${typeof args.path === 'string' ? args.path : ''}`.trim(), MAX_HOW);
       // (A file shown in part — `sed -n '1867,1900p' x.py`, `cat x.py` — says how much it showed:
       // its first line is wherever the range began, not what the step found.)
-      if (shown) state.lastAction = { command: shown, outcome: command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : actionOutcome(result, command ?? ''), sources: [m.id] };
+      // (A run of an edit script: what it printed last says what it did — "Fixed content setter logic".)
+      const outcome = command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : runsEdit ? editOutcome(result) : actionOutcome(result, command ?? '');
+      if (shown) state.lastAction = { command: shown, outcome, sources: [m.id] };
     }
   }
   state.changed = [...changed.values()];

@@ -407,6 +407,15 @@ describe('where the work stands, as a reader needs it', () => {
     expect(state?.changed.map((c) => c.path)).toEqual(['billing/total.py']);
     expect(state?.scratch).toEqual(['fix_total.py']);
     expect(section(block, 'State:')).toContain('- Changed: billing/total.py\n  - python fix_total.py — printed: Rewrote the sum over every line');
+    // Running it is the edit, not a check of the work: the test run before it stays the check.
+    const checked = run('Fix the total.', [
+      ['Reproducing.', 'python repro.py', 'total: 30 (should be 27)\n<returncode>1</returncode>'],
+      ['Writing the fix as a script.', script, ''],
+      ['Running it.', 'python fix_total.py', 'Found the sum at line 12\nRewrote the sum over every line'],
+    ]);
+    const after = blockOf(checked);
+    expect(after.state?.checked?.command).toBe('python repro.py');
+    expect(after.state?.lastAction?.outcome).toBe('Rewrote the sum over every line');
   });
 
   it("takes the cause from the sentences after an announced conclusion, never from what the issue is 'about', and else from the latest finding", () => {
