@@ -74,7 +74,7 @@ export function shownCommand(command: string): string {
   const script = /^(\S*(?:python[\d.]*|node|ruby|perl|php|bash|sh)\s+-c|\S*(?:python[\d.]*|node|ruby|perl|php|bash|sh))\s+(["'])\s*$/.exec(line);
   if (script && lines.length > 1) {
     const body = lines.slice(1);
-    const comment = body.map((l) => /^\s*(?:#|\/\/)\s*(.{8,})$/.exec(l)?.[1]).find((c): c is string => c !== undefined && !/^!/.test(c));
+    const comment = describingComment(body);
     const what = comment ? squash(comment) : firstSaying(body);
     return truncateBalanced(squash(`${script[1]} ${script[2]}…${script[2]}${what ? `  # ${what}` : ''}`), MAX_HOW);
   }
@@ -90,7 +90,7 @@ export function shownCommand(command: string): string {
       // (A file written and nothing run: its opening line and a marker say nothing of what went in.
       // What its first comment says it is, else its first line that does something.)
       const body = lines.slice(1, end);
-      const comment = body.map((l) => /^\s*(?:#|\/\/)\s*(.{8,})$/.exec(l)?.[1]).find((c): c is string => c !== undefined && !/^!/.test(c));
+      const comment = describingComment(body);
       const what = comment ? squash(comment) : firstSaying(body);
       line = `${line.slice(0, marker.index).trim()}${what ? `  # ${what}` : ''}`;
     }
@@ -99,6 +99,15 @@ export function shownCommand(command: string): string {
   // (Where its error output went says nothing of what ran.)
   line = line.replace(/\s+2>&1(?=\s*$|\s*\|)/g, '');
   return truncateBalanced(squash(line), MAX_HOW);
+}
+
+/** Code commented out (`# sys.path.insert(0, '.')`, `# x = 1`, `# import os`): says nothing of what
+ * a script does. */
+const COMMENTED_CODE = /^(?:[\w.]+\(.*\)\s*;?|[\w.[\]'"]+\s*[+\-*/]?=\s*.+|(?:import|from|def|class|return|print)\b.*)$/;
+
+/** The first comment of a script that says what it does (not a shebang, nor code commented out). */
+function describingComment(body: readonly string[]): string | undefined {
+  return body.map((l) => /^\s*(?:#|\/\/)\s*(.{8,})$/.exec(l)?.[1]).find((c): c is string => c !== undefined && !/^!/.test(c) && !COMMENTED_CODE.test(c.trim()));
 }
 
 /** The body of the heredoc a command feeds (lines after `<<EOF` up to the marker), or null. */

@@ -543,6 +543,9 @@ describe('where the work stands, as a reader needs it', () => {
   it('shows an inline script as one command, with what its first comment says it does', () => {
     const chat = run('Check the encoder.', [['Testing it.', 'python -c "\nimport sys\n# Encode a memoryview through the response\nprint(bytes(memoryview(b\'x\')))\n"', "b'x'"]]);
     expect(blockOf(chat).block).toContain('- Ran: python -c "…" # Encode a memoryview through the response — ran without error, printed: b\'x\'');
+    // Code commented out says nothing of what the script does: the comment after it does.
+    const commented = run('Check the encoder.', [['Testing it.', 'python -c "\n# sys.path.insert(0, \'.\')\n# Encode a memoryview through the response\nprint(bytes(memoryview(b\'x\')))\n"', "b'x'"]]);
+    expect(blockOf(commented).block).toContain('- Ran: python -c "…" # Encode a memoryview through the response — ');
   });
 });
 
