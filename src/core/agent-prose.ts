@@ -48,7 +48,12 @@ const ANNOUNCES = /:\s*$|^(?:(?:now|ok(?:ay)?|so),?\s+)?(?:let me|let['’]s|I['
 const RETRACTS = question((s) => RETRACTION.test(s.text) || WAS_WRONG.test(s.text), assistantProse);
 const REDIAGNOSES = question((s) => REDIAGNOSIS.test(s.text), assistantProse);
 const HEDGES_OR_POINTS = question((s) => HEDGE.test(s.text) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text), assistantProse);
-const THINKS_ALOUD = question((s) => THINKING.test(s.text), assistantProse);
+/** The agent on its own scaffolding, not the code at hand: its test or script getting complex,
+ * needing setup, having a bug, the shell quoting ("The test setup is getting complex.", "My test
+ * script had a bug.", "The tests need proper Django configuration."), or the bug being elsewhere. */
+const SCAFFOLDING =
+  /^(?:(?:so|ok(?:ay)?|i see|ah|hmm|but)[,!]?\s+)?(?:(?:the|my|this|our) (?:(?:test|reproduction|repro|fix|patch)(?: script| setup| file)?s?|scripts?|shell|output|setup|environment) (?:is getting|are getting|gets|had|has|have|needs?|is not|isn['’]t|are not|aren['’]t|is interpreting|did(?:n['’]t| not)|does(?:n['’]t| not)|failed|fails)\b|the (?:issue|problem|bug) (?:must|has to) be (?:somewhere else|elsewhere)\b|unless\b)/i;
+const THINKS_ALOUD = question((s) => THINKING.test(s.text) || SCAFFOLDING.test(s.text), assistantProse);
 
 /** Whether an agent's sentence only thinks aloud about its progress (see THINKING): no fact. */
 export function thinksAloud(s: Sentence): boolean {

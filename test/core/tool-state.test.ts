@@ -316,6 +316,18 @@ describe("an agent's prose", () => {
     expect(r.record.facts.map((f) => f.text).join('\n')).not.toContain('currently ignores it for two lines');
   });
 
+  it('carries no remark on its own scaffolding as a key fact: its test getting complex, its script having a bug, the bug being elsewhere', () => {
+    const chat = run('Fix the totals.', [
+      ['The test setup is getting complex. My test script had a bug.', 'python repro.py', 'total: 30'],
+      ['The issue must be somewhere else. The discount helper rounds each line before summing.', 'cat billing/discounts.py', 'def apply_discount(total, rate): ...'],
+    ]);
+    const r = compact(chat, { budgetTokens: 1200, cut: chat.length - 1, model: 'gpt-4o' });
+    if (!r.ok) throw new Error(r.message);
+    const facts = r.record.facts.map((f) => f.text).join('\n');
+    expect(facts).toContain('The discount helper rounds each line before summing.');
+    for (const gone of ['getting complex', 'had a bug', 'somewhere else']) expect(facts).not.toContain(gone);
+  });
+
   it('property: only assistant sentences are ever dropped, and order is kept', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant'), fc.constantFrom('Actually, no.', 'The cache is stale.', 'Maybe it is the disk?', 'It works.', 'Wait, the path is wrong.')), { maxLength: 12 }), (turns) => {
