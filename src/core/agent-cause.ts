@@ -5,6 +5,7 @@ import type { Sentence } from './extract-sentences';
 import type { SourcedLine } from './record';
 import { assistantProse, memo, question } from './sentence-memo';
 import { squash } from './text';
+import { contentWords } from './word-scan';
 
 /** A conclusion about the cause ("The issue is that …", "The problem occurs because …"). */
 const CAUSE =
@@ -83,11 +84,55 @@ export function latestPlan(sentences: readonly Sentence[], lastEdit: number): So
 const MAY_STATE_CAUSE = question((s) => ANNOUNCED_CAUSE.test(s.text) || (causeSentence(s) && !NOT_A_CAUSE.test(s.text) && (CAUSE.test(s.text) || FINDING.test(s.text))), assistantProse);
 const STATES_PLAN = question((s) => PLAN.test(s.text), assistantProse);
 
+/** When the issue shows rather than why ("The problem occurs when the value changes"). */
+const TRIGGER = /^the (?:issue|problem|bug|error) (?:only |specifically |still )?(?:occurs|happens|arises|appears|shows up|is (?:only |specifically )?when)\b/i;
+/** What is seen against what is wanted ("… should become invalid but currently don't", "showing
+ * `ASC` instead of `DESC`", "the result format is inconsistent", "X returns {} while Y returns …"). */
+const SEEN_NOT_WANTED = /\bshould\b[^.]*\bbut (?:currently |actually |instead |in fact |it |they )?(?:is|are|was|were|isn['’]t|aren['’]t|does(?:n['’]t| not)|do(?:n['’]t| not)|returns?|gets?|shows?|loads?|stays?|remains?|it['’]s|they['’]re)\b|\bbut (?:currently|actually|instead)\b|\binstead of\b|\binconsistent\b|\bdoes(?:n['’]t| not) work\b|\bis(?:n['’]t| not) working\b|\bwhile\b/i;
+/** Words any statement of an issue has: no sign of restating this one. */
+const ISSUE_WORDS = new Set(['issue', 'problem', 'bug', 'error', 'cause', 'occurs', 'happens', 'specifically', 'currently', 'when', 'still']);
+/** Share of a statement's words the task must hold for it to restate the task. */
+const RESTATED = 0.5;
+
+/** The code a text names as code: a name in backticks that is code by its look (`EnumSerializer`,
+ * `distinct()`, the `EnumClass` of `EnumClass(value)`), or outside them a name no English word
+ * spells (with an underscore, an inner capital or a call's brackets). A backticked value
+ * (`{'name'}`, `ASC`) names none. */
+function codeNames(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/`([^`\n]+)`/g)) {
+    const span = (m[1] as string).trim();
+    if (/^[A-Za-z_$][\w$]*$/.test(span) && /[a-z]/.test(span)) out.push(span);
+    else for (const w of span.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\()|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+/g)) out.push(w[0]);
+  }
+  for (const m of text.replace(/`[^`\n]*`/g, ' ').matchAll(/[A-Za-z_$][\w$.]*(?:\(\))?/g)) if (/_|[a-z][A-Z]|\(\)$/.test(m[0])) out.push(m[0].replace(/\(\)$/, ''));
+  return out;
+}
+
+/**
+ * Whether a would-be cause only says again what the task reported — the symptom, not why: it
+ * tells when the issue shows or what is seen against what is wanted, names no code the task does
+ * not, and most of its words are the task's (matched on their first five letters: "changes",
+ * "changeable"). `task`: the task's words, lower case.
+ */
+export function restatesSymptom(text: string, task: string): boolean {
+  if (!task || !(TRIGGER.test(text) || SEEN_NOT_WANTED.test(text))) return false;
+  const lower = task.toLowerCase();
+  if (codeNames(text).some((c) => !lower.includes(c.toLowerCase()))) return false;
+  const stems = new Set(contentWords(lower).map((w) => w.slice(0, 5)));
+  const words = contentWords(text).filter((w) => !ISSUE_WORDS.has(w) && w.length > 2);
+  return words.length > 0 && words.filter((w) => stems.has(w.slice(0, 5))).length >= RESTATED * words.length;
+}
+
+/** Least words a cause names besides those any issue has. */
+const CAUSE_MIN_WORDS = 3;
+const vague = (text: string): boolean => contentWords(text).filter((w) => !ISSUE_WORDS.has(w)).length < CAUSE_MIN_WORDS;
+
 /** The agent's latest conclusion about the cause: a whole sentence saying it ("The issue is that
  * …"), or the sentences after one announcing it ("Now I understand the issue."); when it states
  * none, its latest finding of what the code fails to do. Never a hedge, a question, a sentence
  * leaning on the one before it, nor what it retracted (the caller drops those). */
-export function latestCause(sentences: readonly Sentence[]): SourcedLine | null {
+export function latestCause(sentences: readonly Sentence[], task = ''): SourcedLine | null {
   let finding: Sentence | null = null;
   for (let i = sentences.length - 1; i >= 0; i--) {
     const s = sentences[i] as Sentence;
@@ -95,10 +140,14 @@ export function latestCause(sentences: readonly Sentence[]): SourcedLine | null 
     if (ANNOUNCED_CAUSE.test(s.text) && s.wc <= 12) {
       const said = announcedCause(sentences, i);
       // (List items end without a stop: each is ended, so two never run together.)
-      if (said.length) return { text: causeText(said.map((x) => (/[.!?;]["'”’)\]*_`]*$/u.test(x.text) ? x.text : `${x.text};`)).join(' ').replace(/;$/, '.')), sources: [s.id], at: s.at, score: 1, round: 0 };
+      const text = causeText(said.map((x) => (/[.!?;]["'”’)\]*_`]*$/u.test(x.text) ? x.text : `${x.text};`)).join(' ').replace(/;$/, '.'));
+      if (said.length && !restatesSymptom(text, task)) return { text, sources: [s.id], at: s.at, score: 1, round: 0 };
       continue;
     }
     if (!causeSentence(s) || NOT_A_CAUSE.test(s.text)) continue;
+    // (The symptom said again is no conclusion about why: an earlier one may be. Nor is a line
+    // naming nothing — "The issue is in how it's being used.")
+    if (restatesSymptom(causeText(s.text), task) || vague(s.text)) continue;
     if (CAUSE.test(s.text) && s.wc >= 6) return { text: causeText(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
     if (!finding && FINDING.test(s.text) && s.wc >= 6) finding = s;
   }

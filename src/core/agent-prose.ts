@@ -6,6 +6,7 @@
 // of what the issue is about.
 import type { Sentence } from './extract-sentences';
 import type { ChatMessage } from './messages';
+import { restatesSymptom } from './agent-cause';
 import { assistantProse, memo, question } from './sentence-memo';
 
 /** A sentence that takes back what was just said. */
@@ -36,9 +37,23 @@ const THINKING =
  * the goal and the task's rules carry it. */
 const RESTATES_TASK = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?(?:(?:according to|based on|looking at|from|re-?reading|going back to) the (?:pr|issue|task)(?: description| statement)?\b|the (?:pr|issue|task)(?: description| statement)? (?:says|mentions|states|describes|asks|explains|wants|notes|shows)\b)/i;
 
+/** A sentence that says the agent's diagnosis so far was wrong or is superseded ("Actually, I think I
+ * now understand the real issue.", "Actually, that's not quite right either.", "Actually, the code
+ * is correct."): what its message said before it is not carried either. */
+const REDIAGNOSIS = /\bthe (?:real|actual|true) (?:issue|problem|cause|bug|root cause)\b|\bnot (?:quite )?(?:right|correct)\b|\bI was wrong\b|\b(?:code|logic|implementation|method|function) (?:is|was) (?:actually )?(?:correct|fine|right)\b/i;
+/** Announces what comes next rather than saying anything ("Let me look at the full method:"):
+ * a retraction after it takes back the claim before it. */
+const ANNOUNCES = /:\s*$|^(?:(?:now|ok(?:ay)?|so),?\s+)?(?:let me|let['’]s|I['’]ll|I will)\b/i;
+
 const RETRACTS = question((s) => RETRACTION.test(s.text) || WAS_WRONG.test(s.text), assistantProse);
+const REDIAGNOSES = question((s) => REDIAGNOSIS.test(s.text), assistantProse);
 const HEDGES_OR_POINTS = question((s) => HEDGE.test(s.text) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text), assistantProse);
-const THINKS_ALOUD = question((s) => THINKING.test(s.text), assistantProse);
+/** The agent on its own scaffolding, not the code at hand: its test or script getting complex,
+ * needing setup, having a bug, the shell quoting ("The test setup is getting complex.", "My test
+ * script had a bug.", "The tests need proper Django configuration."), or the bug being elsewhere. */
+const SCAFFOLDING =
+  /^(?:(?:so|ok(?:ay)?|i see|ah|hmm|but)[,!]?\s+)?(?:(?:the|my|this|our) (?:(?:test|reproduction|repro|fix|patch)(?: script| setup| file)?s?|scripts?|shell|output|setup|environment) (?:is getting|are getting|gets|had|has|have|needs?|is not|isn['’]t|are not|aren['’]t|is interpreting|did(?:n['’]t| not)|does(?:n['’]t| not)|failed|fails)\b|the (?:issue|problem|bug) (?:must|has to) be (?:somewhere else|elsewhere)\b|unless\b)/i;
+const THINKS_ALOUD = question((s) => THINKING.test(s.text) || SCAFFOLDING.test(s.text), assistantProse);
 
 /** Whether an agent's sentence only thinks aloud about its progress (see THINKING): no fact. */
 export function thinksAloud(s: Sentence): boolean {
@@ -51,20 +66,32 @@ export function isAgentRun(messages: readonly ChatMessage[]): boolean {
 }
 
 /**
- * The sentences without an agent's retracted statements (the one before a retraction, and the
- * retraction itself), its hedges and questions, and its sentences that open on a pointer. Other
- * roles' sentences and code pass unchanged; order is kept.
+ * The sentences without an agent's retracted statements (the retraction itself and the claim
+ * before it — not a line announcing a step in between: "… the `max()` call is wrong. Let me look at
+ * the method:" then "Actually, the code is correct."), its hedges and questions, and its
+ * sentences that open on a pointer. A retraction that says the diagnosis was wrong ("Actually, I
+ * now see the real issue.") takes back its message's sentences before it too. Other roles'
+ * sentences and code pass unchanged; order is kept.
  */
 export function withoutRefuted(sentences: readonly Sentence[]): Sentence[] {
   const drop = new Set<Sentence>();
   let previous: Sentence | null = null;
-  for (const s of sentences) {
-    if (s.role !== 'assistant' || s.code) continue;
+  sentences.forEach((s, i) => {
+    if (s.role !== 'assistant' || s.code) return;
     if (memo(s, RETRACTS)) {
       drop.add(s);
       if (previous) drop.add(previous);
+      if (memo(s, REDIAGNOSES)) for (let j = i - 1; j >= 0 && (sentences[j] as Sentence).message === s.message; j--) if (!(sentences[j] as Sentence).code) drop.add(sentences[j] as Sentence);
     } else if (memo(s, HEDGES_OR_POINTS)) drop.add(s);
-    previous = s;
-  }
+    if (!ANNOUNCES.test(s.text)) previous = s;
+  });
   return drop.size ? sentences.filter((s) => !drop.has(s)) : [...sentences];
+}
+
+/** The sentences without the agent's restatements of the symptom the task reported ("The issue is
+ * that … should become invalid but currently don't", agent-cause.ts restatesSymptom): the goal
+ * carries it, and a reader takes it for a finding. `task`: the task's own words. */
+export function withoutSymptoms(sentences: readonly Sentence[], task: string): Sentence[] {
+  if (!task) return [...sentences];
+  return sentences.filter((s) => s.role !== 'assistant' || s.code || s.template || !restatesSymptom(s.text, task));
 }

@@ -48,6 +48,9 @@ const RULES_SHARE = 0.22;
 /** The constraints, the most binding first (their score: the rule's strength, extract-rules.ts). */
 export const bindingFirst = (lines: readonly SourcedLine[]): SourcedLine[] => lines.map((l, i) => ({ l, i })).sort((a, b) => b.l.score - a.l.score || a.i - b.i).map((x) => x.l);
 
+/** A file name without a folder (`setup.py`; not a module's dotted name, `django.utils.html`). */
+const BARE_FILE = /^[^\s/\\:.[\]]+\.[A-Za-z]\w*$/;
+
 /** A conversation with tool work (files, errors); without, it is talk: its cue-phrase sections
  * (done, decisions, open tasks) are mostly misfires there, and the ranked facts get their room first. */
 export const doesWork = (record: CompactionRecord): boolean => record.filesRead.length + record.filesModified.length + record.errors.length > 0;
@@ -109,7 +112,10 @@ export function inlineSectionsOf(record: CompactionRecord, goalText: string): In
     // "django/": readers took it for a path cut short.)
     ['read', orderFiles(record.filesRead.filter((f) => !f.path.endsWith('/') && !record.filesModified.some((m) => m.path === f.path) && !record.state?.notesRead.includes(f.path) && !inScratch(record.state, f.path))), (xs) => fileLine(HEADINGS.read, xs)],
     // A link or URL the goal shows is not listed again (paths are: "README.md" may be part of one).
-    ['references', orderRefs(record.references).filter((r) => !(/^(?:!?\[|https?:)/.test(r) && goalText.includes(r))), (xs) => `References: ${xs.join(', ')}`],
+    // (Nor, in an agent's work on files, a bare file name — "setup.py", "settings.py", "models.py":
+    // a name the agent or the task said in passing, no path it can open; the files it read and
+    // changed are listed with their paths.)
+    ['references', orderRefs(record.references).filter((r) => !(/^(?:!?\[|https?:)/.test(r) && goalText.includes(r)) && !(record.state?.editing === true && BARE_FILE.test(r))), (xs) => `References: ${xs.join(', ')}`],
   ];
 }
 

@@ -4,7 +4,7 @@
 // cause lies with them ("Cause: … (at django/http/response.py, line 223, make_bytes)"): a model
 // continuing from the block goes to the place instead of searching for it again. Pure.
 import { fileOpsOfCall } from './extract-files';
-import type { ChatMessage } from './messages';
+import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
 import { resultOf, shellCommand } from './tool-output';
 
 export interface CodePlace {
@@ -112,6 +112,48 @@ export function placeNamed(text: string, places: readonly CodePlace[]): CodePlac
 export function placesNamed(places: readonly CodePlace[], texts: readonly string[], limit: number): CodePlace[] {
   const out = places.filter((p) => texts.some((t) => placeNamed(t, [p]) !== null));
   return out.slice(Math.max(0, out.length - limit));
+}
+
+/** Most definitions one call may show and still be a read of one of them; more is a whole file
+ * looked through. */
+const ONE_READ = 3;
+/** A range of lines shown (`sed -n '220,260p'`, `head -n`/`tail` aside): its start and end. */
+const SHOWN_RANGE = /\bsed\s+-n\s+['"]?(\d+),(\d+)p/;
+/** A search for a definition (`grep -n "def make_bytes"`), not for a word its line happens to hold. */
+const DEF_SEARCH = /\bgrep\b[^|\n]*\b(?:def|class|function|func|fn)\b/;
+
+/** The definitions a call read: in a range shown, those in its first half (one at its end is the
+ * next function, not what was read); in a search for a definition, the ones found; else none. */
+function readBy(call: ToolCall, places: readonly CodePlace[]): CodePlace[] {
+  const command = shellCommand(call) ?? '';
+  const args = parseToolArguments(call) ?? {};
+  const range = SHOWN_RANGE.exec(command);
+  const view = Array.isArray(args.view_range) ? (args.view_range as unknown[]).map(Number) : null;
+  const [from, to] = range ? [Number(range[1]), Number(range[2])] : view && view.length === 2 && view.every((n) => Number.isFinite(n) && n > 0) ? (view as [number, number]) : [NaN, NaN];
+  if (Number.isFinite(from)) return places.filter((p) => p.line >= from && p.line <= from + (to - from) / 2);
+  return DEF_SEARCH.test(command) ? [...places] : [];
+}
+
+/**
+ * The definition the agent read last: from the latest tool call that read one (a range of lines
+ * around it, a search for its name) and showed no more than a few, the one its words around the
+ * call name, else the first. Where the work stood in the code, named or not in the agent's prose;
+ * null when it read none.
+ */
+export function lastReadPlace(messages: readonly ChatMessage[]): CodePlace | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as ChatMessage;
+    if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
+    for (const call of [...m.toolCalls].reverse()) {
+      const places = codePlaces([{ ...m, toolCalls: [call] }, ...messages.filter((r) => r.role === 'tool' && r.toolCallId === call.id)]);
+      if (!places.length || places.length > ONE_READ) continue;
+      const read = readBy(call, places);
+      if (!read.length) continue;
+      const next = messages.slice(i + 1).find((x) => x.role === 'assistant');
+      return placeNamed(`${m.content} ${next?.content ?? ''}`, read) ?? (read[0] as CodePlace);
+    }
+  }
+  return null;
 }
 
 /** A place as the block writes it. */

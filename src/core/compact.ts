@@ -13,7 +13,7 @@ import { type Sentence, prepareSentences, sentencesOf, templateSection } from '.
 import { isFactSentence } from './fact-sentences';
 import { extractTaskLines } from './extract-goal';
 import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
-import { isAgentRun, withoutRefuted } from './agent-prose';
+import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
 import { LIBRARY, laterFates, withFates } from './error-fate';
 import { rulesOf, taskRules } from './extract-rules';
 import { extractState, shellCommand, shownCommand, stateIsEmpty } from './extract-state';
@@ -272,7 +272,13 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // In an agent run the assistant thinks aloud: what it retracted, guessed or asked, and what
   // points at output no longer shown, is no fact, decision or cause (agent-prose.ts).
   const agent = isAgentRun(removed);
-  const sentences = agent ? withoutRefuted(all) : all;
+  // (What the task reported — its own words, not a template's — for the agent's lines that only
+  // say it again: the symptom is no finding, nor a cause.)
+  const reported = [previous?.goal?.text, previous?.request?.text, ...all.filter((s) => s.role === 'user' && !s.template && !s.code).map((s) => s.text)].filter(Boolean).join(' ');
+  // (Only in work through a shell — a bug to find: the plugin's note tools answer questions, where
+  // "X while Y" said after the user is an answer.)
+  const shell = agent && removed.some((m) => m.role === 'assistant' && m.toolCalls?.some((c) => shellCommand(c) !== null));
+  const sentences = agent ? (shell ? withoutSymptoms(withoutRefuted(all), reported) : withoutRefuted(all)) : all;
   // (What the task is about, for the output lines under the left-off command: an earlier round's
   // goal and request too, when this part of the conversation has none.)
   const task = extractTaskLines(removed, sentences, [previous?.goal?.text, previous?.request?.text].filter(Boolean).join(' '));
@@ -297,7 +303,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const met = withFates(removed, extractErrors(removed, all));
   const errors = [...met, ...laterFates(previous?.errors ?? [], removed).filter((e) => !met.some((f) => errorKey(f.text) === errorKey(e.text)))];
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
-  const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known) : null;
+  const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known, reported) : null;
   // The left-off command's outcome in one line, as the state read it (the same last action).
   const left = task.leftOff;
   // (Lines of its output that name the task say more than its first line, unless it failed.)
@@ -305,14 +311,15 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // (Output is quoted as code — "def write(rows):" must not read as a line announcing more — and a
   // failure or "no output" is said in words.)
   // (The state's own words — failed, no output, how much a view showed — are not output.)
-  const said = outcome && (/^(?:failed\b|showed \d+ lines?$|read, \d+ lines?$)/.test(outcome) || outcome === 'no output' || outcome.includes('`') ? outcome : `\`${outcome}\``);
+  const said = outcome && (/^(?:failed\b|showed \d+ lines?$|read, \d+ lines?$)/.test(outcome) || outcome === 'no output' || outcome === 'no matches' || outcome.includes('`') ? outcome : `\`${outcome}\``);
   // A test or reproduction run is said as the State's check says it (passed, or its failure line).
   // (A script written and run in one call shows as "cat > t.py << 'EOF' … python t.py".)
   const ranCheck = (command: string, check: string): boolean => command === check || command.endsWith(` … ${check}`);
   const check = left?.command && state?.checked && ranCheck(left.command, state.checked.command) && state.checked.sources.some((id) => state.lastAction?.sources.includes(id)) ? state.checked.outcome : '';
   if (left?.command && check) left.outcome = check;
   // (When lines of its output name the task, the first of them is its outcome: what it found.)
-  else if (left?.command && said) left.outcome = left.output?.length && !said.startsWith('failed') && !left.output[0]?.includes('`') ? `\`${squash(left.output[0] ?? '')}\`` : said;
+  // (Not a line opening a block — "def make_bytes(self, value):" — read as announcing more.)
+  else if (left?.command && said) left.outcome = left.output?.length && !said.startsWith('failed') && !left.output[0]?.includes('`') && !/:\s*$/.test(left.output[0] ?? '') ? `\`${squash(left.output[0] ?? '')}\`` : said;
 
   const references = new Map<string, Reference>();
   const read = new Map<string, FileEntry>();

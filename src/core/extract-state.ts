@@ -9,9 +9,9 @@ import type { Sentence } from './extract-sentences';
 import { fileOpsOfCall, lexShell, samePath } from './extract-files';
 import { parseToolArguments, type ChatMessage } from './messages';
 import type { ChangedFile, CheckLine, TaskState } from './record';
-import { squash, truncateAtWord } from './text';
+import { squash, truncateBalanced } from './text';
 import { latestCause, latestPlan } from './agent-cause';
-import { codePlaces, placeNamed, placesNamed, placeText } from './code-places';
+import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText } from './code-places';
 import { resultOf, shellCommand } from './tool-output';
 
 // (Read by the other extractors from here, as before they had their own module.)
@@ -35,7 +35,7 @@ const RUNNER = /^(?:python[\d.]*|pytest|py\.test|node|deno|bun|ruby|php|go|cargo
 /** Runs that install or inspect rather than test. */
 const NOT_A_RUN = /^(?:-m\s+pip|-m\s+venv|--version|-V\b|install\b|i\b|add\b|ci\b|get\b|build\b|fmt\b|mod\b)/;
 /** Lines of output that fail a run. */
-const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure)\b.*|(?:[a-z_]\w*\.)+[A-Z]\w*: .*|.*\bNo module named\b.*|FAILED\b.*|FAIL:.*|ERROR:.*|.*\bfailures?=\d+.*|.*\b\d+ failed\b.*|.*: command not found|.*No such file or directory.*)$/;
+const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure)\b.*|Error: .*|(?:[a-z_]\w*\.)+[A-Z]\w*: .*|.*\bNo module named\b.*|FAILED\b.*|FAIL:.*|ERROR:.*|.*\bfailures?=\d+.*|.*\b\d+ failed\b.*|.*: command not found|.*No such file or directory.*)$/;
 /** Lines a tool prints about itself, not about the work: pip's and npm's warnings and notices. */
 const TOOL_NOISE = /^(?:WARNING:|DEPRECATION:|\[notice\]|npm (?:WARN|notice)\b)/;
 /** The line of a passing run that says so. */
@@ -74,9 +74,9 @@ export function shownCommand(command: string): string {
   const script = /^(\S*(?:python[\d.]*|node|ruby|perl|php|bash|sh)\s+-c|\S*(?:python[\d.]*|node|ruby|perl|php|bash|sh))\s+(["'])\s*$/.exec(line);
   if (script && lines.length > 1) {
     const body = lines.slice(1);
-    const comment = body.map((l) => /^\s*(?:#|\/\/)\s*(.{8,})$/.exec(l)?.[1]).find((c): c is string => c !== undefined && !/^!/.test(c));
+    const comment = describingComment(body);
     const what = comment ? squash(comment) : firstSaying(body);
-    return truncateAtWord(squash(`${script[1]} ${script[2]}…${script[2]}${what ? `  # ${what}` : ''}`), MAX_HOW);
+    return truncateBalanced(squash(`${script[1]} ${script[2]}…${script[2]}${what ? `  # ${what}` : ''}`), MAX_HOW);
   }
   // A file written by a heredoc and then run or used: both, the body left out ("cat > t.py << 'EOF'
   // … python t.py"), or the outcome shown after it reads as the write's.
@@ -90,7 +90,7 @@ export function shownCommand(command: string): string {
       // (A file written and nothing run: its opening line and a marker say nothing of what went in.
       // What its first comment says it is, else its first line that does something.)
       const body = lines.slice(1, end);
-      const comment = body.map((l) => /^\s*(?:#|\/\/)\s*(.{8,})$/.exec(l)?.[1]).find((c): c is string => c !== undefined && !/^!/.test(c));
+      const comment = describingComment(body);
       const what = comment ? squash(comment) : firstSaying(body);
       line = `${line.slice(0, marker.index).trim()}${what ? `  # ${what}` : ''}`;
     }
@@ -98,7 +98,16 @@ export function shownCommand(command: string): string {
   while (PAGER.test(line)) line = line.replace(PAGER, '');
   // (Where its error output went says nothing of what ran.)
   line = line.replace(/\s+2>&1(?=\s*$|\s*\|)/g, '');
-  return truncateAtWord(squash(line), MAX_HOW);
+  return truncateBalanced(squash(line), MAX_HOW);
+}
+
+/** Code commented out (`# sys.path.insert(0, '.')`, `# x = 1`, `# import os`): says nothing of what
+ * a script does. */
+const COMMENTED_CODE = /^(?:[\w.]+\(.*\)\s*;?|[\w.[\]'"]+\s*[+\-*/]?=\s*.+|(?:import|from|def|class|return|print)\b.*)$/;
+
+/** The first comment of a script that says what it does (not a shebang, nor code commented out). */
+function describingComment(body: readonly string[]): string | undefined {
+  return body.map((l) => /^\s*(?:#|\/\/)\s*(.{8,})$/.exec(l)?.[1]).find((c): c is string => c !== undefined && !/^!/.test(c) && !COMMENTED_CODE.test(c.trim()));
 }
 
 /** The body of the heredoc a command feeds (lines after `<<EOF` up to the marker), or null. */
@@ -222,26 +231,60 @@ function runLine(command: string): string {
   return '';
 }
 
+/** A line a script prints to say a check failed or showed the bug (marks and capitals it chose to
+ * stand out: "❌ ISSUE: …", "BUG: …", "… (should be False but is True)"). */
+const BAD_VERDICT = /[❌✗✘]|\b(?:FAIL(?:ED|URE)?|BUG|ISSUE|WRONG|MISMATCH)\b|\bshould (?:be|have|not|return|raise)\b.*\bbut\b|\b(?:incorrect(?:ly)?|wrong)\b/;
+/** A line a script prints to say a check passed ("✓ Uses name-based access", "PASS: …",
+ * "Got exception (good!)", "This works correctly!"). */
+const GOOD_VERDICT = /[✓✔✅]|\b(?:PASS(?:ED)?|SUCCESS|OK)\b|\((?:good|expected|correct)\b|\b(?:works? (?:correctly|as expected)|as expected|is correct|correctly (?:handled|raised|returned))\b/i;
+/** Output that says nothing on its own: a heading ending in a colon, a rule, a harness's tag. */
+const NOT_A_FINDING = /:\s*$|^[-=*#_~. ]+$|^<\/?[\w-]+>$/;
+
+/**
+ * The line of a run's output that mattered, when the run neither failed nor said it passed: the
+ * last line that gives a verdict (one of failure first: a reproduction that prints "❌ ISSUE: …"
+ * among its other lines showed the bug), else its last line that says something on its own (not
+ * a heading ending in a colon). A reader of "last output: Email value with default:" learns
+ * nothing of what the run showed.
+ */
+function telling(lines: readonly string[]): string {
+  const fit = lines.filter((l) => l.length <= 400 && !TOOL_NOISE.test(l) && !NOT_A_FINDING.test(l));
+  const last = (re: RegExp): string | undefined => [...fit].reverse().find((l) => re.test(l));
+  return last(BAD_VERDICT) ?? last(GOOD_VERDICT) ?? fit[fit.length - 1] ?? lines[lines.length - 1] ?? '';
+}
+
+/** The specific line of a failure (an exception, an assertion, a failed test's own line) rather
+ * than a runner's tally ("FAILED (failures=1)", "1 failed, 2 passed in 0.3s"), which says only
+ * that something failed. */
+const TALLY = /^(?:=+\s*)?(?:FAILED \((?:failures|errors)=|.*\b\d+ (?:failed|passed|errors?)\b.*\bin [\d.]+s\b|.*\bfailures?=\d+)/;
+
 /** A run's outcome: passed (with the line that says so), or failed with its failure line. */
 function outcomeOf(result: ReturnType<typeof resultOf>): { passed: boolean; outcome: string } {
   const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
-  const failure = [...lines].reverse().find((l) => FAILURE_LINE.test(l) && l.length <= 400);
+  const failures = lines.filter((l) => FAILURE_LINE.test(l) && l.length <= 400);
+  const failure = [...failures].reverse().find((l) => !TALLY.test(l)) ?? failures[failures.length - 1];
   const failed = (result.code !== null && result.code !== 0) || result.error || failure !== undefined;
   if (failed) {
-    const line = failure ?? lines[lines.length - 1] ?? '';
-    const code = result.code !== null && result.code !== 0 ? ` (return code ${result.code})` : '';
-    return { passed: false, outcome: line ? `failed${code}: ${truncateAtWord(line, MAX_OUTCOME)}` : `failed${code}` };
+    const line = failure ?? telling(lines);
+    // ("failed with return code 1", not "(return code 1)": see state-format.ts's Looked at.)
+    const code = result.code !== null && result.code !== 0 ? ` with return code ${result.code}` : '';
+    return { passed: false, outcome: line ? `failed${code}: ${truncateBalanced(line, MAX_OUTCOME)}` : `failed${code}` };
   }
-  const pass = [...lines].reverse().find((l) => PASS_LINE.test(l) && l.length <= MAX_OUTCOME);
+  // (A reproduction that prints "❌ ISSUE: …" and then "Done successfully" showed the bug.)
+  const pass = lines.some((l) => BAD_VERDICT.test(l)) ? undefined : [...lines].reverse().find((l) => PASS_LINE.test(l) && l.length <= MAX_OUTCOME);
   if (pass) return { passed: true, outcome: `passed: ${pass}` };
   // A script that ran without error has not "passed" anything unless it says so: a reproduction
-  // that prints the bug exits 0 too. Its last line says what it showed.
-  const last = lines[lines.length - 1];
-  return { passed: false, outcome: last ? `ran without error, last output: ${truncateAtWord(last, MAX_OUTCOME)}` : 'ran without error, no output' };
+  // that prints the bug exits 0 too. The line that mattered says what it showed.
+  const shown = telling(lines);
+  return { passed: false, outcome: shown ? `ran without error, printed: ${truncateBalanced(shown, MAX_OUTCOME)}` : 'ran without error, no output' };
 }
 
-/** A command that only shows a file, or part of it (not a search: grep's first hit is a finding). */
-const VIEWS_FILE = /^\s*(?:cat|head|tail|nl|sed\s+-n)\s+[^|;&>]*$/;
+/** A search command (grep, ripgrep, git grep): its return code 1 says it found nothing. */
+const SEARCHES = /^(?:e?grep|rg|ag|git\s+grep)\b/;
+
+/** A command that only shows a file, or part of it (not a search: grep's first hit is a finding),
+ * also through a pipeline of viewers (`cat -n x.py | sed -n '223,237p'`). */
+const VIEWS_FILE = /^\s*(?:cat|head|tail|nl|sed\s+-n)\s+[^|;&>]*(?:\|\s*(?:head|tail|nl|sed\s+-n)\b[^|;&>]*)*$/;
 
 /** A file shown: how many lines, or its failure. */
 function viewOutcome(result: ReturnType<typeof resultOf>): string {
@@ -259,15 +302,25 @@ function readOutcome(text: string): string {
 }
 
 /** The last action's outcome in one line: its failure line, or the first line of its output. */
-function actionOutcome(result: ReturnType<typeof resultOf>): string {
+function actionOutcome(result: ReturnType<typeof resultOf>, command = ''): string {
   const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
   const failure = [...lines].reverse().find((l) => FAILURE_LINE.test(l) && l.length <= 400);
-  if (failure) return `failed: ${truncateAtWord(failure, MAX_OUTCOME)}`;
-  if (result.code !== null && result.code !== 0) return `failed (return code ${result.code})`;
+  if (failure) return `failed: ${truncateBalanced(failure, MAX_OUTCOME)}`;
+  // (A search that found nothing exits 1: no failure, an answer.)
+  if (result.code === 1 && !lines.length && SEARCHES.test(withoutCd(command))) return 'no matches';
+  if (result.code !== null && result.code !== 0) return `failed with return code ${result.code}`;
   // (A package manager's warning — "WARNING: Running pip as the 'root' user …" — says nothing of
   // what the step did.)
   const first = lines.find((l) => !TOOL_NOISE.test(l));
-  return first ? truncateAtWord(squash(first), MAX_OUTCOME) : 'no output';
+  return first ? truncateBalanced(squash(first), MAX_OUTCOME) : 'no output';
+}
+
+/** What a run of an edit script did: its failure, else the last line it printed. */
+function editOutcome(result: ReturnType<typeof resultOf>): string {
+  const plain = actionOutcome(result);
+  if (plain.startsWith('failed') || plain === 'no output') return plain;
+  const lines = result.text.split('\n').map((l) => l.trim()).filter((l) => l && !TOOL_NOISE.test(l));
+  return truncateBalanced(squash(lines[lines.length - 1] ?? plain), MAX_OUTCOME);
 }
 
 /** The `path` (or `file`, `note`) strings of a JSON search result, in order, once each; null when
@@ -314,9 +367,10 @@ function searchedNotes(text: string): string[] {
 /**
  * The state of the work in `messages` (one round's removed part). `earlier` is the state carried
  * so far (a file it lists as scratch stays scratch), `known` the paths the conversation had read or
- * changed before (a file written whole that existed is changed, not created).
+ * changed before (a file written whole that existed is changed, not created), `task` what the
+ * task reported (a cause that only says it again is the symptom, agent-cause.ts).
  */
-export function extractState(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlier: TaskState | null = null, known: readonly string[] = []): TaskState {
+export function extractState(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlier: TaskState | null = null, known: readonly string[] = [], task = ''): TaskState {
   const state = emptyState();
   const results = new Map<string, ChatMessage>();
   for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);
@@ -328,7 +382,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   const change = (path: string, how: string, id: string, restored: boolean, again = false): void => {
     const key = [...changed.keys()].find((k) => samePath(k, path)) ?? path;
     const entry = changed.get(key);
-    const text = truncateAtWord(squash(how), MAX_HOW);
+    const text = truncateBalanced(squash(how), MAX_HOW);
     if (entry) {
       if (restored) entry.restored = true;
       else {
@@ -405,26 +459,33 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       // just created, which did not exist before the call.)
       for (const path of ops.read) seen.add(path);
       const run = command !== null ? runLine(command) : '';
-      if (run) {
+      // (A run of a script that edits source files is the edit, not a check of the work.)
+      const runsEdit = [...editScripts.keys()].some((w) => new RegExp(`(?:^|[\\s/])${escapeRe(w.slice(w.lastIndexOf('/') + 1))}(?:\\s|$)`).test(run));
+      if (run && !runsEdit) {
         const { passed, outcome } = outcomeOf(result);
         state.checked = { command: run, passed, outcome, sources: [m.id] } satisfies CheckLine;
       }
-      const shown = command !== null ? shownCommand(command) : truncateAtWord(`${name} ${typeof args.path === 'string' ? args.path : ''}`.trim(), MAX_HOW);
+      const shown = command !== null ? shownCommand(command) : truncateBalanced(`${name} ${typeof args.path === 'string' ? args.path : ''}`.trim(), MAX_HOW);
       // (A file shown in part — `sed -n '1867,1900p' x.py`, `cat x.py` — says how much it showed:
       // its first line is wherever the range began, not what the step found.)
-      if (shown) state.lastAction = { command: shown, outcome: command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : actionOutcome(result), sources: [m.id] };
+      // (A run of an edit script: what it printed last says what it did — "Fixed content setter logic".)
+      const outcome = command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : runsEdit ? editOutcome(result) : actionOutcome(result, command ?? '');
+      if (shown) state.lastAction = { command: shown, outcome, sources: [m.id] };
     }
   }
   state.changed = [...changed.values()];
   state.scratch = [...scratch];
-  state.cause = latestCause(sentences);
+  state.cause = latestCause(sentences, task);
   // Where the code it names lies, as the tools showed it before the cause was said.
   const causeAt = state.cause ? placeNamed(state.cause.text, codePlaces(messages.slice(0, 1 + messages.findIndex((m) => m.id === state.cause?.sources[0])))) : null;
   if (causeAt) state.causeAt = placeText(causeAt);
   // The code it looked at and talked about: where to go back to without searching again.
   if (state.editing) {
     const prose = sentences.filter((s) => s.role === 'assistant' && !s.code).map((s) => s.text);
-    const looked = prose.length ? placesNamed(codePlaces(messages), prose, LIMITS.looked) : [];
+    const named = prose.length ? placesNamed(codePlaces(messages), prose, LIMITS.looked) : [];
+    // (With the one it read last, named or not: where it stood in the code, the latest sighting.)
+    const last = lastReadPlace(messages);
+    const looked = last ? [...named.filter((p) => !(p.name === last.name && p.path === last.path)), last].slice(-LIMITS.looked) : named;
     if (looked.length) state.looked = looked;
   }
   const index = new Map(messages.map((m, i) => [m.id, i]));

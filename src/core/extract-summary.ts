@@ -8,7 +8,7 @@ import type { Sentence } from './extract-sentences';
 import type { CompactionRecord, ErrorLine, SourcedLine } from './record';
 import { QUESTION } from './traits';
 import { CJK_TEXT, defineCue } from './vocab';
-import { dedupeKey, overlap, squash, standsAlone, truncateAtWord } from './text';
+import { dedupeKey, overlap, squash, standsAlone, truncateAtWord, truncateBalanced } from './text';
 import { contentWords } from './word-scan';
 import { aheadAlso } from './sentence-memo';
 
@@ -154,7 +154,8 @@ export function extractErrors(messages: readonly ChatMessage[], sentences: reado
         if (!existing.sources.includes(m.id)) existing.sources.push(m.id);
         continue;
       }
-      const err: ErrorLine = { text: truncateAtWord(squash(text), MAX_LINE), sources: [m.id], at, score: 1, round: 0 };
+      // (Cut before a bracket it would leave open: "Key (content_type_id, codename)=(12, add…".)
+      const err: ErrorLine = { text: truncateBalanced(squash(text), MAX_LINE), sources: [m.id], at, score: 1, round: 0 };
       const resolution = findResolution(messages, sentences, mi);
       if (resolution) err.resolution = resolution;
       seen.set(key, err);

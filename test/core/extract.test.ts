@@ -9,7 +9,7 @@ import { extractTaskLines } from '../../src/core/extract-goal';
 import { extractErrors, extractSections } from '../../src/core/extract-summary';
 import type { ChatMessage } from '../../src/core/messages';
 import type { SourcedLine } from '../../src/core/record';
-import { splitSentences, truncateAtWord } from '../../src/core/text';
+import { splitSentences, truncateAtWord, truncateBalanced } from '../../src/core/text';
 import { contentWords } from '../../src/core/word-scan';
 
 const user = (id: string, content: string, createdAt = 0): ChatMessage => ({ id, createdAt, role: 'user', content });
@@ -82,6 +82,22 @@ describe('text', () => {
     const cut = truncateAtWord(`ok ${emoji}`, 6);
     expect(cut).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
     expect(truncateAtWord('日本語のテキストです', 5)).toBe('日本語の…');
+  });
+
+  it('truncates before a bracket or code span it would leave open, when that keeps half the room', () => {
+    const error = 'IntegrityError: duplicate key value violates unique constraint DETAIL: Key (content_type_id, codename) already exists for the proxy model';
+    expect(truncateBalanced(error, 100)).toBe('IntegrityError: duplicate key value violates unique constraint DETAIL: Key…');
+    expect(truncateAtWord(error, 100)).toContain('(content_type_id');
+    // A cut with nothing open is the plain one; an opener early in the text is not cut back to.
+    expect(truncateBalanced('alpha beta gamma delta', 13)).toBe('alpha beta…');
+    expect(truncateBalanced('f(a b c d e f g h i j k l m n o p', 20)).toBe(truncateAtWord('f(a b c d e f g h i j k l m n o p', 20));
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', ' ', '(', ')', '`', '[', ']'), maxLength: 60 }), fc.integer({ min: 2, max: 60 }), (text, n) => {
+        const cut = truncateBalanced(text, n);
+        expect(cut.length).toBeLessThanOrEqual(Math.max(n, text.length <= n ? text.length : 0));
+        if (cut !== text && cut) expect(text.startsWith(cut.slice(0, -1))).toBe(true);
+      }),
+    );
   });
 
   it('keys CJK text by character bigrams and drops stopwords', () => {

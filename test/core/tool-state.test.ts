@@ -8,7 +8,7 @@ import { replay } from '../../src/cli/replay';
 import { CLI_DEFAULTS, resolve } from '../../src/cli/settings';
 import { errorText } from '../../src/core/error-fate';
 import { compact } from '../../src/core/compact';
-import { withoutRefuted } from '../../src/core/agent-prose';
+import { withoutRefuted, withoutSymptoms } from '../../src/core/agent-prose';
 import { extractRules, rulesOf } from '../../src/core/extract-rules';
 import { mergeState } from '../../src/core/extract-state';
 import { sentencesOf } from '../../src/core/extract-sentences';
@@ -148,7 +148,7 @@ describe('the State section', () => {
     expect(block).toContain('- Ran: python reproduce.py — passed: All checks passed');
     expect(section(block, 'State:')).not.toContain('- Checked:');
     const failing = blockOf(fix.slice(0, 7).concat([{ id: 'u-last', createdAt: 0, role: 'user', content: 'Go on.' }]));
-    expect(section(failing.block, 'State:')).toContain('- Checked: python reproduce.py — failed (return code 1): AssertionError: discount lost on line 2');
+    expect(section(failing.block, 'State:')).toContain('- Checked: python reproduce.py — failed with return code 1: AssertionError: discount lost on line 2');
   });
 
   it("says the agent's latest conclusion about the cause", () => {
@@ -273,6 +273,61 @@ describe("an agent's prose", () => {
     for (const gone of ['The issue is related to model inheritance and ordering.', 'The direction is inverted twice in the recursive call.', 'So my double-negative analysis is wrong.', 'Or to fix how directions are handled.', 'Look at line 730: the call passes order.']) expect(kept).not.toContain(gone);
   });
 
+  it('takes back the claim before a retraction even past a line announcing a step, and a new diagnosis takes back the reasoning before it in its message', () => {
+    const chat = run('Fix the ordering.', [
+      ['The sort key uses the raw title for every row. Let me look at the full method:', "sed -n '40,60p' sort.py", 'def key(row): ...'],
+      ['Actually, the code is correct. The sort key strips articles first.', 'cat order.py', 'def order(rows): ...'],
+      ['The direction is read in step 2 and inverted in step 4. The issue is in step 4: the flag is flipped twice. Actually, I think I now understand the real issue. The parent ordering is applied after the child ordering.', 'cat compiler.py', 'def compile(): ...'],
+    ]);
+    const kept = withoutRefuted(sentencesOf(chat)).map((x) => x.text);
+    expect(kept).toContain('The sort key strips articles first.');
+    expect(kept).toContain('The parent ordering is applied after the child ordering.');
+    for (const gone of ['The sort key uses the raw title for every row.', 'The direction is read in step 2 and inverted in step 4.', 'The issue is in step 4: the flag is flipped twice.']) expect(kept).not.toContain(gone);
+    // The announcing line itself is no claim: it is not what the retraction took back.
+    expect(kept).toContain('Let me look at the full method:');
+    expect(blockOf(chat).block).not.toContain('step 4');
+  });
+
+  it('never takes the symptom said again for the cause: the conclusion about why before it stands', () => {
+    const chat = run('Invoice totals are wrong: the total should include the discount but currently ignores it when the order has two lines.', [
+      ['The issue is that `apply_discount` returns the total unchanged when `rows` has more than one line.', 'cat billing/discounts.py', 'def apply_discount(total, rows): ...'],
+      ['The problem is that the total should include the discount but currently ignores it for two lines.', 'python repro.py', 'total: 30'],
+      ['The problem occurs when the order has two lines.', 'python repro.py', 'total: 30'],
+    ]);
+    expect(blockOf(chat).state?.cause?.text).toBe('The issue is that `apply_discount` returns the total unchanged when `rows` has more than one line.');
+    // With no conclusion about why, none at all rather than the symptom.
+    const only = run('Invoice totals are wrong: the total should include the discount but currently ignores it when the order has two lines.', [['The problem occurs when the order has two lines.', 'python repro.py', 'total: 30']]);
+    expect(blockOf(only).state?.cause ?? null).toBeNull();
+  });
+
+  it('does not carry the symptom said again as a finding, but keeps a finding that names code the task does not', () => {
+    const task = 'Invoice totals are wrong: the total should include the discount but currently ignores it when the order has two lines.';
+    const chat = run(task, [
+      ['The issue is that the total should include the discount but currently ignores it for two lines.', 'python repro.py', 'total: 30'],
+      ['The `apply_discount` helper returns the total instead of the discounted total.', 'cat billing/discounts.py', 'def apply_discount(total, rate): ...'],
+    ]);
+    const kept = withoutSymptoms(sentencesOf(chat), task).map((x) => x.text);
+    expect(kept).not.toContain('The issue is that the total should include the discount but currently ignores it for two lines.');
+    expect(kept).toContain('The `apply_discount` helper returns the total instead of the discounted total.');
+    // The task's own words stay: it is the agent's saying them again that is dropped.
+    expect(kept).toContain(task);
+    const r = compact(chat, { budgetTokens: 1200, cut: chat.length - 1, model: 'gpt-4o' });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.record.facts.map((f) => f.text).join('\n')).not.toContain('currently ignores it for two lines');
+  });
+
+  it('carries no remark on its own scaffolding as a key fact: its test getting complex, its script having a bug, the bug being elsewhere', () => {
+    const chat = run('Fix the totals.', [
+      ['The test setup is getting complex. My test script had a bug.', 'python repro.py', 'total: 30'],
+      ['The issue must be somewhere else. The discount helper rounds each line before summing.', 'cat billing/discounts.py', 'def apply_discount(total, rate): ...'],
+    ]);
+    const r = compact(chat, { budgetTokens: 1200, cut: chat.length - 1, model: 'gpt-4o' });
+    if (!r.ok) throw new Error(r.message);
+    const facts = r.record.facts.map((f) => f.text).join('\n');
+    expect(facts).toContain('The discount helper rounds each line before summing.');
+    for (const gone of ['getting complex', 'had a bug', 'somewhere else']) expect(facts).not.toContain(gone);
+  });
+
   it('property: only assistant sentences are ever dropped, and order is kept', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant'), fc.constantFrom('Actually, no.', 'The cache is stale.', 'Maybe it is the disk?', 'It works.', 'Wait, the path is wrong.')), { maxLength: 12 }), (turns) => {
@@ -364,6 +419,15 @@ describe('where the work stands, as a reader needs it', () => {
     expect(state?.changed.map((c) => c.path)).toEqual(['billing/total.py']);
     expect(state?.scratch).toEqual(['fix_total.py']);
     expect(section(block, 'State:')).toContain('- Changed: billing/total.py\n  - python fix_total.py — printed: Rewrote the sum over every line');
+    // Running it is the edit, not a check of the work: the test run before it stays the check.
+    const checked = run('Fix the total.', [
+      ['Reproducing.', 'python repro.py', 'total: 30 (should be 27)\n<returncode>1</returncode>'],
+      ['Writing the fix as a script.', script, ''],
+      ['Running it.', 'python fix_total.py', 'Found the sum at line 12\nRewrote the sum over every line'],
+    ]);
+    const after = blockOf(checked);
+    expect(after.state?.checked?.command).toBe('python repro.py');
+    expect(after.state?.lastAction?.outcome).toBe('Rewrote the sum over every line');
   });
 
   it("takes the cause from the sentences after an announced conclusion, never from what the issue is 'about', and else from the latest finding", () => {
@@ -408,7 +472,7 @@ describe('where the work stands, as a reader needs it', () => {
     const lines = blockOf(chat).block.split('\n');
     const at = lines.indexOf('Left off: Let me look at the writer.');
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toBe('- Ran: python -m pytest tests/test_export.py — failed (return code 1): FAILED tests/test_export.py::test_dates - AssertionError: 2 != 3');
+    expect(lines[at + 1]).toBe('- Ran: python -m pytest tests/test_export.py — failed with return code 1: FAILED tests/test_export.py::test_dates - AssertionError: 2 != 3');
     // Prose more than two silent steps back no longer says what the work is doing.
     const silent = run('Fix the export.', [
       ['Let me look at the writer.', 'cat export.py', 'def write(rows): ...'],
@@ -421,9 +485,15 @@ describe('where the work stands, as a reader needs it', () => {
     expect(block).not.toContain('Left off: Let me look at the writer.');
   });
 
+  it('says how much a view through a pipeline showed, never a code line ending on a colon as its outcome', () => {
+    const chat = run('Fix the totals.', [['Let me read the total function.', "cat -n billing/totals.py | sed -n '40,44p'", '40\tdef total(rows):\n41\t    out = 0\n42\t    for row in rows:\n43\t        out += row.price\n44\t    return out']]);
+    const ran = blockOf(chat).block.split('\n').find((l) => l.startsWith('- Ran:')) ?? '';
+    expect(ran).toBe("- Ran: cat -n billing/totals.py | sed -n '40,44p' — showed 5 lines");
+  });
+
   it('shows a script written and run in one command as both, with the outcome of the run', () => {
     const chat = run('Fix the export.', [['Reproducing.', "cat > repro.py << 'EOF'\nfrom export import write\nwrite([{'date': ''}])\nEOF\npython repro.py", 'KeyError: \'date\'\n<returncode>1</returncode>']]);
-    expect(blockOf(chat).block).toContain("- Ran: cat > repro.py … python repro.py — failed (return code 1): KeyError: 'date'");
+    expect(blockOf(chat).block).toContain("- Ran: cat > repro.py … python repro.py — failed with return code 1: KeyError: 'date'");
   });
 
   it('counts a missing test runner and a qualified exception line as a failed run, whatever the return code', () => {
@@ -435,6 +505,40 @@ describe('where the work stands, as a reader needs it', () => {
     expect(state?.checked).toMatchObject({ passed: false, outcome: 'failed: app.errors.SettingsMissing: Requested setting DB, but settings are not configured.' });
     const first = blockOf(chat.slice(0, 3).concat([{ id: 'u-last', createdAt: 0, role: 'user', content: 'Go on.' }]));
     expect(first.state?.checked?.outcome).toBe('failed: /usr/bin/python: No module named pytest');
+  });
+
+  it('checks a run by the line that mattered: the bug it printed, the assertion rather than the tally, never a heading', () => {
+    const checked = (output: string): string | undefined => blockOf(run('Fix the totals.', [['Reproducing.', 'python repro.py', output]])).state?.checked?.outcome;
+    // A reproduction that exits 0 and prints the bug among other lines, then "Done": the bug line.
+    expect(checked('Lines: 2\n❌ BUG: total is 30, discount lost\nDiscount: 0\nDone')).toBe('ran without error, printed: ❌ BUG: total is 30, discount lost');
+    // Nor is it "passed" for saying it finished successfully.
+    expect(checked('✗ total ignores the discount\nScript finished successfully')).toBe('ran without error, printed: ✗ total ignores the discount');
+    // A check that passes says so in its own words.
+    expect(checked('case 1\n✓ discount applied on two lines\ncase 2')).toBe('ran without error, printed: ✓ discount applied on two lines');
+    // No verdict: its last line that says something, not a heading ending on a colon.
+    expect(checked('Total with discount: 27\nDiscount rows:')).toBe('ran without error, printed: Total with discount: 27');
+    // An error the script caught and printed ("Error: …") is its failure, whatever came after it.
+    expect(checked('Error: Requested setting DB, but settings are not configured.\nEmail field: email')).toBe('failed: Error: Requested setting DB, but settings are not configured.');
+    // A unittest failure: the assertion, not "FAILED (failures=1)".
+    expect(checked('F\nFAIL: test_two_lines (tests.TestTotals)\nAssertionError: 30 != 27\nRan 1 test in 0.001s\nFAILED (failures=1)\n<returncode>1</returncode>')).toBe('failed with return code 1: AssertionError: 30 != 27');
+    // A harness's note about long output is no output of the run.
+    expect(checked('<warning>\nThe output of your last command was too long.\n</warning><output_head>\nok 1\n</output_head>\n<elided_chars>\n900 characters elided\n</elided_chars>\n<output_tail>\n12 passed in 0.41s\n</output_tail>')).toBe('passed: 12 passed in 0.41s');
+  });
+
+  it('lists no bare file name the agent said in passing as a reference, only paths it can open', () => {
+    const chat = run('Fix the totals. A regression test could go in tests/test_totals.py.', [
+      ['There is no setup.py here, and settings.py is not used. Let me look at the totals.', 'cat billing/totals.py', 'def total(rows):\n    return sum(rows)'],
+      ['Now the discounts.', 'cat billing/discounts.py', 'def apply_discount(total, rate):\n    return total'],
+    ]);
+    const refs = blockOf(chat).block.split('\n').find((l) => l.startsWith('References:')) ?? '';
+    expect(refs).toContain('tests/test_totals.py');
+    expect(refs).not.toMatch(/setup\.py|settings\.py/);
+  });
+
+  it('says a search that found nothing found nothing, not that it failed', () => {
+    const chat = run('Fix the totals.', [['Looking for callers.', 'grep -rn "apply_discount" billing/', '<returncode>1</returncode>\n<output>\n</output>']]);
+    expect(blockOf(chat).block).toContain('- Ran: grep -rn "apply_discount" billing/ — no matches');
+    expect(blockOf(chat).block).not.toContain('failed');
   });
 
   it('shows a next step only when it was announced after the last action', () => {
@@ -450,7 +554,10 @@ describe('where the work stands, as a reader needs it', () => {
 
   it('shows an inline script as one command, with what its first comment says it does', () => {
     const chat = run('Check the encoder.', [['Testing it.', 'python -c "\nimport sys\n# Encode a memoryview through the response\nprint(bytes(memoryview(b\'x\')))\n"', "b'x'"]]);
-    expect(blockOf(chat).block).toContain('- Ran: python -c "…" # Encode a memoryview through the response — ran without error, last output: b\'x\'');
+    expect(blockOf(chat).block).toContain('- Ran: python -c "…" # Encode a memoryview through the response — ran without error, printed: b\'x\'');
+    // Code commented out says nothing of what the script does: the comment after it does.
+    const commented = run('Check the encoder.', [['Testing it.', 'python -c "\n# sys.path.insert(0, \'.\')\n# Encode a memoryview through the response\nprint(bytes(memoryview(b\'x\')))\n"', "b'x'"]]);
+    expect(blockOf(commented).block).toContain('- Ran: python -c "…" # Encode a memoryview through the response — ');
   });
 });
 
@@ -528,7 +635,7 @@ Creating the patch and submitting it MUST be separate commands.
     const state = section(block, 'State:');
     expect(state).toContain('- Changed: no source file edited yet');
     expect(state).toContain('- Cause: The exporter skips a row when its date is empty instead of writing an empty cell.');
-    expect(state).toContain('- Checked: python -m pytest tests/test_csv.py — failed (return code 1): FAILED tests/test_csv.py::test_empty_date - AssertionError');
+    expect(state).toContain('- Checked: python -m pytest tests/test_csv.py — failed with return code 1: FAILED tests/test_csv.py::test_empty_date - AssertionError');
   });
 
   it('keeps the rules to their share also when the block has little else to carry: the room left is not theirs', () => {
