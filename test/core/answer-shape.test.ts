@@ -39,6 +39,27 @@ describe('an answer list as its items heads', () => {
     expect(listHeads('No list here. Just prose.')).toEqual([]);
   });
 
+  it('takes one list of an answer: the first, not a second list after a paragraph nor flush sub-items', () => {
+    const answer = [
+      'Here are some wheels to consider:',
+      '1. **Zipp 303 S** - a wide rim.',
+      '2. **HED Ardennes Plus** - a light climber.',
+      '- tubeless ready',
+      '3. **Reynolds AR41** - a deep aero rim.',
+      '',
+      'When choosing, think about:',
+      '- Aerodynamic performance',
+      '- Weight',
+      '- Tire compatibility',
+    ].join('\n');
+    expect(listHeads(answer)).toEqual(['Zipp 303 S', 'HED Ardennes Plus', 'Reynolds AR41']);
+    // A second list is the answer's when the first is no list of heads.
+    expect(listHeads('Steps:\n1. x\n\nThen:\n- Headspace app\n- Calm app\n- Insight Timer')).toEqual(['Headspace app', 'Calm app', 'Insight Timer']);
+    // A numbered list whose items are explained flush below them is one list.
+    const explained = ['1. **Patagonia**', 'An outdoor clothing company.', '2. **Southwest Airlines**', 'A carrier.', '3. **Costco**', 'A retailer.'].join('\n');
+    expect(listHeads(explained)).toEqual(['Patagonia', 'Southwest Airlines', 'Costco']);
+  });
+
   it('every head is found in the item it came from', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ minLength: 1, maxLength: 40 }), { minLength: 3, maxLength: 8 }), (items) => {
