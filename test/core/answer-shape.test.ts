@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { itemHead, listHeads } from '../../src/core/answer-shape';
 import { instructsAssistant, remarksOnAnswer } from '../../src/core/salience';
 import { compact } from '../../src/core/compact';
+import { listedAnswers, rejects } from '../../src/core/listed-answers';
+import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
 
 describe('an answer list as its items heads', () => {
@@ -159,5 +161,31 @@ describe('what the user says that is not about them', () => {
     expect(remarksOnAnswer('I think I\'ll try the breathing exercise you mentioned tonight.')).toBe(true);
     expect(remarksOnAnswer("I'll be moving to Leeds in May, as you suggested I might.")).toBe(true);
     expect(remarksOnAnswer("I'll be moving to Leeds in May with my partner.")).toBe(false);
+  });
+});
+
+describe('a list the user turned down', () => {
+  const m = (id: string, role: 'user' | 'assistant', content: string): ChatMessage => ({ id, role, content, createdAt: 0 });
+  const list = (names: string[]): string => `Here are some ideas:\n\n${names.map((x, i) => `${i + 1}. **${x}** - a place worth a visit.`).join('\n')}`;
+
+  it('is no answer: the list given after it is', () => {
+    const messages = [
+      m('a', 'user', 'Can you suggest some attractions in Portland for a weekend?'),
+      m('b', 'assistant', list(['Powell Books', 'Japanese Garden', 'Pittock Mansion'])),
+      m('c', 'user', 'Honestly, none of those suggestions are really doing it for me. Can you think of anything more alternative?'),
+      m('d', 'assistant', list(['Kennedy School', 'Lan Su Garden', 'Hawthorne Bridge'])),
+      m('e', 'user', 'Great, I will visit the Kennedy School on Saturday.'),
+    ];
+    const answers = listedAnswers(messages, sentencesOf(messages));
+    expect(answers.map((a) => a.id)).toEqual(['d']);
+    expect(answers[0]?.heads).toEqual(['Kennedy School', 'Lan Su Garden', 'Hawthorne Bridge']);
+  });
+
+  it('is told from a reply that takes the options up', () => {
+    expect(rejects("I'm actually not interested in any of those attractions.")).toBe(true);
+    expect(rejects("That's not what I'm looking for.")).toBe(true);
+    expect(rejects('I like those ideas, especially the first one.')).toBe(false);
+    expect(rejects('Do you have any other suggestions?')).toBe(false);
+    expect(rejects("I don't like those too much, but the second is fine.")).toBe(false);
   });
 });
