@@ -11,7 +11,7 @@ import { leadingStamp } from './dates';
 import type { ChatMessage } from './messages';
 import type { ConversationKind, ThreadLine } from './record';
 import { MY, QUESTION } from './traits';
-import { phrasesOf, requestHead } from './thread-heads';
+import { openingHead, phrasesOf, requestHead } from './thread-heads';
 import { isContentWord, vocabSize, wordOf } from './vocab';
 
 /** Hours between two messages that start a new session. */
@@ -63,6 +63,8 @@ interface Segment {
   sentences: Sentence[];
   /** The request that opened it, when a user's request did. */
   opener: Sentence[] | null;
+  /** The first user message's prose sentences (the session's opening). */
+  opening: Sentence[] | null;
   from: number;
   to: number;
   /** Word counts (vocabulary ids, content words only). */
@@ -95,7 +97,7 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
   };
   const open = (i: number, at: number): Segment => {
     close();
-    const seg: Segment = { start: i, end: i, sentences: [], opener: null, from: at, to: at, tf: new Map() };
+    const seg: Segment = { start: i, end: i, sentences: [], opener: null, opening: null, from: at, to: at, tf: new Map() };
     segments.push(seg);
     return seg;
   };
@@ -124,6 +126,7 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
       if (i === 0 && !stamped && !gap && earlierTo > 0) current.continued = true;
     }
     if (request && !current.opener) current.opener = request;
+    if (m.role === 'user' && !current.opening) current.opening = own.filter(prose);
     current.end = i + 1;
     if (at > 0) {
       if (!current.from) current.from = at;
@@ -269,7 +272,11 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       previousThread = t;
       continue;
     }
-    const head = seg.opener && kind !== 'talk' ? requestHead(seg.opener) : '';
+    // (With an assistant, a session the user opened without a request the patterns know is headed
+    // by its opening sentence.)
+    const byRequest = kind !== 'talk' && seg.opener ? requestHead(seg.opener) : '';
+    const byOpening = !byRequest && kind === 'assist' && seg.opening ? openingHead(seg.opening) : '';
+    const head = byRequest || byOpening;
     const phrases = head ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
     const id = nextId++;
     const line: ThreadLine = {
@@ -277,7 +284,7 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       // (One phrase alone reads as a fragment, not a topic: the head is then its days alone.)
       text: head || (phrases.length >= 2 ? phrases.join(', ') : ''),
       head: head ? 'request' : 'phrases',
-      sources: [head ? (seg.opener?.[0] as Sentence).id : firstId],
+      sources: [byRequest ? (seg.opener?.[0] as Sentence).id : byOpening ? (seg.opening?.[0] as Sentence).id : firstId],
       at: seg.from,
       from: seg.from,
       to: seg.to,
