@@ -287,6 +287,8 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // assistant chat, and its sessions then joined into threads of months. Tools make it work.)
   const fresh = conversationKind(removed, sentences);
   const kind = fresh === 'work' || !previous?.kind ? fresh : previous.kind;
+  // With an assistant, a latest request the assistant answered after it is no task at hand.
+  const answered = kind === 'assist' && request ? answeredAfter(removed, request) : false;
   // With an assistant, a rule inside a long pasted text (a prompt template, a document) is the
   // text's, not the user's standing instruction to this chat.
   const pasted = kind === 'assist' ? new Set(removed.filter((m) => m.role === 'user' && m.content.length > PASTED_CHARS).map((m) => m.id)) : new Set<string>();
@@ -381,7 +383,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const stampOne = <T extends { round: number }>(x: T | null): T | null => (x ? { ...x, round } : null);
   return {
     goal: stampOne(goal),
-    request: stampOne(request),
+    request: request ? { ...request, round, ...(answered ? { answered } : {}) } : null,
     nextStep: stampOne(task.nextStep),
     leftOff: stampOne(task.leftOff),
     ...sectionsStamped,
@@ -421,6 +423,17 @@ function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed: reado
   if (at >= 0 && later) task.nextStep = null;
 }
 
+
+/** Whether an assistant message with words follows the request's message among the removed. */
+function answeredAfter(removed: readonly ChatMessage[], request: SourcedLine): boolean {
+  const at = removed.findIndex((m) => m.id === request.sources[0]);
+  if (at < 0) return false;
+  for (let i = at + 1; i < removed.length; i++) {
+    const m = removed[i] as ChatMessage;
+    if (m.role === 'assistant' && m.content.trim()) return true;
+  }
+  return false;
+}
 
 /** Rules that open with the same eight words are one rule said again (a template pasted into
  * several messages, each copy with another tail): the first is kept. */

@@ -37,6 +37,9 @@ export interface SourcedLine {
   /** An assistant answer's list carried as its items' heads (answer-shape.ts): the text is the
    * heads joined by "; ", laid out as "<Assistant> listed: …". */
   listed?: boolean;
+  /** The latest request (with an assistant): the assistant answered it in the removed part, so it
+   * is no task at hand — the block shows it as a thread's head, not as "Latest request:". */
+  answered?: boolean;
   /** A listed answer's request, in the user's words, when the user asked for the list in the
    * message before it: shown beside the list when it is not its thread's head. */
   asked?: string;
