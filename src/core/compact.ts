@@ -349,10 +349,16 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     .flatMap((l) => (l ? contentWords(l.text) : []))
     .concat(sections.constraints.flatMap((c) => contentWords(c.text)))
     .filter((w) => !focusWords.has(w));
+  // The threads: this round's segments, joined to earlier threads they come back to; each new
+  // fact names its thread (carried ones keep theirs). With an assistant the pool holds a line of
+  // every thread (selectFacts), so no session goes missing from the block for want of one.
+  const { threads, threadOf } = extractThreads(removed, sentences, kind, previous?.threads ?? [], round);
+  // (Answers' lists only where the block lays facts out under their threads' heads.)
+  const answers = kind === 'assist' && options.budgetTokens >= THREADS_MIN_ROOM ? listedAnswers(removed, sentences) : [];
   const facts = selectFacts(sentences, {
+    ...(kind === 'assist' ? { threadOf } : {}),
     kind,
-    // (Answers' lists only where the block lays facts out under their threads' heads.)
-    answers: kind === 'assist' && options.budgetTokens >= THREADS_MIN_ROOM ? listedAnswers(removed, sentences) : [],
+    answers,
     focus: options.focus,
     covered,
     // A fact the user removed is not ranked again; one they rewrote keeps its place.
@@ -364,9 +370,6 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     round,
     freshReserve: FRESH_POOL_SHARE,
   });
-  // The threads: this round's segments, joined to earlier threads they come back to; each new
-  // fact names its thread (carried ones keep theirs).
-  const { threads, threadOf } = extractThreads(removed, sentences, kind, previous?.threads ?? [], round);
   for (const f of facts) {
     if (f.thread !== undefined) continue;
     const t = threadOf.get(f.sources[0] ?? '');
