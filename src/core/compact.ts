@@ -6,7 +6,7 @@ import { mergeContent, type ExtractedContent } from './chain';
 import { selectCut } from './cut';
 import { applyEdits, carryEdits, isRemoved, lineState } from './edits';
 import { selectFacts } from './extract-facts';
-import { listedAnswers } from './listed-answers';
+import { headByAsked, listedAnswers } from './listed-answers';
 import { fileOpsOfCall, mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { addReferences, findReferences, type FoundReference } from './extract-references';
 import { prepareSentences, sentencesOf, templateSection } from './extract-sentences';
@@ -355,6 +355,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const { threads, threadOf } = extractThreads(removed, sentences, kind, previous?.threads ?? [], round);
   // (Answers' lists only where the block lays facts out under their threads' heads.)
   const answers = kind === 'assist' && options.budgetTokens >= THREADS_MIN_ROOM ? listedAnswers(removed, sentences) : [];
+  headByAsked(threads, answers, removed, threadOf, round);
   const facts = selectFacts(sentences, {
     ...(kind === 'assist' ? { threadOf } : {}),
     kind,

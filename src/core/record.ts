@@ -41,7 +41,7 @@ export interface SourcedLine {
    * is no task at hand — the block shows it as a thread's head, not as "Latest request:". */
   answered?: boolean;
   /** A listed answer's request, in the user's words, when the user asked for the list in the
-   * message before it: shown beside the list when it is not its thread's head. */
+   * message before it (the head of its thread when keyword phrases headed it: listed-answers.ts). */
   asked?: string;
 }
 

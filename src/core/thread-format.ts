@@ -164,13 +164,7 @@ export class FactLayout {
    * The key facts' lines: by thread (see the file comment) when {@link byThreads} says so, else the
    * plain layout. Within a group, facts in conversation order, one turn per line (groupFacts).
    */
-  lines(all: readonly SourcedLine[], textOf: (f: SourcedLine) => string = factText): string[] {
-    // A list's request is shown only under a thread another request opened (below).
-    const facts = all.map(withoutAsked);
-    const askedOf = new Map<SourcedLine, string>();
-    all.forEach((f, i) => {
-      if (f.asked?.trim()) askedOf.set(facts[i] as SourcedLine, f.asked.trim());
-    });
+  lines(facts: readonly SourcedLine[], textOf: (f: SourcedLine) => string = factText): string[] {
     if (!byThreads(facts)) return groupFacts(facts, this.labelOf, textOf);
     const groups = new Map<string, SourcedLine[]>();
     for (const f of facts) {
@@ -195,12 +189,6 @@ export class FactLayout {
       // (A fact that is the head itself is not said twice.)
       const own = (groups.get(`thread:${t.id}`) ?? []).filter((f) => !t.text.includes(f.text));
       if (!own.length) continue;
-      // A list's request goes back beside it when another request heads its thread.
-      for (const [shown, asked] of askedOf) {
-        const at = own.indexOf(shown);
-        if (at < 0 || (t.head === 'request' && (t.text.includes(asked) || asked.includes(t.text)))) continue;
-        own[at] = { ...shown, asked };
-      }
       lines.push(threadHead(t));
       // The head names the days: a fact line names its day only when it differs from the thread's
       // single day.
@@ -209,13 +197,6 @@ export class FactLayout {
     }
     return lines;
   }
-}
-
-/** A fact without the request of its list (SourcedLine.asked). */
-function withoutAsked(f: SourcedLine): SourcedLine {
-  if (f.asked === undefined) return f;
-  const { asked: _asked, ...rest } = f;
-  return rest;
 }
 
 /** The thread that ran last (by its last message; a thread that came back may stand earlier in

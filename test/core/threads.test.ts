@@ -14,6 +14,7 @@ import { findSpeakers } from '../../src/core/speakers';
 import { conversationKind } from '../../src/core/threads';
 import { goesOn, isReaction, newsRank, onlyShows, opensOnPointer, pointsEarly, tellsEvent, tellsNews } from '../../src/core/salience';
 import { FactLayout } from '../../src/core/thread-format';
+import { headByAsked } from '../../src/core/listed-answers';
 import type { SourcedLine, ThreadLine } from '../../src/core/record';
 
 const DAY = 86_400_000;
@@ -238,23 +239,36 @@ describe('threads of a chat with an assistant', () => {
     expect(list?.asked).toBe('Which tomato varieties grow well with the Gardena drippers in raised beds?');
   });
 
-  it('shows the request a list answers only when another request heads its thread', () => {
+  it('lays a list out under its thread head, without a line for the request it answers', () => {
     const thread = (id: number, text: string): ThreadLine => ({ id, text, head: 'request', sources: [`t${id}`], at: 0, from: 0, to: id, score: 1, round: 1 });
     const layout = new FactLayout({ threads: [thread(1, 'Can you recommend a drip irrigation kit?'), thread(2, 'Which box of the tax form holds the deduction?')], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
     const facts: SourcedLine[] = [
       { text: 'Moneymaker; San Marzano; Black Krim', sources: ['a1'], at: 0, score: 1, round: 1, seq: 1, thread: 1, listed: true, asked: 'Which tomato varieties grow well with the drippers?' },
       { text: 'Box 1; Box 3', sources: ['a2'], at: 0, score: 1, round: 1, seq: 2, thread: 2, listed: true, asked: 'Which box of the tax form holds the deduction?' },
     ];
-    const lines = layout.lines(facts);
-    expect(lines).toEqual([
+    expect(layout.lines(facts)).toEqual([
       '### Asked: Can you recommend a drip irrigation kit?',
-      '- Asked: Which tomato varieties grow well with the drippers?',
       '- Assistant listed: Moneymaker; San Marzano; Black Krim',
       '### Asked: Which box of the tax form holds the deduction?',
       '- Assistant listed: Box 1; Box 3',
     ]);
-    // One thread: no heads, and no request beside the list (the Goal holds it).
-    expect(new FactLayout({ threads: [], kind: 'assist', roleOf: () => 'assistant' }).lines([facts[0] as SourcedLine])).toEqual(['- Assistant listed: Moneymaker; San Marzano; Black Krim']);
+  });
+
+  it('heads a thread of keyword phrases with the request its list answers', () => {
+    const phrases: ThreadLine = { id: 1, text: 'Gourmet Food Basket, Ann Arbor', head: 'phrases', sources: ['u0'], at: 0, from: 0, to: 1, score: 1, round: 2 };
+    const request: ThreadLine = { id: 2, text: 'Can you recommend a drip irrigation kit?', head: 'request', sources: ['u2'], at: 0, from: 0, to: 2, score: 1, round: 2 };
+    const older: ThreadLine = { ...phrases, id: 3, round: 1 };
+    const threads = [phrases, request, older];
+    const removed: ChatMessage[] = ['u0', 'u1', 'a1', 'u2', 'a2'].map((id) => ({ id, role: id.startsWith('a') ? 'assistant' : 'user', content: '', createdAt: 0 }));
+    const answers = [
+      { id: 'a1', at: 0, message: 2, heads: ['Gourmet Food Basket', 'Desk Accessory', 'Plant'], asked: "I'm looking for some gift ideas for my colleagues." },
+      { id: 'a2', at: 0, message: 4, heads: ['Gardena', 'Rain Bird', 'Hozelock'], asked: 'Which kit waters twelve plants?' },
+    ];
+    headByAsked(threads, answers, removed, new Map([['a1', 1], ['a2', 2], ['u9', 3]]), 2);
+    expect(phrases).toMatchObject({ text: "I'm looking for some gift ideas for my colleagues.", head: 'request', sources: ['u1'] });
+    // A thread a request heads keeps its head; one of an earlier round is left as it was.
+    expect(request.text).toBe('Can you recommend a drip irrigation kit?');
+    expect(older.text).toBe('Gourmet Food Basket, Ann Arbor');
   });
 
   it('keeps the plain layout when the conversation has one thread', () => {
