@@ -124,7 +124,10 @@ export class FactLayout {
       if (!firstOf.has(g)) firstOf.set(g, f);
       // With an assistant, a thread's answer carried as its list's heads is what the user comes
       // back for: it goes first under the request it answers.
-      if (!talk && f.listed && g.startsWith('thread:') && !eventOf.has(g)) eventOf.set(g, { f, rank: 1 });
+      if (!talk && f.listed && g.startsWith('thread:') && !(eventOf.get(g)?.rank === 2)) eventOf.set(g, { f, rank: 2 });
+      // Else the assistant's best-ranked sentence: the answer is what the user comes back for,
+      // not their own question or remark under its head.
+      if (this.input.kind === 'assist' && !f.listed && g.startsWith('thread:') && !eventOf.has(g) && this.input.roleOf(f.sources[0] ?? '') === 'assistant') eventOf.set(g, { f, rank: 1 });
       // Between two people, a speaker's profile (what they own, run or work as) heads what is said
       // of who they are, before what ranks higher there.
       if (talk && g.startsWith('who:') && !eventOf.has(g) && profileRank(f.text)) eventOf.set(g, { f, rank: 1 });

@@ -409,6 +409,21 @@ describe('facts that stand alone', () => {
     expect(layout.spread(ranked).map((f) => f.text)).toEqual(['First of the old thread.', 'First of the latest.', 'Second of the latest.', 'Third of the latest.']);
   });
 
+  it("with an assistant, takes each thread's answer first: its list, else the assistant's best sentence", () => {
+    const thread = (id: number, day: number): ThreadLine => ({ id, text: `Request ${id} about the garden beds?`, head: 'request', sources: [`u${id}`], at: 0, from: day, to: day, score: 1, round: 1 });
+    const layout = new FactLayout({ threads: [thread(1, 10), thread(2, 20), thread(3, 30)], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const line = (text: string, id: string, thread: number, over: Partial<SourcedLine> = {}): SourcedLine => ({ text, sources: [id], at: 0, score: 1, round: 1, thread, ...over });
+    const ranked = [
+      line('Which kit would you pick for twelve plants?', 'u1', 1),
+      line('The Gardena kit waters twenty plants from one tap.', 'a1', 1),
+      line('Can you also check the mulch depth?', 'u2', 2),
+      line('Lay the pipe under five centimetres of mulch.', 'a2', 2),
+      line('Gardena; Rain Bird; Hozelock', 'a2b', 2, { listed: true }),
+      line('Thanks, that helps with the beds.', 'u3', 3),
+    ];
+    expect(layout.spread(ranked).slice(0, 3).map((f) => f.sources[0])).toEqual(['a1', 'a2b', 'u3']);
+  });
+
   it("takes each session's news first between two people, not what the friend said of it", () => {
     const layout = new FactLayout({ threads: [], kind: 'talk', roleOf: () => 'user' });
     const line = (text: string, thread: number): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread });
