@@ -168,7 +168,9 @@ const GREETING = /^(?:hi|hey|hello|hiya|good (?:morning|afternoon|evening)|how a
  * on what came before. */
 export function openingHead(opening: readonly Sentence[]): string {
   const first = opening[0];
-  if (!first || GREETING.test(first.text) || /^(?:it|this|that|they|these|those|he|she|there)\b/i.test(first.text)) return '';
+  // (Nor one opening on a preposition or a conjunction: "from the book … by David Kincade." is the
+  // tail of something said before.)
+  if (!first || GREETING.test(first.text) || /^(?:it|this|that|they|these|those|he|she|there|from|and|but|or|so|because|with|of|in|on|at|to|for|by)\b/i.test(first.text)) return '';
   return requestHead(opening);
 }
 

@@ -14,6 +14,9 @@ import { MY, QUESTION } from './traits';
 import { openingHead, phrasesOf, requestHead } from './thread-heads';
 import { isContentWord, vocabSize, wordOf } from './vocab';
 
+/** A word that points back at what was said before it. */
+const LEANS = /\b(?:they|them|it|these|those|this)\b/i;
+
 /** Hours between two messages that start a new session. */
 const SESSION_GAP_MS = 3 * 3_600_000;
 /** A new request in the same session opens a thread when at most this share of its words were
@@ -274,7 +277,12 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     }
     // (With an assistant, a session the user opened without a request the patterns know is headed
     // by its opening sentence.)
-    const byRequest = kind !== 'talk' && seg.opener ? requestHead(seg.opener) : '';
+    const asked = kind !== 'talk' && seg.opener ? requestHead(seg.opener) : '';
+    // (A request that leans on the sentence the user opened with — "Do you know if they offer
+    // discounts for first-time customers?" after "I'm trying the new grocery delivery service." —
+    // is headed by that sentence: it says what the thread is about.)
+    const leans = asked && kind === 'assist' && seg.opening && seg.opener?.[0]?.id === seg.opening[0]?.id && seg.opener?.[0] !== seg.opening[0] && LEANS.test(asked);
+    const byRequest = leans && seg.opening && openingHead(seg.opening) ? '' : asked;
     const byOpening = !byRequest && kind === 'assist' && seg.opening ? openingHead(seg.opening) : '';
     const head = byRequest || byOpening;
     const phrases = head ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));

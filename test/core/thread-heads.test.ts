@@ -48,6 +48,20 @@ describe('a session headed by what the user opened it with', () => {
     expect(openingHead(user('One tweet with three reflective questions on evaluating personal impact'))).toBe('One tweet with three reflective questions on evaluating personal impact');
     expect(openingHead(user('Hi there, how are you doing this fine morning?'))).toBe('');
     expect(openingHead(user('That sounds like a great plan for the garden.'))).toBe('');
+    expect(openingHead(user('from the book "Golden Grant Rules" by David Kincade.'))).toBe('');
+  });
+
+  it('heads a session by its opening sentence when the request after it leans on it', () => {
+    const at = Date.UTC(2025, 0, 1, 9);
+    const messages: ChatMessage[] = [
+      { id: 'a', role: 'user', content: "I'm thinking of trying out that new grocery delivery service that partners with local farmers. Do you know if they offer any discounts for first-time customers?", createdAt: at },
+      { id: 'b', role: 'assistant', content: 'Many farm delivery services give new customers 10 to 20 percent off the first box.', createdAt: at + 1 },
+      { id: 'c', role: 'user', content: 'Can you recommend a drip irrigation kit for twelve tomato plants in raised beds?', createdAt: at + 86_400_000 },
+      { id: 'd', role: 'assistant', content: 'The Gardena Micro-Drip starter kit waters up to twenty plants from one tap.', createdAt: at + 86_400_001 },
+    ];
+    const { threads } = extractThreads(messages, sentencesOf(messages), 'assist', [], 1);
+    expect(threads[0]?.text).toBe("I'm thinking of trying out that new grocery delivery service that partners with local farmers.");
+    expect(threads[1]?.text).toBe('Can you recommend a drip irrigation kit for twelve tomato plants in raised beds?');
   });
 
   it('heads an assistant chat session the user opened without a known request', () => {
