@@ -29,6 +29,9 @@ const ADJACENT_SIMILARITY = 0.15;
 /** Words kept as a thread's profile (for joining a later round's segments to it). */
 const PROFILE_WORDS = 24;
 
+/** An assistant naming itself as one. */
+const SAYS_AI = /\b(?:as an AI\b|I(?:['’]m| am) an AI\b|AI (?:language )?(?:model|assistant)\b|as a (?:large )?language model\b)/i;
+
 /** Two people talking, an assistant answering, or an agent at work with tools. */
 export function conversationKind(messages: readonly ChatMessage[], sentences: readonly Sentence[]): ConversationKind {
   for (const m of messages) if (m.role === 'tool' || (m.role === 'assistant' && m.toolCalls?.length)) return 'work';
@@ -41,6 +44,9 @@ export function conversationKind(messages: readonly ChatMessage[], sentences: re
   let lastId = '';
   for (const s of sentences) {
     if (s.code) continue;
+    // An assistant that says it is one ("As an AI language model, I …") is no friend telling of
+    // their life, however often it says "my" in the stories it writes.
+    if (s.role === 'assistant' && SAYS_AI.test(s.text)) return 'assist';
     const my = s.traits & MY ? 1 : 0;
     if (s.role === 'user') {
       mine.user += my;

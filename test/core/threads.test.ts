@@ -472,6 +472,13 @@ describe('who is talking', () => {
     const talk = friends();
     expect(conversationKind(talk, sentencesOf(talk))).toBe('talk');
   });
+
+  it('reads a chat whose other side says it is an AI as an assistant chat, however personal it sounds', () => {
+    const talk = friends();
+    // The same personal talk, but one of the "my" stories comes from a model saying what it is.
+    const chat = talk.map((m, i) => (i === 3 ? { ...m, content: `As an AI language model, I have no summer camp memories. ${m.content}` } : m));
+    expect(conversationKind(chat, sentencesOf(chat))).toBe('assist');
+  });
 });
 
 describe('threads: properties', () => {
