@@ -52,22 +52,65 @@ export function itemHead(item: string): string | null {
 }
 
 /** The heads of a message's list items, in order, when it holds a list of at least MIN_ITEMS
- * items most of which have a head; else []. Code blocks are skipped (their lines are code). */
+ * items most of which have a head; else []. One list only: an answer that goes on after its list
+ * with a paragraph and a second list ("Here are the apps: … Also consider: …") or writes sub-items
+ * flush under its numbered items gave one line mixing both ("Zipp 303 S; …; Weight; Tire
+ * compatibility"), which readers could not follow. The list is a run of items of one marker kind
+ * (numbers or bullets) that a paragraph of prose ends; items of the other kind inside it are its
+ * sub-items. The first run that is a list is the answer's. Code blocks are skipped. */
 export function listHeads(content: string): string[] {
-  const heads: string[] = [];
-  let items = 0;
+  for (const run of itemRuns(content)) {
+    const heads: string[] = [];
+    for (const item of run) {
+      const head = itemHead(item);
+      if (head && !heads.includes(head)) heads.push(head);
+    }
+    if (run.length >= MIN_ITEMS && heads.length >= Math.max(MIN_ITEMS, Math.ceil(run.length * 0.6))) return heads.slice(0, MAX_HEADS);
+  }
+  return [];
+}
+
+/** A message's runs of top-level list items (see listHeads), each as its items' texts. A numbered
+ * item that goes on with the numbering after a paragraph ("1. **Patagonia**", its explanation
+ * flush below it, "2. …") goes on with the run. */
+function itemRuns(content: string): string[][] {
+  const runs: string[][] = [];
+  let run: string[] = [];
+  let kind = '';
+  let last = 0;
+  let broken = false;
   let fenced = false;
+  const end = (): void => {
+    if (run.length) runs.push(run);
+    run = [];
+    kind = '';
+    broken = false;
+  };
   for (const line of content.split('\n')) {
-    if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
+    if (/^\s*(?:```|~~~)/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
     if (fenced) continue;
     const m = ITEM.exec(line);
-    if (!m) continue;
-    items++;
-    const head = itemHead(m[1] as string);
-    if (head && !heads.includes(head)) heads.push(head);
+    if (!m) {
+      // A paragraph at the left margin ends the list; blank lines and indented lines (an item's
+      // own explanation) do not.
+      if (run.length && /^\S/.test(line)) broken = true;
+      continue;
+    }
+    const number = /^ ?(\d+)/.exec(line);
+    const k = number ? 'number' : 'bullet';
+    if (broken && !(k === 'number' && kind === 'number' && Number(number?.[1]) === last + 1)) end();
+    broken = false;
+    if (!kind) kind = k;
+    // (A bullet under a numbered item, written flush: a detail of the item above.)
+    if (k !== kind) continue;
+    if (number) last = Number(number[1]);
+    run.push(m[1] as string);
   }
-  if (items < MIN_ITEMS || heads.length < Math.max(MIN_ITEMS, Math.ceil(items * 0.6))) return [];
-  return heads.slice(0, MAX_HEADS);
+  end();
+  return runs;
 }
 
 /** listHeads of a message, read once per message object (compaction reads the same messages

@@ -132,9 +132,6 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
       const said = f.listed ? `${who || 'Assistant'} listed` : who;
       const when = day && day !== shownDay ? day : '';
       label = said && when ? `${said}, ${when}` : said || when;
-      // A list under a thread another request opened says first what it answers, in a line of its
-      // own (the user's words): "- Asked: … / - Assistant listed: …".
-      if (f.listed && f.asked) lines.push(dropLoneSurrogates(`- Asked: ${f.asked}`));
       if (day) shownDay = day;
     }
     group.push(text);

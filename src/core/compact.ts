@@ -6,7 +6,7 @@ import { mergeContent, type ExtractedContent } from './chain';
 import { selectCut } from './cut';
 import { applyEdits, carryEdits, isRemoved, lineState } from './edits';
 import { selectFacts } from './extract-facts';
-import { listedAnswers } from './listed-answers';
+import { headByAsked, listedAnswers } from './listed-answers';
 import { fileOpsOfCall, mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { addReferences, findReferences, type FoundReference } from './extract-references';
 import { type Sentence, prepareSentences, sentencesOf, templateSection } from './extract-sentences';
@@ -294,6 +294,8 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // assistant chat, and its sessions then joined into threads of months. Tools make it work.)
   const fresh = conversationKind(removed, sentences);
   const kind = fresh === 'work' || !previous?.kind ? fresh : previous.kind;
+  // With an assistant, a latest request the assistant answered after it is no task at hand.
+  const answered = kind === 'assist' && request ? answeredAfter(removed, request) : false;
   // With an assistant, a rule inside a long pasted text (a prompt template, a document) is the
   // text's, not the user's standing instruction to this chat.
   const pasted = kind === 'assist' ? new Set(removed.filter((m) => m.role === 'user' && m.content.length > PASTED_CHARS).map((m) => m.id)) : new Set<string>();
@@ -356,14 +358,19 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     .concat(sections.constraints.flatMap((c) => contentWords(c.text)))
     .filter((w) => !focusWords.has(w));
   const speakers = kind === 'talk' ? findSpeakers(removed) : undefined;
-  // The threads: this round's segments, joined to earlier threads they come back to.
+  // The threads: this round's segments, joined to earlier threads they come back to. With an
+  // assistant the pool holds a line of every thread (selectFacts), so no session goes missing from
+  // the block for want of one; between two people the sessions say who each speaker is.
   const { threads, threadOf } = extractThreads(removed, sentences, kind, previous?.threads ?? [], round);
+  // (Answers' lists only where the block lays facts out under their threads' heads.)
+  const answers = kind === 'assist' && options.budgetTokens >= THREADS_MIN_ROOM ? listedAnswers(removed, sentences) : [];
+  headByAsked(threads, answers, removed, threadOf, round);
   const facts = selectFacts(sentences, {
+    ...(kind === 'assist' ? { threadOf } : {}),
     kind,
     sessionOf: (s) => threadOf.get(s.id),
     ...(speakers ? { speakerNames: [speakers.user, speakers.assistant].filter((n): n is string => !!n) } : {}),
-    // (Answers' lists only where the block lays facts out under their threads' heads.)
-    answers: kind === 'assist' && options.budgetTokens >= THREADS_MIN_ROOM ? listedAnswers(removed, sentences) : [],
+    answers,
     focus: options.focus,
     covered,
     // A fact the user removed is not ranked again; one they rewrote keeps its place.
@@ -395,7 +402,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const stampOne = <T extends { round: number }>(x: T | null): T | null => (x ? { ...x, round } : null);
   return {
     goal: stampOne(goal),
-    request: stampOne(request),
+    request: request ? { ...request, round, ...(answered ? { answered } : {}) } : null,
     nextStep: stampOne(task.nextStep),
     leftOff: stampOne(task.leftOff),
     ...sectionsStamped,
@@ -451,6 +458,17 @@ function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed: reado
   if (at >= 0 && later) task.nextStep = null;
 }
 
+
+/** Whether an assistant message with words follows the request's message among the removed. */
+function answeredAfter(removed: readonly ChatMessage[], request: SourcedLine): boolean {
+  const at = removed.findIndex((m) => m.id === request.sources[0]);
+  if (at < 0) return false;
+  for (let i = at + 1; i < removed.length; i++) {
+    const m = removed[i] as ChatMessage;
+    if (m.role === 'assistant' && m.content.trim()) return true;
+  }
+  return false;
+}
 
 /** Rules that open with the same eight words are one rule said again (a template pasted into
  * several messages, each copy with another tail): the first is kept. */

@@ -20,7 +20,7 @@ import { aheadAlso } from './sentence-memo';
 import { pastedMessages, priorOf, rolePrior } from './fact-prior';
 import { type CandidateContext, type ListedAnswer, answerCandidates, carriedCandidates, sentenceCandidates } from './fact-candidates';
 import { prefilter, roughValues } from './fact-prefilter';
-import { coveredWords, pickFacts } from './fact-pick';
+import { coverThreads, coveredWeightFor, coveredWords, keepThreadsBest, pickFacts } from './fact-pick';
 import { vocabSize } from './vocab';
 import { speakerThemes } from './speaker-themes';
 
@@ -55,6 +55,10 @@ export interface FactOptions {
   sessionOf?: (s: Sentence) => number | undefined;
   /** The speakers' names (speakers.ts), between two people. */
   speakerNames?: readonly string[];
+  /** With an assistant, the thread of each removed message (by id): the pool then holds a line of
+   * every thread — its answer's list, else its best sentence of the assistant — even past its
+   * tokens (fact-pick.ts coverThreads). */
+  threadOf?: ReadonlyMap<string, number>;
   /** Share of the pool that carried facts may not take while new sentences are left to fill it:
    * a later round's block can only show this round's facts if the pool kept them. */
   freshReserve?: number;
@@ -98,8 +102,11 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     ...(pasted ? { pasted } : {}),
     ...(themes?.size ? { themes } : {}),
   };
-  const chosen = prefilter(roughValues(usable, weights, prior), options.poolTokens);
+  const rough = roughValues(usable, weights, prior);
+  const chosen = prefilter(rough, options.poolTokens);
   if (themes) for (let pos = 0; pos < usable.length; pos++) if (themes.has(usable[pos] as Sentence)) chosen[pos] = 1;
+  // (Each thread's best sentences are ranked, whatever the prefilter kept of a long conversation.)
+  if (options.threadOf) keepThreadsBest(usable, rough.value, chosen, options.threadOf);
   const candidates = [
     ...sentenceCandidates(usable, referents, chosen, ctx),
     ...answerCandidates(options.answers ?? [], usable.length, ctx),
@@ -107,6 +114,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   ];
   // Every candidate's words have ids by now: a covered word the table lacks is in no candidate.
   const covered = coveredWords(options.covered ?? []);
-  return pickFacts(candidates, covered, options.poolTokens, options.freshReserve ?? 0);
+  const picked = pickFacts(candidates, covered, options.poolTokens, options.freshReserve ?? 0);
+  return options.threadOf ? coverThreads(candidates, picked, options.threadOf, covered, coveredWeightFor(options.poolTokens)) : picked;
 }
 

@@ -49,6 +49,8 @@ export interface Candidate {
   /** An answer's list heads (see FactOptions.answers), and the request it answers. */
   listed?: boolean;
   asked?: string;
+  /** Said by the assistant (a sentence of its answer, or its list). */
+  assistant?: boolean;
   /** The group of the sentence a pointer-led sentence was joined to (see referentOf): picking
    * the pair rules out picking that sentence again on its own. */
   alsoGroup?: number;
@@ -117,6 +119,7 @@ export function sentenceCandidate(s: Sentence, pos: number, text: string, ids: r
     cost: cheapCost(text),
     ...(about ? { about } : {}),
     ...(identity ? { identity } : {}),
+    ...(s.role === 'assistant' ? { assistant: true } : {}),
   };
 }
 
@@ -170,6 +173,7 @@ export function answerCandidates(answers: readonly ListedAnswer[], n: number, ct
       boost: ctx.rolePrior('assistant', 0) * ctx.focusBoost(ids),
       cost: cheapCost(text),
       listed: true,
+      assistant: true,
       ...(a.asked ? { asked: a.asked } : {}),
     };
   });

@@ -3,6 +3,7 @@
 // thing counts for what it adds. Lazy: gains only shrink as coverage grows, so a stale gain is an
 // upper bound. Carried facts stop at the pool less a reserve for this round's sentences. Ties break
 // on position: deterministic.
+import type { Sentence } from './extract-sentences';
 import type { SourcedLine } from './record';
 import { COST_OFFSET, type Candidate, lineMarks } from './fact-candidates';
 import { MaxHeap } from './max-heap';
@@ -105,4 +106,56 @@ export function pickFacts(candidates: readonly Candidate[], covered: Uint8Array,
     picked.push(pickedLine(top.c, fresh));
   }
   return picked;
+}
+
+/** The thread a candidate belongs to: a carried fact's own, else its message's. */
+const threadOfCandidate = (c: Candidate, threadOf: ReadonlyMap<string, number>): number | undefined => c.thread ?? threadOf.get(c.sources[0] ?? '');
+
+/**
+ * With an assistant, a line of every thread in the pool: a thread of which nothing was picked but
+ * what the user said of themselves (laid out under "About the user", not under its head) gets its
+ * answer's list, else its best sentence of the assistant, else its best sentence — at its gain
+ * with the coverage the pick left, appended after the pool (past its tokens: a line per thread
+ * is what the block's spread over the threads needs; readers found whole sessions missing while
+ * trivia was kept). In conversation order of the threads' first messages, deterministic.
+ */
+export function coverThreads(candidates: readonly Candidate[], picked: readonly SourcedLine[], threadOf: ReadonlyMap<string, number>, covered: Uint8Array, coveredWeight: number): SourcedLine[] {
+  const has = new Set<number>();
+  const pickedText = new Set(picked.map((f) => f.text.toLowerCase()));
+  for (const f of picked) {
+    const t = f.thread ?? threadOf.get(f.sources[0] ?? '');
+    if (t !== undefined && !f.about) has.add(t);
+  }
+  const best = new Map<number, { c: Candidate; key: number }>();
+  for (const c of candidates) {
+    const t = threadOfCandidate(c, threadOf);
+    if (t === undefined || has.has(t) || c.about || pickedText.has(c.text.toLowerCase())) continue;
+    // (A list first, then the assistant's sentences, then the rest; by gain within each.)
+    const gain = gainOf(c, covered, coveredWeight);
+    if (!(gain > 0)) continue;
+    const key = (c.listed ? 2 : c.assistant ? 1 : 0) * 1e6 + gain;
+    const b = best.get(t);
+    if (!b || key > b.key || (key === b.key && c.pos < b.c.pos)) best.set(t, { c, key });
+  }
+  const added = [...best.values()].sort((a, b) => a.c.seq - b.c.seq).map(({ c }) => pickedLine(c, gainOf(c, covered, coveredWeight)));
+  return added.length ? [...picked, ...added] : [...picked];
+}
+
+/** Marks each thread's best usable sentence by rough value, and its assistant's best, as chosen
+ * (`threadOf` by message id): a long conversation's prefilter may have kept none of a thread. */
+export function keepThreadsBest(usable: readonly Sentence[], value: Float64Array, chosen: Uint8Array, threadOf: ReadonlyMap<string, number>): void {
+  const bestAny = new Map<number, number>();
+  const bestOwn = new Map<number, number>();
+  for (let pos = 0; pos < usable.length; pos++) {
+    const s = usable[pos] as Sentence;
+    const t = threadOf.get(s.id);
+    if (t === undefined) continue;
+    const v = value[pos] as number;
+    const a = bestAny.get(t);
+    if (a === undefined || v > (value[a] as number)) bestAny.set(t, pos);
+    if (s.role !== 'assistant') continue;
+    const o = bestOwn.get(t);
+    if (o === undefined || v > (value[o] as number)) bestOwn.set(t, pos);
+  }
+  for (const pos of [...bestAny.values(), ...bestOwn.values()]) chosen[pos] = 1;
 }

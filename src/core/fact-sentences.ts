@@ -106,6 +106,9 @@ export function usableSentences(sentences: readonly Sentence[], talk = false): U
   return { usable, referents };
 }
 
+/** A sentence wholly in square brackets. */
+const STAGE_DIRECTION = /^\[[^\]]*\][.!?]?$/u;
+
 /** Leaves out, in place, the assistant's sentences that narrate its next step ("Now let me look at
  * …", "I'll start by exploring the codebase …"): they tell nothing the step's outcome does not. At
  * work (`atWork`) a longer "Let me explore the models directory since …" is the step too. */
@@ -115,7 +118,9 @@ export function dropNarration(usable: Sentence[], atWork: boolean): void {
     const s = usable[i] as Sentence;
     // (At work, a longer "Let me explore the models directory since …" or "I need to call
     // django.setup()." is the step, not what it found.)
-    const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && (memo(s, AGENT_STEP_TEXT) || thinksAloud(s))));
+    // (With an assistant, a sentence wholly in brackets — "[Fade to black, and the title appears.]"
+    // — is a stage direction of a script it wrote, no fact.)
+    const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && (memo(s, AGENT_STEP_TEXT) || thinksAloud(s))) || (!atWork && STAGE_DIRECTION.test(s.text)));
     if (!narrates) usable[kept++] = s;
   }
   usable.length = kept;

@@ -40,8 +40,11 @@ export interface SourcedLine {
   /** Between two people: said in its speaker's first message of its session, where a person tells
    * what happened since they last talked (the session's news). */
   opens?: boolean;
+  /** The latest request (with an assistant): the assistant answered it in the removed part, so it
+   * is no task at hand — the block shows it as a thread's head, not as "Latest request:". */
+  answered?: boolean;
   /** A listed answer's request, in the user's words, when the user asked for the list in the
-   * message before it: shown beside the list when it is not its thread's head. */
+   * message before it (the head of its thread when keyword phrases headed it: listed-answers.ts). */
   asked?: string;
 }
 

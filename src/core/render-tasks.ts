@@ -98,12 +98,19 @@ export function addTaskLines(draft: BlockDraft, record: CompactionRecord, input:
   draft.goalText = goalText;
   // The latest request: first in a conversation doing work (it is the task at hand); in talk, where
   // the kept messages carry the current topic, only with the room the key facts leave.
-  const requestText = work || (record.kind === 'assist' && manyThreads) ? addTaskLine(draft, 'request', record.request, 'Latest request:', work) : '';
+  const requestText = work || (record.kind === 'assist' && manyThreads) ? addTaskLine(draft, 'request', currentRequest(record), 'Latest request:', work) : '';
   // A key fact the task lines hold is not repeated.
   const goalLower = `${goalText}\n${requestText}`.toLowerCase();
   const leftOffText = addLeftOff(draft, record, requestText, input);
   const nextStepText = addTaskLine(draft, 'nextStep', record.nextStep, 'Next step:', work).toLowerCase();
   return { goalText, requestText, goalLower, leftOffText, nextStepText, staleGoal };
+}
+
+/** The latest request when it is still the task at hand: with an assistant, not one the assistant
+ * answered after it (readers took an answered "Latest request:" for what was still to do; its
+ * thread's head says it). */
+export function currentRequest(record: CompactionRecord): SourcedLine | null {
+  return record.kind === 'assist' && record.request?.answered ? null : (record.request ?? null);
 }
 
 /** Room a block needs before "Left off" shows the question it answers (see addLeftOff). */

@@ -19,7 +19,7 @@ import { blockMargin, recordMargin, shareFor } from './block-margin';
 import { CLOSE_TAG, OPEN_TAG, outputOf } from './block-format';
 import { BlockDraft, editedTextsOf } from './block-draft';
 import { addSections, doesWork, fillRest, rulesInTaskOrder } from './block-sections';
-import { addTaskLine, addTaskLines } from './render-tasks';
+import { addTaskLine, addTaskLines, currentRequest } from './render-tasks';
 import { KeyFacts, factPool, saidAboveTest } from './render-facts';
 import { estimateTokens } from './tokens';
 import { squash } from './text';
@@ -82,7 +82,7 @@ function renderWith(record: CompactionRecord, options: RenderOptions, roleOf: (i
   const facts = new KeyFacts(draft, layout, manyThreads, saidAboveTest(record, tasks));
   const pool = factPool(record, manyThreads);
   facts.takeRanked(pool, facts.firstPass(pool, record));
-  if (!work) addTaskLine(draft, 'request', record.request, 'Latest request:', work);
+  if (!work) addTaskLine(draft, 'request', currentRequest(record), 'Latest request:', work);
   // Then the sections past their first share, in priority order, with what is left.
   fillRest(draft, sections, work);
   // Then how the errors shown were resolved, and what the left-off command's output showed of the

@@ -125,7 +125,10 @@ export class FactLayout {
       if (!firstOf.has(g)) firstOf.set(g, f);
       // With an assistant, a thread's answer carried as its list's heads is what the user comes
       // back for: it goes first under the request it answers.
-      if (!talk && f.listed && g.startsWith('thread:') && !eventOf.has(g)) eventOf.set(g, { f, rank: 1 });
+      if (!talk && f.listed && g.startsWith('thread:') && !(eventOf.get(g)?.rank === 2)) eventOf.set(g, { f, rank: 2 });
+      // Else the assistant's best-ranked sentence: the answer is what the user comes back for,
+      // not their own question or remark under its head.
+      if (this.input.kind === 'assist' && !f.listed && g.startsWith('thread:') && !eventOf.has(g) && this.input.roleOf(f.sources[0] ?? '') === 'assistant') eventOf.set(g, { f, rank: 1 });
       // Between two people, a speaker's profile (what they own, run or work as) heads what is said
       // of who they are, before what ranks higher there.
       if (talk && g.startsWith('who:') && !eventOf.has(g) && profileRank(f.text)) eventOf.set(g, { f, rank: 1 });
@@ -176,13 +179,7 @@ export class FactLayout {
    * The key facts' lines: by thread (see the file comment) when {@link byThreads} says so, else the
    * plain layout. Within a group, facts in conversation order, one turn per line (groupFacts).
    */
-  lines(all: readonly SourcedLine[], textOf: (f: SourcedLine) => string = factText): string[] {
-    // A list's request is shown only under a thread another request opened (below).
-    const facts = all.map(withoutAsked);
-    const askedOf = new Map<SourcedLine, string>();
-    all.forEach((f, i) => {
-      if (f.asked?.trim()) askedOf.set(facts[i] as SourcedLine, f.asked.trim());
-    });
+  lines(facts: readonly SourcedLine[], textOf: (f: SourcedLine) => string = factText): string[] {
     // (Without the threads' heads — a small block — the people's heads would stand over facts of
     // no thread that follow them: Tim's trip read as said "About John". The plain layout then.)
     if (!byThreads(facts) || !this.input.threads.length) return groupFacts(facts, this.labelOf, textOf);
@@ -209,12 +206,6 @@ export class FactLayout {
       // (A fact that is the head itself is not said twice.)
       const own = (groups.get(`thread:${t.id}`) ?? []).filter((f) => !t.text.includes(f.text));
       if (!own.length) continue;
-      // A list's request goes back beside it when another request heads its thread.
-      for (const [shown, asked] of askedOf) {
-        const at = own.indexOf(shown);
-        if (at < 0 || (t.head === 'request' && (t.text.includes(asked) || asked.includes(t.text)))) continue;
-        own[at] = { ...shown, asked };
-      }
       lines.push(threadHead(t));
       // The head names the days: a fact line names its day only when it differs from the thread's
       // single day.
@@ -223,13 +214,6 @@ export class FactLayout {
     }
     return lines;
   }
-}
-
-/** A fact without the request of its list (SourcedLine.asked). */
-function withoutAsked(f: SourcedLine): SourcedLine {
-  if (f.asked === undefined) return f;
-  const { asked: _asked, ...rest } = f;
-  return rest;
 }
 
 /** The thread that ran last (by its last message; a thread that came back may stand earlier in

@@ -145,7 +145,32 @@ export function requestHead(opener: readonly Sentence[]): string {
   const first = opener[0];
   if (!first || first.wc > HEAD_REQUEST_WORDS || first.wc < 4) return '';
   // "Can you help me with that?" says nothing of what it asks: the thread's phrases head it then.
-  if (first.ids.filter(isContentWord).length < 3 || /\b(?:that|this|it|them|those|these)\?*["'”’)]*[?.!]?$/i.test(first.text)) return '';
+  // (Two words of content name a request: "I'm looking for some gift ideas for my colleagues.")
+  // Three words past the function words, though: "Can you suggest some recipes?" heads nothing.
+  if (first.ids.filter(isContentWord).length < 2 || wordsPastStopwords(first.text) < 3 || /\b(?:that|this|it|them|those|these)\?*["'”’)]*[?.!]?$/i.test(first.text)) return '';
   return first.text;
+}
+
+/** Words of a text that are not function words. */
+function wordsPastStopwords(text: string): number {
+  let n = 0;
+  for (const m of text.matchAll(WORD)) if (!STOPWORDS.has(m[0].toLowerCase().replace(/[’]/g, "'"))) n++;
+  return n;
+}
+
+/** Greetings and thanks opening a message ("Hi there :)", "Thanks a lot!"): no head. */
+const GREETING = /^(?:hi|hey|hello|hiya|good (?:morning|afternoon|evening)|how are you|thanks|thank you|great|ok(?:ay)?|yes|no|sure)\b/i;
+
+/** With an assistant, a session opened by the user without a request the patterns know ("One
+ * tweet with three reflective questions on evaluating personal impact"): its opening sentence heads
+ * it as a request would — what the user opened the session with says what it was about, where
+ * keyword phrases did not describe the lines under them. Not a greeting, nor a sentence leaning
+ * on what came before. */
+export function openingHead(opening: readonly Sentence[]): string {
+  const first = opening[0];
+  // (Nor one opening on a preposition or a conjunction: "from the book … by David Kincade." is the
+  // tail of something said before.)
+  if (!first || GREETING.test(first.text) || /^(?:it|this|that|they|these|those|he|she|there|from|and|but|or|so|because|with|of|in|on|at|to|for|by)\b/i.test(first.text)) return '';
+  return requestHead(opening);
 }
 

@@ -11,8 +11,11 @@ import { leadingStamp } from './dates';
 import type { ChatMessage } from './messages';
 import type { ConversationKind, ThreadLine } from './record';
 import { MY, QUESTION } from './traits';
-import { phrasesOf, requestHead } from './thread-heads';
+import { openingHead, phrasesOf, requestHead } from './thread-heads';
 import { isContentWord, vocabSize, wordOf } from './vocab';
+
+/** A word that points back at what was said before it. */
+const LEANS = /\b(?:they|them|it|these|those|this)\b/i;
 
 /** Hours between two messages that start a new session. */
 const SESSION_GAP_MS = 3 * 3_600_000;
@@ -26,6 +29,9 @@ const ADJACENT_SIMILARITY = 0.15;
 /** Words kept as a thread's profile (for joining a later round's segments to it). */
 const PROFILE_WORDS = 24;
 
+/** An assistant naming itself as one. */
+const SAYS_AI = /\b(?:as an AI\b|I(?:['’]m| am) an AI\b|AI (?:language )?(?:model|assistant)\b|as a (?:large )?language model\b)/i;
+
 /** Two people talking, an assistant answering, or an agent at work with tools. */
 export function conversationKind(messages: readonly ChatMessage[], sentences: readonly Sentence[]): ConversationKind {
   for (const m of messages) if (m.role === 'tool' || (m.role === 'assistant' && m.toolCalls?.length)) return 'work';
@@ -38,6 +44,9 @@ export function conversationKind(messages: readonly ChatMessage[], sentences: re
   let lastId = '';
   for (const s of sentences) {
     if (s.code) continue;
+    // An assistant that says it is one ("As an AI language model, I …") is no friend telling of
+    // their life, however often it says "my" in the stories it writes.
+    if (s.role === 'assistant' && SAYS_AI.test(s.text)) return 'assist';
     const my = s.traits & MY ? 1 : 0;
     if (s.role === 'user') {
       mine.user += my;
@@ -63,6 +72,8 @@ interface Segment {
   sentences: Sentence[];
   /** The request that opened it, when a user's request did. */
   opener: Sentence[] | null;
+  /** The first user message's prose sentences (the session's opening). */
+  opening: Sentence[] | null;
   from: number;
   to: number;
   /** Word counts (vocabulary ids, content words only). */
@@ -95,7 +106,7 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
   };
   const open = (i: number, at: number): Segment => {
     close();
-    const seg: Segment = { start: i, end: i, sentences: [], opener: null, from: at, to: at, tf: new Map() };
+    const seg: Segment = { start: i, end: i, sentences: [], opener: null, opening: null, from: at, to: at, tf: new Map() };
     segments.push(seg);
     return seg;
   };
@@ -124,6 +135,7 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
       if (i === 0 && !stamped && !gap && earlierTo > 0) current.continued = true;
     }
     if (request && !current.opener) current.opener = request;
+    if (m.role === 'user' && !current.opening) current.opening = own.filter(prose);
     current.end = i + 1;
     if (at > 0) {
       if (!current.from) current.from = at;
@@ -269,7 +281,16 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       previousThread = t;
       continue;
     }
-    const head = seg.opener && kind !== 'talk' ? requestHead(seg.opener) : '';
+    // (With an assistant, a session the user opened without a request the patterns know is headed
+    // by its opening sentence.)
+    const asked = kind !== 'talk' && seg.opener ? requestHead(seg.opener) : '';
+    // (A request that leans on the sentence the user opened with — "Do you know if they offer
+    // discounts for first-time customers?" after "I'm trying the new grocery delivery service." —
+    // is headed by that sentence: it says what the thread is about.)
+    const leans = asked && kind === 'assist' && seg.opening && seg.opener?.[0]?.id === seg.opening[0]?.id && seg.opener?.[0] !== seg.opening[0] && LEANS.test(asked);
+    const byRequest = leans && seg.opening && openingHead(seg.opening) ? '' : asked;
+    const byOpening = !byRequest && kind === 'assist' && seg.opening ? openingHead(seg.opening) : '';
+    const head = byRequest || byOpening;
     const phrases = head ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
     const id = nextId++;
     const line: ThreadLine = {
@@ -277,7 +298,7 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       // (One phrase alone reads as a fragment, not a topic: the head is then its days alone.)
       text: head || (phrases.length >= 2 ? phrases.join(', ') : ''),
       head: head ? 'request' : 'phrases',
-      sources: [head ? (seg.opener?.[0] as Sentence).id : firstId],
+      sources: [byRequest ? (seg.opener?.[0] as Sentence).id : byOpening ? (seg.opening?.[0] as Sentence).id : firstId],
       at: seg.from,
       from: seg.from,
       to: seg.to,

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { itemHead, listHeads } from '../../src/core/answer-shape';
 import { instructsAssistant, remarksOnAnswer } from '../../src/core/salience';
 import { compact } from '../../src/core/compact';
+import { listedAnswers, rejects } from '../../src/core/listed-answers';
+import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
 
 describe('an answer list as its items heads', () => {
@@ -37,6 +39,27 @@ describe('an answer list as its items heads', () => {
     expect(listHeads(answer)).toEqual(['Mississippi Studios', 'Doug Fir Lounge', 'Wonder Ballroom']);
     expect(listHeads('1. One thing\n2. Another thing')).toEqual([]);
     expect(listHeads('No list here. Just prose.')).toEqual([]);
+  });
+
+  it('takes one list of an answer: the first, not a second list after a paragraph nor flush sub-items', () => {
+    const answer = [
+      'Here are some wheels to consider:',
+      '1. **Zipp 303 S** - a wide rim.',
+      '2. **HED Ardennes Plus** - a light climber.',
+      '- tubeless ready',
+      '3. **Reynolds AR41** - a deep aero rim.',
+      '',
+      'When choosing, think about:',
+      '- Aerodynamic performance',
+      '- Weight',
+      '- Tire compatibility',
+    ].join('\n');
+    expect(listHeads(answer)).toEqual(['Zipp 303 S', 'HED Ardennes Plus', 'Reynolds AR41']);
+    // A second list is the answer's when the first is no list of heads.
+    expect(listHeads('Steps:\n1. x\n\nThen:\n- Headspace app\n- Calm app\n- Insight Timer')).toEqual(['Headspace app', 'Calm app', 'Insight Timer']);
+    // A numbered list whose items are explained flush below them is one list.
+    const explained = ['1. **Patagonia**', 'An outdoor clothing company.', '2. **Southwest Airlines**', 'A carrier.', '3. **Costco**', 'A retailer.'].join('\n');
+    expect(listHeads(explained)).toEqual(['Patagonia', 'Southwest Airlines', 'Costco']);
   });
 
   it('every head is found in the item it came from', () => {
@@ -138,5 +161,31 @@ describe('what the user says that is not about them', () => {
     expect(remarksOnAnswer('I think I\'ll try the breathing exercise you mentioned tonight.')).toBe(true);
     expect(remarksOnAnswer("I'll be moving to Leeds in May, as you suggested I might.")).toBe(true);
     expect(remarksOnAnswer("I'll be moving to Leeds in May with my partner.")).toBe(false);
+  });
+});
+
+describe('a list the user turned down', () => {
+  const m = (id: string, role: 'user' | 'assistant', content: string): ChatMessage => ({ id, role, content, createdAt: 0 });
+  const list = (names: string[]): string => `Here are some ideas:\n\n${names.map((x, i) => `${i + 1}. **${x}** - a place worth a visit.`).join('\n')}`;
+
+  it('is no answer: the list given after it is', () => {
+    const messages = [
+      m('a', 'user', 'Can you suggest some attractions in Portland for a weekend?'),
+      m('b', 'assistant', list(['Powell Books', 'Japanese Garden', 'Pittock Mansion'])),
+      m('c', 'user', 'Honestly, none of those suggestions are really doing it for me. Can you think of anything more alternative?'),
+      m('d', 'assistant', list(['Kennedy School', 'Lan Su Garden', 'Hawthorne Bridge'])),
+      m('e', 'user', 'Great, I will visit the Kennedy School on Saturday.'),
+    ];
+    const answers = listedAnswers(messages, sentencesOf(messages));
+    expect(answers.map((a) => a.id)).toEqual(['d']);
+    expect(answers[0]?.heads).toEqual(['Kennedy School', 'Lan Su Garden', 'Hawthorne Bridge']);
+  });
+
+  it('is told from a reply that takes the options up', () => {
+    expect(rejects("I'm actually not interested in any of those attractions.")).toBe(true);
+    expect(rejects("That's not what I'm looking for.")).toBe(true);
+    expect(rejects('I like those ideas, especially the first one.')).toBe(false);
+    expect(rejects('Do you have any other suggestions?')).toBe(false);
+    expect(rejects("I don't like those too much, but the second is fine.")).toBe(false);
   });
 });

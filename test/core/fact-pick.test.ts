@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Candidate, COST_OFFSET } from '../../src/core/fact-candidates';
-import { carriedCap, coveredWeightFor, coveredWords, gainOf, pickFacts } from '../../src/core/fact-pick';
+import { carriedCap, coverThreads, coveredWeightFor, coveredWords, gainOf, keepThreadsBest, pickFacts } from '../../src/core/fact-pick';
+import type { Sentence } from '../../src/core/extract-sentences';
 import { internWord, lookupWord } from '../../src/core/vocab';
 
 let next = 0;
@@ -49,5 +50,40 @@ describe('fact pick', () => {
     expect(carriedCap([...fresh, ...old], 40, 0.9)).toBe(20);
     const picked = pickFacts([...fresh, ...old], coveredWords([]), 40, 0.25);
     expect(picked.map((f) => f.text)).toEqual(['c1', 'c2', 'c3', 'n1']);
+  });
+});
+
+describe('a line of every thread in the pool (with an assistant)', () => {
+  it('adds to a thread with nothing picked but the user about themselves its list, else the assistant, else its best', () => {
+    const picked = cand('I run a bakery in Leeds with my sister.', ['bakery', 'leeds', 'sister'], { boost: 9, about: true, sources: ['u1'] });
+    const ownOnly = cand('The Gardena kit waters twenty plants.', ['gardena', 'kit', 'waters'], { sources: ['a2'], assistant: true, seq: 20 });
+    const userQ = cand('Which tomato kit suits raised beds?', ['tomato', 'kit', 'raised', 'beds', 'suits'], { sources: ['u2'], boost: 3, seq: 19 });
+    const list = cand('Box 1; Box 3', ['box'], { sources: ['a3'], listed: true, assistant: true, seq: 31 });
+    const rich = cand('Mortgage interest goes in box 1 under eigen woning rules.', ['mortgage', 'interest', 'box', 'eigen', 'woning'], { sources: ['a3b'], assistant: true, seq: 30 });
+    const onlyUser = cand('I want a cheaper flight to Lisbon in May.', ['cheaper', 'flight', 'lisbon'], { sources: ['u4'], seq: 40 });
+    const threadOf = new Map([['u1', 1], ['a2', 2], ['u2', 2], ['a3', 3], ['a3b', 3], ['u4', 4]]);
+    const covered = coveredWords([]);
+    const pool = pickFacts([picked], covered, 100, 0);
+    const out = coverThreads([picked, ownOnly, userQ, list, rich, onlyUser], pool, threadOf, covered, 0.2);
+    // Thread 1 holds only what the user said of themselves: it gets its best line too.
+    expect(out.map((f) => f.text)).toEqual([picked.text, ownOnly.text, list.text, onlyUser.text]);
+    // In the order of the conversation, after the pool.
+    expect(out.slice(1).map((f) => f.sources[0])).toEqual(['a2', 'a3', 'u4']);
+  });
+
+  it('adds nothing to a thread that has a line', () => {
+    const a = cand('The Gardena kit waters twenty plants.', ['gardena', 'kit', 'waters'], { sources: ['a1'], assistant: true });
+    const b = cand('Drippers sit ten centimetres from the stem.', ['drippers', 'stem'], { sources: ['a2'], assistant: true });
+    const covered = coveredWords([]);
+    const pool = pickFacts([a], covered, 100, 0);
+    expect(coverThreads([a, b], pool, new Map([['a1', 1], ['a2', 1]]), covered, 0.2)).toEqual(pool);
+  });
+
+  it('keeps each thread’s best sentences through the prefilter', () => {
+    const s = (id: string, role: 'user' | 'assistant') => ({ id, role }) as unknown as Sentence;
+    const usable = [s('u1', 'user'), s('a1', 'assistant'), s('a1', 'assistant'), s('u2', 'user')];
+    const chosen = new Uint8Array(4);
+    keepThreadsBest(usable, Float64Array.from([5, 1, 2, 0.5]), chosen, new Map([['u1', 1], ['a1', 1], ['u2', 2]]));
+    expect([...chosen]).toEqual([1, 0, 1, 1]);
   });
 });

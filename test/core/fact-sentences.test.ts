@@ -85,4 +85,10 @@ describe('fact sentences', () => {
     dropNarration(work, true);
     expect(texts(work)).toEqual(['The parser module lives in the src folder of the repository.']);
   });
+
+  it('drops a stage direction of a script the assistant wrote, wholly in brackets', () => {
+    const usable = usableSentences(sentencesOf([msg('a1', 'assistant', 'The trailer opens on a server room at night. [Fade to black, and the words "The Ansible Specialist" appear on the screen.]')])).usable;
+    dropNarration(usable, false);
+    expect(texts(usable)).toEqual(['The trailer opens on a server room at night.']);
+  });
 });

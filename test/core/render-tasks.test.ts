@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BlockDraft } from '../../src/core/block-draft';
 import type { ThreadLine } from '../../src/core/record';
-import { type TaskInput, addLeftOff, addTaskLine, addTaskLines } from '../../src/core/render-tasks';
+import { type TaskInput, addLeftOff, addTaskLine, addTaskLines, currentRequest } from '../../src/core/render-tasks';
+import { compact } from '../../src/core/compact';
+import type { ChatMessage } from '../../src/core/messages';
 import { dedupeKey } from '../../src/core/text';
 import { blank, line, words } from './render-records';
 
@@ -67,5 +69,46 @@ describe('task lines', () => {
     expect(d.tasksLower).toBe('fix the parser.');
     // A key fact may say it again.
     expect(d.shown.has(dedupeKey('let me read the method:'))).toBe(false);
+  });
+});
+
+describe('the latest request in a chat with an assistant', () => {
+  const threads = [1, 2, 3, 4].map(thread);
+  const record = (answered: boolean) => ({ ...blank(), kind: 'assist' as const, threads, request: { ...line('Can you suggest shade plants for the north border of my garden?'), ...(answered ? { answered } : {}) } });
+
+  it('is shown while no answer followed it', () => {
+    const d = draft(400);
+    const texts = addTaskLines(d, record(false), input({ work: false, threads, manyThreads: true }));
+    expect(texts.requestText).toBe('Can you suggest shade plants for the north border of my garden?');
+    expect(currentRequest(record(false))?.text).toBe(texts.requestText);
+  });
+
+  it('is left to its thread once the assistant answered it', () => {
+    const d = draft(400);
+    expect(addTaskLines(d, record(true), input({ work: false, threads, manyThreads: true })).requestText).toBe('');
+    expect(d.lines.get('request')).toBeUndefined();
+    expect(currentRequest(record(true))).toBeNull();
+    // Nor is the first request shown as the goal of a chat of many threads instead.
+    expect(d.lines.get('goal')).toBeUndefined();
+  });
+
+  it('is read as answered when an assistant message follows it among the removed', () => {
+    const at = (d: number): number => Date.UTC(2025, 0, 1 + d, 9);
+    const m = (id: string, role: 'user' | 'assistant', content: string, t: number): ChatMessage => ({ id, role, content, createdAt: t });
+    const messages = [
+      m('a', 'user', 'Can you suggest shade plants for the north border of my garden?', at(0)),
+      m('b', 'assistant', 'Hostas, ferns and astilbes all grow well in the shade of a north border.', at(0) + 1),
+      m('c', 'user', 'Can you recommend a drip irrigation kit for twelve tomato plants?', at(1)),
+      m('d', 'assistant', 'The Gardena Micro-Drip starter kit waters up to twenty plants from one tap.', at(1) + 1),
+      m('e', 'user', 'Thanks, that helps a lot.', at(1) + 2),
+      m('f', 'assistant', 'You are welcome.', at(1) + 3),
+    ];
+    const answered = compact(messages, { budgetTokens: 1000, cut: 4, model: 'gpt-4o' });
+    if (!answered.ok) throw new Error(answered.message);
+    expect(answered.record.request?.text).toContain('drip irrigation');
+    expect(answered.record.request?.answered).toBe(true);
+    const open = compact(messages, { budgetTokens: 1000, cut: 3, model: 'gpt-4o' });
+    if (!open.ok) throw new Error(open.message);
+    expect(open.record.request?.answered).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
-import { phrasesOf } from '../../src/core/thread-heads';
+import { openingHead, phrasesOf, requestHead } from '../../src/core/thread-heads';
+import { extractThreads } from '../../src/core/threads';
 
 const msg = (i: number, content: string): ChatMessage => ({ id: `h${i}`, role: i % 2 ? 'assistant' : 'user', content, createdAt: 0 });
 
@@ -41,5 +42,48 @@ describe('thread heads in the thread own words', () => {
     ]);
     expect(heads).toContain('harbour festival');
     expect(heads.some((h) => /safe trip|thingy/i.test(h))).toBe(false);
+  });
+});
+
+describe('a session headed by what the user opened it with', () => {
+  const user = (content: string): ReturnType<typeof sentencesOf> => sentencesOf([{ id: 'u', role: 'user', content, createdAt: 0 }]);
+
+  it('takes a request of two content words, not one of too few words to name anything', () => {
+    expect(requestHead(user("I'm looking for some gift ideas for my colleagues. They love puns."))).toBe("I'm looking for some gift ideas for my colleagues.");
+    expect(requestHead(user('Can you suggest some recipes?'))).toBe('');
+    expect(requestHead(user('Can you help me with that?'))).toBe('');
+  });
+
+  it('takes an opening the request patterns miss, not a greeting nor a sentence leaning back', () => {
+    expect(openingHead(user('One tweet with three reflective questions on evaluating personal impact'))).toBe('One tweet with three reflective questions on evaluating personal impact');
+    expect(openingHead(user('Hi there, how are you doing this fine morning?'))).toBe('');
+    expect(openingHead(user('That sounds like a great plan for the garden.'))).toBe('');
+    expect(openingHead(user('from the book "Golden Grant Rules" by David Kincade.'))).toBe('');
+  });
+
+  it('heads a session by its opening sentence when the request after it leans on it', () => {
+    const at = Date.UTC(2025, 0, 1, 9);
+    const messages: ChatMessage[] = [
+      { id: 'a', role: 'user', content: "I'm thinking of trying out that new grocery delivery service that partners with local farmers. Do you know if they offer any discounts for first-time customers?", createdAt: at },
+      { id: 'b', role: 'assistant', content: 'Many farm delivery services give new customers 10 to 20 percent off the first box.', createdAt: at + 1 },
+      { id: 'c', role: 'user', content: 'Can you recommend a drip irrigation kit for twelve tomato plants in raised beds?', createdAt: at + 86_400_000 },
+      { id: 'd', role: 'assistant', content: 'The Gardena Micro-Drip starter kit waters up to twenty plants from one tap.', createdAt: at + 86_400_001 },
+    ];
+    const { threads } = extractThreads(messages, sentencesOf(messages), 'assist', [], 1);
+    expect(threads[0]?.text).toBe("I'm thinking of trying out that new grocery delivery service that partners with local farmers.");
+    expect(threads[1]?.text).toBe('Can you recommend a drip irrigation kit for twelve tomato plants in raised beds?');
+  });
+
+  it('heads an assistant chat session the user opened without a known request', () => {
+    const at = (d: number): number => Date.UTC(2025, 0, 1 + d, 9);
+    const messages: ChatMessage[] = [
+      { id: 'a', role: 'user', content: 'One tweet with three reflective questions on evaluating personal impact', createdAt: at(0) },
+      { id: 'b', role: 'assistant', content: 'What difference did you make today? Who did you help grow? What will you change tomorrow?', createdAt: at(0) + 1 },
+      { id: 'c', role: 'user', content: 'Can you recommend a drip irrigation kit for twelve tomato plants in raised beds?', createdAt: at(1) },
+      { id: 'd', role: 'assistant', content: 'The Gardena Micro-Drip starter kit waters up to twenty plants from one tap.', createdAt: at(1) + 1 },
+    ];
+    const { threads } = extractThreads(messages, sentencesOf(messages), 'assist', [], 1);
+    expect(threads.map((t) => t.text)).toEqual(['One tweet with three reflective questions on evaluating personal impact', 'Can you recommend a drip irrigation kit for twelve tomato plants in raised beds?']);
+    expect(threads[0]?.sources).toEqual(['a']);
   });
 });

@@ -14,6 +14,7 @@ import { findSpeakers } from '../../src/core/speakers';
 import { conversationKind } from '../../src/core/threads';
 import { goesOn, isReaction, newsRank, onlyShows, opensOnPointer, pointsEarly, tellsEvent, tellsNews } from '../../src/core/salience';
 import { FactLayout } from '../../src/core/thread-format';
+import { headByAsked } from '../../src/core/listed-answers';
 import type { SourcedLine, ThreadLine } from '../../src/core/record';
 
 const DAY = 86_400_000;
@@ -178,9 +179,11 @@ describe('rules of the current thread', () => {
     const heads = r.block.split('\n').filter((l) => l.startsWith('### '));
     expect(heads.length).toBeGreaterThanOrEqual(4);
     expect(r.block).toContain('Never suggest exercises that need equipment.');
-    // Over many threads the latest request is written as that, not as the goal of the whole chat.
+    // Over many threads the latest request is no goal of the whole chat; answered, it is no
+    // "Latest request:" either, but its thread's head.
     expect(r.block).not.toMatch(/^Goal:/m);
-    expect(r.block).toMatch(/^Latest request: Can you help me plan a stretching routine for runners\?/m);
+    expect(r.block).not.toMatch(/^Latest request:/m);
+    expect(heads.some((h) => h.includes('Can you help me plan a stretching routine for runners?'))).toBe(true);
   });
 });
 
@@ -236,23 +239,36 @@ describe('threads of a chat with an assistant', () => {
     expect(list?.asked).toBe('Which tomato varieties grow well with the Gardena drippers in raised beds?');
   });
 
-  it('shows the request a list answers only when another request heads its thread', () => {
+  it('lays a list out under its thread head, without a line for the request it answers', () => {
     const thread = (id: number, text: string): ThreadLine => ({ id, text, head: 'request', sources: [`t${id}`], at: 0, from: 0, to: id, score: 1, round: 1 });
     const layout = new FactLayout({ threads: [thread(1, 'Can you recommend a drip irrigation kit?'), thread(2, 'Which box of the tax form holds the deduction?')], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
     const facts: SourcedLine[] = [
       { text: 'Moneymaker; San Marzano; Black Krim', sources: ['a1'], at: 0, score: 1, round: 1, seq: 1, thread: 1, listed: true, asked: 'Which tomato varieties grow well with the drippers?' },
       { text: 'Box 1; Box 3', sources: ['a2'], at: 0, score: 1, round: 1, seq: 2, thread: 2, listed: true, asked: 'Which box of the tax form holds the deduction?' },
     ];
-    const lines = layout.lines(facts);
-    expect(lines).toEqual([
+    expect(layout.lines(facts)).toEqual([
       '### Asked: Can you recommend a drip irrigation kit?',
-      '- Asked: Which tomato varieties grow well with the drippers?',
       '- Assistant listed: Moneymaker; San Marzano; Black Krim',
       '### Asked: Which box of the tax form holds the deduction?',
       '- Assistant listed: Box 1; Box 3',
     ]);
-    // One thread: no heads, and no request beside the list (the Goal holds it).
-    expect(new FactLayout({ threads: [], kind: 'assist', roleOf: () => 'assistant' }).lines([facts[0] as SourcedLine])).toEqual(['- Assistant listed: Moneymaker; San Marzano; Black Krim']);
+  });
+
+  it('heads a thread of keyword phrases with the request its list answers', () => {
+    const phrases: ThreadLine = { id: 1, text: 'Gourmet Food Basket, Ann Arbor', head: 'phrases', sources: ['u0'], at: 0, from: 0, to: 1, score: 1, round: 2 };
+    const request: ThreadLine = { id: 2, text: 'Can you recommend a drip irrigation kit?', head: 'request', sources: ['u2'], at: 0, from: 0, to: 2, score: 1, round: 2 };
+    const older: ThreadLine = { ...phrases, id: 3, round: 1 };
+    const threads = [phrases, request, older];
+    const removed: ChatMessage[] = ['u0', 'u1', 'a1', 'u2', 'a2'].map((id) => ({ id, role: id.startsWith('a') ? 'assistant' : 'user', content: '', createdAt: 0 }));
+    const answers = [
+      { id: 'a1', at: 0, message: 2, heads: ['Gourmet Food Basket', 'Desk Accessory', 'Plant'], asked: "I'm looking for some gift ideas for my colleagues." },
+      { id: 'a2', at: 0, message: 4, heads: ['Gardena', 'Rain Bird', 'Hozelock'], asked: 'Which kit waters twelve plants?' },
+    ];
+    headByAsked(threads, answers, removed, new Map([['a1', 1], ['a2', 2], ['u9', 3]]), 2);
+    expect(phrases).toMatchObject({ text: "I'm looking for some gift ideas for my colleagues.", head: 'request', sources: ['u1'] });
+    // A thread a request heads keeps its head; one of an earlier round is left as it was.
+    expect(request.text).toBe('Can you recommend a drip irrigation kit?');
+    expect(older.text).toBe('Gourmet Food Basket, Ann Arbor');
   });
 
   it('keeps the plain layout when the conversation has one thread', () => {
@@ -393,6 +409,21 @@ describe('facts that stand alone', () => {
     expect(layout.spread(ranked).map((f) => f.text)).toEqual(['First of the old thread.', 'First of the latest.', 'Second of the latest.', 'Third of the latest.']);
   });
 
+  it("with an assistant, takes each thread's answer first: its list, else the assistant's best sentence", () => {
+    const thread = (id: number, day: number): ThreadLine => ({ id, text: `Request ${id} about the garden beds?`, head: 'request', sources: [`u${id}`], at: 0, from: day, to: day, score: 1, round: 1 });
+    const layout = new FactLayout({ threads: [thread(1, 10), thread(2, 20), thread(3, 30)], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const line = (text: string, id: string, thread: number, over: Partial<SourcedLine> = {}): SourcedLine => ({ text, sources: [id], at: 0, score: 1, round: 1, thread, ...over });
+    const ranked = [
+      line('Which kit would you pick for twelve plants?', 'u1', 1),
+      line('The Gardena kit waters twenty plants from one tap.', 'a1', 1),
+      line('Can you also check the mulch depth?', 'u2', 2),
+      line('Lay the pipe under five centimetres of mulch.', 'a2', 2),
+      line('Gardena; Rain Bird; Hozelock', 'a2b', 2, { listed: true }),
+      line('Thanks, that helps with the beds.', 'u3', 3),
+    ];
+    expect(layout.spread(ranked).slice(0, 3).map((f) => f.sources[0])).toEqual(['a1', 'a2b', 'u3']);
+  });
+
   it("takes each session's news first between two people, not what the friend said of it", () => {
     const layout = new FactLayout({ threads: [], kind: 'talk', roleOf: () => 'user' });
     const line = (text: string, thread: number): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread });
@@ -483,6 +514,13 @@ describe('who is talking', () => {
     expect(conversationKind(chat, sentencesOf(chat))).toBe('assist');
     const talk = friends();
     expect(conversationKind(talk, sentencesOf(talk))).toBe('talk');
+  });
+
+  it('reads a chat whose other side says it is an AI as an assistant chat, however personal it sounds', () => {
+    const talk = friends();
+    // The same personal talk, but one of the "my" stories comes from a model saying what it is.
+    const chat = talk.map((m, i) => (i === 3 ? { ...m, content: `As an AI language model, I have no summer camp memories. ${m.content}` } : m));
+    expect(conversationKind(chat, sentencesOf(chat))).toBe('assist');
   });
 });
 
