@@ -126,6 +126,8 @@ export function findReferences(text: string): FoundReference[] {
     const target = m[3] ?? '';
     take(m.index, m.index + m[0].length);
     if (/^https?:\/\//i.test(target)) {
+      // (A web image shown in the text, "![a laptop](https://…)", is a picture, not a source.)
+      if (m[1] === '!') continue;
       found.push({ at: m.index, ref: { kind: 'url', text: target, key: `url:${target}` } });
     } else if (!/^(?:mailto:|#)/i.test(target)) {
       let decoded = target;
@@ -139,6 +141,9 @@ export function findReferences(text: string): FoundReference[] {
   }
   if (text.includes('http')) for (const m of text.matchAll(URL)) {
     if (overlaps(m.index, m.index + m[0].length)) continue;
+    // (A URL template, "https://example.com/?<PUT YOUR QUERY HERE>", names no page.)
+    const next = text.charCodeAt(m.index + m[0].length);
+    if (next === 60 || next === 123) continue;
     const url = m[0].replace(/[.,;:!?]+$/, '');
     found.push({ at: m.index, ref: { kind: 'url', text: url, key: `url:${url}` } });
     take(m.index, m.index + m[0].length);

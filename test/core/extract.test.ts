@@ -111,6 +111,13 @@ describe('text', () => {
 });
 
 describe('references', () => {
+  it('never takes a web image shown in the text, nor a URL template, for a reference', () => {
+    const refs = (t: string) => findReferences(t).map((r) => r.text);
+    expect(refs('Here you go: ![a laptop](https://images.example.com/1600x900/?laptop) — see https://example.com/docs for more.')).toEqual(['https://example.com/docs']);
+    expect(refs('Use the API (https://images.example.com/1600x900/?<PUT YOUR QUERY HERE>) for pictures.')).toEqual([]);
+    expect(refs('The guide is [here](https://example.com/guide).')).toEqual(['https://example.com/guide']);
+  });
+
   it('reads quoted paths with spaces whole, and never reports the tail of an unquoted one', () => {
     const refs = (t: string) => findReferences(t).map((r) => r.text);
     expect(refs('{"path":"Projects/Garden redesign.md"}')).toEqual(['Projects/Garden redesign.md']);
