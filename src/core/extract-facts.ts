@@ -18,9 +18,9 @@ import { dropNarration, isFactSentence, usableSentences } from './fact-sentences
 import { focusBooster, idsOf, weigher, wordMarks, wordRarity } from './fact-weights';
 import { aheadAlso } from './sentence-memo';
 import { pastedMessages, priorOf, rolePrior } from './fact-prior';
-import { type CandidateContext, type ListedAnswer, answerCandidates, carriedCandidates, sentenceCandidates } from './fact-candidates';
+import { type Candidate, type CandidateContext, type ListedAnswer, answerCandidates, carriedCandidates, sentenceCandidates } from './fact-candidates';
 import { prefilter, roughValues } from './fact-prefilter';
-import { coverThreads, coveredWeightFor, coveredWords, keepThreadsBest, pickFacts } from './fact-pick';
+import { coverThreads, coveredWeightFor, coveredWords, gainOf, keepThreadsBest, pickFacts, pickedLine } from './fact-pick';
 import { vocabSize } from './vocab';
 import { speakerThemes } from './speaker-themes';
 
@@ -115,6 +115,16 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   // Every candidate's words have ids by now: a covered word the table lacks is in no candidate.
   const covered = coveredWords(options.covered ?? []);
   const picked = pickFacts(candidates, covered, options.poolTokens, options.freshReserve ?? 0);
+  if (themes?.size) return withThemes(candidates, picked, themes, covered, coveredWeightFor(options.poolTokens));
   return options.threadOf ? coverThreads(candidates, picked, options.threadOf, covered, coveredWeightFor(options.poolTokens)) : picked;
 }
 
+
+/** The pool with the sentence standing for each speaker (speaker-themes.ts) in it, after the
+ * picked facts when the pick left it out: "About <name>" is what a reader meets first. */
+function withThemes(candidates: readonly Candidate[], picked: readonly SourcedLine[], themes: ReadonlySet<Sentence>, covered: Uint8Array, coveredWeight: number): SourcedLine[] {
+  const texts = new Set([...themes].map((s) => s.text));
+  const shown = new Set(picked.map((f) => f.text));
+  const added = candidates.filter((c) => c.identity && texts.has(c.text) && !shown.has(c.text)).map((c) => pickedLine(c, gainOf(c, covered, coveredWeight)));
+  return added.length ? [...picked, ...added] : [...picked];
+}

@@ -44,9 +44,13 @@ function ownIds(s: Sentence): readonly number[] {
   return s.text.includes('[') ? idsOf(s.text.replace(/\[[^\]]*\]/g, ' ')) : s.ids;
 }
 
+/** A plan ("I'm looking forward to my upcoming trip to Boston"): who the speaker is stays, a plan is
+ * soon done or dropped — readers found October's block still telling of April's plan. */
+const PLAN = /\b(?:looking forward|upcoming|planning to|plan to|going to|gonna|can['’]t wait|next (?:week|weekend|month|year|season))\b/i;
+
 /** Whether a sentence may stand for who its speaker is: their own words about themselves, whole. */
 function standsForSpeaker(s: Sentence): boolean {
-  return (s.traits & FIRST_PERSON) !== 0 && (s.traits & (QUESTION | SHORT_EXCLAMATION)) === 0 && s.wc <= MAX_WORDS && !opensOnPointer(s.text) && !pointsEarly(s.text) && !goesOn(s.text) && !isReaction(s.text);
+  return !PLAN.test(s.text) && (s.traits & FIRST_PERSON) !== 0 && (s.traits & (QUESTION | SHORT_EXCLAMATION)) === 0 && s.wc <= MAX_WORDS && !opensOnPointer(s.text) && !pointsEarly(s.text) && !goesOn(s.text) && !isReaction(s.text);
 }
 
 /**

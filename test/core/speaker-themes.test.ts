@@ -61,6 +61,15 @@ describe('speaker themes', () => {
     expect(themesOf(messages, () => undefined)).toEqual([]);
   });
 
+  it('never picks a plan: who a speaker is outlasts what they look forward to', () => {
+    const { messages, sessionOf } = sessions();
+    // (First in the chat, it would win a tie of theme words.)
+    const planned = messages.map((m) => (m.id === 's0-0' ? { ...m, content: `I am looking forward to the upcoming fair at my pottery studio with the new kiln. ${m.content}` } : m));
+    const themes = themesOf(planned, (s) => sessionOf.get(s.id), ['Ines', 'Omar']);
+    expect(themes.find((t) => t.startsWith('user:'))).toMatch(/pottery studio/);
+    expect(themes.join(' ')).not.toMatch(/looking forward/);
+  });
+
   it('never picks a question, a reaction or a sentence that leans on the one before', () => {
     const { messages, sessionOf } = sessions();
     const asked = messages.map((m) => (m.role === 'user' ? { ...m, content: `${m.content} Do you think my pottery studio kiln is too small?` } : m));
