@@ -239,7 +239,7 @@ describe('threads of a chat with an assistant', () => {
     expect(list?.asked).toBe('Which tomato varieties grow well with the Gardena drippers in raised beds?');
   });
 
-  it('lays a list out under its thread head, without a line for the request it answers', () => {
+  it('heads a list with the question it answers when the thread head asked something else, with no line of its own', () => {
     const thread = (id: number, text: string): ThreadLine => ({ id, text, head: 'request', sources: [`t${id}`], at: 0, from: 0, to: id, score: 1, round: 1 });
     const layout = new FactLayout({ threads: [thread(1, 'Can you recommend a drip irrigation kit?'), thread(2, 'Which box of the tax form holds the deduction?')], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
     const facts: SourcedLine[] = [
@@ -247,7 +247,7 @@ describe('threads of a chat with an assistant', () => {
       { text: 'Box 1; Box 3', sources: ['a2'], at: 0, score: 1, round: 1, seq: 2, thread: 2, listed: true, asked: 'Which box of the tax form holds the deduction?' },
     ];
     expect(layout.lines(facts)).toEqual([
-      '### Asked: Can you recommend a drip irrigation kit?',
+      '### Asked: Which tomato varieties grow well with the drippers?',
       '- Assistant listed: Moneymaker; San Marzano; Black Krim',
       '### Asked: Which box of the tax form holds the deduction?',
       '- Assistant listed: Box 1; Box 3',
