@@ -14,8 +14,10 @@ const BOLD = /^(?:\*\*|__)(.{2,80}?)(?:\*\*|__)/u;
 /** The item's head before what explains it ("Patagonia - this outdoor …", "Headspace app: …"). */
 const SEPARATED = /^(.{2,80}?)(?:\s[-–—]\s|:\s)/u;
 
-/** A field and its value: "Length: 70.6 m", "**Range**: 15,000 km" (bold marks taken off first). */
-const FIELD = /^([^:]{2,40}):\s+(.{1,40})$/u;
+/** A field and its value: "Length: 70.6 m", "**Range**: 15,000 km" (bold marks taken off first),
+ * the value up to an aside in brackets ("Length: 37.8 meters (124 feet 1 inch)": the same again
+ * in other units). */
+const FIELD = /^([^:]{2,40}):\s+(.{1,40}?)(?:\s+\([^)]*\).*)?$/u;
 const LABEL_WORDS = 3;
 const VALUE_WORDS = 4;
 

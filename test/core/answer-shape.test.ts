@@ -14,7 +14,9 @@ describe('an answer list as its items heads', () => {
     expect(itemHead('Headspace app: guided meditations for stress.')).toBe('Headspace app');
     expect(itemHead('Revolution Hall')).toBe('Revolution Hall');
     // A field with a figure for its value keeps the value: the label alone names nothing.
-    expect(itemHead('**Length**: 70.6 m (231 ft)')).toBe('Length: 70.6 m (231 ft)');
+    // (Up to an aside in brackets: the same figure in other units, which made the value too long.)
+    expect(itemHead('**Length**: 70.6 m (231 ft)')).toBe('Length: 70.6 m');
+    expect(itemHead('Wingspan: 28.5 meters (93 feet 6 inches)')).toBe('Wingspan: 28.5 meters');
     expect(itemHead('Maximum takeoff weight: 447,700 kg.')).toBe('Maximum takeoff weight: 447,700 kg');
     expect(itemHead('Engines: four turbofans')).toBe('Engines');
     expect(itemHead('Dharma Trading Co. - natural dyes and threads.')).toBe('Dharma Trading Co');
