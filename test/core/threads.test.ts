@@ -435,6 +435,25 @@ describe('facts that stand alone', () => {
     expect(layout.spread(ranked).map((f) => f.text).slice(0, 2)).toEqual([ranked[1]?.text, ranked[2]?.text]);
   });
 
+  it("keeps in the pool each speaker's news as they came back to a session, however it ranks", () => {
+    // Session 2 opens on plain news in common words; the rest of the chat is full of rarer names.
+    const names = ['Zanzibar Qawwali', 'Kilimanjaro Hall', 'Dhafer Youssef', 'Tinariwen Collective', 'Bamako Riverside', 'Oumou Sangare', 'Lagos Afrobeat', 'Fela Kuti', 'Accra Highlife', 'Ebo Taylor', 'Dakar Mbalax', 'Youssou Ndour', 'Nairobi Benga', 'Kampala Kadongo', 'Addis Ethiojazz', 'Mulatu Astatke', 'Luanda Semba', 'Bonga Kuenda'];
+    const rare = (i: number): string => `The ${names[i % names.length]} band played ${names[(i + 5) % names.length]} with ${names[(i + 11) % names.length]} on ${i + 2} March.`;
+    const chat: ChatMessage[] = [
+      { id: 'u1', role: 'user', content: `${rare(1)} ${rare(2)}`, createdAt: T0 },
+      { id: 'a1', role: 'assistant', content: `${rare(3)} ${rare(4)}`, createdAt: T0 + 60_000 },
+      { id: 'u2', role: 'user', content: 'Hey! Good to hear from you.', createdAt: T0 + 5 * DAY },
+      { id: 'u3', role: 'user', content: `I finally signed with a team, and it feels really good to be part of something like that again after such a long time away. ${rare(5)} ${rare(6)} ${rare(9)}`, createdAt: T0 + 5 * DAY + 60_000 },
+      { id: 'a2', role: 'assistant', content: `${rare(7)} ${rare(8)}`, createdAt: T0 + 5 * DAY + 120_000 },
+    ];
+    const session = new Map([['u1', 1], ['a1', 1], ['u2', 2], ['u3', 2], ['a2', 2]]);
+    const pick = (withSessions: boolean): string[] =>
+      selectFacts(sentencesOf(chat), { poolTokens: 40, round: 1, kind: 'talk', ...(withSessions ? { sessionOf: (s: { id: string }) => session.get(s.id) } : {}) }).map((f) => f.text);
+    const news = 'I finally signed with a team, and it feels really good to be part of something like that again after such a long time away.';
+    expect(pick(false)).not.toContain(news);
+    expect(pick(true)).toContain(news);
+  });
+
   it('takes first in each session the news a speaker came back with over news told later in it', () => {
     const thread = (id: number, day: number): ThreadLine => ({ id, text: '', head: 'phrases', sources: [`t${id}`], at: 0, from: day, to: day, score: 1, round: 1 });
     const layout = new FactLayout({ threads: [thread(1, 10), thread(2, 20)], kind: 'talk', roleOf: () => 'user' });
