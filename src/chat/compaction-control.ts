@@ -292,6 +292,7 @@ export class CompactionControl {
       fixedTokens: this.host.context.fixedTokens(model, this.host.toolTokens()),
       manual,
       pinned: this.keptVerbatim(),
+      ...(model ? { model } : {}),
     });
   }
 

@@ -156,7 +156,7 @@ describe('the compaction policy', () => {
       Array.from({ length: 300 }, (_, i) => ({ id: `m${i}`, createdAt: i, role: i % 2 ? 'assistant' : 'user', content: `${text} (${i})` }));
     const plan = (messages: ChatMessage[]) => {
       const prompt = 3 + messages.reduce((sum, m) => sum + tokensOf(m), 0);
-      const p = decideCompaction({ budgets, messages, tokensOf, promptTokens: prompt, fixedTokens: 3 });
+      const p = decideCompaction({ budgets, messages, tokensOf, promptTokens: prompt, fixedTokens: 3, model: 'gpt-4o' });
       if (p.action !== 'compact') throw new Error(p.action);
       return p;
     };
