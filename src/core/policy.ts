@@ -293,9 +293,20 @@ export function keptRoom(budgets: Budgets, fixedTokens: number): number {
   return roomsFor(budgets, compactionTarget(budgets.point, budgets.window), fixedTokens, 0).keepRoom;
 }
 
-/** After the block is rendered: the tokens the restored notes may take without passing the target. */
-export function restoredRoom(budgets: Budgets, target: number, promptWithoutRestored: number): number {
-  return Math.max(0, Math.min(budgets.restoredBudget, target - promptWithoutRestored - SLACK_TOKENS));
+/** After the block is rendered: the tokens the restored notes may take without passing the target
+ * by the model's count. The prompt without them is an estimate, and is counted at the most it can
+ * be by that count: over 1 − `margin`, the margin its own text needs ({@link promptMargin}), as what
+ * is kept and the block are held back by theirs. (The notes are held to the room by their own
+ * margin as they are attached: restore.ts.) */
+export function restoredRoom(budgets: Budgets, target: number, promptWithoutRestored: number, margin = 0): number {
+  const prompt = Math.ceil(promptWithoutRestored / (1 - margin));
+  return Math.max(0, Math.min(budgets.restoredBudget, target - prompt - SLACK_TOKENS));
+}
+
+/** The margin a prompt of these parts needs by the model's tokenizer family (block-margin.ts):
+ * its texts (the system prompt's) line by line, and the messages it sends with their tool calls. */
+export function promptMargin(texts: readonly string[], messages: readonly ChatMessage[], model?: string): number {
+  return marginFor([...texts.flatMap((t) => t.split('\n')), ...textsOf(messages)], (t) => estimateTokens(t, model), tokenizerFamily(model));
 }
 
 /** Whether clearing old tool results alone brought the prompt to the target (no full compaction). */
