@@ -58,7 +58,7 @@ export interface FamilyMargins {
  * The figures per tokenizer family, each measured against that family's own tokenizer (o200k_base,
  * cl100k_base, @anthropic-ai/tokenizer, the Llama 2 and Mistral 7B SentencePiece vocabularies) by
  * `npm run bench:margins`: o200k's are {@link UNDER}; for the others each kind's figure is the
- * narrowest that leaves no block short on 38,000 calibration blocks of generated text (seeds other
+ * narrowest that leaves no block short on some 37,000 calibration blocks of generated text (seeds other
  * than the test's), never under the kind's floor — its worst under-count on blocks of ten
  * generated sentences and on real text (`npm run bench:tokens`) — and English prose's never under
  * o200k's. Claude's count runs further past the estimate on CJK and emoji than o200k's, cl100k's
@@ -68,9 +68,9 @@ export interface FamilyMargins {
  */
 export const UNDER_BY_FAMILY: Readonly<Record<TokenizerFamily, FamilyMargins>> = {
   o200k: { under: UNDER, proseInMix: 0.03, slack: 0 },
-  claude: { under: { prose: 0.08, code: 0.12, path: 0.1, latin: 0.13, latinext: 0.27, cyrillic: 0.13, script: 0.11, cjk: 0.17, emoji: 0.18, table: 0.11 }, proseInMix: 0.03, slack: 2 },
-  cl100k: { under: { prose: 0.06, code: 0.16, path: 0.07, latin: 0.15, latinext: 0.34, cyrillic: 0.15, script: 0.13, cjk: 0.15, emoji: 0.1, table: 0.07 }, proseInMix: 0.08, slack: 4 },
-  llama: { under: { prose: 0.05, code: 0.14, path: 0.08, latin: 0.11, latinext: 0.28, cyrillic: 0.04, script: 0.12, cjk: 0.12, emoji: 0.15, table: 0.08 }, proseInMix: 0.03, slack: 3 },
+  claude: { under: { prose: 0.08, code: 0.12, path: 0.1, latin: 0.13, latinext: 0.25, cyrillic: 0.13, script: 0.11, cjk: 0.16, emoji: 0.17, table: 0.11 }, proseInMix: 0.03, slack: 2 },
+  cl100k: { under: { prose: 0.06, code: 0.16, path: 0.07, latin: 0.15, latinext: 0.33, cyrillic: 0.15, script: 0.13, cjk: 0.15, emoji: 0.1, table: 0.07 }, proseInMix: 0.08, slack: 4 },
+  llama: { under: { prose: 0.05, code: 0.14, path: 0.08, latin: 0.11, latinext: 0.28, cyrillic: 0.04, script: 0.13, cjk: 0.12, emoji: 0.15, table: 0.08 }, proseInMix: 0.03, slack: 4 },
   mistral: { under: { prose: 0.05, code: 0.14, path: 0.09, latin: 0.1, latinext: 0.26, cyrillic: 0.08, script: 0.23, cjk: 0.1, emoji: 0.14, table: 0.09 }, proseInMix: 0.03, slack: 4 },
 };
 
