@@ -8,13 +8,14 @@ import { type EditableSection, type LineEdit, cleanEditText, lineKey, reviseReco
 import { estimateMessageTokens } from '../core/message-tokens';
 import type { ChatMessage, ToolResultMessage } from '../core/messages';
 import { microCompact } from '../core/micro-compact';
-import { type Budgets, type PolicyDecision, decideCompaction, microSuffices, restoredRoom, sentFrom } from '../core/policy';
+import { type Budgets, type PolicyDecision, decideCompaction, microSuffices, promptMargin, restoredRoom, sentFrom } from '../core/policy';
 import type { TokenTracker } from '../core/tracker';
 import { wholeUnits } from '../core/units';
 import type { ContextAssembly, MentionSource } from './context-assembly';
 import { type CompactionCause, type CompactionState, compactionNoticeText } from './entries';
 import { plural } from './format';
 import { EMPTY_RESTORED } from './restore';
+import { composeSystemPrompt } from './system-prompt';
 import { type CompactChatSettings, budgetsFor, modelOf } from './settings';
 
 export type CompactOutcome =
@@ -210,7 +211,10 @@ export class CompactionControl {
     // Notes mentioned only by removed messages leave the mentioned block.
     const mentioned = await context.mentionedBlock(settings, this.host.mentions(), keptIds);
     const withoutNotes = { ...context.parts, previousContext: context.shownBlock(result.block), mentioned, restored: '' };
-    const restored = await context.restoreAfter(settings, result.removed, result.record, restoredRoom(this.budgets(settings), plan.target, promptWith(withoutNotes)));
+    // (The room held back by the margin the prompt's own text needs: the target holds by the
+    // model's count, not only by the estimate.)
+    const margin = promptMargin([composeSystemPrompt(withoutNotes)], [...result.kept, ...(pinned ? [pinned] : [])], model);
+    const restored = await context.restoreAfter(settings, result.removed, result.record, restoredRoom(this.budgets(settings), plan.target, promptWith(withoutNotes), margin));
 
     const promptAfter = promptWith({ ...withoutNotes, restored: restored.block });
     const estimatedBefore = tracker.estimated();
@@ -292,6 +296,7 @@ export class CompactionControl {
       fixedTokens: this.host.context.fixedTokens(model, this.host.toolTokens()),
       manual,
       pinned: this.keptVerbatim(),
+      ...(model ? { model } : {}),
     });
   }
 

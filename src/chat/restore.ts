@@ -3,8 +3,9 @@
 // vault and attaches them to the system prompt within a token budget: the active note first (when
 // the user includes it), then notes mentioned or read by tools in the removed part, newest first.
 import type { ChatMessage } from '../core/messages';
+import { marginFor } from '../core/block-margin';
 import type { CompactionRecord } from '../core/record';
-import { estimateTokens } from '../core/tokens';
+import { estimateTokens, tokenizerFamily } from '../core/tokens';
 import type { NoteSource } from './vault-access';
 
 export interface RestoredNote {
@@ -90,17 +91,21 @@ export const RESTORED_NOTES: NotesBlockKind = {
   intro: 'Notes the conversation was working with before it was compacted, re-read from the vault as they are now:',
 };
 
-/** Reads the candidates fresh and attaches as many as fit in `budgetTokens`, in order. */
+/** Reads the candidates fresh and attaches as many as fit in `budgetTokens`, in order: by the
+ * model's own count, each note held back by the margin its text needs (they fill the room a
+ * compaction's target leaves, which must hold by the model's count as the block does). */
 export function restoreNotes(paths: readonly string[], notes: NoteSource, budgetTokens: number, model?: string): Promise<RestoredNotes> {
-  return attachNotes(paths, notes, budgetTokens, RESTORED_NOTES, model);
+  return attachNotes(paths, notes, budgetTokens, RESTORED_NOTES, model, true);
 }
 
 /**
  * Reads notes fresh from the vault and wraps as many as fit in `budgetTokens` (in order) in one
  * `<tag>` block; a note that does not fit whole is cut at a line or word end and marked. Shared by
- * every kind of attached note (restored after a compaction, mentioned with `[[…]]`).
+ * every kind of attached note (restored after a compaction, mentioned with `[[…]]`). `held`: each
+ * note takes from the budget what its estimate can be by the model's count (the estimate over
+ * 1 − its text's margin, block-margin.ts), so the notes fit the budget by that count too.
  */
-export async function attachNotes(paths: readonly string[], notes: NoteSource, budgetTokens: number, kind: NotesBlockKind, model?: string): Promise<RestoredNotes> {
+export async function attachNotes(paths: readonly string[], notes: NoteSource, budgetTokens: number, kind: NotesBlockKind, model?: string, held = false): Promise<RestoredNotes> {
   if (budgetTokens <= 0 || paths.length === 0) return EMPTY_RESTORED;
   const header = `<${kind.tag}>\n${kind.intro}\n`;
   const footer = `</${kind.tag}>`;
@@ -114,11 +119,14 @@ export async function attachNotes(paths: readonly string[], notes: NoteSource, b
     const open = `<note path="${path.replace(/"/g, '&quot;')}">\n`;
     const close = '\n</note>\n';
     const frame = estimateTokens(open + close, model);
+    // What 1 token of the note's estimate can be by the model's count.
+    const scale = held ? 1 / (1 - marginFor(text.split('\n'), (t) => estimateTokens(t, model), tokenizerFamily(model))) : 1;
+    const taken = (tokens: number): number => Math.ceil(frame + (tokens - frame) * scale);
     let body = text;
     let tokens = frame + estimateTokens(body, model);
     let truncated = false;
-    if (tokens > left) {
-      body = fitText(text, left - frame - 8, model);
+    if (taken(tokens) > left) {
+      body = fitText(text, Math.floor((left - frame) / scale) - 8, model);
       if (!body) continue;
       body += '\n[… truncated]';
       truncated = true;
@@ -126,7 +134,7 @@ export async function attachNotes(paths: readonly string[], notes: NoteSource, b
     }
     parts.push(open + body + close);
     attached.push({ path, tokens, truncated });
-    left -= tokens;
+    left -= taken(tokens);
   }
   if (!attached.length) return EMPTY_RESTORED;
   const block = header + parts.join('') + footer;

@@ -34,7 +34,7 @@ export function compactOnce(messages: readonly ChatMessage[], s: Resolved): Comp
   const model = s.model;
   const tokensOf = (m: ChatMessage): number => estimateMessageTokens(m, model);
   const prompt = REQUEST_OVERHEAD_TOKENS + messages.reduce((sum, m) => sum + tokensOf(m), 0);
-  const plan = decideCompaction({ budgets: s.budgets, messages, tokensOf, promptTokens: prompt, fixedTokens: REQUEST_OVERHEAD_TOKENS, manual: true });
+  const plan = decideCompaction({ budgets: s.budgets, messages, tokensOf, promptTokens: prompt, fixedTokens: REQUEST_OVERHEAD_TOKENS, manual: true, ...(model ? { model } : {}) });
   if (plan.action === 'none') return { ok: false, reason: 'nothing-to-compact', message: 'Nothing to compact.' };
   if (plan.action === 'nothing-to-compact') return { ok: false, reason: 'nothing-to-compact', message: plan.message };
   return compact(messages, {
@@ -143,7 +143,7 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
     const round = (quiet: boolean): void => {
       const promptBefore = tracker.total();
       const sent = sentFrom(all, boundary, isUser, none, carriedNow);
-      let plan = decideCompaction({ budgets, messages: sent, tokensOf, promptTokens: promptBefore, fixedTokens: fixedTokens() });
+      let plan = decideCompaction({ budgets, messages: sent, tokensOf, promptTokens: promptBefore, fixedTokens: fixedTokens(), ...(model ? { model } : {}) });
       if (plan.action !== 'none') {
         const reasons = plan.reasons;
         const skip = (text: string): void => {
@@ -166,7 +166,7 @@ export function replay(messages: readonly ChatMessage[], s: Resolved, options: {
               lastSkip = '';
               plan = { action: 'none' };
             } else {
-              plan = decideCompaction({ budgets, messages: sent, tokensOf, promptTokens: tracker.total(), promptBefore, fixedTokens: fixedTokens() });
+              plan = decideCompaction({ budgets, messages: sent, tokensOf, promptTokens: tracker.total(), promptBefore, fixedTokens: fixedTokens(), ...(model ? { model } : {}) });
             }
           }
         }

@@ -5,7 +5,8 @@
 // what the plugin does. Pure: the callers own the messages, the tracker and the notes.
 import { marginFor } from './block-margin';
 import type { ChatMessage } from './messages';
-import { MIN_COMPACTION_POINT } from './models';
+import { MIN_COMPACTION_POINT, tokenizerFamily } from './models';
+import { estimateTokens } from './tokens';
 import { type TriggerReason, shouldCompact } from './triggers';
 import { groupUnits, validCutPositions } from './units';
 
@@ -123,6 +124,8 @@ export interface PolicyInput {
   manual?: boolean;
   /** Ids of the messages the user pinned (whole units): kept verbatim wherever the cut falls. */
   pinned?: ReadonlySet<string>;
+  /** The conversation's model: what is kept is held back by its tokenizer family's margins. */
+  model?: string;
 }
 
 export type PolicyDecision =
@@ -207,8 +210,9 @@ export function decideCompaction(input: PolicyInput): PolicyDecision {
   let cut = snapDown(valid, wanted);
   // What is kept is counted by the estimate, as the block is: the room it may fill is held back by
   // the margin its own text needs (block-margin.ts, measured on the messages the keep settings
-  // would keep), so the prompt lands on the target by the model's count too.
-  const keepLimit = Math.floor(keepRoom * (1 - marginFor(textsOf(messages.slice(cut)))));
+  // would keep, by the model's tokenizer family), so the prompt lands on the target by the model's
+  // count too.
+  const keepLimit = Math.floor(keepRoom * (1 - marginFor(textsOf(messages.slice(cut)), (t) => estimateTokens(t, input.model), tokenizerFamily(input.model))));
   // Then later, unit by unit, until what is kept fits the room the target leaves — past the
   // latest user message if the current turn's tool rounds are what outgrew the window.
   while (cut < n && keptAt(cut) > keepLimit) {
@@ -289,9 +293,20 @@ export function keptRoom(budgets: Budgets, fixedTokens: number): number {
   return roomsFor(budgets, compactionTarget(budgets.point, budgets.window), fixedTokens, 0).keepRoom;
 }
 
-/** After the block is rendered: the tokens the restored notes may take without passing the target. */
-export function restoredRoom(budgets: Budgets, target: number, promptWithoutRestored: number): number {
-  return Math.max(0, Math.min(budgets.restoredBudget, target - promptWithoutRestored - SLACK_TOKENS));
+/** After the block is rendered: the tokens the restored notes may take without passing the target
+ * by the model's count. The prompt without them is an estimate, and is counted at the most it can
+ * be by that count: over 1 − `margin`, the margin its own text needs ({@link promptMargin}), as what
+ * is kept and the block are held back by theirs. (The notes are held to the room by their own
+ * margin as they are attached: restore.ts.) */
+export function restoredRoom(budgets: Budgets, target: number, promptWithoutRestored: number, margin = 0): number {
+  const prompt = Math.ceil(promptWithoutRestored / (1 - margin));
+  return Math.max(0, Math.min(budgets.restoredBudget, target - prompt - SLACK_TOKENS));
+}
+
+/** The margin a prompt of these parts needs by the model's tokenizer family (block-margin.ts):
+ * its texts (the system prompt's) line by line, and the messages it sends with their tool calls. */
+export function promptMargin(texts: readonly string[], messages: readonly ChatMessage[], model?: string): number {
+  return marginFor([...texts.flatMap((t) => t.split('\n')), ...textsOf(messages)], (t) => estimateTokens(t, model), tokenizerFamily(model));
 }
 
 /** Whether clearing old tool results alone brought the prompt to the target (no full compaction). */

@@ -5,6 +5,7 @@
 // lines by section and the tokens used, and return the tokens used after.
 import type { ErrorLine, FileEntry, Reference } from './record';
 import { blockMargin, shareFor } from './block-margin';
+import type { TokenizerFamily } from './tokenizer-family';
 import { assemble, OUTCOME_MARK, outputLine, RAN_PREFIX, resolutionLine, type SectionId } from './block-format';
 import { dropLoneSurrogates, isLeadIn } from './text';
 import { RESOLVED_BY_INSTALL, errorText } from './error-fate';
@@ -108,15 +109,16 @@ const FENCE = /^\s*```/;
 
 /**
  * The block of these lines, measured whole and trimmed until it fits the budget less the margin
- * (`strict`: less the larger of `margin` and the one its own lines need, block-margin.ts): the
+ * (`strict`, a tokenizer family: less the larger of `margin` and the one its own lines need by
+ * that family's figures, block-margin.ts): the
  * last line of the least needed section goes first (key facts, then the lists, the task lines
  * last). A fenced block goes whole, and a line left announcing what was dropped after it ("Left
  * off: Let me run the tests:") goes too.
  */
-export function trimToFit(lines: Map<SectionId, string[]>, budget: number, margin: number, cost: Cost, strict = false): string {
+export function trimToFit(lines: Map<SectionId, string[]>, budget: number, margin: number, cost: Cost, strict?: TokenizerFamily): string {
   const dropOrder: SectionId[] = ['facts', 'topics', 'references', 'done', 'decisions', 'read', 'open', 'modified', 'errors', 'state', 'constraints', 'nextStep', 'request', 'leftOff', 'goal'];
   let block = assemble(lines);
-  while (block && cost(block) > Math.floor(budget * (1 - (strict ? Math.max(margin, shareFor(blockMargin(block, cost), budget)) : margin)))) {
+  while (block && cost(block) > Math.floor(budget * (1 - (strict ? Math.max(margin, shareFor(blockMargin(block, cost, strict), budget, strict)) : margin)))) {
     const id = dropOrder.find((s) => lines.get(s)?.length);
     if (!id) return '';
     const section = lines.get(id) as string[];

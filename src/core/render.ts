@@ -21,7 +21,7 @@ import { BlockDraft, editedTextsOf } from './block-draft';
 import { addSections, doesWork, fillRest, rulesInTaskOrder } from './block-sections';
 import { addTaskLine, addTaskLines, currentRequest } from './render-tasks';
 import { KeyFacts, factPool, saidAboveTest } from './render-facts';
-import { estimateTokens } from './tokens';
+import { estimateTokens, tokenizerFamily } from './tokens';
 import { squash } from './text';
 import { FactLayout } from './thread-format';
 import { addCommandOutput, addResolutions, trimToFit } from './render-extras';
@@ -52,8 +52,10 @@ export function renderBlock(record: CompactionRecord, options: RenderOptions, ro
   const cost = (s: string): number => estimateTokens(s, options.model);
   if (options.margin !== undefined) return renderWith(record, options, roleOf, cost, options.margin, false);
   const budget = options.budgetTokens;
-  const block = renderWith(record, options, roleOf, cost, shareFor(recordMargin(record, cost), budget), false);
-  const own = shareFor(blockMargin(block, cost), budget);
+  // The margins of the model's tokenizer family: the budget holds by its own count.
+  const family = tokenizerFamily(options.model);
+  const block = renderWith(record, options, roleOf, cost, shareFor(recordMargin(record, cost, family), budget, family), false);
+  const own = shareFor(blockMargin(block, cost, family), budget, family);
   if (!block || cost(block) <= Math.floor(budget * (1 - own))) return block;
   // Its own text needs more held back than the mix of the lines it drew from promised: written
   // again to its own margin, and held to the margin of what that writes.
@@ -93,5 +95,5 @@ function renderWith(record: CompactionRecord, options: RenderOptions, roleOf: (i
   // Last, the room the per-line estimates left, measured in the whole block.
   facts.fillSlack(pool, Math.floor(options.budgetTokens * (1 - margin)));
   rulesInTaskOrder(draft.lines, record.constraints, work);
-  return trimToFit(draft.lines, options.budgetTokens, margin, cost, strict);
+  return trimToFit(draft.lines, options.budgetTokens, margin, cost, strict ? tokenizerFamily(options.model) : undefined);
 }

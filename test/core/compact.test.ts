@@ -544,10 +544,11 @@ describe('rendering the last room', () => {
   });
 
   it('holds back more room for text the estimator is less sure of than for English prose', () => {
-    expect(marginFor(['We booked the cabin for August – the owner said “the canoe is free”.'])).toBe(PROSE_MARGIN);
-    expect(marginFor(['我们在八月订了湖边的小屋，主人说独木舟免费。'])).toBeGreaterThan(DEFAULT_MARGIN);
-    expect(marginFor(['Wir haben die Hütte für August gebucht, für Gäste über fünf Nächte ist das Kanu gratis.'])).toBeGreaterThan(DEFAULT_MARGIN);
-    expect(marginFor(['def load(path):', '    return {k: v for k, v in json.load(open(path)).items() if k != "_meta"}'])).toBeGreaterThan(PROSE_MARGIN);
+    const margin = (texts: string[]): number => marginFor(texts, (t) => estimateTokens(t, 'gpt-4o'), 'o200k');
+    expect(margin(['We booked the cabin for August – the owner said “the canoe is free”.'])).toBe(PROSE_MARGIN);
+    expect(margin(['我们在八月订了湖边的小屋，主人说独木舟免费。'])).toBeGreaterThan(DEFAULT_MARGIN);
+    expect(margin(['Wir haben die Hütte für August gebucht, für Gäste über fünf Nächte ist das Kanu gratis.'])).toBeGreaterThan(DEFAULT_MARGIN);
+    expect(margin(['def load(path):', '    return {k: v for k, v in json.load(open(path)).items() if k != "_meta"}'])).toBeGreaterThan(PROSE_MARGIN);
     // The wide margin leaves a German block more room unused than the same block in English.
     const de = { ...bare(), facts: [fact('Wir haben die Hütte am See für die zweite Augustwoche gebucht, und der Besitzer sagte, das Kanu sei für Gäste über fünf Nächte gratis.', 1)] };
     let shown = 0;

@@ -4,14 +4,18 @@
 // half the prompt and half the window at most, no request goes out over the point, the latest user
 // message is always sent whole, and no cut splits a unit.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { replay } from '../../src/cli/replay';
 import { CLI_DEFAULTS, resolve } from '../../src/cli/settings';
 import type { ChatMessage, ToolCall } from '../../src/core/messages';
 import { PROSE_MARGIN, UNDER } from '../../src/core/block-margin';
-import { compactionTarget, decideCompaction, resolveBudgets, sentFrom } from '../../src/core/policy';
+import { compactionTarget, decideCompaction, promptMargin, resolveBudgets, restoredRoom, sentFrom } from '../../src/core/policy';
 import { estimateMessageTokens } from '../../src/core/message-tokens';
+import { estimateTokens } from '../../src/core/tokens';
+import { EXACT, FAMILIES, MODEL, freeReferences } from './reference-counts';
 import { groupUnits, validCutPositions } from '../../src/core/units';
+
+afterAll(freeReferences);
 
 const WORDS = ['garden', 'compost', 'budget', 'launch', 'review', 'the', 'plan', 'Friday', 'notes', 'error', 'fixed', 'file', 'src/app.ts', 'test', 'we', 'agreed'];
 
@@ -156,7 +160,7 @@ describe('the compaction policy', () => {
       Array.from({ length: 300 }, (_, i) => ({ id: `m${i}`, createdAt: i, role: i % 2 ? 'assistant' : 'user', content: `${text} (${i})` }));
     const plan = (messages: ChatMessage[]) => {
       const prompt = 3 + messages.reduce((sum, m) => sum + tokensOf(m), 0);
-      const p = decideCompaction({ budgets, messages, tokensOf, promptTokens: prompt, fixedTokens: 3 });
+      const p = decideCompaction({ budgets, messages, tokensOf, promptTokens: prompt, fixedTokens: 3, model: 'gpt-4o' });
       if (p.action !== 'compact') throw new Error(p.action);
       return p;
     };
@@ -167,5 +171,35 @@ describe('the compaction policy', () => {
     // And not for nothing: without the margin the Czech turn would keep more.
     expect(czech.keptTokens).toBeGreaterThan(0);
     expect(czech.keepRoom - czech.keptTokens).toBeGreaterThan(czech.keepRoom * (UNDER.latinext - PROSE_MARGIN));
+  });
+
+  // The prompt without the notes is an estimate: the notes' room is what the target leaves once
+  // it is counted at the most the model's count can make of it, so the two together stay within
+  // the target by that count (the notes themselves are held to the room by restore.ts).
+  it("leaves the restored notes the room the target leaves by the model's own count", () => {
+    const budgets = resolveBudgets({ window: 32000, replyReserve: 2000, trigger: { kind: 'percent', percent: 80 }, messageLimit: 0, keepExchanges: 2, keepTokens: 2000, blockBudget: 2000, restoredBudget: 4000 });
+    const system = 'You are a careful assistant working in the user\'s notes. Answer briefly.';
+    const said = [
+      'We booked the cabin by the lake for the second week of August, and the owner said the canoe is free.',
+      'Rezervovali jsme chatu u jezera na druhý týden v srpnu. Mohl bys zkontrolovat, jestli zítřejší vlak odjíždí včas?',
+      '我们预订了湖边的小屋，时间是八月的第二周。你能查一下明天早上的火车是否准时出发吗？',
+      'Release day 🎉 thanks everyone 🚀 the build is green ✅ and the docs are live 📦',
+    ];
+    for (const family of FAMILIES) {
+      const model = MODEL[family];
+      for (const text of said) {
+        const messages: ChatMessage[] = Array.from({ length: 120 }, (_, i) => ({ id: `m${i}`, createdAt: i, role: i % 2 ? 'assistant' : 'user', content: text }));
+        const prompt = [system, ...messages.map((m) => m.content)].join('\n');
+        const estimate = estimateTokens(prompt, model);
+        const target = 2 * estimate;
+        const room = restoredRoom(budgets, target, estimate, promptMargin([system], messages, model));
+        expect(room).toBeGreaterThan(0);
+        expect(EXACT[family](prompt) + room).toBeLessThanOrEqual(target);
+        // And no more held back than the margin: English prose by o200k, its twentieth.
+        if (family === 'o200k' && text === said[0]) expect(room).toBe(Math.min(budgets.restoredBudget, target - Math.ceil(estimate / (1 - PROSE_MARGIN)) - 8));
+      }
+    }
+    // Without text to judge, nothing is held back.
+    expect(restoredRoom(budgets, 5000, 3000)).toBe(Math.min(budgets.restoredBudget, 5000 - 3000 - 8));
   });
 });

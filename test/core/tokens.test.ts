@@ -3,22 +3,15 @@
 // conversation tracker relies on (monotonic when text is appended, nearly additive when texts are
 // concatenated, any Unicode counted). No timing assertions: speed, and the figures on held-out
 // text, are measured by `npm run bench:tokens`.
-import { getTokenizer } from '@anthropic-ai/tokenizer';
 import fc from 'fast-check';
-import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
-import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
-import llamaTokenizer from 'llama-tokenizer-js';
-// @ts-expect-error -- mistral-tokenizer-js ships no types; it is llama-tokenizer-js's API (below)
-import mistralModule from 'mistral-tokenizer-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countSlots, estimateTokens, SLOT_COUNT, SLOT_NAMES, tokenizerFamily } from '../../src/core/tokens';
-import type { TokenizerFamily } from '../../src/core/tokens';
 import { WEIGHTS } from '../../src/core/token-weights';
 import { SAMPLES } from './token-samples';
 
-const MODEL: Record<TokenizerFamily, string> = { o200k: 'gpt-4o', cl100k: 'gpt-4', claude: 'claude-sonnet-4', llama: 'llama2:7b', mistral: 'mistral:7b' };
-const FAMILIES = Object.keys(MODEL) as TokenizerFamily[];
-const plain = { disallowedSpecial: new Set<string>() };
+import { EXACT, FAMILIES, MODEL, freeReferences } from './reference-counts';
+
+afterAll(freeReferences);
 
 // Hand-written fixtures (no benchmark text).
 const PROSE =
@@ -105,15 +98,15 @@ describe('estimateTokens', () => {
     const short = "I don't think it's ready, but we'll see, and I'm sure they're fine with what you've done.";
     const long = 'I do not think it is ready, but we will see, and I am sure they are fine with what you have done.';
     // o200k: " don't" is one token, " do not" two.
-    expect(o200k(short, plain)).toBeLessThan(o200k(long, plain));
+    expect(EXACT.o200k(short)).toBeLessThan(EXACT.o200k(long));
     expect(estimateTokens(short, 'gpt-4o')).toBeLessThan(estimateTokens(long, 'gpt-4o'));
-    expect(estimateTokens(short, 'gpt-4o') / o200k(short, plain)).toBeLessThanOrEqual(1.1);
+    expect(estimateTokens(short, 'gpt-4o') / EXACT.o200k(short)).toBeLessThanOrEqual(1.1);
     // cl100k splits "'t" off: the contraction saves nothing there.
-    expect(estimateTokens(short, 'gpt-4') / cl100k(short, plain)).toBeGreaterThanOrEqual(0.9);
+    expect(estimateTokens(short, 'gpt-4') / EXACT.cl100k(short)).toBeGreaterThanOrEqual(0.9);
     // An apostrophe that closes a quoted word is no contraction: code full of them is not under-counted.
     const quoted = "labels = {'name': 'Name', 'size': 'Size', 'kind': 'Kind', 'path': 'Path', 'mtime': 'Modified'}";
     for (const family of ['gpt-4o', 'gpt-4'] as const) {
-      const real = family === 'gpt-4o' ? o200k(quoted, plain) : cl100k(quoted, plain);
+      const real = family === 'gpt-4o' ? EXACT.o200k(quoted) : EXACT.cl100k(quoted);
       expect(estimateTokens(quoted, family) / real).toBeGreaterThanOrEqual(0.9);
     }
   });
@@ -121,10 +114,10 @@ describe('estimateTokens', () => {
   // Lopsided on purpose, like the estimator: at most 15 % under (what overflows a window), 30 % over.
   it('agrees with the real tokenizers within −15 % / +30 % on hand-written text', () => {
     for (const text of [PROSE, CODE, JSON_TEXT, CHINESE, RUSSIAN, EMOJI, `${PROSE}\n\n| a | b |\n|---|---|\n| 1 | 2 |`]) {
-      expect(estimateTokens(text, 'gpt-4o') / o200k(text, plain)).toBeGreaterThanOrEqual(0.85);
-      expect(estimateTokens(text, 'gpt-4o') / o200k(text, plain)).toBeLessThanOrEqual(1.3);
-      expect(estimateTokens(text, 'gpt-4') / cl100k(text, plain)).toBeGreaterThanOrEqual(0.85);
-      expect(estimateTokens(text, 'gpt-4') / cl100k(text, plain)).toBeLessThanOrEqual(1.3);
+      expect(estimateTokens(text, 'gpt-4o') / EXACT.o200k(text)).toBeGreaterThanOrEqual(0.85);
+      expect(estimateTokens(text, 'gpt-4o') / EXACT.o200k(text)).toBeLessThanOrEqual(1.3);
+      expect(estimateTokens(text, 'gpt-4') / EXACT.cl100k(text)).toBeGreaterThanOrEqual(0.85);
+      expect(estimateTokens(text, 'gpt-4') / EXACT.cl100k(text)).toBeLessThanOrEqual(1.3);
     }
   });
 
@@ -301,19 +294,6 @@ describe('estimateTokens', () => {
     expect(counts.reduce((a, c) => a + c, 0)).toBeGreaterThanOrEqual(PROSE.length);
   });
 });
-
-// The exact counts each family is fitted to (the token kit's references), counted as the kit counts
-// them: special-token strings as plain text, Claude after NFKC, SentencePiece without BOS.
-const claudeTokenizer = getTokenizer();
-afterAll(() => claudeTokenizer.free());
-const mistralTokenizer = mistralModule as typeof llamaTokenizer;
-const EXACT: Record<TokenizerFamily, (text: string) => number> = {
-  o200k: (t) => o200k(t, plain),
-  cl100k: (t) => cl100k(t, plain),
-  claude: (t) => claudeTokenizer.encode(t.normalize('NFKC'), 'all').length,
-  llama: (t) => llamaTokenizer.encode(t, false).length,
-  mistral: (t) => mistralTokenizer.encode(t, false).length,
-};
 
 // A few hand-written samples per category, each pinned to a range around its true count in every
 // family: at most 15 % under (the issue's bound on under-counts: an under-count is what overflows a
