@@ -76,7 +76,7 @@ const prose = (s: Sentence): boolean => !s.code && !s.template && (s.role === 'u
 
 function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Sentence[], kind: ConversationKind, earlierTo: number): Segment[] {
   const byMessage: Sentence[][] = messages.map(() => []);
-  for (const s of sentences) byMessage[s.message]?.push(s);
+  for (let k = 0; k < sentences.length; k++) byMessage[(sentences[k] as Sentence).message]?.push(sentences[k] as Sentence);
   const segments: Segment[] = [];
   let current: Segment | null = null;
   // (The last time an earlier round saw: the first segment may go on with its thread.)
@@ -87,7 +87,8 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
   let seen: number[] = [];
   const close = (): void => {
     if (!current) return;
-    for (const id of seen) {
+    for (let k = 0; k < seen.length; k++) {
+      const id = seen[k] as number;
       current.tf.set(id, counts[id] as number);
       counts[id] = 0;
     }
@@ -111,9 +112,14 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
       // A new request that shares little with the thread so far opens a thread of its own.
       let words = 0;
       let shared = 0;
-      for (const s of own) for (const id of s.ids) if (isContentWord(id)) {
-        words++;
-        if ((counts[id] as number) > 0) shared++;
+      for (let k = 0; k < own.length; k++) {
+        const ids = (own[k] as Sentence).ids;
+        for (let j = 0; j < ids.length; j++) {
+          const id = ids[j] as number;
+          if (!isContentWord(id)) continue;
+          words++;
+          if ((counts[id] as number) > 0) shared++;
+        }
       }
       shift = words >= 3 && shared / words <= SHIFT_OVERLAP;
     }
@@ -130,19 +136,77 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
       current.to = at;
       lastAt = at;
     }
-    for (const s of own) {
-      if (!prose(s)) continue;
-      current.sentences.push(s);
-      for (const id of s.ids) {
-        if (!isContentWord(id)) continue;
-        const c = counts[id] as number;
-        if (c === 0) seen.push(id);
-        counts[id] = c + 1;
-      }
+    for (let k = 0; k < own.length; k++) if (prose(own[k] as Sentence)) current.sentences.push(own[k] as Sentence);
+    // (Each prose sentence's content words counted once: the message's tally, read once.)
+    const words = messageWords(m, own);
+    for (let k = 0; k < words.ids.length; k++) {
+      const id = words.ids[k] as number;
+      const c = counts[id] as number;
+      if (c === 0) seen.push(id);
+      counts[id] = c + (words.counts[k] as number);
     }
   }
   close();
   return segments.filter((s) => s.sentences.length > 0);
+}
+
+/** A message's prose sentences' content words: each distinct word once (first-seen order) with the
+ * number of those sentences that say it — what a segment's word counts add for the message. */
+interface MessageWords {
+  /** The prose sentences it was counted from (the message's cached sentence objects, so the same
+   * objects in every compaction while the message and the word table are unchanged). */
+  from: Sentence[];
+  ids: Int32Array;
+  counts: Int32Array;
+}
+const wordsCache = new WeakMap<ChatMessage, MessageWords>();
+
+/** {@link MessageWords} of `own` (a message's sentences as this compaction reads them), worked out
+ * once per message object: kept while its prose sentences are the same objects (a compaction may
+ * leave some out, agent-prose.ts; a re-read makes new ones). */
+export function messageWords(m: ChatMessage, own: readonly Sentence[]): MessageWords {
+  const hit = wordsCache.get(m);
+  if (hit && sameProse(hit.from, own)) return hit;
+  const from: Sentence[] = [];
+  const order: number[] = [];
+  if (tally.length < vocabSize()) tally = new Int32Array(vocabSize() * 2);
+  for (let k = 0; k < own.length; k++) {
+    const s = own[k] as Sentence;
+    if (!prose(s)) continue;
+    from.push(s);
+    for (let j = 0; j < s.ids.length; j++) {
+      const id = s.ids[j] as number;
+      if (!isContentWord(id)) continue;
+      const c = tally[id] as number;
+      if (c === 0) order.push(id);
+      tally[id] = c + 1;
+    }
+  }
+  const ids = new Int32Array(order.length);
+  const counts = new Int32Array(order.length);
+  for (let k = 0; k < order.length; k++) {
+    const id = order[k] as number;
+    ids[k] = id;
+    counts[k] = tally[id] as number;
+    tally[id] = 0;
+  }
+  const out: MessageWords = { from, ids, counts };
+  wordsCache.set(m, out);
+  return out;
+}
+/** Scratch counts by word id for {@link messageWords}, all zero between calls. */
+let tally = new Int32Array(0);
+
+/** Whether `own`'s prose sentences are exactly `from`, in order. */
+function sameProse(from: readonly Sentence[], own: readonly Sentence[]): boolean {
+  let k = 0;
+  for (let j = 0; j < own.length; j++) {
+    const s = own[j] as Sentence;
+    if (!prose(s)) continue;
+    if (from[k] !== s) return false;
+    k++;
+  }
+  return k === from.length;
 }
 
 /** Whether a message opens with a date stamp, read once per message object. */
