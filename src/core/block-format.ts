@@ -109,11 +109,16 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
   // (`dayShown`: the day a heading above the lines already names.)
   let shownDay = dayShown;
   let group: string[] = [];
+  let members: SourcedLine[] = [];
   let groupKey = '';
   let label = '';
+  // (Only a render's own `textOf`, which fixes each fact's text for the render, is memoised: the
+  // plain factText reads a fact as it is now.)
+  const memo = textOf === factText ? null : lineMemoOf(textOf);
   const flush = (): void => {
-    if (group.length) lines.push(dropLoneSurrogates(label ? `- ${label}: ${group.join(' ')}` : `- ${group.join(' ')}`));
+    if (group.length) lines.push(groupLine(memo, members, group, label));
     group = [];
+    members = [];
   };
   let words = 0;
   for (const f of [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
@@ -127,7 +132,7 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
       groupKey = key;
       words = 0;
       const role = roleOf(id) ?? '';
-      const who = role ? `${role[0]?.toUpperCase() ?? ''}${role.slice(1)}` : '';
+      const who = capitalised(role);
       // (Who, then the day when it changes; a comma between when both are there.)
       const said = f.listed ? `${who || 'Assistant'} listed` : who;
       const when = day && day !== shownDay ? day : '';
@@ -138,10 +143,63 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
       if (day) shownDay = day;
     }
     group.push(text);
+    members.push(f);
     words += n;
   }
   flush();
   return lines;
+}
+
+/** A speaker's label with its first letter capitalised ("user" → "User"), written once per name:
+ * every line of every layout try starts with one. */
+const capitals = new Map<string, string>();
+function capitalised(role: string): string {
+  if (!role) return '';
+  let who = capitals.get(role);
+  if (who === undefined) {
+    who = `${role[0]?.toUpperCase() ?? ''}${role.slice(1)}`;
+    // (Roles and the speakers' names: a handful per conversation; bounded all the same.)
+    if (capitals.size > 256) capitals.clear();
+    capitals.set(role, who);
+  }
+  return who;
+}
+
+/** A fact line written once: the same facts under the same label, with the same `textOf`, make the
+ * same line (`facts` is the group's own array, never changed after), and a render lays its facts out again on every try (render-facts.ts), each time
+ * changing a line or two. Kept by the line's first fact (weakly) under its `textOf` function. */
+interface GroupLine {
+  facts: readonly SourcedLine[];
+  label: string;
+  line: string;
+}
+const lineMemos = new WeakMap<(f: SourcedLine) => string, WeakMap<SourcedLine, GroupLine[]>>();
+/** Lines kept per first fact: a fact heads a handful of different lines in one render at most. */
+const LINES_PER_FACT = 4;
+
+function lineMemoOf(textOf: (f: SourcedLine) => string): WeakMap<SourcedLine, GroupLine[]> {
+  let memo = lineMemos.get(textOf);
+  if (!memo) lineMemos.set(textOf, (memo = new WeakMap()));
+  return memo;
+}
+
+function groupLine(memo: WeakMap<SourcedLine, GroupLine[]> | null, facts: readonly SourcedLine[], texts: readonly string[], label: string): string {
+  if (!memo) return dropLoneSurrogates(label ? `- ${label}: ${texts.join(' ')}` : `- ${texts.join(' ')}`);
+  const first = facts[0] as SourcedLine;
+  let known = memo.get(first);
+  if (known) {
+    for (const e of known) if (e.label === label && sameFacts(e.facts, facts)) return e.line;
+  } else memo.set(first, (known = []));
+  const line = dropLoneSurrogates(label ? `- ${label}: ${texts.join(' ')}` : `- ${texts.join(' ')}`);
+  if (known.length >= LINES_PER_FACT) known.shift();
+  known.push({ facts, label, line });
+  return line;
+}
+
+function sameFacts(a: readonly SourcedLine[], b: readonly SourcedLine[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The block of these lines, sections in display order, headings where they take one. */
