@@ -27,9 +27,25 @@ export function dropLoneSurrogates(text: string, replacement = ''): string {
   return out;
 }
 
-/** Collapses whitespace runs (including newlines) to single spaces and trims. */
+/** Collapses whitespace runs (including newlines) to single spaces and trims. Text already so
+ * (most sentences and lines: one space between words, none at the ends) is returned as it is: the
+ * pattern's replace matches every space and so copied every sentence it was given. */
 export function squash(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return isSquashed(text) ? text : text.replace(/\s+/g, ' ').trim();
+}
+
+/** No whitespace but single spaces between non-spaces. */
+function isSquashed(text: string): boolean {
+  let afterSpace = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32) {
+      if (afterSpace) return false;
+      afterSpace = true;
+    } else if ((c <= 13 || c > 127) && isSpaceCode(c)) return false;
+    else afterSpace = false;
+  }
+  return text.length > 0 && !afterSpace;
 }
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
