@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dangles } from '../../src/core/extract-sentences';
 import { mergeSamePaths, samePath } from '../../src/core/extract-files';
-import { isLeadIn, isSpaceCode, splitSentences, squash } from '../../src/core/text';
+import { isLeadIn, isSpaceCode, protectedRanges, splitSentences, squash } from '../../src/core/text';
 
 const SENTENCE_END = /([.!?…]+["'”’)\]*_`]*)\s+(?=["'“‘([*_`]{0,3}[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
 const ABBREVIATIONS = new Set('e.g i.e vs mr mrs ms dr prof st fig figs approx cf al u.s u.k a.k.a ph.d'.split(' '));
@@ -83,6 +83,19 @@ describe('backward end scans', () => {
       }),
       { numRuns: 4000 },
     );
+  });
+
+  it('find links and code spans exactly where the pattern did', () => {
+    const marked = fc
+      .array(fc.oneof(fc.constantFrom('[', ']', '[[', ']]', '(', ')', '`', '``', '```', '\n', ' ', 'a', 'B.', '](', '[x]', '`y`'), fc.string({ unit: 'binary', maxLength: 2 })), { maxLength: 20 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.oneof(marked, endsText), (text) => {
+        expect(protectedRanges(text)).toEqual(referenceRanges(text));
+      }),
+      { numRuns: 6000 },
+    );
+    expect(protectedRanges('a ``b`` and ```c`` and `d')).toEqual(referenceRanges('a ``b`` and ```c`` and `d'));
   });
 
   it('squash whitespace exactly as the pattern did, text already squashed given back as it is', () => {
