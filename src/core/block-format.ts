@@ -108,27 +108,28 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
   const lines: string[] = [];
   // (`dayShown`: the day a heading above the lines already names.)
   let shownDay = dayShown;
-  let group: string[] = [];
-  let members: SourcedLine[] = [];
+  const sorted = [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+  // Each fact's text, and the line being gathered as the range [start, i) of `sorted` (no arrays
+  // per line: a render lays its facts out some forty times).
+  const texts = new Array<string>(sorted.length);
+  let start = 0;
   let groupKey = '';
   let label = '';
   // (Only a render's own `textOf`, which fixes each fact's text for the render, is memoised: the
   // plain factText reads a fact as it is now.)
   const memo = textOf === factText ? null : lineMemoOf(textOf);
-  const flush = (): void => {
-    if (group.length) lines.push(groupLine(memo, members, group, label));
-    group = [];
-    members = [];
-  };
   let words = 0;
-  for (const f of [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
+  for (let i = 0; i < sorted.length; i++) {
+    const f = sorted[i] as SourcedLine;
     const id = f.sources[0] ?? '';
     // (An answer's list heads are a line of their own: "Assistant listed: A; B; C.")
     const key = f.listed ? `${id}#listed` : id;
     const text = textOf(f);
+    texts[i] = text;
     const { day, n } = bitsOf(f, text);
-    if (!group.length || key !== groupKey || words + n > LINE_WORDS) {
-      flush();
+    if (i === start || key !== groupKey || words + n > LINE_WORDS) {
+      if (i > start) lines.push(groupLine(memo, sorted, texts, start, i, label));
+      start = i;
       groupKey = key;
       words = 0;
       const role = roleOf(id) ?? '';
@@ -142,11 +143,9 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
       if (f.listed && f.asked) lines.push(dropLoneSurrogates(`- Asked: ${f.asked}`));
       if (day) shownDay = day;
     }
-    group.push(text);
-    members.push(f);
     words += n;
   }
-  flush();
+  if (sorted.length > start) lines.push(groupLine(memo, sorted, texts, start, sorted.length, label));
   return lines;
 }
 
@@ -166,7 +165,7 @@ function capitalised(role: string): string {
 }
 
 /** A fact line written once: the same facts under the same label, with the same `textOf`, make the
- * same line (`facts` is the group's own array, never changed after), and a render lays its facts out again on every try (render-facts.ts), each time
+ * same line, and a render lays its facts out again on every try (render-facts.ts), each time
  * changing a line or two. Kept by the line's first fact (weakly) under its `textOf` function. */
 interface GroupLine {
   facts: readonly SourcedLine[];
@@ -183,22 +182,32 @@ function lineMemoOf(textOf: (f: SourcedLine) => string): WeakMap<SourcedLine, Gr
   return memo;
 }
 
-function groupLine(memo: WeakMap<SourcedLine, GroupLine[]> | null, facts: readonly SourcedLine[], texts: readonly string[], label: string): string {
-  if (!memo) return dropLoneSurrogates(label ? `- ${label}: ${texts.join(' ')}` : `- ${texts.join(' ')}`);
-  const first = facts[0] as SourcedLine;
+function groupLine(memo: WeakMap<SourcedLine, GroupLine[]> | null, sorted: readonly SourcedLine[], texts: readonly string[], from: number, to: number, label: string): string {
+  if (!memo) return writeLine(texts, from, to, label);
+  const first = sorted[from] as SourcedLine;
   let known = memo.get(first);
   if (known) {
-    for (const e of known) if (e.label === label && sameFacts(e.facts, facts)) return e.line;
+    for (let k = 0; k < known.length; k++) {
+      const e = known[k] as GroupLine;
+      if (e.label === label && sameFacts(e.facts, sorted, from, to)) return e.line;
+    }
   } else memo.set(first, (known = []));
-  const line = dropLoneSurrogates(label ? `- ${label}: ${texts.join(' ')}` : `- ${texts.join(' ')}`);
+  const line = writeLine(texts, from, to, label);
   if (known.length >= LINES_PER_FACT) known.shift();
-  known.push({ facts, label, line });
+  known.push({ facts: sorted.slice(from, to), label, line });
   return line;
 }
 
-function sameFacts(a: readonly SourcedLine[], b: readonly SourcedLine[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/** The line of the texts [from, to) under `label`. */
+function writeLine(texts: readonly string[], from: number, to: number, label: string): string {
+  const body = texts.slice(from, to).join(' ');
+  return dropLoneSurrogates(label ? `- ${label}: ${body}` : `- ${body}`);
+}
+
+/** Whether `facts` are `sorted[from, to)`, the same objects in the same order. */
+function sameFacts(facts: readonly SourcedLine[], sorted: readonly SourcedLine[], from: number, to: number): boolean {
+  if (facts.length !== to - from) return false;
+  for (let i = 0; i < facts.length; i++) if (facts[i] !== sorted[from + i]) return false;
   return true;
 }
 
