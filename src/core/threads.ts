@@ -5,7 +5,7 @@
 // to an earlier thread's words joins it; between two people each session stays its own. Each thread gets a head made of its own words — the request that opened
 // it, or its most distinctive phrases — its span of days and, for a request, whether it was
 // answered. Facts are then spread over the threads and shown under their heads (render.ts).
-import type { Sentence } from './extract-sentences';
+import { type Sentence, prepareSentences } from './extract-sentences';
 import { isRequest } from './extract-goal';
 import { leadingStamp } from './dates';
 import type { ChatMessage } from './messages';
@@ -75,8 +75,7 @@ interface Segment {
 const prose = (s: Sentence): boolean => !s.code && !s.template && (s.role === 'user' || s.role === 'assistant');
 
 function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Sentence[], kind: ConversationKind, earlierTo: number): Segment[] {
-  const byMessage: Sentence[][] = messages.map(() => []);
-  for (let k = 0; k < sentences.length; k++) byMessage[(sentences[k] as Sentence).message]?.push(sentences[k] as Sentence);
+  const byMessage = sentencesByMessage(messages, sentences);
   const segments: Segment[] = [];
   let current: Segment | null = null;
   // (The last time an earlier round saw: the first segment may go on with its thread.)
@@ -102,7 +101,7 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
   };
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i] as ChatMessage;
-    const own = byMessage[i] as Sentence[];
+    const own = byMessage[i] as readonly Sentence[];
     const at = own[0]?.at || (Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0) || lastAt;
     const stamped = m.role !== 'tool' && stampedMessage(m);
     const gap = at > 0 && lastAt > 0 && at - lastAt >= SESSION_GAP_MS;
@@ -136,9 +135,10 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
       current.to = at;
       lastAt = at;
     }
-    for (let k = 0; k < own.length; k++) if (prose(own[k] as Sentence)) current.sentences.push(own[k] as Sentence);
-    // (Each prose sentence's content words counted once: the message's tally, read once.)
+    // (Each prose sentence's content words counted once: the message's tally, read once; its
+    // prose sentences are the tally's own list.)
     const words = messageWords(m, own);
+    for (let k = 0; k < words.from.length; k++) current.sentences.push(words.from[k] as Sentence);
     for (let k = 0; k < words.ids.length; k++) {
       const id = words.ids[k] as number;
       const c = counts[id] as number;
@@ -153,8 +153,10 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
 /** A message's prose sentences' content words: each distinct word once (first-seen order) with the
  * number of those sentences that say it — what a segment's word counts add for the message. */
 interface MessageWords {
-  /** The prose sentences it was counted from (the message's cached sentence objects, so the same
-   * objects in every compaction while the message and the word table are unchanged). */
+  /** The sentences it was read from: the message's cached list (extract-sentences), the same
+   * array in every compaction while the message and the word table are unchanged. */
+  own: readonly Sentence[];
+  /** Their prose sentences. */
   from: Sentence[];
   ids: Int32Array;
   counts: Int32Array;
@@ -166,7 +168,7 @@ const wordsCache = new WeakMap<ChatMessage, MessageWords>();
  * leave some out, agent-prose.ts; a re-read makes new ones). */
 export function messageWords(m: ChatMessage, own: readonly Sentence[]): MessageWords {
   const hit = wordsCache.get(m);
-  if (hit && sameProse(hit.from, own)) return hit;
+  if (hit && (hit.own === own || sameProse(hit.from, own))) return hit;
   const from: Sentence[] = [];
   const order: number[] = [];
   if (tally.length < vocabSize()) tally = new Int32Array(vocabSize() * 2);
@@ -190,7 +192,7 @@ export function messageWords(m: ChatMessage, own: readonly Sentence[]): MessageW
     counts[k] = tally[id] as number;
     tally[id] = 0;
   }
-  const out: MessageWords = { from, ids, counts };
+  const out: MessageWords = { own, from, ids, counts };
   wordsCache.set(m, out);
   return out;
 }
@@ -207,6 +209,29 @@ function sameProse(from: readonly Sentence[], own: readonly Sentence[]): boolean
     k++;
   }
   return k === from.length;
+}
+
+/**
+ * The sentences of each message, in order. When `sentences` holds every sentence of every message
+ * (nothing was left out of this compaction), those are the messages' own cached lists, found
+ * without reading a sentence (a pass that read each one's message index was the dearest part of
+ * cutting segments); else they are gathered by message index.
+ */
+function sentencesByMessage(messages: readonly ChatMessage[], sentences: readonly Sentence[]): (readonly Sentence[])[] {
+  const lists: (readonly Sentence[])[] = new Array<readonly Sentence[]>(messages.length);
+  let total = 0;
+  let whole = true;
+  for (let i = 0; i < messages.length && whole; i++) {
+    const list = prepareSentences(messages[i] as ChatMessage);
+    lists[i] = list;
+    total += list.length;
+    // (A message object passed twice has its sentences placed at its later index.)
+    if (list.length && (list[0] as Sentence).message !== i) whole = false;
+  }
+  if (whole && total === sentences.length) return lists;
+  const byMessage: Sentence[][] = messages.map(() => []);
+  for (let k = 0; k < sentences.length; k++) byMessage[(sentences[k] as Sentence).message]?.push(sentences[k] as Sentence);
+  return byMessage;
 }
 
 /** Whether a message opens with a date stamp, read once per message object. */
