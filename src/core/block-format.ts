@@ -108,37 +108,104 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
   const lines: string[] = [];
   // (`dayShown`: the day a heading above the lines already names.)
   let shownDay = dayShown;
-  let group: string[] = [];
+  const sorted = [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+  // Each fact's text, and the line being gathered as the range [start, i) of `sorted` (no arrays
+  // per line: a render lays its facts out some forty times).
+  const texts = new Array<string>(sorted.length);
+  let start = 0;
   let groupKey = '';
   let label = '';
-  const flush = (): void => {
-    if (group.length) lines.push(dropLoneSurrogates(label ? `- ${label}: ${group.join(' ')}` : `- ${group.join(' ')}`));
-    group = [];
-  };
+  // (Only a render's own `textOf`, which fixes each fact's text for the render, is memoised: the
+  // plain factText reads a fact as it is now.)
+  const memo = textOf === factText ? null : lineMemoOf(textOf);
   let words = 0;
-  for (const f of [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
+  for (let i = 0; i < sorted.length; i++) {
+    const f = sorted[i] as SourcedLine;
     const id = f.sources[0] ?? '';
     // (An answer's list heads are a line of their own: "Assistant listed: A; B; C.")
     const key = f.listed ? `${id}#listed` : id;
     const text = textOf(f);
+    texts[i] = text;
     const { day, n } = bitsOf(f, text);
-    if (!group.length || key !== groupKey || words + n > LINE_WORDS) {
-      flush();
+    if (i === start || key !== groupKey || words + n > LINE_WORDS) {
+      if (i > start) lines.push(groupLine(memo, sorted, texts, start, i, label));
+      start = i;
       groupKey = key;
       words = 0;
       const role = roleOf(id) ?? '';
-      const who = role ? `${role[0]?.toUpperCase() ?? ''}${role.slice(1)}` : '';
+      const who = capitalised(role);
       // (Who, then the day when it changes; a comma between when both are there.)
       const said = f.listed ? `${who || 'Assistant'} listed` : who;
       const when = day && day !== shownDay ? day : '';
       label = said && when ? `${said}, ${when}` : said || when;
       if (day) shownDay = day;
     }
-    group.push(text);
     words += n;
   }
-  flush();
+  if (sorted.length > start) lines.push(groupLine(memo, sorted, texts, start, sorted.length, label));
   return lines;
+}
+
+/** A speaker's label with its first letter capitalised ("user" → "User"), written once per name:
+ * every line of every layout try starts with one. */
+const capitals = new Map<string, string>();
+function capitalised(role: string): string {
+  if (!role) return '';
+  let who = capitals.get(role);
+  if (who === undefined) {
+    who = `${role[0]?.toUpperCase() ?? ''}${role.slice(1)}`;
+    // (Roles and the speakers' names: a handful per conversation; bounded all the same.)
+    if (capitals.size > 256) capitals.clear();
+    capitals.set(role, who);
+  }
+  return who;
+}
+
+/** A fact line written once: the same facts under the same label, with the same `textOf`, make the
+ * same line, and a render lays its facts out again on every try (render-facts.ts), each time
+ * changing a line or two. Kept by the line's first fact (weakly) under its `textOf` function. */
+interface GroupLine {
+  facts: readonly SourcedLine[];
+  label: string;
+  line: string;
+}
+const lineMemos = new WeakMap<(f: SourcedLine) => string, WeakMap<SourcedLine, GroupLine[]>>();
+/** Lines kept per first fact: a fact heads a handful of different lines in one render at most. */
+const LINES_PER_FACT = 4;
+
+function lineMemoOf(textOf: (f: SourcedLine) => string): WeakMap<SourcedLine, GroupLine[]> {
+  let memo = lineMemos.get(textOf);
+  if (!memo) lineMemos.set(textOf, (memo = new WeakMap()));
+  return memo;
+}
+
+function groupLine(memo: WeakMap<SourcedLine, GroupLine[]> | null, sorted: readonly SourcedLine[], texts: readonly string[], from: number, to: number, label: string): string {
+  if (!memo) return writeLine(texts, from, to, label);
+  const first = sorted[from] as SourcedLine;
+  let known = memo.get(first);
+  if (known) {
+    for (let k = 0; k < known.length; k++) {
+      const e = known[k] as GroupLine;
+      if (e.label === label && sameFacts(e.facts, sorted, from, to)) return e.line;
+    }
+  } else memo.set(first, (known = []));
+  const line = writeLine(texts, from, to, label);
+  if (known.length >= LINES_PER_FACT) known.shift();
+  known.push({ facts: sorted.slice(from, to), label, line });
+  return line;
+}
+
+/** The line of the texts [from, to) under `label`. */
+function writeLine(texts: readonly string[], from: number, to: number, label: string): string {
+  const body = texts.slice(from, to).join(' ');
+  return dropLoneSurrogates(label ? `- ${label}: ${body}` : `- ${body}`);
+}
+
+/** Whether `facts` are `sorted[from, to)`, the same objects in the same order. */
+function sameFacts(facts: readonly SourcedLine[], sorted: readonly SourcedLine[], from: number, to: number): boolean {
+  if (facts.length !== to - from) return false;
+  for (let i = 0; i < facts.length; i++) if (facts[i] !== sorted[from + i]) return false;
+  return true;
 }
 
 /** The block of these lines, sections in display order, headings where they take one. */

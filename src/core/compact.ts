@@ -26,7 +26,7 @@ import { THREADS_MIN_ROOM, renderBlock } from './render';
 import { contentWords } from './word-scan';
 import { estimateTokens } from './tokens';
 import { wholeUnits } from './units';
-import { conversationKind, extractThreads, stampedMessage } from './threads';
+import { conversationKind, extractThreads, messageWords, stampedMessage } from './threads';
 import { findSpeakers } from './speakers';
 import { answerAhead } from './sentence-memo';
 import { containedIn } from './substring-probe';
@@ -187,11 +187,13 @@ export function compact(messages: readonly ChatMessage[], options: CompactOption
  * depends on it.
  */
 export function prepareMessage(message: ChatMessage): void {
-  answerAhead(prepareSentences(message));
+  const sentences = prepareSentences(message);
+  answerAhead(sentences);
   prepareErrorLines(message);
   refsOf(message);
   if (message.role === 'user') rulesOf(message);
   if (message.role !== 'tool') stampedMessage(message);
+  messageWords(message, sentences);
 }
 
 /** A message's estimate, worked out once per compaction. */

@@ -89,7 +89,9 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   const lastMessage = usable.length ? (usable[usable.length - 1] as Sentence).message : 0;
   // (Between two people nobody hands over a document to read; an agent's task is its own.)
   const pasted = kind === 'assist' ? pastedMessages(sentences) : undefined;
-  const prior = (s: Sentence, text: string): number => priorOf(s, text, { kind, lastMessage, ...(pasted ? { pasted } : {}) });
+  // (One context for every sentence: the prior is asked of each usable sentence.)
+  const priorContext = { kind, lastMessage, ...(pasted ? { pasted } : {}) };
+  const prior = (s: Sentence, text: string): number => priorOf(s, text, priorContext);
   // Between two people, the sentence that stands for each speaker (speaker-themes.ts) is a
   // candidate whatever its rough value, laid out under "About <name>".
   const themes = talk && options.sessionOf ? speakerThemes(usable, options.sessionOf, options.speakerNames) : undefined;

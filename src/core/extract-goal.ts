@@ -185,15 +185,17 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
   // A question that set tools to work ("Which of my notes mention compost?") is the request, even
   // when it asks in no request's words: the tool loop answers it.
   const toolWork = messages.some(callsTool);
-  for (const group of groups) {
-    if ((group[0] as Sentence).role !== 'user') continue;
+  // The goal is the first user message's request line, the latest request the last one's after it:
+  // read from each end, so the lines between are never built (one per user message).
+  const requestLine = (group: readonly Sentence[]): SourcedLine | null => {
+    if ((group[0] as Sentence).role !== 'user') return null;
     const harness = group.some((s) => s.template);
     const asked = toolWork && !harness ? group.findIndex((s) => (s.traits & QUESTION) !== 0 && usable(s) && s.wc >= 4) : -1;
-    const line = lineOf(requestOf(group, harness), 1) ?? (asked >= 0 ? lineOf(sentencesFrom(group, asked, GOAL_WORDS), 1) : null);
-    if (!line) continue;
-    if (!goal) goal = line;
-    else request = line;
-  }
+    return lineOf(requestOf(group, harness), 1) ?? (asked >= 0 ? lineOf(sentencesFrom(group, asked, GOAL_WORDS), 1) : null);
+  };
+  let goalAt = 0;
+  for (; goalAt < groups.length && !goal; goalAt++) goal = requestLine(groups[goalAt] as Sentence[]);
+  for (let i = groups.length - 1; i >= goalAt && !request; i--) request = requestLine(groups[i] as Sentence[]);
 
   let leftOff: TaskLines['leftOff'] = null;
   let nextStep: SourcedLine | null = null;

@@ -24,23 +24,52 @@ export function idsOf(text: string): number[] {
 
 /** Which of a text's words weigh as names or numbers (NAME_MARK) and as code symbols (CODE_MARK):
  * the text's own, so worked out once per word list (a sentence's is the same array in every
- * compaction of its message; see sentence-memo.ts for the other answers kept with a sentence). */
+ * compaction of its message; see sentence-memo.ts for the other answers kept with a sentence).
+ * Read ahead for every fact sentence as its message arrives, so kept small: a bit per word in
+ * two numbers (a typed array per sentence was a fifth of what reading a conversation ahead kept,
+ * and the garbage collector copies all of it), a byte per word only past {@link PACKED_WORDS}. */
 export const NAME_MARK = 1;
 export const CODE_MARK = 2;
-const markCache = new WeakMap<readonly number[], { text: string; marks: Uint8Array }>();
-export function wordMarks(text: string, ids: readonly number[]): Uint8Array {
+/** Words whose marks fit the two bit masks (bits 0–30 of a small integer). */
+const PACKED_WORDS = 31;
+export interface WordMarks {
+  text: string;
+  /** Bit i: word i weighs as a name or number (up to PACKED_WORDS words). */
+  names: number;
+  /** Bit i: word i is a code symbol. */
+  code: number;
+  /** The marks a byte per word, for a text of more words than the masks hold; else null. */
+  wide: Uint8Array | null;
+}
+const markCache = new WeakMap<readonly number[], WordMarks>();
+export function wordMarks(text: string, ids: readonly number[]): WordMarks {
   const hit = markCache.get(ids);
-  if (hit && hit.text === text) return hit.marks;
+  if (hit && hit.text === text) return hit;
   markCapitalised(text);
   const codeSymbols = CODE_SYMBOL.test(text);
-  const marks = new Uint8Array(ids.length);
+  const wide = ids.length > PACKED_WORDS ? new Uint8Array(ids.length) : null;
+  let names = 0;
+  let code = 0;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;
-    if (flagsOf(id) & NUMERIC || isCapitalised(id)) marks[i] = NAME_MARK;
-    if (codeSymbols && wordOf(id).includes('_')) marks[i] = (marks[i] as number) | CODE_MARK;
+    let mark = 0;
+    if (flagsOf(id) & NUMERIC || isCapitalised(id)) mark = NAME_MARK;
+    if (codeSymbols && wordOf(id).includes('_')) mark |= CODE_MARK;
+    if (wide) wide[i] = mark;
+    else {
+      if (mark & NAME_MARK) names |= 1 << i;
+      if (mark & CODE_MARK) code |= 1 << i;
+    }
   }
-  markCache.set(ids, { text, marks });
+  const marks = { text, names, code, wide };
+  markCache.set(ids, marks);
   return marks;
+}
+
+/** Word i's marks (NAME_MARK, CODE_MARK). */
+export function markOf(marks: WordMarks, i: number): number {
+  if (marks.wide) return marks.wide[i] as number;
+  return ((marks.names >>> i) & 1) * NAME_MARK + ((marks.code >>> i) & 1) * CODE_MARK;
 }
 
 /** The words' rarity: `weights[id]` for every word of the counted texts (read directly by the
@@ -82,7 +111,7 @@ export function weigher(idf: (id: number) => number): (text: string, ids: readon
     const out = new Array<number>(ids.length);
     for (let i = 0; i < ids.length; i++) {
       let weight = idf(ids[i] as number);
-      const mark = marks[i] as number;
+      const mark = markOf(marks, i);
       if (mark & NAME_MARK) weight *= NAME_WEIGHT;
       // Code symbols (camelCase, snake_case, calls) are named in the original case.
       if (mark & CODE_MARK) weight *= CODE_WEIGHT;

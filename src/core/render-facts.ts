@@ -93,6 +93,37 @@ export interface FirstPass {
   round: number;
 }
 
+/**
+ * A fact's shown text, cost and key, worked out once per render: the passes revisit facts, the
+ * fact lines are regrouped on every try, and a block written again to its own margin (render.ts)
+ * weighs the same facts. Each is a function of the fact and the cost function alone.
+ */
+export class FactMemo {
+  private readonly texts = new Map<SourcedLine, string>();
+  private readonly costs = new Map<SourcedLine, number>();
+  private readonly keys = new Map<SourcedLine, string>();
+
+  constructor(private readonly cost: (s: string) => number) {}
+
+  readonly textOf = (f: SourcedLine): string => {
+    let t = this.texts.get(f);
+    if (t === undefined) this.texts.set(f, (t = factText(f)));
+    return t;
+  };
+
+  costOf(f: SourcedLine): number {
+    let c = this.costs.get(f);
+    if (c === undefined) this.costs.set(f, (c = this.cost(this.textOf(f)) + 2));
+    return c;
+  }
+
+  keyOf(f: SourcedLine): string {
+    let k = this.keys.get(f);
+    if (k === undefined) this.keys.set(f, (k = dedupeKey(f.text)));
+    return k;
+  }
+}
+
 export class KeyFacts {
   /** The facts shown, in the order taken. */
   readonly facts: SourcedLine[] = [];
@@ -103,11 +134,8 @@ export class KeyFacts {
   /** Tokens the block used before the facts. */
   private readonly start: number;
   private readonly heading: number;
-  // A fact's shown text, cost, key and whether a line above says it, worked out once: the passes
-  // revisit facts and the fact lines are regrouped on every try.
-  private readonly texts = new Map<SourcedLine, string>();
-  private readonly costs = new Map<SourcedLine, number>();
-  private readonly keys = new Map<SourcedLine, string>();
+  // Whether a line above says a fact, worked out once: the passes revisit facts. (Its text, cost
+  // and key are the render's, shared by both writes of the block: `memo`.)
   private readonly saidAboveMemo = new Map<SourcedLine, boolean>();
   private readonly headsShown = new Set<string>();
 
@@ -116,27 +144,20 @@ export class KeyFacts {
     private readonly layout: FactLayout,
     private readonly manyThreads: boolean,
     private readonly saidAbove: (lower: string) => boolean,
+    private readonly memo: FactMemo = new FactMemo(draft.cost),
   ) {
     this.start = draft.used;
     this.heading = draft.cost(HEADINGS.facts) + 1;
   }
 
-  readonly textOf = (f: SourcedLine): string => {
-    let t = this.texts.get(f);
-    if (t === undefined) this.texts.set(f, (t = factText(f)));
-    return t;
-  };
+  readonly textOf = (f: SourcedLine): string => this.memo.textOf(f);
 
   costOf(f: SourcedLine): number {
-    let c = this.costs.get(f);
-    if (c === undefined) this.costs.set(f, (c = this.draft.cost(this.textOf(f)) + 2));
-    return c;
+    return this.memo.costOf(f);
   }
 
   keyOf(f: SourcedLine): string {
-    let k = this.keys.get(f);
-    if (k === undefined) this.keys.set(f, (k = dedupeKey(f.text)));
-    return k;
+    return this.memo.keyOf(f);
   }
 
   saidAboveFact(f: SourcedLine): boolean {

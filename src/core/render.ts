@@ -20,7 +20,7 @@ import { CLOSE_TAG, OPEN_TAG, outputOf } from './block-format';
 import { BlockDraft, editedTextsOf } from './block-draft';
 import { addSections, doesWork, fillRest, rulesInTaskOrder } from './block-sections';
 import { addTaskLine, addTaskLines, currentRequest } from './render-tasks';
-import { KeyFacts, factPool, saidAboveTest } from './render-facts';
+import { FactMemo, KeyFacts, factPool, saidAboveTest } from './render-facts';
 import { estimateTokens, tokenizerFamily } from './tokens';
 import { squash } from './text';
 import { FactLayout } from './thread-format';
@@ -50,20 +50,22 @@ export const THREADS_MIN_ROOM = 600;
  */
 export function renderBlock(record: CompactionRecord, options: RenderOptions, roleOf: (id: string) => string | undefined = () => undefined): string {
   const cost = (s: string): number => estimateTokens(s, options.model);
-  if (options.margin !== undefined) return renderWith(record, options, roleOf, cost, options.margin, false);
+  // (The facts' texts, costs and keys once for both writes of the block.)
+  const memo = new FactMemo(cost);
+  if (options.margin !== undefined) return renderWith(record, options, roleOf, cost, memo, options.margin, false);
   const budget = options.budgetTokens;
   // The margins of the model's tokenizer family: the budget holds by its own count.
   const family = tokenizerFamily(options.model);
-  const block = renderWith(record, options, roleOf, cost, shareFor(recordMargin(record, cost, family), budget, family), false);
+  const block = renderWith(record, options, roleOf, cost, memo, shareFor(recordMargin(record, cost, family), budget, family), false);
   const own = shareFor(blockMargin(block, cost, family), budget, family);
   if (!block || cost(block) <= Math.floor(budget * (1 - own))) return block;
   // Its own text needs more held back than the mix of the lines it drew from promised: written
   // again to its own margin, and held to the margin of what that writes.
-  return renderWith(record, options, roleOf, cost, own, true);
+  return renderWith(record, options, roleOf, cost, memo, own, true);
 }
 
 /** The block written to `margin`; `strict`, also held to its own text's margin (block-margin.ts). */
-function renderWith(record: CompactionRecord, options: RenderOptions, roleOf: (id: string) => string | undefined, cost: (s: string) => number, margin: number, strict: boolean): string {
+function renderWith(record: CompactionRecord, options: RenderOptions, roleOf: (id: string) => string | undefined, cost: (s: string) => number, memo: FactMemo, margin: number, strict: boolean): string {
   // Between two people the text may name them: facts are labelled with the names, and one line
   // says who is who.
   const speakers = record.kind === 'talk' ? record.speakers : undefined;
@@ -81,7 +83,7 @@ function renderWith(record: CompactionRecord, options: RenderOptions, roleOf: (i
   const sections = addSections(draft, record, { work, staleGoal: tasks.staleGoal, threads, manyThreads, leftOffText: tasks.leftOffText, goalText: tasks.goalText, target });
 
   // Key facts take everything left (render-facts.ts).
-  const facts = new KeyFacts(draft, layout, manyThreads, saidAboveTest(record, tasks));
+  const facts = new KeyFacts(draft, layout, manyThreads, saidAboveTest(record, tasks), memo);
   const pool = factPool(record, manyThreads);
   facts.takeRanked(pool, facts.firstPass(pool, record));
   if (!work) addTaskLine(draft, 'request', currentRequest(record), 'Latest request:', work);

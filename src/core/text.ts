@@ -27,9 +27,25 @@ export function dropLoneSurrogates(text: string, replacement = ''): string {
   return out;
 }
 
-/** Collapses whitespace runs (including newlines) to single spaces and trims. */
+/** Collapses whitespace runs (including newlines) to single spaces and trims. Text already so
+ * (most sentences and lines: one space between words, none at the ends) is returned as it is: the
+ * pattern's replace matches every space and so copied every sentence it was given. */
 export function squash(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return isSquashed(text) ? text : text.replace(/\s+/g, ' ').trim();
+}
+
+/** No whitespace but single spaces between non-spaces. */
+function isSquashed(text: string): boolean {
+  let afterSpace = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32) {
+      if (afterSpace) return false;
+      afterSpace = true;
+    } else if ((c <= 13 || c > 127) && isSpaceCode(c)) return false;
+    else afterSpace = false;
+  }
+  return text.length > 0 && !afterSpace;
 }
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
@@ -163,14 +179,66 @@ function lastWordStart(piece: string): number {
 
 /** Ranges of a line that a sentence end never falls inside: `[[wikilinks]]`, `[text](target)`
  * links and `` `code` `` spans. Empty for the many lines with no bracket or backtick. */
-function protectedRanges(line: string): number[] {
+export function protectedRanges(line: string): number[] {
   if (!line.includes('[') && !line.includes('`')) return NO_RANGES;
+  // What `/\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\)|(`+)[^`\n]*?\1/g` matches, found by a walk from
+  // one bracket or backtick to the next (no match array per link: every line with a link and a
+  // sentence end came here).
   const out: number[] = [];
-  const re = /\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\)|(`+)[^`\n]*?\1/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(line))) out.push(m.index, m.index + m[0].length);
+  let bracket = line.indexOf('[');
+  let tick = line.indexOf('`');
+  let i = 0;
+  while (bracket >= 0 || tick >= 0) {
+    const at = bracket < 0 ? tick : tick < 0 ? bracket : Math.min(bracket, tick);
+    const end = at === bracket ? linkEnd(line, at) : codeSpanEnd(line, at);
+    i = end > 0 ? end : at + 1;
+    if (end > 0) out.push(at, end);
+    if (bracket >= 0 && bracket < i) bracket = line.indexOf('[', i);
+    if (tick >= 0 && tick < i) tick = line.indexOf('`', i);
+  }
   return out;
 }
+
+/** End of a `[[wikilink]]` or `[text](target)` opening at `i` (no `]` or newline inside the
+ * brackets, no `)` or newline inside the parentheses), or -1. */
+function linkEnd(line: string, i: number): number {
+  if (line.charCodeAt(i + 1) === 91) {
+    const j = scanUntil(line, i + 2, 93);
+    if (line.charCodeAt(j) === 93 && line.charCodeAt(j + 1) === 93) return j + 2;
+  }
+  const j = scanUntil(line, i + 1, 93);
+  if (line.charCodeAt(j) !== 93 || line.charCodeAt(j + 1) !== 40) return -1;
+  const k = scanUntil(line, j + 2, 41);
+  return line.charCodeAt(k) === 41 ? k + 1 : -1;
+}
+
+/** End of a code span opening at `i`: a run of backticks, text without a backtick or newline, the
+ * same run again; as the pattern backtracks, a run with no closing run of its length closes on
+ * its own second half (two of four backticks, one of three), or -1 for a lone one. */
+function codeSpanEnd(line: string, i: number): number {
+  let run = 0;
+  while (line.charCodeAt(i + run) === 96) run++;
+  const q = scanUntil(line, i + run, 96);
+  if (line.charCodeAt(q) === 96) {
+    let k = 0;
+    while (k < run && line.charCodeAt(q + k) === 96) k++;
+    if (k === run) return q + run;
+  }
+  const half = Math.floor(run / 2);
+  return half > 0 ? i + 2 * half : -1;
+}
+
+/** First index from `i` holding `stop` or a newline (or the end). */
+function scanUntil(line: string, i: number, stop: number): number {
+  let j = i;
+  while (j < line.length) {
+    const c = line.charCodeAt(j);
+    if (c === stop || c === 10) break;
+    j++;
+  }
+  return j;
+}
+
 const NO_RANGES: number[] = [];
 
 function inRanges(ranges: readonly number[], at: number): boolean {

@@ -5,7 +5,7 @@
 // to an earlier thread's words joins it; between two people each session stays its own. Each thread gets a head made of its own words — the request that opened
 // it, or its most distinctive phrases — its span of days and, for a request, whether it was
 // answered. Facts are then spread over the threads and shown under their heads (render.ts).
-import type { Sentence } from './extract-sentences';
+import { type Sentence, prepareSentences } from './extract-sentences';
 import { isRequest } from './extract-goal';
 import { leadingStamp } from './dates';
 import type { ChatMessage } from './messages';
@@ -86,8 +86,7 @@ interface Segment {
 const prose = (s: Sentence): boolean => !s.code && !s.template && (s.role === 'user' || s.role === 'assistant');
 
 function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Sentence[], kind: ConversationKind, earlierTo: number): Segment[] {
-  const byMessage: Sentence[][] = messages.map(() => []);
-  for (const s of sentences) byMessage[s.message]?.push(s);
+  const byMessage = sentencesByMessage(messages, sentences);
   const segments: Segment[] = [];
   let current: Segment | null = null;
   // (The last time an earlier round saw: the first segment may go on with its thread.)
@@ -98,7 +97,8 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
   let seen: number[] = [];
   const close = (): void => {
     if (!current) return;
-    for (const id of seen) {
+    for (let k = 0; k < seen.length; k++) {
+      const id = seen[k] as number;
       current.tf.set(id, counts[id] as number);
       counts[id] = 0;
     }
@@ -112,7 +112,7 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
   };
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i] as ChatMessage;
-    const own = byMessage[i] as Sentence[];
+    const own = byMessage[i] as readonly Sentence[];
     const at = own[0]?.at || (Number.isFinite(m.createdAt) && m.createdAt > 0 ? m.createdAt : 0) || lastAt;
     const stamped = m.role !== 'tool' && stampedMessage(m);
     const gap = at > 0 && lastAt > 0 && at - lastAt >= SESSION_GAP_MS;
@@ -122,9 +122,14 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
       // A new request that shares little with the thread so far opens a thread of its own.
       let words = 0;
       let shared = 0;
-      for (const s of own) for (const id of s.ids) if (isContentWord(id)) {
-        words++;
-        if ((counts[id] as number) > 0) shared++;
+      for (let k = 0; k < own.length; k++) {
+        const ids = (own[k] as Sentence).ids;
+        for (let j = 0; j < ids.length; j++) {
+          const id = ids[j] as number;
+          if (!isContentWord(id)) continue;
+          words++;
+          if ((counts[id] as number) > 0) shared++;
+        }
       }
       shift = words >= 3 && shared / words <= SHIFT_OVERLAP;
     }
@@ -142,19 +147,103 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
       current.to = at;
       lastAt = at;
     }
-    for (const s of own) {
-      if (!prose(s)) continue;
-      current.sentences.push(s);
-      for (const id of s.ids) {
-        if (!isContentWord(id)) continue;
-        const c = counts[id] as number;
-        if (c === 0) seen.push(id);
-        counts[id] = c + 1;
-      }
+    // (Each prose sentence's content words counted once: the message's tally, read once; its
+    // prose sentences are the tally's own list.)
+    const words = messageWords(m, own);
+    for (let k = 0; k < words.from.length; k++) current.sentences.push(words.from[k] as Sentence);
+    for (let k = 0; k < words.ids.length; k++) {
+      const id = words.ids[k] as number;
+      const c = counts[id] as number;
+      if (c === 0) seen.push(id);
+      counts[id] = c + (words.counts[k] as number);
     }
   }
   close();
   return segments.filter((s) => s.sentences.length > 0);
+}
+
+/** A message's prose sentences' content words: each distinct word once (first-seen order) with the
+ * number of those sentences that say it — what a segment's word counts add for the message. */
+interface MessageWords {
+  /** The sentences it was read from: the message's cached list (extract-sentences), the same
+   * array in every compaction while the message and the word table are unchanged. */
+  own: readonly Sentence[];
+  /** Their prose sentences. */
+  from: Sentence[];
+  ids: Int32Array;
+  counts: Int32Array;
+}
+const wordsCache = new WeakMap<ChatMessage, MessageWords>();
+
+/** {@link MessageWords} of `own` (a message's sentences as this compaction reads them), worked out
+ * once per message object: kept while its prose sentences are the same objects (a compaction may
+ * leave some out, agent-prose.ts; a re-read makes new ones). */
+export function messageWords(m: ChatMessage, own: readonly Sentence[]): MessageWords {
+  const hit = wordsCache.get(m);
+  if (hit && (hit.own === own || sameProse(hit.from, own))) return hit;
+  const from: Sentence[] = [];
+  const order: number[] = [];
+  if (tally.length < vocabSize()) tally = new Int32Array(vocabSize() * 2);
+  for (let k = 0; k < own.length; k++) {
+    const s = own[k] as Sentence;
+    if (!prose(s)) continue;
+    from.push(s);
+    for (let j = 0; j < s.ids.length; j++) {
+      const id = s.ids[j] as number;
+      if (!isContentWord(id)) continue;
+      const c = tally[id] as number;
+      if (c === 0) order.push(id);
+      tally[id] = c + 1;
+    }
+  }
+  const ids = new Int32Array(order.length);
+  const counts = new Int32Array(order.length);
+  for (let k = 0; k < order.length; k++) {
+    const id = order[k] as number;
+    ids[k] = id;
+    counts[k] = tally[id] as number;
+    tally[id] = 0;
+  }
+  const out: MessageWords = { own, from, ids, counts };
+  wordsCache.set(m, out);
+  return out;
+}
+/** Scratch counts by word id for {@link messageWords}, all zero between calls. */
+let tally = new Int32Array(0);
+
+/** Whether `own`'s prose sentences are exactly `from`, in order. */
+function sameProse(from: readonly Sentence[], own: readonly Sentence[]): boolean {
+  let k = 0;
+  for (let j = 0; j < own.length; j++) {
+    const s = own[j] as Sentence;
+    if (!prose(s)) continue;
+    if (from[k] !== s) return false;
+    k++;
+  }
+  return k === from.length;
+}
+
+/**
+ * The sentences of each message, in order. When `sentences` holds every sentence of every message
+ * (nothing was left out of this compaction), those are the messages' own cached lists, found
+ * without reading a sentence (a pass that read each one's message index was the dearest part of
+ * cutting segments); else they are gathered by message index.
+ */
+function sentencesByMessage(messages: readonly ChatMessage[], sentences: readonly Sentence[]): (readonly Sentence[])[] {
+  const lists: (readonly Sentence[])[] = new Array<readonly Sentence[]>(messages.length);
+  let total = 0;
+  let whole = true;
+  for (let i = 0; i < messages.length && whole; i++) {
+    const list = prepareSentences(messages[i] as ChatMessage);
+    lists[i] = list;
+    total += list.length;
+    // (A message object passed twice has its sentences placed at its later index.)
+    if (list.length && (list[0] as Sentence).message !== i) whole = false;
+  }
+  if (whole && total === sentences.length) return lists;
+  const byMessage: Sentence[][] = messages.map(() => []);
+  for (let k = 0; k < sentences.length; k++) byMessage[(sentences[k] as Sentence).message]?.push(sentences[k] as Sentence);
+  return byMessage;
 }
 
 /** Whether a message opens with a date stamp, read once per message object. */

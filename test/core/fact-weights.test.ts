@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sentencesOf } from '../../src/core/extract-sentences';
-import { NAME_WEIGHT, focusBooster, idsOf, weigher, wordMarks, wordRarity, NAME_MARK, CODE_MARK } from '../../src/core/fact-weights';
+import { NAME_WEIGHT, focusBooster, idsOf, markOf, weigher, wordMarks, wordRarity, NAME_MARK, CODE_MARK } from '../../src/core/fact-weights';
 import type { ChatMessage } from '../../src/core/messages';
 import { lookupWord, vocabSize } from '../../src/core/vocab';
 
@@ -29,7 +29,7 @@ describe('fact weights', () => {
     const named = ss[0]!;
     const marks = wordMarks(named.text, named.ids);
     const at = named.ids.indexOf(id('priya'));
-    expect(marks[at]).toBe(NAME_MARK);
+    expect(markOf(marks, at)).toBe(NAME_MARK);
     const w = weigh(named.text, named.ids);
     expect(w[at]).toBeCloseTo(idf(id('priya')) * NAME_WEIGHT);
     const harbour = named.ids.indexOf(id('harbour'));
@@ -37,8 +37,27 @@ describe('fact weights', () => {
     const code = ss[1]!;
     const symbol = code.ids.findIndex((x) => x === id('parse_rows'));
     expect(symbol).toBeGreaterThanOrEqual(0);
-    expect(wordMarks(code.text, code.ids)[symbol]! & CODE_MARK).toBe(CODE_MARK);
+    expect(markOf(wordMarks(code.text, code.ids), symbol) & CODE_MARK).toBe(CODE_MARK);
     expect(weigh(code.text, code.ids)[symbol]).toBeGreaterThan(idf(code.ids[symbol]!));
+  });
+
+  it('keeps every word\'s marks, in sentences of few words and of more than the bit masks hold', () => {
+    // Words w0 … wN in lower case, with a name, a number and a code symbol placed at given
+    // positions: the marks read back at each position, short and long alike.
+    for (const n of [5, 30, 31, 32, 45]) {
+      const words = Array.from({ length: n }, (_, i) => `zq${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}word`);
+      words[n - 1] = 'Zanzibarr';
+      words[Math.floor(n / 2)] = `${200 + n}`;
+      words[1] = 'parse_rows_x';
+      const text = `${words.join(' ')} here.`;
+      const s = sentencesOf([user(`long${n}`, text)])[0]!;
+      const marks = wordMarks(s.text, s.ids);
+      for (let i = 0; i < s.ids.length; i++) {
+        const w = s.ids[i] === id('zanzibarr') || s.ids[i] === id(`${200 + n}`) ? NAME_MARK : 0;
+        const c = s.ids[i] === id('parse_rows_x') ? CODE_MARK : 0;
+        expect(markOf(marks, i)).toBe(w | c);
+      }
+    }
   });
 
   it('boosts a text by the share of the focus words it holds', () => {

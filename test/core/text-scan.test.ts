@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dangles } from '../../src/core/extract-sentences';
 import { mergeSamePaths, samePath } from '../../src/core/extract-files';
-import { isLeadIn, isSpaceCode, splitSentences } from '../../src/core/text';
+import { isLeadIn, isSpaceCode, protectedRanges, splitSentences, squash } from '../../src/core/text';
 
 const SENTENCE_END = /([.!?…]+["'”’)\]*_`]*)\s+(?=["'“‘([*_`]{0,3}[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
 const ABBREVIATIONS = new Set('e.g i.e vs mr mrs ms dr prof st fig figs approx cf al u.s u.k a.k.a ph.d'.split(' '));
@@ -80,6 +80,31 @@ describe('backward end scans', () => {
     fc.assert(
       fc.property(endsText, (text) => {
         expect(splitSentences(text)).toEqual(referenceSplit(text));
+      }),
+      { numRuns: 4000 },
+    );
+  });
+
+  it('find links and code spans exactly where the pattern did', () => {
+    const marked = fc
+      .array(fc.oneof(fc.constantFrom('[', ']', '[[', ']]', '(', ')', '`', '``', '```', '\n', ' ', 'a', 'B.', '](', '[x]', '`y`'), fc.string({ unit: 'binary', maxLength: 2 })), { maxLength: 20 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.oneof(marked, endsText), (text) => {
+        expect(protectedRanges(text)).toEqual(referenceRanges(text));
+      }),
+      { numRuns: 6000 },
+    );
+    expect(protectedRanges('a ``b`` and ```c`` and `d')).toEqual(referenceRanges('a ``b`` and ```c`` and `d'));
+  });
+
+  it('squash whitespace exactly as the pattern did, text already squashed given back as it is', () => {
+    const spaced = fc
+      .array(fc.oneof(fc.constantFrom(' ', '  ', '\u00a0', '\u2009', '\u3000', '\ufeff', '\t', '\n', '\r', '\v', '\f', '\u2028', '\u0085', '\u200b'), fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 16 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.oneof(spaced, endsText), (text) => {
+        expect(squash(text)).toBe(text.replace(/\s+/g, ' ').trim());
       }),
       { numRuns: 4000 },
     );
