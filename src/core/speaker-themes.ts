@@ -1,5 +1,5 @@
 // Who a speaker is, between two people, when they never say it in so many words ("I'm a musician"):
-// what they come back to, day after day, more than the other does — Calvin's music, his tour and
+// what they come back to, session after session, more than the other does — Calvin's music, his tour and
 // his mansion in Japan; John's team and his games. The sentence of theirs that holds most of those
 // recurring words stands for them under "About <name>" (thread-format.ts). Readers of the block
 // named "who the people are" first among what a summary of a long chat must say. Pure.
@@ -9,9 +9,9 @@ import { FIRST_PERSON, QUESTION, SHORT_EXCLAMATION } from './traits';
 import { isContentWord, wordOf } from './vocab';
 import { idsOf } from './fact-weights';
 
-/** Sessions a word must be said on by a speaker to be one of their themes, at least. */
-const MIN_DAYS = 3;
-/** How much more often (in days) the speaker says a theme word than the other side. */
+/** Sessions a word must be said in by a speaker to be one of their themes, at least. */
+const MIN_SESSIONS = 3;
+/** How many more sessions the speaker says a theme word in than the other side, as a factor. */
 const OWN_SHARE = 2;
 /** Theme words a sentence must hold to stand for its speaker. */
 const MIN_THEME_WORDS = 2;
@@ -19,24 +19,24 @@ const MIN_THEME_WORDS = 2;
 const MAX_WORDS = 35;
 
 /** Per word id, the sessions a side said it in. */
-type DaysOf = Map<number, Set<number>>;
+type SessionsOf = Map<number, Set<number>>;
 
-function daysOfWords(usable: readonly Sentence[], role: string, sessionOf: (s: Sentence) => number | undefined, names: ReadonlySet<string>): { days: DaysOf; total: number } {
-  const days: DaysOf = new Map();
+function sessionsOfWords(usable: readonly Sentence[], role: string, sessionOf: (s: Sentence) => number | undefined, names: ReadonlySet<string>): { sessions: SessionsOf; total: number } {
+  const sessions: SessionsOf = new Map();
   const all = new Set<number>();
   for (const s of usable) {
     if (s.role !== role || !standsForSpeaker(s)) continue;
-    const day = sessionOf(s);
-    if (day === undefined) continue;
-    all.add(day);
+    const session = sessionOf(s);
+    if (session === undefined) continue;
+    all.add(session);
     for (const id of ownIds(s)) {
       if (!isContentWord(id) || names.has(wordOf(id))) continue;
-      let set = days.get(id);
-      if (!set) days.set(id, (set = new Set()));
-      set.add(day);
+      let set = sessions.get(id);
+      if (!set) sessions.set(id, (set = new Set()));
+      set.add(session);
     }
   }
-  return { days, total: all.size };
+  return { sessions, total: all.size };
 }
 
 /** A sentence's own words (a bracketed aside describes a picture, not the speaker). */
@@ -55,23 +55,23 @@ function standsForSpeaker(s: Sentence): boolean {
 
 /**
  * The sentence that stands for each side (one per role at most): of the side's own first-person
- * sentences, the one holding most of the words they say on many days and the other side seldom
- * does (each weighed by its share of their days). None for a side that talked on fewer than
- * MIN_DAYS days, or whose best sentence holds fewer than MIN_THEME_WORDS such words.
+ * sentences, the one holding most of the words they say in many sessions and the other side seldom
+ * does (each weighed by its share of their sessions). None for a side that talked in fewer than
+ * MIN_SESSIONS sessions, or whose best sentence holds fewer than MIN_THEME_WORDS such words.
  */
 export function speakerThemes(usable: readonly Sentence[], sessionOf: (s: Sentence) => number | undefined, speakerNames: readonly string[] = []): Set<Sentence> {
   const out = new Set<Sentence>();
   // (The other's name is said to them in every session: no theme of the speaker's.)
   const names = new Set(speakerNames.map((n) => n.toLowerCase()));
-  const sides = { user: daysOfWords(usable, 'user', sessionOf, names), assistant: daysOfWords(usable, 'assistant', sessionOf, names) };
+  const sides = { user: sessionsOfWords(usable, 'user', sessionOf, names), assistant: sessionsOfWords(usable, 'assistant', sessionOf, names) };
   for (const role of ['user', 'assistant'] as const) {
     const own = sides[role];
     const other = sides[role === 'user' ? 'assistant' : 'user'];
-    if (own.total < MIN_DAYS) continue;
+    if (own.total < MIN_SESSIONS) continue;
     const weight = new Map<number, number>();
-    for (const [id, d] of own.days) {
-      const theirs = other.days.get(id)?.size ?? 0;
-      if (d.size >= MIN_DAYS && d.size >= OWN_SHARE * theirs) weight.set(id, d.size / own.total);
+    for (const [id, d] of own.sessions) {
+      const theirs = other.sessions.get(id)?.size ?? 0;
+      if (d.size >= MIN_SESSIONS && d.size >= OWN_SHARE * theirs) weight.set(id, d.size / own.total);
     }
     let best: Sentence | null = null;
     let bestScore = 0;
