@@ -9,8 +9,8 @@ import { selectFacts } from './extract-facts';
 import { headByAsked, listedAnswers } from './listed-answers';
 import { fileOpsOfCall, mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { addReferences, findReferences, type FoundReference } from './extract-references';
-import { type Sentence, prepareSentences, sentencesOf, templateSection } from './extract-sentences';
-import { isFactSentence } from './fact-sentences';
+import { prepareSentences, sentencesOf, templateSection } from './extract-sentences';
+import { openingMessages } from './session-openers';
 import { extractTaskLines } from './extract-goal';
 import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
@@ -386,7 +386,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   });
   // Each new fact names its thread (carried ones keep theirs), and between two people whether its
   // speaker said it as they came back (their first message of the session).
-  const openers = kind === 'talk' ? sessionOpeners(sentences, threadOf) : undefined;
+  const openers = kind === 'talk' ? openingMessages(sentences, (s) => threadOf.get(s.id)) : undefined;
   for (const f of facts) {
     if (f.thread !== undefined) continue;
     const t = threadOf.get(f.sources[0] ?? '');
@@ -418,22 +418,6 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     ...(speakers ? { speakers } : {}),
     ...(state && !stateIsEmpty(state) ? { state } : {}),
   };
-}
-
-/** The ids of each side's first message in each thread (between two people: each session) that
- * says something (holds a fact sentence: "Hey Dave! Long time no chat!" is the greeting before it). */
-function sessionOpeners(sentences: readonly Sentence[], threadOf: ReadonlyMap<string, number>): Set<string> {
-  const seen = new Set<string>();
-  const out = new Set<string>();
-  for (const s of sentences) {
-    const t = threadOf.get(s.id);
-    if (t === undefined || (s.role !== 'user' && s.role !== 'assistant') || !isFactSentence(s)) continue;
-    const key = `${t}:${s.role}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.add(s.id);
-  }
-  return out;
 }
 
 /**

@@ -23,7 +23,7 @@ import { prefilter, roughValues } from './fact-prefilter';
 import { coverThreads, coveredWeightFor, coveredWords, gainOf, keepThreadsBest, pickFacts, pickedLine } from './fact-pick';
 import { vocabSize } from './vocab';
 import { speakerThemes } from './speaker-themes';
-import { newsRank } from './salience';
+import { openingNews } from './session-openers';
 
 export type { ListedAnswer } from './fact-candidates';
 
@@ -138,24 +138,4 @@ function withForced(candidates: readonly Candidate[], picked: readonly SourcedLi
   const shown = new Set(picked.map((f) => f.text));
   const added = candidates.filter((c) => (!identity || c.identity) && texts.has(c.text) && !shown.has(c.text)).map((c) => pickedLine(c, gainOf(c, covered, coveredWeight)));
   return added.length ? [...picked, ...added] : [...picked];
-}
-
-/** Between two people, each speaker's news as they came back to a session: of their first message
- * of the session that holds a usable sentence, its most newsworthy sentence (salience.ts newsRank),
- * when it has one. */
-function openingNews(usable: readonly Sentence[], sessionOf: (s: Sentence) => number | undefined): Set<Sentence> {
-  const opener = new Map<string, number>();
-  const best = new Map<string, { s: Sentence; rank: number }>();
-  for (const s of usable) {
-    const t = sessionOf(s);
-    if (t === undefined) continue;
-    const key = `${t}:${s.role}`;
-    const first = opener.get(key);
-    if (first === undefined) opener.set(key, s.message);
-    else if (first !== s.message) continue;
-    const rank = newsRank(s.text);
-    const b = best.get(key);
-    if (rank > 0 && (!b || rank > b.rank)) best.set(key, { s, rank });
-  }
-  return new Set([...best.values()].map((b) => b.s));
 }
