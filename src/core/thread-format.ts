@@ -234,7 +234,8 @@ function headFor(t: ThreadLine, own: readonly SourcedLine[], askedOf: ReadonlyMa
   for (const f of own) {
     const asked = askedOf.get(f);
     if (asked === undefined) continue;
-    if (t.text.includes(asked) || asked.includes(t.text)) return t;
+    // (A head of no words answers nothing: the list's question heads it.)
+    if (t.text && (t.text.includes(asked) || asked.includes(t.text))) return t;
     other ||= asked;
   }
   return other ? { ...t, text: other, head: 'request' } : t;
