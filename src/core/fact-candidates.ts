@@ -101,7 +101,9 @@ export interface CandidateContext {
 export function sentenceCandidate(s: Sentence, pos: number, text: string, ids: readonly number[], ctx: CandidateContext): Candidate {
   const boost = ctx.prior(s, text) * ctx.focusBoost(ids);
   const seq = ctx.round * 1e9 + s.message * 1e4 + Math.min(s.index, 9999);
-  const about = tellsAboutUser(s, text, ctx.pasted);
+  // (Nor with its referent a question to the assistant: "Do you have any other strategies for
+  // remembering theories? I've always struggled with those." asks before it tells.)
+  const about = tellsAboutUser(s, text, ctx.pasted) && !(text !== s.text && /\?/.test(text.slice(0, text.length - s.text.length)));
   const theme = text === s.text && ctx.themes?.has(s) === true;
   const rankedAsIdentity = theme || tellsIdentity(s, text, ctx.talk);
   const identity = (rankedAsIdentity && readsAsIdentity(s, text)) || tellsProfile(text, ctx.talk);

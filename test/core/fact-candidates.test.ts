@@ -27,6 +27,14 @@ describe('fact candidates', () => {
     expect(cs[0]!.about).toBe(true);
   });
 
+  it("never takes the user's question with the sentence leaning on it for a fact about the user", () => {
+    const { usable, referents } = usableSentences(sentencesOf([user('u1', "Do you have any other strategies for remembering complex theories and concepts? I've always struggled with those kinds of subjects.")]));
+    const cs = sentenceCandidates(usable, referents, new Uint8Array(usable.length).fill(1), ctx());
+    const joined = cs.find((c) => c.text.startsWith('Do you have') && c.text.includes('struggled'));
+    expect(joined).toBeDefined();
+    expect(joined!.about).toBeUndefined();
+  });
+
   it('marks a profile between two people as who the speaker is, joined with its pointer-led follow-up too', () => {
     const { usable, referents } = usableSentences(sentencesOf([user('u1', "I finally opened my own car maintenance shop! It's so satisfying to have a spot to work on cars for the whole street.")]));
     const cs = sentenceCandidates(usable, referents, new Uint8Array([1, 1]), { ...ctx(), talk: true });
