@@ -352,6 +352,9 @@ describe('facts that stand alone', () => {
     expect(opensOnPointer('Which is why I left the band in May.')).toBe(true);
     expect(isReaction('Wow, that is so cool!')).toBe(true);
     expect(isReaction('Good luck with the exam!')).toBe(true);
+    // A wish for the other's news, which is gone: "Hope your injury is feeling better."
+    expect(isReaction('Hope your injury is feeling better.')).toBe(true);
+    expect(isReaction('Hopefully the new gym opens in May.')).toBe(false);
     expect(isReaction('The exam is on Friday at nine.')).toBe(false);
     expect(tellsEvent('We adopted a beagle puppy from the shelter.')).toBe(true);
     expect(tellsEvent('Did you adopt the puppy?')).toBe(false);
