@@ -323,7 +323,8 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   if (left?.command && check) left.outcome = check;
   // (When lines of its output name the task, the first of them is its outcome: what it found.)
   // (Not a line opening a block — "def make_bytes(self, value):" — read as announcing more.)
-  else if (left?.command && said) left.outcome = left.output?.length && !said.startsWith('failed') && !left.output[0]?.includes('`') && !/:\s*$/.test(left.output[0] ?? '') ? `\`${squash(left.output[0] ?? '')}\`` : said;
+  // (A file shown says how much it showed: a line of it picked for naming the task read as arbitrary.)
+  else if (left?.command && said) left.outcome = left.output?.length && !said.startsWith('failed') && !/^(?:showed|read,) \d+ lines?$/.test(said) && !left.output[0]?.includes('`') && !/:\s*$/.test(left.output[0] ?? '') ? `\`${squash(left.output[0] ?? '')}\`` : said;
 
   const references = new Map<string, Reference>();
   const read = new Map<string, FileEntry>();

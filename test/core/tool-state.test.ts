@@ -491,6 +491,12 @@ describe('where the work stands, as a reader needs it', () => {
     expect(ran).toBe("- Ran: cat -n billing/totals.py | sed -n '40,44p' — showed 5 lines");
   });
 
+  it('says how much a view showed even when a line of it names the task, that line kept as output', () => {
+    const chat = run('Fix the totals: total_price ignores discounts.', [['Let me read the function.', "sed -n '40,43p' billing/totals.py", 'def total_price(rows):\n    out = 0\n    # total_price ignores discounts for now\n    return out']]);
+    const lines = blockOf(chat).block.split('\n');
+    expect(lines.find((l) => l.startsWith('- Ran:'))).toBe("- Ran: sed -n '40,43p' billing/totals.py — showed 4 lines");
+  });
+
   it('shows a script written and run in one command as both, with the outcome of the run', () => {
     const chat = run('Fix the export.', [['Reproducing.', "cat > repro.py << 'EOF'\nfrom export import write\nwrite([{'date': ''}])\nEOF\npython repro.py", 'KeyError: \'date\'\n<returncode>1</returncode>']]);
     expect(blockOf(chat).block).toContain("- Ran: cat > repro.py … python repro.py — failed with return code 1: KeyError: 'date'");
