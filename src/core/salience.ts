@@ -46,6 +46,8 @@ function asciiFirstWord(text: string): string | null {
 
 /** Whether a sentence opens on a pronoun or pointer ("It's …", "That was …", "He is …"). */
 export function opensOnPointer(text: string): boolean {
+  // (An answer of a written-out Q&A, "A: Micro-interactions are …", needs its question too.)
+  if (text.charCodeAt(1) === 58 && (text.charCodeAt(0) === 65) && text.charCodeAt(2) === 32) return true;
   // (Most sentences open on a letter that no pointer or reply starts with: no regex for them.)
   const c = text.charCodeAt(0) | 0x20;
   if (c >= 0x61 && c <= 0x7a && !POINTER_INITIALS.has(c)) return false;

@@ -338,6 +338,9 @@ describe('facts that stand alone', () => {
   it('tells pointers, reactions and events apart', () => {
     expect(opensOnPointer("That's the one I meant.")).toBe(true);
     expect(opensOnPointer('Theo brought the cake.')).toBe(false);
+    // The answer of a written-out Q&A needs its question; a word opening on "A" does not.
+    expect(opensOnPointer('A: Micro-interactions are small animations that give feedback.')).toBe(true);
+    expect(opensOnPointer('A friend lent me the tent.')).toBe(false);
     // Contracted pointers, and replies that mean nothing without the question they answer.
     expect(opensOnPointer("It'll be a blast performing there!")).toBe(true);
     expect(opensOnPointer('Not yet, been pretty busy with rehearsals and traveling.')).toBe(true);
