@@ -33,6 +33,13 @@ describe('fact prior', () => {
     expect(priorOf(last, last.text, ctx)).toBeCloseTo(1.15 * 1.1);
   });
 
+  it("ranks a user's choice of what the answer offered up with an assistant", () => {
+    const [s] = sentencesOf([msg('u1', 'user', "I think I'll go with a warm white LED bulb with a lower lumen output.")]);
+    expect(priorOf(s!, s!.text, { kind: 'assist', lastMessage: 0 })).toBeCloseTo(3.45 * 1.5);
+    const [plain] = sentencesOf([msg('u2', 'user', 'I bought a warm white LED bulb with a lower lumen output.')]);
+    expect(priorOf(plain!, plain!.text, { kind: 'assist', lastMessage: 0 })).toBeCloseTo(3.45);
+  });
+
   it("ranks a user's remark on the answer as a plain sentence of theirs", () => {
     const [s] = sentencesOf([msg('u1', 'user', 'I had no idea that octopuses have three hearts and blue blood.')]);
     expect(priorOf(s!, s!.text, { kind: 'assist', lastMessage: 0 })).toBeCloseTo(3.45 / 3);
