@@ -23,7 +23,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import llamaTok from 'llama-tokenizer-js';
 import mistralTok from 'mistral-tokenizer-js';
-import { HARD_SLACK_TOKENS, UNDER_BY_FAMILY, blockMargin, kindOf, shareFor } from '../src/core/block-margin.ts';
+import { HARD_SLACK_TOKENS, UNDER_BY_FAMILY, blockMargin, kindOf, marginSentences, shareFor } from '../src/core/block-margin.ts';
 import { renderBlock } from '../src/core/render.ts';
 import { estimateTokens } from '../src/core/tokens.ts';
 import { KINDS, LANGS, lines } from '../test/core/margin-texts.ts';
@@ -60,26 +60,11 @@ const REAL = {
 const pct = (x) => `${(100 * x).toFixed(1)}`;
 const up = (x) => Math.ceil(Math.round(x * 1e4) / 100) / 100;
 
-/** The sentences of a line, as block-margin.ts cuts them. */
-function sentences(text) {
-  const out = [];
-  let from = 0;
-  for (let i = 1; i < text.length; i++) {
-    const c = text.charCodeAt(i - 1);
-    if ((c === 0x2e || c === 0x21 || c === 0x3f) && text.charCodeAt(i) === 0x20) {
-      out.push(text.slice(from, i));
-      from = i + 1;
-    }
-  }
-  out.push(text.slice(from));
-  return out.filter(Boolean);
-}
-
 // ---------------------------------------------------------------- 1. worst under-count per kind
 const byKind = {};
 for (const seed of [7, 11]) {
   const kinds = {};
-  for (const g of [...Object.values(KINDS), ...Object.values(LANGS)]) for (const l of fc.sample(g, { seed, numRuns: 400 })) for (const s of sentences(l)) (kinds[kindOf(s)] ??= []).push(s);
+  for (const g of [...Object.values(KINDS), ...Object.values(LANGS)]) for (const l of fc.sample(g, { seed, numRuns: 400 })) for (const s of marginSentences(l).filter(Boolean)) (kinds[kindOf(s)] ??= []).push(s);
   byKind[seed] = kinds;
 }
 const genWorst = {};
@@ -164,7 +149,7 @@ if (args.includes('--search')) {
     mutable[fam] = shipped;
     const cost = (t) => estimateTokens(t, MODEL[fam]);
     for (const b of blocks) {
-      const pieces = b.block.split('\n').slice(1, -1).flatMap(sentences);
+      const pieces = b.block.split('\n').slice(1, -1).flatMap((l) => marginSentences(l).filter(Boolean));
       b.kinds = pieces.map(kindOf);
       b.costs = pieces.map((p) => Math.max(1, cost(p)));
     }

@@ -206,7 +206,7 @@ export function marginFor(texts: readonly string[], cost: (text: string) => numb
   let mixed = false;
   for (const t of texts) {
     if (!t) continue;
-    for (const piece of sentences(t)) {
+    for (const piece of marginSentences(t)) {
       if (!piece) continue;
       const k = kindOf(piece);
       if (kinds.length && k !== kinds[0]) mixed = true;
@@ -228,8 +228,8 @@ export function marginFor(texts: readonly string[], cost: (text: string) => numb
   return Math.max(under.prose, Math.ceil(1000 * (1 - w / real) - 1e-9) / 1000);
 }
 
-/** The sentences of a line: cut after . ! ? and a space. */
-function sentences(text: string): string[] {
+/** The sentences of a line: cut after . ! ? and a space (bench/block-margins.mjs cuts so too). */
+export function marginSentences(text: string): string[] {
   const out: string[] = [];
   let from = 0;
   for (let i = 1; i < text.length; i++) {
