@@ -12,14 +12,14 @@ import type { ChangedFile, CheckLine, TaskState } from './record';
 import { squash, truncateBalanced } from './text';
 import { latestCause, latestPlan } from './agent-cause';
 import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText } from './code-places';
-import { resultOf, shellCommand } from './tool-output';
+import { resultOf, shellCommand, withoutCd } from './tool-output';
+import { FAILURE_LINE, TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
 
 // (Read by the other extractors from here, as before they had their own module.)
 export { resultOf, shellCommand };
 
-/** Longest "how" of a change, command of a check, and outcome line kept. */
+/** Longest "how" of a change and command of a check kept. */
 const MAX_HOW = 200;
-const MAX_OUTCOME = 160;
 /** Most earlier edits of one file a state keeps beside its latest. */
 const MAX_EARLIER = 2;
 /** Bounds of the lists a chain carries. */
@@ -34,12 +34,6 @@ const SCRIPT_EXT = /\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl|php|txt|patch|diff|log|o
 const RUNNER = /^(?:python[\d.]*|pytest|py\.test|node|deno|bun|ruby|php|go|cargo|make|tox|nox|bash|sh|\.\/\S+|npm|npx|pnpm|yarn|jest|vitest|mocha)$/;
 /** Runs that install or inspect rather than test. */
 const NOT_A_RUN = /^(?:-m\s+pip|-m\s+venv|--version|-V\b|install\b|i\b|add\b|ci\b|get\b|build\b|fmt\b|mod\b)/;
-/** Lines of output that fail a run. */
-const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure)\b.*|Error: .*|(?:[a-z_]\w*\.)+[A-Z]\w*: .*|.*\bNo module named\b.*|FAILED\b.*|FAIL:.*|ERROR:.*|.*\bfailures?=\d+.*|.*\b\d+ failed\b.*|.*: command not found|.*No such file or directory.*)$/;
-/** Lines a tool prints about itself, not about the work: pip's and npm's warnings and notices. */
-const TOOL_NOISE = /^(?:WARNING:|DEPRECATION:|\[notice\]|npm (?:WARN|notice)\b)/;
-/** The line of a passing run that says so. */
-const PASS_LINE = /^(?:OK\b.*|Ran \d+ tests? in .*|.*\b\d+ passed\b.*|.*\ball (?:the )?(?:tests?|checks?) (?:passed|pass|work).*|.*\b(?:tests? passed|success(?:fully)?|works correctly|fixed)\b.*)$/i;
 /** The plugin's own tools (src/chat/tools/vault-tools.ts). */
 const PLUGIN_READ = 'read_note';
 const PLUGIN_SEARCH = 'search_vault';
@@ -54,8 +48,6 @@ export function stateIsEmpty(s: TaskState | null | undefined): boolean {
   return !s || (!s.changed.length && !s.scratch.length && !s.checked && !s.cause && !s.notesRead.length && !s.searches.length && !s.lastAction);
 }
 
-/** `cd /x && ` and the like at the start of a command line: where it runs, not what it does. */
-const withoutCd = (line: string): string => line.replace(/^\s*(?:cd\s+\S+\s*(?:&&|;)\s*)+/, '').trim();
 
 /** A pager at the end of a pipeline (`| head -20`): how much of the output was looked at, not
  * what was run (a `| wc -l` or `| grep x` is part of what was asked, and stays). */
@@ -231,97 +223,6 @@ function runLine(command: string): string {
   return '';
 }
 
-/** A line a script prints to say a check failed or showed the bug (marks and capitals it chose to
- * stand out: "❌ ISSUE: …", "BUG: …", "… (should be False but is True)"). */
-const BAD_VERDICT = /[❌✗✘]|\b(?:FAIL(?:ED|URE)?|BUG|ISSUE|WRONG|MISMATCH)\b|\bshould (?:be|have|not|return|raise)\b.*\bbut\b|\b(?:incorrect(?:ly)?|wrong)\b/;
-/** A line a script prints to say a check passed ("✓ Uses name-based access", "PASS: …",
- * "Got exception (good!)", "This works correctly!"). */
-const GOOD_VERDICT = /[✓✔✅]|\b(?:PASS(?:ED)?|SUCCESS|OK)\b|\((?:good|expected|correct)\b|\b(?:works? (?:correctly|as expected)|as expected|is correct|correctly (?:handled|raised|returned))\b/i;
-/** Output that says nothing on its own: a heading ending in a colon, a rule, a harness's tag. */
-const NOT_A_FINDING = /:\s*$|^[-=*#_~. ]+$|^<\/?[\w-]+>$/;
-
-/**
- * The line of a run's output that mattered, when the run neither failed nor said it passed: the
- * last line that gives a verdict (one of failure first: a reproduction that prints "❌ ISSUE: …"
- * among its other lines showed the bug), else its last line that says something on its own (not
- * a heading ending in a colon). A reader of "last output: Email value with default:" learns
- * nothing of what the run showed.
- */
-function telling(lines: readonly string[]): string {
-  const fit = lines.filter((l) => l.length <= 400 && !TOOL_NOISE.test(l) && !NOT_A_FINDING.test(l));
-  const last = (re: RegExp): string | undefined => [...fit].reverse().find((l) => re.test(l));
-  return last(BAD_VERDICT) ?? last(GOOD_VERDICT) ?? fit[fit.length - 1] ?? lines[lines.length - 1] ?? '';
-}
-
-/** The specific line of a failure (an exception, an assertion, a failed test's own line) rather
- * than a runner's tally ("FAILED (failures=1)", "1 failed, 2 passed in 0.3s"), which says only
- * that something failed. */
-const TALLY = /^(?:=+\s*)?(?:FAILED \((?:failures|errors)=|.*\b\d+ (?:failed|passed|errors?)\b.*\bin [\d.]+s\b|.*\bfailures?=\d+)/;
-
-/** A run's outcome: passed (with the line that says so), or failed with its failure line. */
-function outcomeOf(result: ReturnType<typeof resultOf>): { passed: boolean; outcome: string } {
-  const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
-  const failures = lines.filter((l) => FAILURE_LINE.test(l) && l.length <= 400);
-  const failure = [...failures].reverse().find((l) => !TALLY.test(l)) ?? failures[failures.length - 1];
-  const failed = (result.code !== null && result.code !== 0) || result.error || failure !== undefined;
-  if (failed) {
-    const line = failure ?? telling(lines);
-    // ("failed with return code 1", not "(return code 1)": see state-format.ts's Looked at.)
-    const code = result.code !== null && result.code !== 0 ? ` with return code ${result.code}` : '';
-    return { passed: false, outcome: line ? `failed${code}: ${truncateBalanced(line, MAX_OUTCOME)}` : `failed${code}` };
-  }
-  // (A reproduction that prints "❌ ISSUE: …" and then "Done successfully" showed the bug.)
-  const pass = lines.some((l) => BAD_VERDICT.test(l)) ? undefined : [...lines].reverse().find((l) => PASS_LINE.test(l) && l.length <= MAX_OUTCOME);
-  if (pass) return { passed: true, outcome: `passed: ${pass}` };
-  // A script that ran without error has not "passed" anything unless it says so: a reproduction
-  // that prints the bug exits 0 too. The line that mattered says what it showed.
-  const shown = telling(lines);
-  return { passed: false, outcome: shown ? `ran without error, printed: ${truncateBalanced(shown, MAX_OUTCOME)}` : 'ran without error, no output' };
-}
-
-/** A search command (grep, ripgrep, git grep): its return code 1 says it found nothing. */
-const SEARCHES = /^(?:e?grep|rg|ag|git\s+grep)\b/;
-
-/** A command that only shows a file, or part of it (not a search: grep's first hit is a finding),
- * also through a pipeline of viewers (`cat -n x.py | sed -n '223,237p'`). */
-const VIEWS_FILE = /^\s*(?:cat|head|tail|nl|sed\s+-n)\s+[^|;&>]*(?:\|\s*(?:head|tail|nl|sed\s+-n)\b[^|;&>]*)*$/;
-
-/** A file shown: how many lines, or its failure. */
-function viewOutcome(result: ReturnType<typeof resultOf>): string {
-  const plain = actionOutcome(result);
-  if (plain.startsWith('failed') || plain === 'no output') return plain;
-  const n = result.text.split('\n').filter((l) => l.trim()).length;
-  // (One line shown is itself the outcome.)
-  return n <= 1 ? plain : `showed ${n} lines`;
-}
-
-/** A note read in full: how many lines it had. */
-function readOutcome(text: string): string {
-  const n = text.split('\n').filter((l) => l.trim()).length;
-  return `read, ${n} line${n === 1 ? '' : 's'}`;
-}
-
-/** The last action's outcome in one line: its failure line, or the first line of its output. */
-function actionOutcome(result: ReturnType<typeof resultOf>, command = ''): string {
-  const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
-  const failure = [...lines].reverse().find((l) => FAILURE_LINE.test(l) && l.length <= 400);
-  if (failure) return `failed: ${truncateBalanced(failure, MAX_OUTCOME)}`;
-  // (A search that found nothing exits 1: no failure, an answer.)
-  if (result.code === 1 && !lines.length && SEARCHES.test(withoutCd(command))) return 'no matches';
-  if (result.code !== null && result.code !== 0) return `failed with return code ${result.code}`;
-  // (A package manager's warning — "WARNING: Running pip as the 'root' user …" — says nothing of
-  // what the step did.)
-  const first = lines.find((l) => !TOOL_NOISE.test(l));
-  return first ? truncateBalanced(squash(first), MAX_OUTCOME) : 'no output';
-}
-
-/** What a run of an edit script did: its failure, else the last line it printed. */
-function editOutcome(result: ReturnType<typeof resultOf>): string {
-  const plain = actionOutcome(result);
-  if (plain.startsWith('failed') || plain === 'no output') return plain;
-  const lines = result.text.split('\n').map((l) => l.trim()).filter((l) => l && !TOOL_NOISE.test(l));
-  return truncateBalanced(squash(lines[lines.length - 1] ?? plain), MAX_OUTCOME);
-}
 
 /** The `path` (or `file`, `note`) strings of a JSON search result, in order, once each; null when
  * the text is not JSON. */

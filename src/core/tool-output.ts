@@ -26,3 +26,6 @@ export function resultOf(m: ChatMessage | undefined): { text: string; code: numb
     .replace(/<\/?(?:output|output_head|output_tail|error|stdout|stderr|warning)>/g, '');
   return { text, code: rc ? Number(rc[1]) : null, error: m.role === 'tool' && m.isError === true };
 }
+
+/** `cd /x && ` and the like at the start of a command line: where it runs, not what it does. */
+export const withoutCd = (line: string): string => line.replace(/^\s*(?:cd\s+\S+\s*(?:&&|;)\s*)+/, '').trim();
