@@ -12,12 +12,12 @@ import { addReferences, findReferences, type FoundReference } from './extract-re
 import { prepareSentences, sentencesOf, templateSection } from './extract-sentences';
 import { openingMessages } from './session-openers';
 import { extractTaskLines } from './extract-goal';
+import { leftOffOutcome, settleLeftOff } from './left-off';
 import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
 import { LIBRARY, laterFates, withFates } from './error-fate';
 import { rulesOf, taskRules } from './extract-rules';
-import { extractState, shellCommand, shownCommand, stateIsEmpty } from './extract-state';
-import { squash } from './text';
+import { extractState, shellCommand, stateIsEmpty } from './extract-state';
 import { mergeLines } from './chain';
 import { estimateMessageTokens } from './message-tokens';
 import type { ChatMessage } from './messages';
@@ -308,23 +308,8 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const errors = [...met, ...laterFates(previous?.errors ?? [], removed).filter((e) => !met.some((f) => errorKey(f.text) === errorKey(e.text)))];
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
   const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known, reported) : null;
-  // The left-off command's outcome in one line, as the state read it (the same last action).
-  const left = task.leftOff;
-  // (Lines of its output that name the task say more than its first line, unless it failed.)
-  const outcome = state?.lastAction?.command === left?.command ? state?.lastAction?.outcome : undefined;
-  // (Output is quoted as code — "def write(rows):" must not read as a line announcing more — and a
-  // failure or "no output" is said in words.)
-  // (The state's own words — failed, no output, how much a view showed — are not output.)
-  const said = outcome && (/^(?:failed\b|showed \d+ lines?$|read, \d+ lines?$)/.test(outcome) || outcome === 'no output' || outcome === 'no matches' || outcome.includes('`') ? outcome : `\`${outcome}\``);
-  // A test or reproduction run is said as the State's check says it (passed, or its failure line).
-  // (A script written and run in one call shows as "cat > t.py << 'EOF' … python t.py".)
-  const ranCheck = (command: string, check: string): boolean => command === check || command.endsWith(` … ${check}`);
-  const check = left?.command && state?.checked && ranCheck(left.command, state.checked.command) && state.checked.sources.some((id) => state.lastAction?.sources.includes(id)) ? state.checked.outcome : '';
-  if (left?.command && check) left.outcome = check;
-  // (When lines of its output name the task, the first of them is its outcome: what it found.)
-  // (Not a line opening a block — "def make_bytes(self, value):" — read as announcing more.)
-  // (A file shown says how much it showed: a line of it picked for naming the task read as arbitrary.)
-  else if (left?.command && said) left.outcome = left.output?.length && !said.startsWith('failed') && !/^(?:showed|read,) \d+ lines?$/.test(said) && !left.output[0]?.includes('`') && !/:\s*$/.test(left.output[0] ?? '') ? `\`${squash(left.output[0] ?? '')}\`` : said;
+  // The left-off command's outcome in one line, as the state read it (left-off.ts).
+  if (task.leftOff) leftOffOutcome(task.leftOff, state);
 
   const references = new Map<string, Reference>();
   const read = new Map<string, FileEntry>();
@@ -420,31 +405,6 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     ...(state && !stateIsEmpty(state) ? { state } : {}),
   };
 }
-
-/**
- * Where the work was left off, as the latest action says: a line announcing what follows ("Let me
- * examine the method:") ends as a sentence — the command it ran is shown under it — and a next step
- * announced before a later tool call of this part is no longer the next step.
- */
-function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed: readonly ChatMessage[]): void {
-  const left = task.leftOff;
-  if (left && /:\s*$/.test(left.text)) left.text = left.text.replace(/:\s*$/, '.');
-  if (left?.command) {
-    // (The command is the last tool call's, which may be a later message than the prose.)
-    const m = [...removed].reverse().find((x) => x.role === 'assistant' && (x.toolCalls?.length ?? 0) > 0);
-    const call = m?.role === 'assistant' ? m.toolCalls?.[m.toolCalls.length - 1] : undefined;
-    const full = call ? shellCommand(call) : null;
-    const alone = left.text === left.command;
-    left.command = shownCommand(full ?? left.command);
-    if (alone) left.text = left.command;
-  }
-  const next = task.nextStep;
-  if (!next) return;
-  const at = removed.findIndex((m) => m.id === next.sources[0]);
-  const later = removed.slice(at + 1).some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
-  if (at >= 0 && later) task.nextStep = null;
-}
-
 
 /** Whether an assistant message with words follows the request's message among the removed. */
 function answeredAfter(removed: readonly ChatMessage[], request: SourcedLine): boolean {

@@ -1,0 +1,52 @@
+// Where the work was left off, settled against what the tool calls show: the line announcing a step
+// ends as a sentence with the command it ran under it, a next step announced before a later tool
+// call is none, and the command's outcome in one line is the State's reading of the same action.
+// compact.ts calls these after the task lines and the State are read. Pure (they set the lines given).
+import type { extractTaskLines } from './extract-goal';
+import type { ChatMessage } from './messages';
+import type { LeftOffLine, TaskState } from './record';
+import { shellCommand, shownCommand } from './extract-state';
+import { squash } from './text';
+
+/**
+ * Where the work was left off, as the latest action says: a line announcing what follows ("Let me
+ * examine the method:") ends as a sentence — the command it ran is shown under it — and a next step
+ * announced before a later tool call of this part is no longer the next step.
+ */
+export function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed: readonly ChatMessage[]): void {
+  const left = task.leftOff;
+  if (left && /:\s*$/.test(left.text)) left.text = left.text.replace(/:\s*$/, '.');
+  if (left?.command) {
+    // (The command is the last tool call's, which may be a later message than the prose.)
+    const m = [...removed].reverse().find((x) => x.role === 'assistant' && (x.toolCalls?.length ?? 0) > 0);
+    const call = m?.role === 'assistant' ? m.toolCalls?.[m.toolCalls.length - 1] : undefined;
+    const full = call ? shellCommand(call) : null;
+    const alone = left.text === left.command;
+    left.command = shownCommand(full ?? left.command);
+    if (alone) left.text = left.command;
+  }
+  const next = task.nextStep;
+  if (!next) return;
+  const at = removed.findIndex((m) => m.id === next.sources[0]);
+  const later = removed.slice(at + 1).some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
+  if (at >= 0 && later) task.nextStep = null;
+}
+
+/** The left-off command's outcome in one line, as the State read the same action (`state`). */
+export function leftOffOutcome(left: LeftOffLine, state: TaskState | null): void {
+  // (Lines of its output that name the task say more than its first line, unless it failed.)
+  const outcome = state?.lastAction?.command === left.command ? state?.lastAction?.outcome : undefined;
+  // (Output is quoted as code — "def write(rows):" must not read as a line announcing more — and a
+  // failure or "no output" is said in words.)
+  // (The state's own words — failed, no output, how much a view showed — are not output.)
+  const said = outcome && (/^(?:failed\b|showed \d+ lines?$|read, \d+ lines?$)/.test(outcome) || outcome === 'no output' || outcome === 'no matches' || outcome.includes('`') ? outcome : `\`${outcome}\``);
+  // A test or reproduction run is said as the State's check says it (passed, or its failure line).
+  // (A script written and run in one call shows as "cat > t.py << 'EOF' … python t.py".)
+  const ranCheck = (command: string, check: string): boolean => command === check || command.endsWith(` … ${check}`);
+  const check = left.command && state?.checked && ranCheck(left.command, state.checked.command) && state.checked.sources.some((id) => state.lastAction?.sources.includes(id)) ? state.checked.outcome : '';
+  if (left.command && check) left.outcome = check;
+  // (When lines of its output name the task, the first of them is its outcome: what it found.)
+  // (Not a line opening a block — "def make_bytes(self, value):" — read as announcing more.)
+  // (A file shown says how much it showed: a line of it picked for naming the task read as arbitrary.)
+  else if (left.command && said) left.outcome = left.output?.length && !said.startsWith('failed') && !/^(?:showed|read,) \d+ lines?$/.test(said) && !left.output[0]?.includes('`') && !/:\s*$/.test(left.output[0] ?? '') ? `\`${squash(left.output[0] ?? '')}\`` : said;
+}
