@@ -9,7 +9,7 @@ import { fileOpsOfCall } from './extract-files';
 import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
 import type { ErrorLine } from './record';
 import { squash, truncateAtWord } from './text';
-import { splitSentences } from './text';
+import { splitSentences } from './sentence-split';
 
 /** A traceback frame: `File "path", line N, in name`. */
 export const FRAME = /^\s*File "([^"]+)", line (\d+), in (\S+)/;

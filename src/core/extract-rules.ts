@@ -7,7 +7,8 @@
 import { tagTracker } from './extract-sentences';
 import type { ChatMessage } from './messages';
 import type { SourcedLine } from './record';
-import { balancedMarkup, squash, splitSentences, truncateAtWord, unescapedBreaks, wordCount } from './text';
+import { balancedMarkup, squash, truncateAtWord, unescapedBreaks, wordCount } from './text';
+import { splitSentences } from './sentence-split';
 
 /** Most rules one task message gives, and the longest rule kept (a lead-in with its list). */
 const MAX_RULES = 14;

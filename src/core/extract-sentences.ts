@@ -2,7 +2,8 @@
 // extractor ranks or classifies. Done once, so compaction stays a few linear passes over the text.
 import type { ChatMessage } from './messages';
 import { leadingStamp } from './dates';
-import { isSpaceCode, splitSentences, squash, unescapedBreaks } from './text';
+import { isSpaceCode, squash, unescapedBreaks } from './text';
+import { splitSentences } from './sentence-split';
 import { wordIds } from './word-scan';
 import { denseInSymbols } from './prose-code';
 import { traitsOf } from './traits';

@@ -9,7 +9,8 @@ import { type SectionId, leftOffLabel, ranLine } from './block-format';
 import { FIRST_SHARE } from './block-sections';
 import { isRequestText } from './extract-goal';
 import { speakersLine } from './speakers';
-import { balancedMarkup, dedupeKey, isLeadIn, splitSentences, squash } from './text';
+import { balancedMarkup, dedupeKey, isLeadIn, squash } from './text';
+import { splitSentences } from './sentence-split';
 import { contentWords } from './word-scan';
 
 /** Threads from which, in a chat with an assistant, the first request is no longer the goal (the

@@ -9,7 +9,8 @@ import { extractTaskLines } from '../../src/core/extract-goal';
 import { extractErrors, extractSections } from '../../src/core/extract-summary';
 import type { ChatMessage } from '../../src/core/messages';
 import type { SourcedLine } from '../../src/core/record';
-import { splitSentences, truncateAtWord, truncateBalanced } from '../../src/core/text';
+import { truncateAtWord, truncateBalanced } from '../../src/core/text';
+import { splitSentences } from '../../src/core/sentence-split';
 import { contentWords } from '../../src/core/word-scan';
 
 const user = (id: string, content: string, createdAt = 0): ChatMessage => ({ id, createdAt, role: 'user', content });

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dangles } from '../../src/core/extract-sentences';
 import { mergeSamePaths, samePath } from '../../src/core/extract-files';
-import { isLeadIn, isSpaceCode, protectedRanges, splitSentences, squash } from '../../src/core/text';
+import { isLeadIn, isSpaceCode, squash } from '../../src/core/text';
+import { protectedRanges, splitSentences } from '../../src/core/sentence-split';
 
 const SENTENCE_END = /([.!?…]+["'”’)\]*_`]*)\s+(?=["'“‘([*_`]{0,3}[\p{Lu}\p{N}\p{Lo}])|([。！？]+)/gu;
 const ABBREVIATIONS = new Set('e.g i.e vs mr mrs ms dr prof st fig figs approx cf al u.s u.k a.k.a ph.d'.split(' '));
