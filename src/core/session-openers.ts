@@ -7,20 +7,36 @@ import type { Sentence } from './extract-sentences';
 import { isFactSentence } from './fact-sentences';
 import { newsRank } from './salience';
 
-/** The ids of each side's first message in each session that holds a fact sentence. */
+/** How many of a side's first messages in a session (those holding a fact sentence) may be its
+ * opening: "Hey Dave! Long time no chat! Lots has gone down since we last caught up." says nothing
+ * yet, the flood comes in the next one. (LoCoMo at 1,000: recall 0.538 → 0.552, events 0.590 →
+ * 0.611; at 2,000 0.717 → 0.717, 0.882 → 0.875.) */
+const OPENING_LOOKAHEAD = 2;
+
+/** The ids of each side's first message in each session that tells news (salience.ts newsRank),
+ * among its first OPENING_LOOKAHEAD messages there holding a fact sentence; else its first such
+ * message. */
 export function openingMessages(sentences: readonly Sentence[], sessionOf: (s: Sentence) => number | undefined): Set<string> {
-  const seen = new Set<string>();
-  const out = new Set<string>();
+  // Per session and side: the messages seen so far (ids, in order) and whether one told news.
+  const seen = new Map<string, { ids: string[]; news: boolean }>();
   for (const s of sentences) {
     if (s.role !== 'user' && s.role !== 'assistant') continue;
     const t = sessionOf(s);
     if (t === undefined || !isFactSentence(s)) continue;
     const key = `${t}:${s.role}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.add(s.id);
+    let side = seen.get(key);
+    if (!side) seen.set(key, (side = { ids: [], news: false }));
+    if (side.news) continue;
+    if (side.ids[side.ids.length - 1] !== s.id) {
+      if (side.ids.length >= OPENING_LOOKAHEAD) continue;
+      side.ids.push(s.id);
+    }
+    if (newsRank(s.text) > 0) {
+      side.news = true;
+      side.ids = [s.id];
+    }
   }
-  return out;
+  return new Set([...seen.values()].map((side) => side.ids[0] as string));
 }
 
 /** Of the usable sentences, each side's news as they came back to a session: the most newsworthy

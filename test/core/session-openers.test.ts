@@ -24,4 +24,18 @@ describe('session openers', () => {
     const news = [...openingNews(usableSentences(sentencesOf(chat), true).usable, session)].map((s) => s.text);
     expect(news).toEqual(['I had an incident last week where my place got flooded, but I saved my music gear.']);
   });
+
+  it('looks past a first message that tells no news to the next one, but not further', () => {
+    const later = [
+      msg('u1', 'user', 'Hey Dave! Long time no chat! Lots has gone down since we last caught up.'),
+      msg('a1', 'assistant', 'Hey Calvin! How has everything been going since we last caught up?'),
+      msg('u2', 'user', 'I had an incident last week where my place got flooded, but I saved my music gear.'),
+      msg('a2', 'assistant', 'Glad your gear made it through the whole thing in one piece.'),
+      msg('a3', 'assistant', 'Sounds like a good time to check the roof of the studio as well.'),
+      msg('a4', 'assistant', 'I just opened my own car maintenance shop downtown last week.'),
+    ];
+    // Calvin's greeting says nothing yet: his news is in his next message. Dave tells no news in
+    // his first two messages: his opening stays his first, not the shop three messages later.
+    expect([...openingMessages(sentencesOf(later), session)].sort()).toEqual(['a1', 'u2']);
+  });
 });
