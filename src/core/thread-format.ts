@@ -38,9 +38,7 @@ export function threadHead(t: ThreadLine): string {
   const open = t.head === 'request' && t.state === 'open';
   const span = threadSpan(t.from, t.to, open);
   const label = [open ? 'Open' : '', span].filter(Boolean).join(', ') || (t.head === 'request' ? 'Asked' : 'Topic');
-  // (A thread without phrases of its own is headed by its day alone: "### 9 June 2023:" read as a
-  // head cut short.)
-  return dropLoneSurrogates(t.text ? `${THREAD_HEAD_PREFIX}${label}: ${t.text}` : `${THREAD_HEAD_PREFIX}${label}`);
+  return dropLoneSurrogates(t.text ? `${THREAD_HEAD_PREFIX}${label}: ${t.text}` : `${THREAD_HEAD_PREFIX}${label}:`);
 }
 
 /** Whether facts are laid out by thread: they span two threads or more (a conversation of one

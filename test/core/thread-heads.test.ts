@@ -3,8 +3,6 @@ import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
 import { openingHead, phrasesOf, requestHead } from '../../src/core/thread-heads';
 import { extractThreads } from '../../src/core/threads';
-import { threadHead } from '../../src/core/thread-format';
-import type { ThreadLine } from '../../src/core/record';
 
 const msg = (i: number, content: string): ChatMessage => ({ id: `h${i}`, role: i % 2 ? 'assistant' : 'user', content, createdAt: 0 });
 
@@ -87,15 +85,5 @@ describe('a session headed by what the user opened it with', () => {
     const { threads } = extractThreads(messages, sentencesOf(messages), 'assist', [], 1);
     expect(threads.map((t) => t.text)).toEqual(['One tweet with three reflective questions on evaluating personal impact', 'Can you recommend a drip irrigation kit for twelve tomato plants in raised beds?']);
     expect(threads[0]?.sources).toEqual(['a']);
-  });
-});
-
-describe('a thread head line', () => {
-  const day = Date.UTC(2023, 5, 9, 12);
-  const line = (text: string): ThreadLine => ({ id: 1, head: 'phrases', from: day, to: day, text, sources: ['h1'], score: 1, round: 1, at: day });
-
-  it('names the day and the phrases after a colon, and the day alone without one', () => {
-    expect(threadHead(line('album, creative team'))).toBe('### 9 June 2023: album, creative team');
-    expect(threadHead(line(''))).toBe('### 9 June 2023');
   });
 });
