@@ -152,9 +152,10 @@ export function addLeftOff(draft: BlockDraft, record: CompactionRecord, requestT
 }
 
 /** Between two people, the question the "Left off" line answers, as the first line of the exchange
- * ("Left off, Tim: <question>"), when the block does not already say it, has room for more than a
- * few facts (a small block spends it on facts), and the question names something; null when none.
- * (With an assistant the question is the latest request or its thread's head, shown already.) */
+ * ("- Tim: <question>" under "Left off:"), when the block does not already say it, has room for
+ * more than a few facts (a small block spends it on facts), and the question names something; null
+ * when none. (With an assistant the question is the latest request or its thread's head, shown
+ * already.) */
 function exchangeOpening(draft: BlockDraft, record: CompactionRecord, requestText: string, input: TaskInput): { line: string; key: string } | null {
   const { speakers, roleOf } = input;
   const answering = record.kind === 'talk' ? record.leftOff?.answering : undefined;
@@ -163,18 +164,26 @@ function exchangeOpening(draft: BlockDraft, record: CompactionRecord, requestTex
   if (draft.shown.has(key) || requestText.toLowerCase().includes(answering.text.toLowerCase())) return null;
   const role = roleOf(answering.sources[0] ?? '');
   const who = role === 'user' || role === 'assistant' ? speakers?.[role] : undefined;
-  return who ? { line: `${leftOffLabel(who)} ${squash(answering.text)}`, key } : null;
+  return who ? { line: `- ${who}: ${squash(answering.text)}`, key } : null;
 }
 
-/** The "Left off" line, said by `who` (between two people): after the question it answers, in the
- * exchange's order ("Left off, Tim: …" then "- John: …"), when both fit; else on its own. */
+/** The "Left off" line, said by `who` (between two people): under a "Left off:" heading as the
+ * exchange it stopped in, each line its speaker's ("- Tim: <question>" then "- John: <answer>"),
+ * when both fit; else the line on its own. (Readers took "Left off, Tim: <question>" over "- John:
+ * <answer>" for a label of the wrong message.) */
 function addLeftOffLine(draft: BlockDraft, record: CompactionRecord, requestText: string, input: TaskInput, who: string | undefined): string {
-  const opening = who ? exchangeOpening(draft, record, requestText, input) : null;
+  if (!who) return addTaskLine(draft, 'leftOff', record.leftOff, leftOffLabel(), input.work);
+  if (!record.leftOff || !draft.add('leftOff', leftOffLabel(), draft.target)) return '';
+  const opening = exchangeOpening(draft, record, requestText, input);
   if (opening && draft.add('leftOff', opening.line, draft.target)) {
     const answer = addTaskLine(draft, 'leftOff', record.leftOff, `- ${who}:`, input.work);
     if (answer) return answer;
+    // (The question without its answer says nothing of where the talk stopped.)
     draft.remove('leftOff');
     draft.shown.delete(opening.key);
+    if (!draft.add('leftOff', leftOffLabel(), draft.target)) return '';
   }
-  return addTaskLine(draft, 'leftOff', record.leftOff, leftOffLabel(who), input.work);
+  const text = addTaskLine(draft, 'leftOff', record.leftOff, `- ${who}:`, input.work);
+  if (!text) draft.remove('leftOff');
+  return text;
 }

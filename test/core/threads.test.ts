@@ -127,8 +127,8 @@ describe('threads of a conversation between two friends', () => {
     expect(r.block).toMatch(/^- Jonas(?:, \d+ \w+ \d{4})?: /m);
     expect(r.block).not.toMatch(/^- (?:User|Assistant)\b/m);
     // Either could have said the line the conversation left off at: it names who did.
-    expect(r.block).toMatch(/^Left off, (?:Jonas|Maya): /m);
-    expect(blockSection(r.block, 'leftOff')).toMatch(/^Left off, (?:Jonas|Maya): /);
+    expect(r.block).toMatch(/^Left off:\n- (?:Jonas|Maya): /m);
+    expect(blockSection(r.block, 'leftOff')).toMatch(/^Left off:\n- (?:Jonas|Maya): /);
   });
 
   it('names who said the line it left off at, though that line is no key fact', () => {
@@ -136,7 +136,7 @@ describe('threads of a conversation between two friends', () => {
     chat[26] = { ...(chat[26] as ChatMessage), content: 'So, the Lake District?' };
     const r2 = ok(compact(chat, { budgetTokens: 1000, cut: 27, model: 'gpt-4o', now: 1 }));
     expect(r2.record.facts.some((f) => f.text.includes('Lake District'))).toBe(false);
-    expect(r2.block).toMatch(/^Left off, (?:Jonas|Maya): So, the Lake District\?/m);
+    expect(r2.block).toMatch(/^Left off:\n- (?:Jonas|Maya): So, the Lake District\?/m);
   });
 
   it('shows with the line it left off at the question that line answers', () => {
@@ -145,9 +145,10 @@ describe('threads of a conversation between two friends', () => {
     chat[26] = { ...(chat[26] as ChatMessage), content: 'I have not been there yet, but the tulip fields around Lisse are on my list for this spring.' };
     const r2 = ok(compact(chat, { budgetTokens: 1000, cut: 27, model: 'gpt-4o', now: 1 }));
     const left = blockSection(r2.block, 'leftOff');
-    // The exchange in its order: the question, then the line that answers it.
-    expect(left.split('\n').slice(0, 2)).toEqual([
-      'Left off, Maya: Have you ever been to the Keukenhof gardens near Lisse? I am planning a trip there with my sister next month.',
+    // The exchange in its order under one heading: the question, then the line that answers it.
+    expect(left.split('\n').slice(0, 3)).toEqual([
+      'Left off:',
+      '- Maya: Have you ever been to the Keukenhof gardens near Lisse? I am planning a trip there with my sister next month.',
       '- Jonas: I have not been there yet, but the tulip fields around Lisse are on my list for this spring.',
     ]);
   });
