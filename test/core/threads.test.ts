@@ -95,6 +95,12 @@ describe('threads of a conversation between two friends', () => {
     expect(r.block).not.toMatch(/^Constraints/m);
   });
 
+  it('lays a small block out by session too: a few tokens of heads say what each evening was about', () => {
+    const small = ok(compact(chat, { budgetTokens: 400, cut: 27, model: 'gpt-4o', now: 1 }));
+    expect(estimateTokens(small.block, 'gpt-4o')).toBeLessThanOrEqual(400);
+    expect(small.block).toMatch(/^### \d+ March 2025: /m);
+  });
+
   it('cuts it at the session gaps, each session a thread of its own though pottery comes back', () => {
     const threads = r.record.threads ?? [];
     // Evening 1 (pottery), evening 2 (the puppy), evening 3 (pottery again): friends come back to
