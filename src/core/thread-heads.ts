@@ -132,12 +132,26 @@ export function phrasesOf(sentences: readonly Sentence[], weight: (w: string) =>
   const used = new Set<string>();
   for (const p of ranked) {
     if (out.length >= HEAD_PHRASES || p.score <= 0) break;
-    const words = p.text.toLowerCase().split(' ');
+    // (A word is the same word with its possessive — "Boston's music scene" beside "Boston" — and
+    // a name's initials stand for it: "visit NYC" beside "New York City" says the place twice.)
+    const words = p.text.toLowerCase().split(' ').map(withoutPossessive);
     if (words.some((w) => used.has(w))) continue;
     for (const w of words) used.add(w);
+    const initials = initialsOf(p.text);
+    if (initials) used.add(initials);
     out.push(p.text);
   }
   return out;
+}
+
+/** A lower-case word without a possessive ending ("boston's" → "boston"). */
+const withoutPossessive = (w: string): string => w.replace(/['’]s$/, '');
+
+/** The initials of a name of two words or more, each capitalised ("New York City" → "nyc"); '' for
+ * any other phrase. */
+function initialsOf(phrase: string): string {
+  const words = phrase.split(' ');
+  return words.length >= 2 && words.every((w) => /^\p{Lu}/u.test(w)) ? words.map((w) => w[0]).join('').toLowerCase() : '';
 }
 
 /** The request as a head: its first sentence, when short enough to read as a title. */

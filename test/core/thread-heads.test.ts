@@ -24,6 +24,19 @@ describe('thread heads in the thread own words', () => {
     expect(heads.some((h) => /new album|vintage Mustang|Frank Ocean/.test(h))).toBe(true);
   });
 
+  it('names a place once: not again with a possessive, nor again by its initials', () => {
+    const heads = phrases([
+      "Boston's music scene is the best, and Boston has the best venues.",
+      "I love Boston's music scene, and Boston in the fall.",
+      'Frank Ocean played in Boston.',
+      'We flew to New York City and the subway in New York City confused us, but I loved visiting NYC.',
+      'Next time I visit NYC I will see New York City from the ferry, and NYC at night.',
+    ]);
+    expect(heads).toContain("Boston's music scene");
+    expect(heads).not.toContain('Boston');
+    expect(heads.filter((h) => /New York City|NYC/.test(h))).toHaveLength(1);
+  });
+
   it('never heads a thread with a sign-off or a phrase cut after "loved"', () => {
     const heads = phrases([
       'The greenhouse wedding let our loved ones celebrate with us. Stay safe!',
