@@ -27,6 +27,18 @@ describe('fact candidates', () => {
     expect(cs[0]!.about).toBe(true);
   });
 
+  it('between two people, brings the referent of a referent: "We won it" with the game it won', () => {
+    const text = 'Last week I had a crazy game with the Wolves in Seattle! We won it by a tight score. Scoring that last basket and hearing the crowd cheer was awesome!';
+    const { usable, referents } = usableSentences(sentencesOf([user('u1', text)]), true);
+    const all = new Uint8Array(usable.length).fill(1);
+    const talk = sentenceCandidates(usable, referents, all, { ...ctx(), talk: true }).map((c) => c.text);
+    // No candidate opens on "We won it" without the game, nor on the basket without the win.
+    expect(talk.every((t) => !/^(?:We won it|Scoring that)/.test(t))).toBe(true);
+    expect(talk).toContain(text);
+    // With an assistant, a referent goes alone with the sentence leaning on it (one step).
+    expect(sentenceCandidates(usable, referents, all, ctx()).map((c) => c.text)).toContain('We won it by a tight score. Scoring that last basket and hearing the crowd cheer was awesome!');
+  });
+
   it("never takes the user's question with the sentence leaning on it for a fact about the user", () => {
     const { usable, referents } = usableSentences(sentencesOf([user('u1', "Do you have any other strategies for remembering complex theories and concepts? I've always struggled with those kinds of subjects.")]));
     const cs = sentenceCandidates(usable, referents, new Uint8Array(usable.length).fill(1), ctx());
