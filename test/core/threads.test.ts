@@ -483,6 +483,18 @@ describe('facts that stand alone', () => {
     expect(firsts.slice(0, 2)).toEqual([ranked[1]?.text, ranked[3]?.text]);
   });
 
+  it("takes first in a session the news that says what the session's head names first", () => {
+    const thread: ThreadLine = { id: 1, text: 'music gear, city lights, Tokyo', head: 'phrases', sources: ['t1'], at: 0, from: 10, to: 10, score: 1, round: 1 };
+    const layout = new FactLayout({ threads: [thread], kind: 'talk', roleOf: () => 'user' });
+    const line = (text: string): SourcedLine => ({ text, sources: ['t1'], at: 0, score: 1, round: 1, thread: 1 });
+    // Both are news as newsworthy (newsRank 1); the one naming the head's topic goes first.
+    const ranked = [line('Yesterday I sat at the harbour with my cousin all afternoon.'), line('Last week my place got flooded, but I saved my music gear.')];
+    expect(layout.spread(ranked)[0]?.text).toBe(ranked[1]?.text);
+    // Without the head's topic in it, the first in rank of the most newsworthy.
+    const other = new FactLayout({ threads: [{ ...thread, text: 'city lights, Tokyo' }], kind: 'talk', roleOf: () => 'user' });
+    expect(other.spread(ranked)[0]?.text).toBe(ranked[0]?.text);
+  });
+
   it('lays facts out plainly when the threads are not shown, never under a person they are not about', () => {
     const line = (text: string, id: string, thread: number, identity = false): SourcedLine => ({ text, sources: [id], at: 0, score: 1, round: 1, thread, ...(identity ? { identity } : {}) });
     const facts = [line('I play shooting guard for the Wolves.', 'a', 1, true), line('I went to a castle in the UK last Friday.', 'u', 2)];
