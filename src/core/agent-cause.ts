@@ -109,17 +109,34 @@ function codeNames(text: string): string[] {
   return out;
 }
 
+/** The task's words, or what makes them (compact.ts joins every user sentence, which only a
+ * sentence that may restate the symptom needs: most compactions never read it). */
+export type TaskText = string | (() => string);
+
+/** The task lowercased and its words' stems, read once per task text: a run's candidate causes
+ * (and, in shell work, every assistant sentence) are each checked against the same task. */
+let lastTask: { task: string; lower: string; stems: Set<string> } | null = null;
+function taskRead(task: string): { lower: string; stems: Set<string> } | null {
+  if (!task) return null;
+  if (lastTask?.task !== task) {
+    const lower = task.toLowerCase();
+    lastTask = { task, lower, stems: new Set(contentWords(lower).map((w) => w.slice(0, 5))) };
+  }
+  return lastTask;
+}
+
 /**
  * Whether a would-be cause only says again what the task reported — the symptom, not why: it
  * tells when the issue shows or what is seen against what is wanted, names no code the task does
  * not, and most of its words are the task's (matched on their first five letters: "changes",
  * "changeable"). `task`: the task's words, lower case.
  */
-export function restatesSymptom(text: string, task: string): boolean {
-  if (!task || !(TRIGGER.test(text) || SEEN_NOT_WANTED.test(text))) return false;
-  const lower = task.toLowerCase();
+export function restatesSymptom(text: string, task: TaskText): boolean {
+  if (!(TRIGGER.test(text) || SEEN_NOT_WANTED.test(text))) return false;
+  const read = taskRead(typeof task === 'string' ? task : task());
+  if (!read) return false;
+  const { lower, stems } = read;
   if (codeNames(text).some((c) => !lower.includes(c.toLowerCase()))) return false;
-  const stems = new Set(contentWords(lower).map((w) => w.slice(0, 5)));
   const words = contentWords(text).filter((w) => !ISSUE_WORDS.has(w) && w.length > 2);
   return words.length > 0 && words.filter((w) => stems.has(w.slice(0, 5))).length >= RESTATED * words.length;
 }
@@ -132,7 +149,7 @@ const vague = (text: string): boolean => contentWords(text).filter((w) => !ISSUE
  * …"), or the sentences after one announcing it ("Now I understand the issue."); when it states
  * none, its latest finding of what the code fails to do. Never a hedge, a question, a sentence
  * leaning on the one before it, nor what it retracted (the caller drops those). */
-export function latestCause(sentences: readonly Sentence[], task = ''): SourcedLine | null {
+export function latestCause(sentences: readonly Sentence[], task: TaskText = ''): SourcedLine | null {
   let finding: Sentence | null = null;
   for (let i = sentences.length - 1; i >= 0; i--) {
     const s = sentences[i] as Sentence;
