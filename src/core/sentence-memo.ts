@@ -6,7 +6,8 @@
 // all as a message arrives (`prepareMessage`), so the compaction that later removes it finds them
 // answered. Output never depends on it, only speed does.
 import type { Sentence } from './extract-sentences';
-import { standsAlone } from './text';
+import { isLeadIn, standsAlone } from './text';
+import { LOOSE_MARKUP } from './traits';
 
 type Test = (s: Sentence) => boolean;
 
@@ -52,5 +53,6 @@ export function answerAhead(sentences: readonly Sentence[]): void {
 export const prose: Test = (s) => !s.code && !s.template;
 export const assistantProse: Test = (s) => !s.code && s.role === 'assistant';
 
-/** `standsAlone(s.text)`: asked by the facts and the task lines alike. */
-export const STANDS_ALONE = question((s) => standsAlone(s.text), prose);
+/** `standsAlone(s.text)`: asked by the facts and the task lines alike. (A prose sentence's markup
+ * was read by the sentence pass's word scan: only its end is read here.) */
+export const STANDS_ALONE = question((s) => (s.code ? standsAlone(s.text) : !(s.traits & LOOSE_MARKUP) && !isLeadIn(s.text)), prose);
