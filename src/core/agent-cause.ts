@@ -81,7 +81,9 @@ export function latestPlan(sentences: readonly Sentence[], lastEdit: number): So
 
 // (Asked once per sentence, sentence-memo.ts: a sentence none of the cause patterns match is
 // passed over by latestCause whatever sits around it; the same for the plan's.)
-const MAY_STATE_CAUSE = question((s) => ANNOUNCED_CAUSE.test(s.text) || (causeSentence(s) && !NOT_A_CAUSE.test(s.text) && (CAUSE.test(s.text) || FINDING.test(s.text))), assistantProse);
+// (The rare patterns first: most sentences state no cause, and are then ruled out by two patterns
+// rather than by the seven a would-be cause must pass.)
+const MAY_STATE_CAUSE = question((s) => ANNOUNCED_CAUSE.test(s.text) || (s.wc >= 4 && (CAUSE.test(s.text) || FINDING.test(s.text)) && causeSentence(s) && !NOT_A_CAUSE.test(s.text)), assistantProse);
 const STATES_PLAN = question((s) => PLAN.test(s.text), assistantProse);
 
 /** When the issue shows rather than why ("The problem occurs when the value changes"). */
