@@ -20,6 +20,9 @@ const BINDING = /\b(?:must|never|do not|don['’]t|only|cannot|can['’]t|may no
 const USER_RULE = /^(?:please\s+)?(?:you (?:must|may not|cannot|can['’]t|should not|shouldn['’]t|need to|have to)|(?:do not|don['’]t|never|only|always|make sure|be sure|remember to)\b)/i;
 /** A binding word written in capitals ("You MUST …", "Do NOT …"): a rule wherever it stands. */
 const SHOUTED = /\b(?:MUST|NEVER|ONLY|NOT|CANNOT)\b/;
+/** What a line holding a sentence that USER_RULE or SHOUTED matches must hold somewhere (their
+ * words, without the boundaries and the sentence start): no match, no rule in the line. */
+const MAY_HOLD_USER_RULE = /you |do not|don['’]t|never|only|always|make sure|be sure|remember to|MUST|NOT|CANNOT/i;
 /** How to talk to the harness (the reply's form), not a rule of the task. */
 const FORMAT = /\b(?:your response|each response|responses?\b|reply|replies|reasoning|THOUGHT|tool calls?|format(?:ting|ted)?\b|markdown|at least one (?:bash )?(?:command|tool))/i;
 /** Notes about the environment the agent works in. */
@@ -158,6 +161,9 @@ export function extractRules(message: ChatMessage): SourcedLine[] {
     const item = LIST_ITEM.exec(raw);
     const text = (item ? (item[1] ?? '') : raw).replace(/<\/?[A-Za-z][\w-]*>/g, ' ').trim();
     if (!text) continue;
+    // (A user's line with no word a rule of theirs opens on, nor one in capitals, holds none: most
+    // lines of a chat, not split into sentences for nothing.)
+    if (!harness && !MAY_HOLD_USER_RULE.test(text)) continue;
     if (STEP.test(text)) continue;
     if (harness && LABEL_RULE.test(text) && !FORMAT.test(text)) {
       push(text, i);
