@@ -3,7 +3,7 @@
 // sentences of prose, never a hedge, a question or a sentence leaning on the one before it. Pure.
 import type { Sentence } from './extract-sentences';
 import type { SourcedLine } from './record';
-import { assistantProse, memo, question } from './sentence-memo';
+import { assistantProse, cued, memo, question } from './sentence-memo';
 import { squash } from './text';
 import { contentWords } from './word-scan';
 
@@ -83,7 +83,8 @@ export function latestPlan(sentences: readonly Sentence[], lastEdit: number): So
 // passed over by latestCause whatever sits around it; the same for the plan's.)
 // (The rare patterns first: most sentences state no cause, and are then ruled out by two patterns
 // rather than by the seven a would-be cause must pass.)
-const MAY_STATE_CAUSE = question((s) => ANNOUNCED_CAUSE.test(s.text) || (s.wc >= 4 && (CAUSE.test(s.text) || FINDING.test(s.text)) && causeSentence(s) && !NOT_A_CAUSE.test(s.text)), assistantProse);
+const finding = cued(FINDING, ['does', 'is', 'never', 'fails']);
+const MAY_STATE_CAUSE = question((s) => ANNOUNCED_CAUSE.test(s.text) || (s.wc >= 4 && (CAUSE.test(s.text) || finding(s)) && causeSentence(s) && !NOT_A_CAUSE.test(s.text)), assistantProse);
 const STATES_PLAN = question((s) => PLAN.test(s.text), assistantProse);
 
 /** When the issue shows rather than why ("The problem occurs when the value changes"). */
