@@ -3,7 +3,7 @@
 // sentences of prose, never a hedge, a question or a sentence leaning on the one before it. Pure.
 import type { Sentence } from './extract-sentences';
 import type { SourcedLine } from './record';
-import { assistantProse, memo, question } from './sentence-memo';
+import { assistantProse, cued, memo, question } from './sentence-memo';
 import { squash } from './text';
 import { contentWords } from './word-scan';
 
@@ -81,7 +81,10 @@ export function latestPlan(sentences: readonly Sentence[], lastEdit: number): So
 
 // (Asked once per sentence, sentence-memo.ts: a sentence none of the cause patterns match is
 // passed over by latestCause whatever sits around it; the same for the plan's.)
-const MAY_STATE_CAUSE = question((s) => ANNOUNCED_CAUSE.test(s.text) || (causeSentence(s) && !NOT_A_CAUSE.test(s.text) && (CAUSE.test(s.text) || FINDING.test(s.text))), assistantProse);
+// (The rare patterns first: most sentences state no cause, and are then ruled out by two patterns
+// rather than by the seven a would-be cause must pass.)
+const finding = cued(FINDING, ['does', 'is', 'never', 'fails']);
+const MAY_STATE_CAUSE = question((s) => ANNOUNCED_CAUSE.test(s.text) || (s.wc >= 4 && (CAUSE.test(s.text) || finding(s)) && causeSentence(s) && !NOT_A_CAUSE.test(s.text)), assistantProse);
 const STATES_PLAN = question((s) => PLAN.test(s.text), assistantProse);
 
 /** When the issue shows rather than why ("The problem occurs when the value changes"). */
@@ -109,17 +112,34 @@ function codeNames(text: string): string[] {
   return out;
 }
 
+/** The task's words, or what makes them (compact.ts joins every user sentence, which only a
+ * sentence that may restate the symptom needs: most compactions never read it). */
+export type TaskText = string | (() => string);
+
+/** The task lowercased and its words' stems, read once per task text: a run's candidate causes
+ * (and, in shell work, every assistant sentence) are each checked against the same task. */
+let lastTask: { task: string; lower: string; stems: Set<string> } | null = null;
+function taskRead(task: string): { lower: string; stems: Set<string> } | null {
+  if (!task) return null;
+  if (lastTask?.task !== task) {
+    const lower = task.toLowerCase();
+    lastTask = { task, lower, stems: new Set(contentWords(lower).map((w) => w.slice(0, 5))) };
+  }
+  return lastTask;
+}
+
 /**
  * Whether a would-be cause only says again what the task reported — the symptom, not why: it
  * tells when the issue shows or what is seen against what is wanted, names no code the task does
  * not, and most of its words are the task's (matched on their first five letters: "changes",
  * "changeable"). `task`: the task's words, lower case.
  */
-export function restatesSymptom(text: string, task: string): boolean {
-  if (!task || !(TRIGGER.test(text) || SEEN_NOT_WANTED.test(text))) return false;
-  const lower = task.toLowerCase();
+export function restatesSymptom(text: string, task: TaskText): boolean {
+  if (!(TRIGGER.test(text) || SEEN_NOT_WANTED.test(text))) return false;
+  const read = taskRead(typeof task === 'string' ? task : task());
+  if (!read) return false;
+  const { lower, stems } = read;
   if (codeNames(text).some((c) => !lower.includes(c.toLowerCase()))) return false;
-  const stems = new Set(contentWords(lower).map((w) => w.slice(0, 5)));
   const words = contentWords(text).filter((w) => !ISSUE_WORDS.has(w) && w.length > 2);
   return words.length > 0 && words.filter((w) => stems.has(w.slice(0, 5))).length >= RESTATED * words.length;
 }
@@ -132,7 +152,7 @@ const vague = (text: string): boolean => contentWords(text).filter((w) => !ISSUE
  * …"), or the sentences after one announcing it ("Now I understand the issue."); when it states
  * none, its latest finding of what the code fails to do. Never a hedge, a question, a sentence
  * leaning on the one before it, nor what it retracted (the caller drops those). */
-export function latestCause(sentences: readonly Sentence[], task = ''): SourcedLine | null {
+export function latestCause(sentences: readonly Sentence[], task: TaskText = ''): SourcedLine | null {
   let finding: Sentence | null = null;
   for (let i = sentences.length - 1; i >= 0; i--) {
     const s = sentences[i] as Sentence;

@@ -7,7 +7,7 @@
 import type { Sentence } from './extract-sentences';
 import type { ChatMessage } from './messages';
 import { restatesSymptom } from './agent-cause';
-import { assistantProse, memo, question } from './sentence-memo';
+import { assistantProse, cued, memo, question } from './sentence-memo';
 
 /** A sentence that takes back what was just said. */
 const RETRACTION = /^(?:(?:but|and|oh|hmm|so|ok(?:ay)?),?\s+)?(?:actually\b|wait\b|no[,.!]|hmm+\b|oh[,!]|oops\b|that['’]s not (?:right|correct|it)\b|that is not (?:right|correct)\b|that['’]s wrong\b|I was wrong\b|I made a mistake\b|on second thought\b|scratch that\b|never ?mind\b|correction\b|I misread\b)/i;
@@ -45,15 +45,20 @@ const REDIAGNOSIS = /\bthe (?:real|actual|true) (?:issue|problem|cause|bug|root 
  * a retraction after it takes back the claim before it. */
 const ANNOUNCES = /:\s*$|^(?:(?:now|ok(?:ay)?|so),?\s+)?(?:let me|let['’]s|I['’]ll|I will)\b/i;
 
-const RETRACTS = question((s) => RETRACTION.test(s.text) || WAS_WRONG.test(s.text), assistantProse);
-const REDIAGNOSES = question((s) => REDIAGNOSIS.test(s.text), assistantProse);
-const HEDGES_OR_POINTS = question((s) => HEDGE.test(s.text) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text), assistantProse);
+// (The patterns tried anywhere in a sentence only where their words are: sentence-memo.ts cued.)
+const wasWrong = cued(WAS_WRONG, ['wrong', 'incorrect', 'right', 'mistaken']);
+const rediagnoses = cued(REDIAGNOSIS, ['real', 'actual', 'true', 'right', 'correct', 'wrong', 'fine']);
+const hedges = cued(HEDGE, ['might', 'maybe', 'perhaps', 'possibly', 'probably', 'likely', 'may', 'could', 'sure', 'think', 'suspect', 'guess', 'wonder', 'seem', 'seems'], '?');
+const RETRACTS = question((s) => RETRACTION.test(s.text) || wasWrong(s), assistantProse);
+const REDIAGNOSES = question(rediagnoses, assistantProse);
+const HEDGES_OR_POINTS = question((s) => hedges(s) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text), assistantProse);
 /** The agent on its own scaffolding, not the code at hand: its test or script getting complex,
  * needing setup, having a bug, the shell quoting ("The test setup is getting complex.", "My test
  * script had a bug.", "The tests need proper Django configuration."), or the bug being elsewhere. */
 const SCAFFOLDING =
   /^(?:(?:so|ok(?:ay)?|i see|ah|hmm|but)[,!]?\s+)?(?:(?:the|my|this|our) (?:(?:test|reproduction|repro|fix|patch)(?: script| setup| file)?s?|scripts?|shell|output|setup|environment) (?:is getting|are getting|gets|had|has|have|needs?|is not|isn['’]t|are not|aren['’]t|is interpreting|did(?:n['’]t| not)|does(?:n['’]t| not)|failed|fails)\b|the (?:issue|problem|bug) (?:must|has to) be (?:somewhere else|elsewhere)\b|unless\b)/i;
-const THINKS_ALOUD = question((s) => THINKING.test(s.text) || SCAFFOLDING.test(s.text), assistantProse);
+const thinking = cued(THINKING, ['need', 'want', 'have', 'should', 'will']);
+const THINKS_ALOUD = question((s) => thinking(s) || SCAFFOLDING.test(s.text), assistantProse);
 
 /** Whether an agent's sentence only thinks aloud about its progress (see THINKING): no fact. */
 export function thinksAloud(s: Sentence): boolean {

@@ -276,11 +276,13 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const agent = isAgentRun(removed);
   // (What the task reported — its own words, not a template's — for the agent's lines that only
   // say it again: the symptom is no finding, nor a cause.)
-  const reported = [previous?.goal?.text, previous?.request?.text, ...all.filter((s) => s.role === 'user' && !s.template && !s.code).map((s) => s.text)].filter(Boolean).join(' ');
+  // (Joined only when read: a cause that may restate the symptom is rare outside shell work.)
+  let joined: string | undefined;
+  const reported = (): string => (joined ??= [previous?.goal?.text, previous?.request?.text, ...all.filter((s) => s.role === 'user' && !s.template && !s.code).map((s) => s.text)].filter(Boolean).join(' '));
   // (Only in work through a shell — a bug to find: the plugin's note tools answer questions, where
   // "X while Y" said after the user is an answer.)
   const shell = agent && removed.some((m) => m.role === 'assistant' && m.toolCalls?.some((c) => shellCommand(c) !== null));
-  const sentences = agent ? (shell ? withoutSymptoms(withoutRefuted(all), reported) : withoutRefuted(all)) : all;
+  const sentences = agent ? (shell ? withoutSymptoms(withoutRefuted(all), reported()) : withoutRefuted(all)) : all;
   // (What the task is about, for the output lines under the left-off command: an earlier round's
   // goal and request too, when this part of the conversation has none.)
   const task = extractTaskLines(removed, sentences, [previous?.goal?.text, previous?.request?.text].filter(Boolean).join(' '));

@@ -20,6 +20,10 @@ const BINDING = /\b(?:must|never|do not|don['’]t|only|cannot|can['’]t|may no
 const USER_RULE = /^(?:please\s+)?(?:you (?:must|may not|cannot|can['’]t|should not|shouldn['’]t|need to|have to)|(?:do not|don['’]t|never|only|always|make sure|be sure|remember to)\b)/i;
 /** A binding word written in capitals ("You MUST …", "Do NOT …"): a rule wherever it stands. */
 const SHOUTED = /\b(?:MUST|NEVER|ONLY|NOT|CANNOT)\b/;
+/** What a line holding a sentence that USER_RULE or SHOUTED matches must hold somewhere (their
+ * words, without the boundaries and the sentence start): no match of either, no rule in the line. */
+const MAY_OPEN_USER_RULE = /you |do not|don['’]t|never|only|always|make sure|be sure|remember to/i;
+const MAY_SHOUT = /MUST|NEVER|ONLY|NOT|CANNOT/;
 /** How to talk to the harness (the reply's form), not a rule of the task. */
 const FORMAT = /\b(?:your response|each response|responses?\b|reply|replies|reasoning|THOUGHT|tool calls?|format(?:ting|ted)?\b|markdown|at least one (?:bash )?(?:command|tool))/i;
 /** Notes about the environment the agent works in. */
@@ -103,7 +107,7 @@ export function bindingRules(rules: readonly SourcedLine[], least = 1): SourcedL
 }
 
 /** Whether a message is a task written by an agent harness (it holds tagged template sections). */
-const harnessMessage = (text: string): boolean => /^\s*<(?:instructions?|rules|guidelines|important|requirements|submission)>\s*$/im.test(text);
+const harnessMessage = (text: string): boolean => text.includes('<') && /^\s*<(?:instructions?|rules|guidelines|important|requirements|submission)>\s*$/im.test(text);
 
 /**
  * The standing rules of a task message, in order, each once: in a harness's template every binding
@@ -158,6 +162,9 @@ export function extractRules(message: ChatMessage): SourcedLine[] {
     const item = LIST_ITEM.exec(raw);
     const text = (item ? (item[1] ?? '') : raw).replace(/<\/?[A-Za-z][\w-]*>/g, ' ').trim();
     if (!text) continue;
+    // (A user's line with no word a rule of theirs opens on, nor one in capitals, holds none: most
+    // lines of a chat, not split into sentences for nothing.)
+    if (!harness && !MAY_OPEN_USER_RULE.test(text) && !MAY_SHOUT.test(text)) continue;
     if (STEP.test(text)) continue;
     if (harness && LABEL_RULE.test(text) && !FORMAT.test(text)) {
       push(text, i);

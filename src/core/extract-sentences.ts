@@ -6,7 +6,7 @@ import { isSpaceCode, squash, unescapedBreaks } from './text';
 import { splitSentences } from './sentence-split';
 import { wordIds } from './word-scan';
 import { denseInSymbols } from './prose-code';
-import { traitsOf } from './traits';
+import { LOOSE_MARKUP, traitsOf } from './traits';
 import { resetVocabIfFull, vocabGeneration } from './vocab';
 
 export interface Sentence {
@@ -164,7 +164,7 @@ function proseSentence(m: ChatMessage, text: string, index: number): Sentence {
   s.ids = scan.ids;
   s.keyCount = scan.count;
   s.wc = scan.words;
-  s.traits = traitsOf(text, scan.words, scan.flags, scan.punct);
+  s.traits = traitsOf(text, scan.words, scan.flags, scan.punct) | (scan.alone ? 0 : LOOSE_MARKUP);
   s.wordFlags = scan.flags;
   return s;
 }

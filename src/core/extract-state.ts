@@ -10,7 +10,7 @@ import { fileOpsOfCall, lexShell, samePath } from './extract-files';
 import { parseToolArguments, type ChatMessage } from './messages';
 import type { ChangedFile, CheckLine, TaskState } from './record';
 import { squash, truncateBalanced } from './text';
-import { latestCause, latestPlan } from './agent-cause';
+import { latestCause, latestPlan, type TaskText } from './agent-cause';
 import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText } from './code-places';
 import { resultOf, shellCommand, withoutCd } from './tool-output';
 import { FAILURE_LINE, TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
@@ -271,7 +271,7 @@ function searchedNotes(text: string): string[] {
  * changed before (a file written whole that existed is changed, not created), `task` what the
  * task reported (a cause that only says it again is the symptom, agent-cause.ts).
  */
-export function extractState(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlier: TaskState | null = null, known: readonly string[] = [], task = ''): TaskState {
+export function extractState(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlier: TaskState | null = null, known: readonly string[] = [], task: TaskText = ''): TaskState {
   const state = emptyState();
   const results = new Map<string, ChatMessage>();
   for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);

@@ -5,7 +5,7 @@
 import { thinksAloud } from './agent-prose';
 import type { Sentence } from './extract-sentences';
 import { goesOn, onlyShows, opensOnPointer, pointsEarly } from './salience';
-import { STANDS_ALONE, assistantProse, memo, prose, question } from './sentence-memo';
+import { STANDS_ALONE, assistantProse, cued, memo, prose, question } from './sentence-memo';
 import { ANNOUNCEMENT, NARRATION, SHORT_EXCLAMATION } from './traits';
 
 /** Longest fact in words. A fact is a whole sentence, never a cut one: a longer sentence is left
@@ -50,7 +50,7 @@ const FACT_SENTENCE = question(factSentence);
 const OPENS_ON_POINTER = question((s) => opensOnPointer(s.text), prose);
 const LEANS_BACK = question((s) => pointsEarly(s.text) || goesOn(s.text), prose);
 const GOES_ON_TEXT = question((s) => goesOn(s.text), prose);
-const AGENT_STEP_TEXT = question((s) => AGENT_STEP.test(s.text), assistantProse);
+const AGENT_STEP_TEXT = question(cued(AGENT_STEP, ['let', 'lets']), assistantProse);
 
 /** The sentence a pointer-led sentence (sentences[i]) leans on: the one before it in the same
  * message, when that is prose that does not itself open on a pointer and is more than a short

@@ -51,16 +51,28 @@ export function opensOnPointer(text: string): boolean {
   // (Most sentences open on a letter that no pointer or reply starts with: no regex for them.)
   const c = text.charCodeAt(0) | 0x20;
   if (c >= 0x61 && c <= 0x7a && !POINTER_INITIALS.has(c)) return false;
+  // (Nor on a CJK ideograph or a Hangul syllable: a letter, so the first word, and none of ours.)
+  if (isCjkLetter(text.charCodeAt(0))) return false;
   const first = firstWord(text);
   // ("Which varieties grow well here?" asks; "Which is why …" points.)
   if (first === 'which' && /\?["'”’)\]]*$/u.test(text.trim())) return false;
-  if (POINTERS.has(first) || ANSWERS_NO.test(text)) return true;
+  if (POINTERS.has(first)) return true;
+  // (A reply's word opens the text (after non-letters) and ends before a mark or a space, so it is
+  // the first word whole: any other first word matches neither pattern. "ſ" folds to "s" in them.)
+  if (!REPLY_WORDS.has(first) && !first.includes('ſ')) return false;
+  if (ANSWERS_NO.test(text)) return true;
   // "Definitely, those reminders help": the reply's word aside, it opens on a pointer still.
   const agrees = AGREES.exec(text);
   if (!agrees) return false;
   const rest = text.slice(agrees[0].length);
   return POINTERS.has(firstWord(rest)) || ANSWERS_NO.test(rest);
 }
+
+/** The first words of AGREES's and ANSWERS_NO's phrases. */
+const REPLY_WORDS = new Set('yes yeah yep yup definitely absolutely totally exactly sure of true indeed haha ha not nope nah no'.split(' '));
+
+/** CJK unified ideographs (and extension A) and Hangul syllables: letters of no pointer or reply. */
+export const isCjkLetter = (c: number): boolean => (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7a3);
 
 /** First letters of the pointers (lower case). */
 const POINTER_INITIALS = new Set([...POINTERS, 'yes', 'definitely', 'absolutely', 'exactly', 'of course', 'not yet', 'nah', 'haha'].map((w) => w.charCodeAt(0)));

@@ -6,7 +6,9 @@
 // all as a message arrives (`prepareMessage`), so the compaction that later removes it finds them
 // answered. Output never depends on it, only speed does.
 import type { Sentence } from './extract-sentences';
-import { standsAlone } from './text';
+import { isLeadIn, standsAlone } from './text';
+import { LOOSE_MARKUP } from './traits';
+import { defineCue } from './vocab';
 
 type Test = (s: Sentence) => boolean;
 
@@ -48,9 +50,34 @@ export function answerAhead(sentences: readonly Sentence[]): void {
   }
 }
 
+/**
+ * `pattern.test(s.text)`, tried over the whole text only when the sentence's word scan met one of
+ * `words` (or one of the characters `marks`): every match of the pattern away from the text's
+ * start needs one of them, as a whole word (apostrophes dropped: "let's" is "lets"), so without
+ * them only a match at the start is possible, and only that is tried (the pattern made sticky).
+ * Words glued to an apostrophe or a letter past ASCII mark every cue (word-scan.ts), and code is
+ * read whole: the answer is always the pattern's. Defines a cue (vocab.ts): at module load only.
+ */
+export function cued(pattern: RegExp, words: readonly string[], marks = ''): Test {
+  if (pattern.global || pattern.sticky || pattern.multiline) throw new Error('cued: a plain pattern');
+  const cue = defineCue(words);
+  const atStart = new RegExp(pattern.source, `${pattern.flags}y`);
+  return (s) => {
+    if (s.code || (s.wordFlags & cue) !== 0 || (marks !== '' && holdsAny(s.text, marks))) return pattern.test(s.text);
+    atStart.lastIndex = 0;
+    return atStart.test(s.text);
+  };
+}
+
+function holdsAny(text: string, marks: string): boolean {
+  for (let i = 0; i < marks.length; i++) if (text.includes(marks[i] as string)) return true;
+  return false;
+}
+
 /** Who says what: the filters most questions are asked under. */
 export const prose: Test = (s) => !s.code && !s.template;
 export const assistantProse: Test = (s) => !s.code && s.role === 'assistant';
 
-/** `standsAlone(s.text)`: asked by the facts and the task lines alike. */
-export const STANDS_ALONE = question((s) => standsAlone(s.text), prose);
+/** `standsAlone(s.text)`: asked by the facts and the task lines alike. (A prose sentence's markup
+ * was read by the sentence pass's word scan: only its end is read here.) */
+export const STANDS_ALONE = question((s) => (s.code ? standsAlone(s.text) : !(s.traits & LOOSE_MARKUP) && !isLeadIn(s.text)), prose);

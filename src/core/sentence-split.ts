@@ -15,6 +15,8 @@ const ABBREVIATIONS = new Set('e.g i.e vs mr mrs ms dr prof st fig figs approx c
 /** Abbreviations that end no sentence when a number follows ("No. 5", "Jan. 12", "pp. 4"), but
  * may end one otherwise ("I said no. Then …"). */
 const BEFORE_NUMBER = new Set('no nos vol pp p ch sec jan feb mar apr jun jul aug sep sept oct nov dec'.split(' '));
+/** Code units of the longest of both (lowercasing never shortens a word). */
+const LONGEST_ABBREVIATION = Math.max(...[...ABBREVIATIONS, ...BEFORE_NUMBER].map((w) => w.length));
 /** An initial ("J.K. Rowling", "George R. R. Martin"): a lone capital and a dot end no sentence. */
 const INITIAL = /(?:^|[\s.])\p{Lu}\.$/u;
 
@@ -28,7 +30,8 @@ function endsWithAbbreviation(piece: string, next: number): boolean {
   // A list number inside emphasis ("**1. The Cookbook** by …") starts an item, not a sentence.
   if (endsWithInitial(piece) || /^[*_]*\d{1,3}\.$/.test(piece)) return true;
   const k = lastWordStart(piece);
-  if (k < 0) return false;
+  // (A word longer than any abbreviation is none: most sentence ends, read without a new string.)
+  if (k < 0 || n - 1 - k > LONGEST_ABBREVIATION) return false;
   const word = piece.slice(k, n - 1).toLowerCase();
   return ABBREVIATIONS.has(word) || (next >= 48 && next <= 57 && BEFORE_NUMBER.has(word));
 }

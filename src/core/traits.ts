@@ -22,6 +22,9 @@ export const ANNOUNCEMENT = 64;
 /** "I'll start by exploring the codebase …", "Now I need to find …": an assistant narrating its
  * process. Told apart from a person's plans by who says it (see extract-facts). */
 export const NARRATION = 128;
+/** Markup that keeps it off a line of its own: unbalanced (`balancedMarkup`) or a table row's
+ * " | ". Set by the sentence pass from its word scan (extract-sentences), never by `traitsOf`. */
+export const LOOSE_MARKUP = 256;
 
 const FIRST_PERSON_TEXT = /^(?:I|I['’](?:m|ve|d|ll)|my|My)\b|\s(?:I|I['’](?:m|ve|d|ll)|my|me|mine)\b/;
 const MY_TEXT = /\b(?:my|My|our|Our)\s/;

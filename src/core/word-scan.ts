@@ -57,10 +57,15 @@ let scannedCount = 0;
 let scannedFlags = 0;
 let scannedWords = 0;
 let scannedPunct = 0;
+let scannedAlone = true;
 
 /** 1 for markup and code punctuation: {}()<>=$|\\ and backtick. */
 const CODE_PUNCT = new Uint8Array(128);
 for (const ch of '{}()<>=$|\\`') CODE_PUNCT[ch.charCodeAt(0)] = 1;
+
+/** 1 for the characters balancedMarkup counts (* ` [ ] ( )) and the pipe of a table row. */
+const MARKUP_MARK = new Uint8Array(128);
+for (const ch of '*`[]()|') MARKUP_MARK[ch.charCodeAt(0)] = 1;
 
 /** Markup and code punctuation characters in a text ({}()<>=$|\\ and backtick). */
 export function markupCount(text: string): number {
@@ -122,6 +127,13 @@ function scanSource(src: string, lowerAscii: boolean): boolean {
   // per CJK character (the sentence pass hands in trimmed text).
   let words = n > 0 ? 1 : 0;
   let punct = 0;
+  // balancedMarkup's counts (text.ts) and a table row's " | ", read in the same walk: whether the
+  // sentence's markup lets it stand on a line of its own (`standsAlone`, asked of every sentence).
+  let bold = 0;
+  let ticks = 0;
+  let square = 0;
+  let round = 0;
+  let piped = false;
   let i = 0;
   while (i < n) {
     let c = src.charCodeAt(i);
@@ -130,7 +142,23 @@ function scanSource(src: string, lowerAscii: boolean): boolean {
       if (ASCII_WORD[c] === 0) {
         if (c === 32 || c === 9 || c === 10) {
           if (i > 0 && src.charCodeAt(i - 1) !== 32) words++;
-        } else punct += CODE_PUNCT[c] as number;
+        } else {
+          punct += CODE_PUNCT[c] as number;
+          if (MARKUP_MARK[c] === 1) {
+            if (c === 42) {
+              // ("**" counts once and is passed whole, as balancedMarkup reads it.)
+              if (src.charCodeAt(i + 1) === 42) {
+                bold++;
+                i++;
+              }
+            } else if (c === 96) ticks++;
+            else if (c === 91) square++;
+            else if (c === 93) square--;
+            else if (c === 40) round++;
+            else if (c === 41) round--;
+            else if (c === 124 && src.charCodeAt(i - 1) === 32 && src.charCodeAt(i + 1) === 32) piped = true;
+          }
+        }
         i++;
         continue;
       }
@@ -194,6 +222,7 @@ function scanSource(src: string, lowerAscii: boolean): boolean {
   }
   scannedWords = words;
   scannedPunct = punct;
+  scannedAlone = !piped && bold % 2 === 0 && ticks % 2 === 0 && square === 0 && round === 0;
   return true;
 }
 
@@ -235,12 +264,14 @@ export interface WordScan {
   words: number;
   /** Markup and code punctuation characters ({}()<>=$|\\ and backtick). */
   punct: number;
+  /** `balancedMarkup(text) && !text.includes(' | ')`: what `standsAlone` asks besides the end. */
+  alone: boolean;
 }
 
 /** Distinct ranking keys of a text as vocabulary ids, with what the same walk counted. The ids
  * array is allocated at its final length (no growth while pushing: this runs once per removed
  * sentence); the returned object is shared scratch, overwritten by the next call. */
-const lastScan: WordScan = { ids: [], count: 0, flags: 0, words: 0, punct: 0 };
+const lastScan: WordScan = { ids: [], count: 0, flags: 0, words: 0, punct: 0, alone: true };
 
 export function wordIds(text: string): WordScan {
   const n = scanWords(text);
@@ -257,6 +288,7 @@ export function wordIds(text: string): WordScan {
   lastScan.flags = scannedFlags;
   lastScan.words = scannedWords;
   lastScan.punct = scannedPunct;
+  lastScan.alone = scannedAlone;
   return lastScan;
 }
 

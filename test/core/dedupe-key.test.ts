@@ -1,5 +1,5 @@
-// dedupeKey reads ASCII text in one walk (its runs of letters and digits, lowercased): it must
-// give what the patterns give, on any text.
+// dedupeKey reads text in one walk (its runs of letters and digits, lowercased; past ASCII each
+// code unit's class asked of the pattern once): it must give what the patterns give, on any text.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dedupeKey } from '../../src/core/text';
@@ -11,7 +11,7 @@ const byPatterns = (text: string): string => {
 
 describe('dedupeKey', () => {
   it('gives the patterns’ key for ASCII and other text', () => {
-    const piece = fc.constantFrom('a', 'Z', 'Word', '42', ' ', '  ', '\t', '\n', '-', '_', '.', '!', '[[x]]', '`c`', 'é', 'İ', '会议', '😀');
+    const piece = fc.constantFrom('a', 'Z', 'Word', '42', ' ', '  ', '\t', '\n', '-', '_', '.', '!', '[[x]]', '`c`', 'é', 'İ', '会议', '😀', '𝐀', '𠀀', '\uD800', '\uDC00', 'ΟΔΟΣ', '٣', '½', '\u0301', '　');
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 30 }), (xs) => {
         const t = xs.join('');
@@ -19,6 +19,14 @@ describe('dedupeKey', () => {
       }),
       { numRuns: 2000 },
     );
+    for (const unit of ['grapheme', 'binary'] as const) {
+      fc.assert(
+        fc.property(fc.string({ unit, maxLength: 60 }), (t) => {
+          expect(dedupeKey(t)).toBe(byPatterns(t));
+        }),
+        { numRuns: 2000 },
+      );
+    }
     fc.assert(
       fc.property(fc.string({ maxLength: 60 }), (t) => {
         expect(dedupeKey(t)).toBe(byPatterns(t));

@@ -4,7 +4,7 @@
 // letters outside the BMP, lone surrogates).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { onlyShows, opensOnPointer } from '../../src/core/salience';
+import { isCjkLetter, onlyShows, opensOnPointer } from '../../src/core/salience';
 
 const SHOWS = /^(?:(?:oh|hey|look|wow|so)[,!]?\s+)?(?:here(?:['’]s| is| are)|check (?:it|this|that) out|check out|look at (?:this|that|these|my)|take a look|this is (?:my|our|a pic|a photo)|that['’]s me)\b/i;
 /** The patterns onlyShows was written with. */
@@ -59,5 +59,47 @@ describe('opensOnPointer', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  /** opensOnPointer as written with its patterns (the reply words before the pointer too). */
+  const ALL_POINTERS = new Set(
+    ("it its it's it'll it'd this this'll that that's that'll that'd these those he he's he'll he'd she she's she'll she'd " +
+      "they they're they'll they've they'd him her them his their there there's there'll such both which").split(' '),
+  );
+  const AGREES = /^[^\p{L}]*(?:yes|yeah|yep|yup|definitely|absolutely|totally|exactly|sure|of course|true|indeed|haha|ha)\b[,!.]*\s+/iu;
+  const ANSWERS_NO = /^[^\p{L}]*(?:not yet|not really|not at all|nope|nah|no)\b[,!.]/iu;
+  const firstOf = (text: string): string => (/^[^\p{L}]*([\p{L}'’]+)/u.exec(text)?.[1] ?? '').toLowerCase().replace(/’/g, "'");
+  const reference = (text: string): boolean => {
+    if (text.startsWith('A: ')) return true;
+    const first = firstOf(text);
+    if (first === 'which' && /\?["'”’)\]]*$/u.test(text.trim())) return false;
+    if (ALL_POINTERS.has(first) || ANSWERS_NO.test(text)) return true;
+    const agrees = AGREES.exec(text);
+    if (!agrees) return false;
+    const rest = text.slice(agrees[0].length);
+    return ALL_POINTERS.has(firstOf(rest)) || ANSWERS_NO.test(rest);
+  };
+  it('answers as its patterns do, replies and CJK openings included', () => {
+    const piece = fc.constantFrom('Yes', 'yes', 'YES', 'ſure', 'Sure', 'of course', 'Of', 'no', 'No', 'nope', 'Nah', 'not yet', 'not really', 'haha', 'ha', 'hahaha', 'yesé', ',', '!', '.', ' ', '  ', '\t', '会议', '한국', '㐀', '々', '〇', 'it', "it's", 'That', 'They’re', 'which', '?', 'é', 'İndeed', '\u212a', '5', "'", '’', '"', '(', 'A: ', 'A', ':', 'x', 'Aiko', 'Noor');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (xs) => {
+        const t = xs.join('');
+        expect(opensOnPointer(t)).toBe(reference(t));
+      }),
+      { numRuns: 5000 },
+    );
+    // (Shaped as a reply: marks, a reply's word, a separator, then anything.)
+    const reply = fc.constantFrom('Yes', 'yes', 'ſure', 'Sure', 'of course', 'No', 'nope', 'Nah', 'not yet', 'haha', 'hahaha', 'Indeed', 'İndeed', 'yesé', 'Aiko', '会议', 'it');
+    const shaped = fc.tuple(fc.constantFrom('', '"', '(', '5', '*', '— '), reply, fc.constantFrom('', ' ', ', ', ',', '! ', '.', '.. ', '\t', "'"), fc.array(piece, { maxLength: 4 }));
+    fc.assert(
+      fc.property(shaped, ([pre, word, sep, rest]) => {
+        const t = pre + word + sep + rest.join('');
+        expect(opensOnPointer(t)).toBe(reference(t));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+  it('takes as letters every code unit it skips as a CJK or Hangul opening', () => {
+    for (let c = 0; c < 0x10000; c++) if (isCjkLetter(c)) expect(/^\p{L}$/u.test(String.fromCharCode(c))).toBe(true);
   });
 });

@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
-import { wordCount } from '../../src/core/text';
+import { STANDS_ALONE, memo } from '../../src/core/sentence-memo';
+import { balancedMarkup, standsAlone, wordCount } from '../../src/core/text';
 import { contentWords, markupCount, wordIds } from '../../src/core/word-scan';
 import { FIRST_PERSON, MARKUP, MY, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from '../../src/core/traits';
 import { internWord, lookupWord, resetVocabIfFull, vocabGeneration, wordOf } from '../../src/core/vocab';
@@ -17,7 +18,7 @@ const mixedText = fc.oneof(
   fc
     .array(
       fc.oneof(
-        fc.constantFrom('I', "I'm", 'I’ve', 'my', 'My', 'me', 'our', 'You', "you're", "b'My", 'éyou', 'Ié', "don't", 'Café', 'ÉTÉ', 'İstanbul', 'ΑΣ', '会议记录', 'abc会议', 'テスト', '한국어', '😀', 'x9', 'foo_bar', '{', '`', '$x', 'a=b', ' ', '  ', '\t', '\n', ', ', '.', '?', '!', '—', "'", '’'),
+        fc.constantFrom('I', "I'm", 'I’ve', 'my', 'My', 'me', 'our', 'You', "you're", "b'My", 'éyou', 'Ié', "don't", 'Café', 'ÉTÉ', 'İstanbul', 'ΑΣ', '会议记录', 'abc会议', 'テスト', '한국어', '😀', 'x9', 'foo_bar', '{', '`', '$x', 'a=b', ' ', '  ', '\t', '\n', ', ', '.', '?', '!', '—', "'", '’', '**', '*', '[', ']', '[[', ']]', '(', ')', ' | ', '|', 'Ié**'),
         fc.string({ maxLength: 3 }),
       ),
       { maxLength: 30 },
@@ -37,6 +38,7 @@ describe('word scan', () => {
         expect(scan.count).toBe(words.length);
         expect(scan.words).toBe(wordCount(text));
         expect(scan.punct).toBe(markupCount(text));
+        expect(scan.alone).toBe(balancedMarkup(text) && !text.includes(' | '));
       }),
       { numRuns: 3000 },
     );
@@ -60,6 +62,19 @@ describe('word scan', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('reads in its walk whether a prose sentence may stand alone, as standsAlone does', () => {
+    fc.assert(
+      fc.property(fc.array(mixedText, { minLength: 1, maxLength: 4 }), (lines) => {
+        const m: ChatMessage = { id: 'm1', createdAt: 0, role: 'assistant', content: lines.join('\n') };
+        for (const s of sentencesOf([{ ...m }])) expect(memo(s, STANDS_ALONE)).toBe(standsAlone(s.text));
+      }),
+      { numRuns: 1000 },
+    );
+    const [bold, table] = sentencesOf([{ id: 'm2', createdAt: 0, role: 'user', content: 'A Brief History** by Harari.\nThe plan | the budget | the date' }]);
+    expect(bold && memo(bold, STANDS_ALONE)).toBe(false);
+    expect(table && memo(table, STANDS_ALONE)).toBe(false);
   });
 
   it('reads the form of a sentence', () => {
