@@ -355,6 +355,31 @@ describe('where the work was left off', () => {
     expect(block).not.toContain('Next step:');
     for (const line of lines) if (!line.endsWith('Constraints and preferences:') && !/^[A-Z][a-z]+(?: [a-z]+){0,3}:$/.test(line)) expect(line).not.toMatch(/:\s*$/);
   });
+
+  /** Steps that read long files first: a block with room for a two-sentence "Left off". */
+  const reading: Step[] = [
+    ['Let me look at the writer.', 'cat export.py', `def write(rows):\n${'    out.append(format_row(row))\n'.repeat(60)}`],
+    ['And at its tests.', 'cat tests/test_export.py', `def test_dates():\n${'    assert write([row]) == expected\n'.repeat(60)}`],
+  ];
+
+  it('says one step: what the last message found, then the step it announced last, not every intention on the way', () => {
+    const chat = run('Fix the export.', [
+      ...reading,
+      [
+        'So `write()` never escapes the separator. Now let me look at the tests again and think about the best approach. Let me implement the simpler fix first. Let me check how the reader splits the fields:',
+        'grep -n split export.py',
+        '30: fields = line.split(",")',
+      ],
+    ]);
+    const left = blockOf(chat).block.split('\n').find((l) => l.startsWith('Left off:'));
+    expect(left).toBe('Left off: So `write()` never escapes the separator. Let me check how the reader splits the fields.');
+  });
+
+  it('keeps what the agent found it must do before the step, and leaves out its thinking aloud', () => {
+    const chat = run('Fix the export.', [...reading, ['Now I understand the issue. I need to call `setup()` before the writer runs. Let me fix the script:', "sed -i 's/^run()/setup(); run()/' repro.py", '']]);
+    const left = blockOf(chat).block.split('\n').find((l) => l.startsWith('Left off:'));
+    expect(left).toBe('Left off: I need to call `setup()` before the writer runs. Let me fix the script.');
+  });
 });
 
 describe('a small window with a long task message', () => {
@@ -435,7 +460,7 @@ describe('where the work stands, as a reader needs it', () => {
       ['The issue is about time zones.', 'cat app/parse.py', 'def parse(s): ...'],
       ['Now I understand the issue. The parser drops the sign of the offset before it converts it. Let me look at the tests:', 'ls tests', 'test_parse.py'],
     ]);
-    expect(section(blockOf(announced).block, 'State:')).toContain('- Cause: The parser drops the sign of the offset before it converts it.');
+    expect(blockOf(announced).state?.cause?.text).toBe('The parser drops the sign of the offset before it converts it.');
     const finding = run('Fix the offsets.', [['So `parse()` does not handle a negative offset at all.', 'cat app/parse.py', 'def parse(s): ...']]);
     expect(blockOf(finding).state?.cause?.text).toBe('`parse()` does not handle a negative offset at all.');
     const topic = run('Fix the offsets.', [['The issue is about time zones in the parser module.', 'cat app/parse.py', 'def parse(s): ...']]);
