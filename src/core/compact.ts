@@ -307,7 +307,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const met = withFates(removed, extractErrors(removed, all));
   const errors = [...met, ...laterFates(previous?.errors ?? [], removed).filter((e) => !met.some((f) => errorKey(f.text) === errorKey(e.text)))];
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
-  const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known, reported) : null;
+  const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known, reported, all) : null;
   // The left-off command's outcome in one line, as the state read it (left-off.ts).
   if (task.leftOff) leftOffOutcome(task.leftOff, state);
 

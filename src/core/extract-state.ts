@@ -269,9 +269,10 @@ function searchedNotes(text: string): string[] {
  * The state of the work in `messages` (one round's removed part). `earlier` is the state carried
  * so far (a file it lists as scratch stays scratch), `known` the paths the conversation had read or
  * changed before (a file written whole that existed is changed, not created), `task` what the
- * task reported (a cause that only says it again is the symptom, agent-cause.ts).
+ * task reported (a cause that only says it again is the symptom, agent-cause.ts), `said` all the
+ * sentences, with those the agent retracted or hedged (a plan it took back is no plan).
  */
-export function extractState(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlier: TaskState | null = null, known: readonly string[] = [], task = ''): TaskState {
+export function extractState(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlier: TaskState | null = null, known: readonly string[] = [], task = '', said: readonly Sentence[] = sentences): TaskState {
   const state = emptyState();
   const results = new Map<string, ChatMessage>();
   for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);
@@ -391,7 +392,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   }
   const index = new Map(messages.map((m, i) => [m.id, i]));
   const lastEdit = Math.max(-1, ...state.changed.flatMap((c) => c.sources.map((id) => index.get(id) ?? -1)));
-  const plan = latestPlan(sentences, lastEdit);
+  const plan = latestPlan(sentences, lastEdit, said);
   if (plan && !(state.cause?.text ?? '').includes(plan.text)) state.plan = plan;
   return state;
 }

@@ -489,6 +489,22 @@ describe('where the work stands, as a reader needs it', () => {
     expect(blockOf(made).block).not.toContain('Planned fix:');
   });
 
+  it('shows no plan the agent took back or left for a search of the right one, and a later plan in its own words', () => {
+    const planned: Step = ['The fix should be to keep the sign of the offset when the parser converts it.', 'cat app/parse.py', 'def parse(s): ...'];
+    const plan = (steps: Step[]): string | undefined => blockOf(run('Fix the offsets.', steps)).state?.plan?.text;
+    // Taken back in the next sentence, or by a new diagnosis later: no plan rather than the old one.
+    expect(plan([['The fix should be to keep the sign of the offset when the parser converts it. Wait, that breaks the UTC case.', 'cat app/parse.py', 'def parse(s): ...']])).toBeUndefined();
+    expect(plan([planned, ['Actually, I think the real issue is in the tokenizer, not the parser.', 'cat app/tokens.py', 'def split(s): ...']])).toBeUndefined();
+    expect(plan([planned, ['Let me check what the right fix should be for the UTC case.', 'cat tests/test_parse.py', 'def test_utc(): ...']])).toBeUndefined();
+    // A guess is no plan.
+    expect(plan([planned, ['Maybe the fix should be to parse the offset in the tokenizer instead?', 'cat app/tokens.py', 'def split(s): ...']])).toBeUndefined();
+    // A later plan, also said as a belief (with its hedge) or in other words ("the logic should be").
+    expect(plan([planned, ['I think the fix should be to parse the offset before the tokenizer strips the sign.', 'cat app/tokens.py', 'def split(s): ...']])).toBe('I think the fix should be to parse the offset before the tokenizer strips the sign.');
+    expect(plan([planned, ['So the logic should be: read the sign first, then the hours and the minutes.', 'cat app/tokens.py', 'def split(s): ...']])).toBe('The logic should be: read the sign first, then the hours and the minutes.');
+    // Talk of the fix that is no statement of it leaves the plan standing.
+    expect(plan([planned, ['Let me run the tests to make sure the fix works.', 'ls tests', 'test_parse.py']])).toBe('The fix should be to keep the sign of the offset when the parser converts it.');
+  });
+
   it('leaves off at the last tool call with its outcome in one line, even when that step said nothing', () => {
     const chat = run('Fix the export.', [
       ['Let me look at the writer.', 'cat export.py', 'def write(rows): ...'],
