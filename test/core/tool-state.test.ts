@@ -353,7 +353,7 @@ describe('where the work was left off', () => {
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toBe("- Ran: sed -n '10,40p' export.py — `def write(rows):`");
     expect(block).not.toContain('Next step:');
-    for (const line of lines) if (!line.endsWith('Constraints and preferences:') && !/^[A-Z][a-z]+(?: [a-z]+){0,3}:$/.test(line)) expect(line).not.toMatch(/:\s*$/);
+    for (const line of lines) if (!line.endsWith('Constraints and preferences:') && line !== 'State (source files unchanged):' && !/^[A-Z][a-z]+(?: [a-z]+){0,3}:$/.test(line)) expect(line).not.toMatch(/:\s*$/);
   });
 
   /** Steps that read long files first: a block with room for a two-sentence "Left off". */
@@ -418,6 +418,16 @@ describe('where the work stands, as a reader needs it', () => {
   it('says no source file was edited yet, in a run with a shell and no edit; not in a run of note lookups', () => {
     const looking = run('Fix the rounding in billing/total.py.', [['Let me read it.', 'cat billing/total.py', 'def total(lines): ...']]);
     expect(section(blockOf(looking).block, 'State:')).toContain('- Changed: no source file edited yet');
+    // With more to say of the state, the heading says it: a line of no source's words is none.
+    const checking = run('Fix the rounding in billing/total.py.', [
+      ['The total is summed before rounding, so the cents drift.', 'cat billing/total.py', 'def total(lines): ...'],
+      ['Let me run the tests.', 'python -m pytest tests/test_total.py', 'FAILED tests/test_total.py::test_cents - AssertionError: 10.01 != 10.0\n<returncode>1</returncode>'],
+      ['Let me read the test.', 'cat tests/test_total.py', 'def test_cents(): ...'],
+    ]);
+    const block = blockOf(checking).block;
+    expect(block).not.toContain('no source file edited yet');
+    expect(block).not.toContain('\nState:\n');
+    expect(section(block, 'State (source files unchanged):')).toContain('- Checked: python -m pytest tests/test_total.py — failed');
     const notes = run('What do my notes say about compost?', [['Reading the note.', { name: 'read_note', args: { path: 'Garden/Soil.md' } }, 'Compost twice a year.']]);
     expect(blockOf(notes).block).not.toContain('no source file edited yet');
     const edited = run('Fix the rounding.', [['Fixing it.', "sed -i 's/round(x)/round(x, 2)/' billing/total.py", '']]);
@@ -484,7 +494,7 @@ describe('where the work stands, as a reader needs it', () => {
       ['The fix should be to keep the sign of the offset when the parser converts it.', 'cat app/parse.py', 'def parse(s): ...'],
       ['Let me look at the tests first.', 'ls tests', 'test_parse.py'],
     ];
-    expect(section(blockOf(run('Fix the offsets.', steps)).block, 'State:')).toContain('- Planned fix: The fix should be to keep the sign of the offset when the parser converts it.');
+    expect(section(blockOf(run('Fix the offsets.', steps)).block, 'State (source files unchanged):')).toContain('- Planned fix: The fix should be to keep the sign of the offset when the parser converts it.');
     const made = run('Fix the offsets.', [...steps, ['Making it.', "sed -i 's/abs(offset)/offset/' app/parse.py", '']]);
     expect(blockOf(made).block).not.toContain('Planned fix:');
   });
@@ -679,8 +689,7 @@ Creating the patch and submitting it MUST be separate commands.
     const order = ['MODIFY:', 'DO NOT MODIFY:', 'EXACT command'].map((r) => rules.indexOf(r));
     expect(order.every((x) => x >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    const state = section(block, 'State:');
-    expect(state).toContain('- Changed: no source file edited yet');
+    const state = section(block, 'State (source files unchanged):');
     expect(state).toContain('- Cause: The exporter skips a row when its date is empty instead of writing an empty cell.');
     expect(state).toContain('- Checked: python -m pytest tests/test_csv.py — failed with return code 1: FAILED tests/test_csv.py::test_empty_date - AssertionError');
   });
