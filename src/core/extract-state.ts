@@ -309,7 +309,8 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       const name = call.name;
       if (name === PLUGIN_READ || name === PLUGIN_SEARCH || PLUGIN_WRITE.test(name)) {
         const path = typeof args.path === 'string' ? args.path.trim() : '';
-        const failed = result.error || /^(?:No note at|The user declined)/.test(result.text.trim());
+        // (A write the vault refused — "Error: append_to_note is read-only …" — changed nothing.)
+        const failed = result.error || /^(?:No note at|The user declined|Error\b)/.test(result.text.trim());
         if (name === PLUGIN_READ && path && !failed && !state.notesRead.includes(path)) state.notesRead.push(path);
         const found = name === PLUGIN_SEARCH && !result.error ? searchedNotes(result.text) : null;
         if (found && typeof args.query === 'string') state.searches.push({ query: squash(args.query), notes: found, sources: [m.id] });

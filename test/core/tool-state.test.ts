@@ -632,6 +632,35 @@ describe("the plugin's own tool loop", () => {
     expect(block).not.toContain('no source file edited yet');
   });
 
+  it('carries no report of a failure that was resolved afterwards as a key fact: Errors met says its fate', () => {
+    const write = (id: string): ChatMessage => ({ id, createdAt: 0, role: 'assistant', content: '', toolCalls: [{ id: `c-${id}`, name: 'append_to_note', arguments: JSON.stringify({ path: 'Garden/Log.md', text: 'Turned the compost.' }) }] });
+    const chat: ChatMessage[] = [
+      { id: 'u0', createdAt: 0, role: 'user', content: 'Please add to my garden log that I turned the compost today.' },
+      write('a1'),
+      { id: 't1', createdAt: 0, role: 'tool', toolCallId: 'c-a1', content: 'Error: append_to_note is read-only in this vault (enable "Allow edits" in the plugin settings).' },
+      { id: 'a2', createdAt: 0, role: 'assistant', content: 'The edit failed: note editing is switched off in the plugin settings ("Allow edits"). The garden log keeps one line per day of work in the beds.' },
+      { id: 'u1', createdAt: 0, role: 'user', content: 'I enabled it. Try again.' },
+      write('a3'),
+      { id: 't3', createdAt: 0, role: 'tool', toolCallId: 'c-a3', content: 'OK: appended 1 line to Garden/Log.md' },
+      { id: 'a4', createdAt: 0, role: 'assistant', content: 'Done: the log now says you turned the compost today.' },
+      { id: 'u2', createdAt: 0, role: 'user', content: 'Thanks.' },
+    ];
+    const { block, errors } = blockOf(chat);
+    expect(errors).toHaveLength(1);
+    expect(block).toContain('append_to_note Garden/Log.md succeeded on retry');
+    expect(block).not.toContain('The edit failed');
+    // (The refused write changed nothing: one edit, the one that went through.)
+    expect(section(block, 'State:')).toContain('- Changed: Garden/Log.md\n  - Turned the compost.');
+    expect(block).not.toContain('edited 2 times');
+    // (The message's other sentences are still facts.)
+    expect(block).toContain('The garden log keeps one line per day of work in the beds.');
+  });
+
+  it('says of an output headed by a bare label the line it ended on, not the label', () => {
+    const chat = run('Total my January rows per category.', [['', { name: 'python', args: { input: 'print(df.groupby("category").amount.sum())' } }, 'category\neating out     46.00\ngroceries     199.00\nrent          950.00\ntotal 1246.9']]);
+    expect(blockOf(chat).state?.lastAction?.outcome).toBe('total 1246.9');
+  });
+
   it('says of a file shown last how much it showed, not the first line of the range', () => {
     const chat = run('The parser drops empty rows. Fix it in parser.py.', [
       ['Let me look at the loop.', "sed -n '40,43p' parser.py", '    for row in rows:\n        if not row:\n            continue\n        out.append(row)'],
