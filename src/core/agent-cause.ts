@@ -43,13 +43,15 @@ function causeSentence(s: Sentence): boolean {
 
 /** The sentences after an announcement in its message that say what it announced (up to
  * CAUSE_WORDS words; a lead-in or a hedge ends them). */
-function announcedCause(sentences: readonly Sentence[], at: number): Sentence[] {
+function announcedCause(sentences: readonly Sentence[], at: number, cause = false): Sentence[] {
   const head = sentences[at] as Sentence;
   const out: Sentence[] = [];
   let words = 0;
   for (let i = at + 1; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
     if (s.message !== head.message || !causeSentence(s) || NOT_A_CAUSE.test(s.text)) break;
+    // (A cause ends where the fix begins: "The fix should be to …" is the plan's.)
+    if (cause && PLAN_SHAPE.test(s.text.replace(PLAN_OPENER, ''))) break;
     if (out.length && words + s.wc > CAUSE_WORDS) break;
     out.push(s);
     words += s.wc;
@@ -158,6 +160,28 @@ export function restatesSymptom(text: string, task: string): boolean {
   return words.length > 0 && words.filter((w) => stems.has(w.slice(0, 5))).length >= RESTATED * words.length;
 }
 
+/** What should happen, said as the issue ("The issue is that `order.product_id` should be updated
+ * when `product.sku` changes."): the behaviour wanted, not why it is missing. */
+const SHOULD_WHEN = /\bshould (?:be|have been|get|become|stay|remain|change|update)\b[^.]{0,80}\bwhen\b/i;
+/** What the output shows against what was wanted ("it's showing `ASC` instead of `DESC`"). */
+const SHOWN_INSTEAD = /\b(?:show(?:s|ing|n)?|display(?:s|ed|ing)?|output(?:s|ted|ting)?|print(?:s|ed|ing)?|generat(?:es|ed|ing)|produc(?:es|ed|ing)|results? in|get(?:s|ting)?)\b[^.]{0,60}\binstead of\b/i;
+/** Where the issue lies and nothing of what goes wrong there ("The issue is in Django's migration
+ * writer module, specifically `django.db.migrations.writer`."). */
+const ONLY_WHERE = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?the (?:issue|problem|bug) (?:is|lies|must be|seems to be) (?:in|with|inside|within|somewhere in)\b[^:]*$/i;
+/** A condition and what "we need to" do about it ("… when indexes include `_order`, we need to add
+ * those indexes after …"): a plan, not a cause. */
+const WHEN_WE_NEED = /^(?:(?:so|now)[,]?\s+)?(?:the (?:issue|problem|bug) is that )?(?:when|if)\b[^,]+,\s*we (?:need|have|should|must) to\b/i;
+/** Words of a mechanism: why the code does what it does. */
+const MECHANISM = /\b(?:because|since|does(?:n['’]t| not)|do(?:n['’]t| not)|is(?:n['’]t| not)|never|only|without|ignores?|calls?|passes|compares?|checks?|falls? through|fails? to|treats?|skips?|drops?|overrides?|loses?|misses|lacks?|forgets?|strips?)\b/i;
+
+/** Whether a would-be cause says only what is seen or wanted, where, or what to do — not why:
+ * the behaviour wanted or the output shown instead, or where it lies, with no word of a mechanism;
+ * or what to do about a condition. */
+export function symptomOnly(text: string): boolean {
+  if (WHEN_WE_NEED.test(text)) return true;
+  return (SHOULD_WHEN.test(text) || SHOWN_INSTEAD.test(text) || ONLY_WHERE.test(text)) && !MECHANISM.test(text);
+}
+
 /** Least words a cause names besides those any issue has. */
 const CAUSE_MIN_WORDS = 3;
 const vague = (text: string): boolean => contentWords(text).filter((w) => !ISSUE_WORDS.has(w)).length < CAUSE_MIN_WORDS;
@@ -172,16 +196,16 @@ export function latestCause(sentences: readonly Sentence[], task = ''): SourcedL
     const s = sentences[i] as Sentence;
     if (s.role !== 'assistant' || s.code || s.template || !memo(s, MAY_STATE_CAUSE)) continue;
     if (ANNOUNCED_CAUSE.test(s.text) && s.wc <= 12) {
-      const said = announcedCause(sentences, i);
+      const said = announcedCause(sentences, i, true);
       // (List items end without a stop: each is ended, so two never run together.)
       const text = causeText(said.map((x) => (/[.!?;]["'”’)\]*_`]*$/u.test(x.text) ? x.text : `${x.text};`)).join(' ').replace(/;$/, '.'));
-      if (said.length && !restatesSymptom(text, task)) return { text, sources: [s.id], at: s.at, score: 1, round: 0 };
+      if (said.length && !restatesSymptom(text, task) && !symptomOnly(text)) return { text, sources: [s.id], at: s.at, score: 1, round: 0 };
       continue;
     }
     if (!causeSentence(s) || NOT_A_CAUSE.test(s.text)) continue;
     // (The symptom said again is no conclusion about why: an earlier one may be. Nor is a line
     // naming nothing — "The issue is in how it's being used.")
-    if (restatesSymptom(causeText(s.text), task) || vague(s.text)) continue;
+    if (restatesSymptom(causeText(s.text), task) || vague(s.text) || symptomOnly(s.text)) continue;
     if (CAUSE.test(s.text) && s.wc >= 6) return { text: causeText(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
     if (!finding && FINDING.test(s.text) && s.wc >= 6) finding = s;
   }

@@ -477,6 +477,25 @@ describe('where the work stands, as a reader needs it', () => {
     expect(blockOf(topic).state?.cause).toBeNull();
   });
 
+  it('takes no cause that only says what should happen, what shows instead, where it lies or what to do: the conclusion about why before it stands', () => {
+    const why: Step = ['The issue is that `add_line()` never calls `refresh_total()` after it appends.', 'cat billing/order.py', 'def add_line(self, line): ...'];
+    const cause = (said: string): string | undefined => blockOf(run('Fix the order total.', [why, [said, 'cat billing/total.py', 'def refresh_total(self): ...']])).state?.cause?.text;
+    const expected = 'The issue is that `add_line()` never calls `refresh_total()` after it appends.';
+    expect(cause('The issue is that `order.total` should be updated when a line is added.')).toBe(expected);
+    expect(cause('The issue is that when the order is printed, it is showing the old total instead of the new one.')).toBe(expected);
+    expect(cause('The issue is in the billing module, specifically `billing.order`.')).toBe(expected);
+    expect(cause('The issue is that when a line is added, we need to refresh the total afterwards.')).toBe(expected);
+    // A later conclusion that says why still wins.
+    expect(cause('The issue is that `refresh_total()` only sums the lines it had cached.')).toBe('The issue is that `refresh_total()` only sums the lines it had cached.');
+  });
+
+  it('ends an announced cause where the fix begins: the plan is said as the plan', () => {
+    const chat = run('Fix the order total.', [['Now I understand the issue. The `add_line()` method never calls `refresh_total()` after it appends. The fix should be to call `refresh_total()` at the end of `add_line()`. Let me look at it:', 'cat billing/order.py', 'def add_line(self, line): ...']]);
+    const { state } = blockOf(chat);
+    expect(state?.cause?.text).toBe('The `add_line()` method never calls `refresh_total()` after it appends.');
+    expect(state?.plan?.text).toBe('The fix should be to call `refresh_total()` at the end of `add_line()`.');
+  });
+
   it('lists every place a file was edited, oldest first, and a chain keeps the earlier ones', () => {
     const chat = run('Fix the totals.', [
       ['First place.', "sed -i '12s/total =/total +=/' billing/total.py", ''],
