@@ -328,6 +328,19 @@ describe("an agent's prose", () => {
     for (const gone of ['getting complex', 'had a bug', 'somewhere else']) expect(facts).not.toContain(gone);
   });
 
+  it('carries no telling itself to think, no wondering and no restated task: not a fact, an open task nor a step', () => {
+    const chat = run('Fix the totals.', [
+      ['The PR specifically asks to round once, after the sum. The discount helper rounds each line before summing.', 'cat billing/discounts.py', 'def apply_discount(total, rate): ...'],
+      ["However, I'm wondering if we should keep the old rounding for invoices. Actually, wait. I need to think about this more carefully. Let me read the invoice code:", 'cat billing/invoice.py', 'def invoice(order): ...'],
+    ]);
+    const r = compact(chat, { budgetTokens: 1200, cut: chat.length - 1, model: 'gpt-4o' });
+    if (!r.ok) throw new Error(r.message);
+    const lines = [...r.record.facts, ...r.record.openTasks, ...(r.record.leftOff ? [r.record.leftOff] : [])].map((f) => f.text).join('\n');
+    expect(lines).toContain('The discount helper rounds each line before summing.');
+    for (const gone of ['think about this', 'wondering', 'specifically asks']) expect(lines).not.toContain(gone);
+    expect(r.record.leftOff?.text).toBe('Let me read the invoice code.');
+  });
+
   it('property: only assistant sentences are ever dropped, and order is kept', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant'), fc.constantFrom('Actually, no.', 'The cache is stale.', 'Maybe it is the disk?', 'It works.', 'Wait, the path is wrong.')), { maxLength: 12 }), (turns) => {
