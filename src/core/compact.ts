@@ -15,6 +15,7 @@ import { extractTaskLines } from './extract-goal';
 import { leftOffOutcome, settleLeftOff } from './left-off';
 import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
+import { withoutPendingPlans } from './agent-cause';
 import { LIBRARY, laterFates, withFates, withoutSettledFailures } from './error-fate';
 import { rulesOf, taskRules } from './extract-rules';
 import { extractState, shellCommand, stateIsEmpty } from './extract-state';
@@ -353,8 +354,10 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // (Answers' lists only where the block lays facts out under their threads' heads.)
   const answers = kind === 'assist' && options.budgetTokens >= THREADS_MIN_ROOM ? listedAnswers(removed, sentences) : [];
   headByAsked(threads, answers, removed, threadOf, round);
-  // (In a tool loop, not the agent's report of a failure resolved since: Errors met says its fate.)
-  const facts = selectFacts(agent ? withoutSettledFailures(sentences, errors, removed) : sentences, {
+  // (In a tool loop, not the agent's report of a failure resolved since — Errors met says its fate —
+  // nor its statements of a fix not made yet: Planned fix says the one that stands.)
+  const lastEdit = Math.max(-1, ...(state?.changed ?? []).flatMap((c) => c.sources.map((id) => removed.findIndex((m) => m.id === id))));
+  const facts = selectFacts(agent ? withoutSettledFailures(withoutPendingPlans(sentences, lastEdit), errors, removed) : sentences, {
     ...(kind === 'assist' ? { threadOf } : {}),
     kind,
     sessionOf: (s) => threadOf.get(s.id),

@@ -502,6 +502,26 @@ describe('where the work stands, as a reader needs it', () => {
     expect(cause('The issue is that `refresh_total()` only sums the lines it had cached.')).toBe('The issue is that `refresh_total()` only sums the lines it had cached.');
   });
 
+  it('carries no statement of a fix not made yet as a key fact, abandoned or standing; one an edit carried out stays', () => {
+    const facts = (steps: Step[]): string => {
+      const chat = run('Fix the order total.', steps);
+      const r = compact(chat, { budgetTokens: 1200, cut: chat.length - 1, model: 'gpt-4o' });
+      if (!r.ok) throw new Error(r.message);
+      return r.record.facts.map((f) => f.text).join('\n');
+    };
+    const abandoned = facts([
+      ['The fix should be to call `refresh_total()` at the end of `add_line()`. The order keeps its lines in a plain list.', 'cat billing/order.py', 'def add_line(self, line): ...'],
+      ['The cache is keyed by the order id alone. Let me check what the right fix should be for cached totals.', 'cat billing/cache.py', 'def cached_total(order): ...'],
+    ]);
+    expect(abandoned).not.toContain('The fix should be');
+    expect(abandoned).toContain('The order keeps its lines in a plain list.');
+    const made = facts([
+      ['The fix should be to call `refresh_total()` at the end of `add_line()`. The order keeps its lines in a plain list.', 'cat billing/order.py', 'def add_line(self, line): ...'],
+      ['Making it.', "sed -i 's/self.lines.append(line)/self.lines.append(line); self.refresh_total()/' billing/order.py", ''],
+    ]);
+    expect(made).toContain('The fix should be to call `refresh_total()` at the end of `add_line()`.');
+  });
+
   it('ends an announced cause where the fix begins: the plan is said as the plan', () => {
     const chat = run('Fix the order total.', [['Now I understand the issue. The `add_line()` method never calls `refresh_total()` after it appends. The fix should be to call `refresh_total()` at the end of `add_line()`. Let me look at it:', 'cat billing/order.py', 'def add_line(self, line): ...']]);
     const { state } = blockOf(chat);
