@@ -388,6 +388,14 @@ describe('where the work was left off', () => {
     expect(left).toBe('Left off: So `write()` never escapes the separator. Let me check how the reader splits the fields.');
   });
 
+  it('says the step alone when what the agent found before it has no room', () => {
+    const found = 'So the exporter writes every row through `format_row()`, which quotes the separator only when the value is a string and never when it is a number, a date or a decimal from the ledger.';
+    const chat = run('Fix the export.', [...reading, [`${found} Let me read the tests:`, 'cat tests/test_export.py', 'def test_quotes(): ...']]);
+    const small = blockOf(chat, 220).block.split('\n').find((l) => l.startsWith('Left off:'));
+    expect(small).toBe('Left off: Let me read the tests.');
+    expect(blockOf(chat).block).toContain(`Left off: ${found} Let me read the tests.`);
+  });
+
   it('keeps what the agent found it must do before the step, and leaves out its thinking aloud', () => {
     const chat = run('Fix the export.', [...reading, ['Now I understand the issue. I need to call `setup()` before the writer runs. Let me fix the script:', "sed -i 's/^run()/setup(); run()/' repro.py", '']]);
     const left = blockOf(chat).block.split('\n').find((l) => l.startsWith('Left off:'));
