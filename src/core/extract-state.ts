@@ -32,6 +32,14 @@ const BACKUP = /(?:\.(?:backup|bak|orig|old|save|tmp)|~)$/i;
 const SCRIPT_EXT = /\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl|php|txt|patch|diff|log|out|json)$/i;
 /** A command that runs a test or a reproduction (after `cd … &&` and env assignments). */
 const RUNNER = /^(?:python[\d.]*|pytest|py\.test|node|deno|bun|ruby|php|go|cargo|make|tox|nox|bash|sh|\.\/\S+|npm|npx|pnpm|yarn|jest|vitest|mocha)$/;
+/** A script named for changing code (`fix_autodetector.py`, `apply_patch.py`, `update_impl.py`). */
+const EDIT_SCRIPT = /(?:^|\/)(?:fix|patch|apply|update|edit|modify|implement|rewrite|replace)(?:_[\w-]*)?\.(?:py|sh|js|mjs|rb|pl)$/i;
+/** Whether a command runs a script named for changing code (see EDIT_SCRIPT): what it printed
+ * last says what it did. */
+export function runsEditScript(command: string): boolean {
+  const words = withoutCd(command.split('\n')[0] ?? '').trim().split(/\s+/);
+  return /^(?:python[\d.]*|node|ruby|perl|bash|sh)$/.test(words[0] ?? '') && EDIT_SCRIPT.test(words[1] ?? '');
+}
 /** Runs that install or inspect rather than test. */
 const NOT_A_RUN = /^(?:-m\s+pip|-m\s+venv|--version|-V\b|install\b|i\b|add\b|ci\b|get\b|build\b|fmt\b|mod\b)/;
 /** The plugin's own tools (src/chat/tools/vault-tools.ts). */
@@ -217,6 +225,8 @@ function runLine(command: string): string {
       if (/^(?:npm|pnpm|yarn|go|cargo|make)$/.test(cmd) && !/\btest\b/.test(rest)) continue;
       if (/^(?:bash|sh)$/.test(cmd) && !/\.sh\b/.test(rest)) continue;
       if (/^python[\d.]*$/.test(cmd) && !rest) continue;
+      // (A script named for changing code — fix_x.py, apply_patch.py — runs an edit, not a check.)
+      if (EDIT_SCRIPT.test(rest.split(/\s+/)[0] ?? '')) continue;
       return shownCommand(lines.slice(i).join('\n'));
     }
   }
@@ -372,7 +382,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       // (A file shown in part — `sed -n '1867,1900p' x.py`, `cat x.py` — says how much it showed:
       // its first line is wherever the range began, not what the step found.)
       // (A run of an edit script: what it printed last says what it did — "Fixed content setter logic".)
-      const outcome = command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : runsEdit ? editOutcome(result) : actionOutcome(result, command ?? '');
+      const outcome = command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : runsEdit || (command !== null && runsEditScript(command)) ? editOutcome(result) : actionOutcome(result, command ?? '');
       if (shown) state.lastAction = { command: shown, outcome, sources: [m.id] };
     }
   }

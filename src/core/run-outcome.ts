@@ -33,7 +33,8 @@ const NOT_A_FINDING = /:\s*$|^[-=*#_~. ]+$|^<\/?[\w-]+>$/;
  * nothing of what the run showed.
  */
 function telling(lines: readonly string[]): string {
-  const fit = lines.filter((l) => l.length <= 400 && !TOOL_NOISE.test(l) && !NOT_A_FINDING.test(l));
+  // (Nor a line of brackets alone — the "]" closing a printed list —: it says nothing.)
+  const fit = lines.filter((l) => l.length <= 400 && !TOOL_NOISE.test(l) && !NOT_A_FINDING.test(l) && /[\p{L}\p{N}]/u.test(l));
   const last = (re: RegExp): string | undefined => [...fit].reverse().find((l) => re.test(l));
   return last(BAD_VERDICT) ?? last(GOOD_VERDICT) ?? fit[fit.length - 1] ?? lines[lines.length - 1] ?? '';
 }
@@ -112,6 +113,6 @@ const HEADER_LINE = /^[A-Za-z_][A-Za-z_-]*(?:[ \t]+[A-Za-z_][A-Za-z_-]*)?:?$/;
 export function editOutcome(result: RunResult): string {
   const plain = actionOutcome(result);
   if (plain.startsWith('failed') || plain === 'no output') return plain;
-  const lines = result.text.split('\n').map((l) => l.trim()).filter((l) => l && !TOOL_NOISE.test(l));
+  const lines = result.text.split('\n').map((l) => l.trim()).filter((l) => l && !TOOL_NOISE.test(l) && /[\p{L}\p{N}]/u.test(l));
   return truncateBalanced(squash(lines[lines.length - 1] ?? plain), MAX_OUTCOME);
 }

@@ -613,6 +613,16 @@ describe('where the work stands, as a reader needs it', () => {
     expect(blockOf(chat).block).toContain("- Ran: cat > repro.py … python repro.py — failed with return code 1: KeyError: 'date'");
   });
 
+  it('takes no run of a script named for changing code as a check, and says what it printed last', () => {
+    const chat = run('Fix the totals.', [
+      ['Let me run the tests.', 'python -m pytest tests/test_total.py', 'FAILED tests/test_total.py::test_cents - AssertionError: 10.01 != 10.0\n<returncode>1</returncode>'],
+      ['Let me apply the fix.', 'python fix_total.py', 'Found total() at line 12\nWrote billing/total.py.new\nPatched total() in the copy\n]'],
+    ]);
+    const { block, state } = blockOf(chat);
+    expect(state?.checked?.command).toBe('python -m pytest tests/test_total.py');
+    expect(block).toContain('- Ran: python fix_total.py — `Patched total() in the copy`');
+  });
+
   it('counts a missing test runner and a qualified exception line as a failed run, whatever the return code', () => {
     const chat = run('Fix the export.', [
       ['Running the tests.', 'python -m pytest tests/test_export.py 2>&1', '/usr/bin/python: No module named pytest\n<returncode>0</returncode>'],
