@@ -23,7 +23,7 @@ const MAX_HOW = 200;
 /** Most earlier edits of one file a state keeps beside its latest. */
 const MAX_EARLIER = 2;
 /** Bounds of the lists a chain carries. */
-const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8, looked: 8 };
+const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8, looked: 8, editScripts: 8 };
 
 /** Arguments of a write tool that hold the text written. */
 const NEW_TEXT_KEYS = ['new_str', 'new_string', 'new_text', 'replacement', 'content', 'text', 'code', 'patch', 'diff', 'file_text'];
@@ -210,6 +210,18 @@ function creates(command: string, path: string): boolean {
   return new RegExp(`(?:>\\s*|\\btee\\s+(?:-a\\s+)?|\\btouch\\s+|\\bcp\\s+(?:-\\w+\\s+)*\\S+\\s+)['"]?[^\\s'"]*${base}(?![\\w.])`).test(command);
 }
 
+/** Whether a command that writes `script` by a heredoc runs it after (`cat > fix.py << EOF … EOF`
+ * then `python fix.py`). */
+function runsAfterHeredoc(command: string, script: string): boolean {
+  const lines = command.split('\n');
+  const at = lines.findIndex((l) => /<<-?\s*['"]?[\w.-]+['"]?/.test(l));
+  const marker = at >= 0 ? /<<-?\s*['"]?([\w.-]+)['"]?/.exec(lines[at] as string)?.[1] : undefined;
+  const end = marker ? lines.findIndex((l, i) => i > at && l.trim() === marker) : -1;
+  if (end < 0) return false;
+  const base = escapeRe(script.slice(script.lastIndexOf('/') + 1));
+  return lines.slice(end + 1).some((l) => new RegExp(`(?:^|[\\s/])${base}(?:\\s|$)`).test(l));
+}
+
 /** The line of a command that runs a test or reproduction, or '' (see RUNNER). */
 function runLine(command: string): string {
   const lines = command.split('\n');
@@ -310,7 +322,12 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   };
   // Scripts written to edit source files (`cat > fix.py << EOF … open('x.py', 'w')`), with the files
   // they edit: running one later is how those files were changed.
-  const editScripts = new Map<string, string[]>();
+  // (Carried from earlier rounds: a script written in one round may be run in the next.)
+  // (Read with care: a saved record may hold anything.)
+  const carried = Array.isArray(earlier?.editScripts) ? earlier.editScripts.filter((e) => typeof e?.script === 'string' && Array.isArray(e.paths)) : [];
+  const editScripts = new Map<string, string[]>(carried.map((e) => [e.script, e.paths.filter((p): p is string => typeof p === 'string')]));
+  // Edit scripts whose edit is said already: written and run in one command, or run once.
+  const done = new Set<string>(carried.map((e) => e.script));
   for (const m of messages) {
     if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
     for (const call of m.toolCalls) {
@@ -339,6 +356,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       if (command !== null || ops.modified.length) state.editing = true;
       const scripts: string[] = [];
       const edited: string[] = [];
+      const edits: { path: string; how: string }[] = [];
       for (const path of ops.modified) {
         if (command !== null && restores(command, path) && !BACKUP.test(path)) {
           if ([...changed.keys()].some((k) => samePath(k, path)) || !isScratch(path)) change(path, '', m.id, true);
@@ -352,11 +370,21 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
           seen.add(path);
           continue;
         }
-        change(path, command !== null ? withPrinted(shellHow(command, path), command, result) : toolHow(args), m.id, false);
+        edits.push({ path, how: command !== null ? withPrinted(shellHow(command, path), command, result) : toolHow(args) });
         edited.push(path);
         seen.add(path);
       }
-      if (command !== null && heredocBody(command) && edited.length) for (const script of scripts) editScripts.set(script, edited);
+      // A script written to edit source files changes them when it runs: written and not run by
+      // this command, the files it would write are not changed yet.
+      const pending = command !== null && scripts.length > 0 && heredocBody(command) !== null && !scripts.some((w) => runsAfterHeredoc(command, w));
+      if (!pending) for (const e of edits) change(e.path, e.how, m.id, false);
+      if (command !== null && heredocBody(command) && edited.length) {
+        for (const script of scripts) {
+          editScripts.set(script, edited);
+          if (pending) done.delete(script);
+          else done.add(script);
+        }
+      }
       // A run of such a script (that did not fail) is the edit: what it printed says what it did.
       if (command !== null && !ops.modified.length && editScripts.size && !(result.code !== null && result.code !== 0) && !result.error) {
         for (const [script, paths] of editScripts) {
@@ -365,7 +393,10 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
           const lines = result.text.split('\n').map((l) => l.trim()).filter((l) => l && !TOOL_NOISE.test(l));
           const printed = lines[lines.length - 1];
           const how = shownCommand(command);
-          for (const path of paths) change(path, printed && printed.length <= MAX_PRINTED ? `${how} — printed: ${printed}` : how, m.id, false, true);
+          // (Its first run after it was written is the edit, unless writing it was taken for it —
+          // written and run in one command; another run says the same edit again.)
+          for (const path of paths) change(path, printed && printed.length <= MAX_PRINTED ? `${how} — printed: ${printed}` : how, m.id, false, done.has(script));
+          done.add(script);
         }
       }
       // (Read after the writes: `cat > repro.py << EOF … python repro.py` reads the file it has
@@ -388,6 +419,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   }
   state.changed = [...changed.values()];
   state.scratch = [...scratch];
+  if (editScripts.size) state.editScripts = [...editScripts].slice(-LIMITS.editScripts).map(([script, paths]) => ({ script, paths }));
   state.cause = latestCause(sentences, task);
   // Where the code it names lies, as the tools showed it before the cause was said.
   const causeAt = state.cause ? placeNamed(state.cause.text, codePlaces(messages.slice(0, 1 + messages.findIndex((m) => m.id === state.cause?.sources[0])))) : null;
@@ -447,6 +479,8 @@ export function mergeState(earlier: TaskState | null | undefined, fresh: TaskSta
     lastAction: fresh.lastAction ?? earlier.lastAction,
     ...(earlier.editing || fresh.editing ? { editing: true } : {}),
     ...lookedUnion(earlier.looked, fresh.looked),
+    // (extractState starts from the earlier scripts: the fresh list holds them.)
+    ...((fresh.editScripts ?? earlier.editScripts) ? { editScripts: fresh.editScripts ?? earlier.editScripts } : {}),
     // (A fix planned earlier is made once this round edits a source file without planning again.)
     ...(fresh.plan ? { plan: fresh.plan } : earlier.plan && !fresh.changed.length ? { plan: earlier.plan } : {}),
   };

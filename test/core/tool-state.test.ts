@@ -486,6 +486,26 @@ describe('where the work stands, as a reader needs it', () => {
     expect(after.state?.lastAction?.outcome).toBe('Rewrote the sum over every line');
   });
 
+  it('changes no source file by writing a script that would edit it, until the script runs, also in a later round', () => {
+    const script = "cat > fix_total.py << 'EOF'\nsrc = open('billing/total.py').read()\nsrc = src.replace('lines[0]', 'line')\nopen('billing/total.py', 'w').write(src)\nprint('Rewrote the sum over every line')\nEOF";
+    const written = run('Fix the total.', [['Writing the fix as a script.', script, '']]);
+    const first = blockOf(written);
+    expect(first.state?.changed).toEqual([]);
+    expect(first.block).toContain('State (source files unchanged):');
+    // The next round runs it: the file is changed then, with what the run printed.
+    const r1 = compact(written, { budgetTokens: 1200, cut: written.length - 1, model: 'gpt-4o' });
+    if (!r1.ok) throw new Error(r1.message);
+    const later: ChatMessage[] = [
+      ...written,
+      { id: 'a9', createdAt: 0, role: 'assistant', content: 'Running it.', toolCalls: [{ id: 'c9', name: 'bash', arguments: JSON.stringify({ command: 'python fix_total.py' }) }] },
+      { id: 't9', createdAt: 0, role: 'tool', toolCallId: 'c9', content: 'Rewrote the sum over every line' },
+      { id: 'u9', createdAt: 0, role: 'user', content: 'Go on.' },
+    ];
+    const r2 = compact(later, { budgetTokens: 1200, cut: later.length - 1, model: 'gpt-4o', previous: r1.record });
+    if (!r2.ok) throw new Error(r2.message);
+    expect(r2.record.state?.changed.map((c) => [c.path, c.how])).toEqual([['billing/total.py', 'python fix_total.py — printed: Rewrote the sum over every line']]);
+  });
+
   it("takes the cause from the sentences after an announced conclusion, never from what the issue is 'about', and else from the latest finding", () => {
     const announced = run('Fix the offsets.', [
       ['The issue is about time zones.', 'cat app/parse.py', 'def parse(s): ...'],
