@@ -96,10 +96,12 @@ function namesFile(how: string, path: string): boolean {
   return false;
 }
 
-/** Whether the state already names a file (changed or scratch): "Files modified" need not. */
+/** Whether the state already names a file (changed or scratch), or knows it only as what a script
+ * written and not yet run would write: "Files modified" need not list it (it is not modified). */
 export function inState(state: TaskState | null | undefined, path: string): boolean {
   if (!state) return false;
-  return state.changed.some((c) => samePath(c.path, path)) || state.scratch.some((p) => samePath(p, path));
+  const pending = Array.isArray(state.editScripts) && state.editScripts.some((e) => Array.isArray(e?.paths) && e.paths.some((p) => typeof p === 'string' && samePath(p, path)));
+  return pending || state.changed.some((c) => samePath(c.path, path)) || state.scratch.some((p) => samePath(p, path));
 }
 
 /** Whether the state lists a path as scratch: the same path, or a bare name (`repro.py`, as a run

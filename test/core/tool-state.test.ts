@@ -492,6 +492,7 @@ describe('where the work stands, as a reader needs it', () => {
     const first = blockOf(written);
     expect(first.state?.changed).toEqual([]);
     expect(first.block).toContain('State (source files unchanged):');
+    expect(first.block).not.toContain('Files modified');
     // The next round runs it: the file is changed then, with what the run printed.
     const r1 = compact(written, { budgetTokens: 1200, cut: written.length - 1, model: 'gpt-4o' });
     if (!r1.ok) throw new Error(r1.message);
