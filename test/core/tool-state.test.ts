@@ -729,7 +729,7 @@ describe("the plugin's own tool loop", () => {
       { id: 'u0', createdAt: 0, role: 'user', content: 'Please add to my garden log that I turned the compost today.' },
       write('a1'),
       { id: 't1', createdAt: 0, role: 'tool', toolCallId: 'c-a1', content: 'Error: append_to_note is read-only in this vault (enable "Allow edits" in the plugin settings).' },
-      { id: 'a2', createdAt: 0, role: 'assistant', content: 'The edit failed: note editing is switched off in the plugin settings ("Allow edits"). The garden log keeps one line per day of work in the beds.' },
+      { id: 'a2', createdAt: 0, role: 'assistant', content: 'The edit failed: note editing is switched off in the plugin settings ("Allow edits"). You can enable it and I will retry, or add the line yourself. The garden log keeps one line per day of work in the beds.' },
       { id: 'u1', createdAt: 0, role: 'user', content: 'I enabled it. Try again.' },
       write('a3'),
       { id: 't3', createdAt: 0, role: 'tool', toolCallId: 'c-a3', content: 'OK: appended 1 line to Garden/Log.md' },
@@ -740,6 +740,7 @@ describe("the plugin's own tool loop", () => {
     expect(errors).toHaveLength(1);
     expect(block).toContain('append_to_note Garden/Log.md succeeded on retry');
     expect(block).not.toContain('The edit failed');
+    expect(block).not.toContain('I will retry');
     // (The refused write changed nothing: one edit, the one that went through.)
     expect(section(block, 'State:')).toContain('- Changed: Garden/Log.md\n  - Turned the compost.');
     expect(block).not.toContain('edited 2 times');
