@@ -43,13 +43,15 @@ function causeSentence(s: Sentence): boolean {
 
 /** The sentences after an announcement in its message that say what it announced (up to
  * CAUSE_WORDS words; a lead-in or a hedge ends them). */
-function announcedCause(sentences: readonly Sentence[], at: number): Sentence[] {
+function announcedCause(sentences: readonly Sentence[], at: number, cause = false): Sentence[] {
   const head = sentences[at] as Sentence;
   const out: Sentence[] = [];
   let words = 0;
   for (let i = at + 1; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
     if (s.message !== head.message || !causeSentence(s) || NOT_A_CAUSE.test(s.text)) break;
+    // (A cause ends where the fix begins: "The fix should be to …" is the plan's.)
+    if (cause && PLAN_SHAPE.test(s.text.replace(PLAN_OPENER, ''))) break;
     if (out.length && words + s.wc > CAUSE_WORDS) break;
     out.push(s);
     words += s.wc;
@@ -57,24 +59,58 @@ function announcedCause(sentences: readonly Sentence[], at: number): Sentence[] 
   return out;
 }
 
-/** The fix the agent settled on ("The fix should be to pass the original field name …"). */
-const PLAN = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?the (?:fix|solution|correct fix|right fix) (?:should be|is|would be|will be|needs to be)\b/i;
+/** Words on what the fix is, settled or not, near the start of a sentence ("The fix should be …",
+ * "Actually, I think the solution is in the autodetector.", "Let me check what the actual fix
+ * should be."), or a new diagnosis ("the real issue is …", "the wrong place"): the latest of these
+ * is the agent's latest word on the fix. Not "Let me run the tests to make sure the fix works." */
+const FIX_TALK =
+  /^(?:[^\s.?!]+\s+){0,4}(?:the|a|my|our|this) (?:(?:correct|right|real|proper|simplest|simpler|simple|best|better|actual|cleanest|minimal|only) )?(?:fix|solution|approach|logic)\s+(?:\w+\s+)?(?:is|should|would|needs?|will|must|could|might|seems?)\b/i;
+/** A new diagnosis: the fix planned for the old one may not hold. */
+const NEW_DIAGNOSIS = /\b(?:real|actual|true) (?:issue|problem|cause|bug)\b|\bwrong place\b/i;
+/** What a plan opens with before its subject ("So", "I think"). */
+const PLAN_OPENER = /^(?:(?:so|now|ok(?:ay)?|then)[,]?\s+)?(?:I (?:think|believe) (?:that )?)?/i;
+/** A plan, once its opener is set aside: "the fix should be …", "the simplest solution seems to be
+ * to modify …", "the logic should be: …". */
+const PLAN_SHAPE = /^the (?:(?:correct|right|proper|simplest|simpler|simple|best|better|cleanest|minimal|only) )?(?:fix|solution|approach|logic) (?:should be|seems to be|would be|will be|is to|needs to be)\b|^the (?:fix|solution) is\b/i;
+/** A plan said as the agent's belief ("I think the fix should be to override `pre_save` …", "The
+ * simplest solution seems to be …"): still its plan, said with the hedge. */
+const MILD_HEDGE = /\bI (?:think|believe)\b|\bseems? to be\b/i;
+/** A guess that is no plan ("might", "maybe", a question). */
+const STRONG_HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|may be|could be|not sure|I suspect|I guess|I wonder)\b/i;
+/** Opens a retraction (agent-prose.ts has the full reading; this is the start of one). */
+const TAKES_BACK = /^(?:(?:but|and|oh|hmm|so|ok(?:ay)?),?\s+)?(?:actually\b|wait\b|no[,.!]|hmm+\b|oh[,!]|that['’]s not\b)/i;
 
 /** The agent's latest statement of the fix it means to make, when no source file was edited after
  * it (then it is done, and Changed says how): a whole sentence, or the sentences after one that
- * announces it ("So the fix is:"). `lastEdit`: index among the removed messages of the last
- * message that changed a source file (-1: none). */
-export function latestPlan(sentences: readonly Sentence[], lastEdit: number): SourcedLine | null {
-  for (let i = sentences.length - 1; i >= 0; i--) {
-    const s = sentences[i] as Sentence;
+ * announces it ("So the fix is:"). Only while it is the agent's latest word on the fix: a plan it
+ * took back ("Wait, actually …"), or followed by a hedged one ("I think the solution is in the
+ * autodetector."), a search for the right one or a new diagnosis ("the real issue"), is no longer
+ * its plan — none is shown rather than the abandoned one. `sentences`: without what the agent
+ * retracted or hedged (agent-prose.ts); `said`: all its sentences, those too. `lastEdit`: index
+ * among the removed messages of the last message that changed a source file (-1: none). */
+export function latestPlan(sentences: readonly Sentence[], lastEdit: number, said: readonly Sentence[] = sentences): SourcedLine | null {
+  const kept = said === sentences ? null : new Set(sentences);
+  for (let k = said.length - 1; k >= 0; k--) {
+    const s = said[k] as Sentence;
     if (s.message <= lastEdit) return null;
-    if (s.role !== 'assistant' || s.code || s.template || !memo(s, STATES_PLAN)) continue;
+    if (s.role !== 'assistant' || s.code || s.template || !memo(s, TALKS_FIX)) continue;
+    // The latest word on the fix. Taken back, a guess, a new diagnosis or talk of a fix still to
+    // find ("Let me check what the actual fix should be."), it leaves no plan standing.
+    const bare = s.text.replace(PLAN_OPENER, '');
+    const next = said.slice(k + 1).find((x) => x.role === 'assistant' && !x.code && !/:\s*$/.test(x.text));
+    if (TAKES_BACK.test(s.text) || STRONG_HEDGE.test(s.text) || NEW_DIAGNOSIS.test(s.text) || !PLAN_SHAPE.test(bare)) return null;
+    if (next && next.message === s.message && TAKES_BACK.test(next.text)) return null;
+    // (Left out of the sentences for its hedge alone, a plan is said with the hedge, in its words.)
+    const hedged = kept !== null && !kept.has(s);
+    if (hedged && !MILD_HEDGE.test(s.text)) return null;
+    const i = kept ? sentences.indexOf(s) : k;
     if (/:\s*$/.test(s.text) && s.wc <= 12) {
-      const said = announcedCause(sentences, i);
-      if (said.length) return { text: causeText(said.map((x) => x.text).join(' ')), sources: [s.id], at: s.at, score: 1, round: 0 };
-      continue;
+      const announced = i >= 0 ? announcedCause(sentences, i) : [];
+      if (announced.length) return { text: causeText(announced.map((x) => x.text).join(' ')), sources: [s.id], at: s.at, score: 1, round: 0 };
+      return null;
     }
-    if (causeSentence(s) && s.wc >= 8 && !/\b(?:in|on) (?:the )?(?:test|import)/i.test(s.text)) return { text: causeText(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
+    if (s.wc >= 8 && s.wc <= 60 && !POINTER_OPENER.test(s.text) && !/:\s*$/.test(s.text) && !/\b(?:in|on) (?:the )?(?:test|import)/i.test(s.text)) return { text: hedged ? squash(s.text) : causeText(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
+    // (Too short to say it — "The fix is simple." —: what it said before still stands.)
   }
   return null;
 }
@@ -85,7 +121,7 @@ export function latestPlan(sentences: readonly Sentence[], lastEdit: number): So
 // rather than by the seven a would-be cause must pass.)
 const finding = cued(FINDING, ['does', 'is', 'never', 'fails']);
 const MAY_STATE_CAUSE = question((s) => ANNOUNCED_CAUSE.test(s.text) || (s.wc >= 4 && (CAUSE.test(s.text) || finding(s)) && causeSentence(s) && !NOT_A_CAUSE.test(s.text)), assistantProse);
-const STATES_PLAN = question((s) => PLAN.test(s.text), assistantProse);
+const TALKS_FIX = question((s) => FIX_TALK.test(s.text) || NEW_DIAGNOSIS.test(s.text), assistantProse);
 
 /** When the issue shows rather than why ("The problem occurs when the value changes"). */
 const TRIGGER = /^the (?:issue|problem|bug|error) (?:only |specifically |still )?(?:occurs|happens|arises|appears|shows up|is (?:only |specifically )?when)\b/i;
@@ -144,6 +180,28 @@ export function restatesSymptom(text: string, task: TaskText): boolean {
   return words.length > 0 && words.filter((w) => stems.has(w.slice(0, 5))).length >= RESTATED * words.length;
 }
 
+/** What should happen, said as the issue ("The issue is that `order.product_id` should be updated
+ * when `product.sku` changes."): the behaviour wanted, not why it is missing. */
+const SHOULD_WHEN = /\bshould (?:be|have been|get|become|stay|remain|change|update)\b[^.]{0,80}\bwhen\b/i;
+/** What the output shows against what was wanted ("it's showing `ASC` instead of `DESC`"). */
+const SHOWN_INSTEAD = /\b(?:show(?:s|ing|n)?|display(?:s|ed|ing)?|output(?:s|ted|ting)?|print(?:s|ed|ing)?|generat(?:es|ed|ing)|produc(?:es|ed|ing)|results? in|get(?:s|ting)?)\b[^.]{0,60}\binstead of\b/i;
+/** Where the issue lies and nothing of what goes wrong there ("The issue is in Django's migration
+ * writer module, specifically `django.db.migrations.writer`."). */
+const ONLY_WHERE = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?the (?:issue|problem|bug) (?:is|lies|must be|seems to be) (?:in|with|inside|within|somewhere in)\b[^:]*$/i;
+/** A condition and what "we need to" do about it ("… when indexes include `_order`, we need to add
+ * those indexes after …"): a plan, not a cause. */
+const WHEN_WE_NEED = /^(?:(?:so|now)[,]?\s+)?(?:the (?:issue|problem|bug) is that )?(?:when|if)\b[^,]+,\s*we (?:need|have|should|must) to\b/i;
+/** Words of a mechanism: why the code does what it does. */
+const MECHANISM = /\b(?:because|since|does(?:n['’]t| not)|do(?:n['’]t| not)|is(?:n['’]t| not)|never|only|without|ignores?|calls?|passes|compares?|checks?|falls? through|fails? to|treats?|skips?|drops?|overrides?|loses?|misses|lacks?|forgets?|strips?)\b/i;
+
+/** Whether a would-be cause says only what is seen or wanted, where, or what to do — not why:
+ * the behaviour wanted or the output shown instead, or where it lies, with no word of a mechanism;
+ * or what to do about a condition. */
+export function symptomOnly(text: string): boolean {
+  if (WHEN_WE_NEED.test(text)) return true;
+  return (SHOULD_WHEN.test(text) || SHOWN_INSTEAD.test(text) || ONLY_WHERE.test(text)) && !MECHANISM.test(text);
+}
+
 /** Least words a cause names besides those any issue has. */
 const CAUSE_MIN_WORDS = 3;
 const vague = (text: string): boolean => contentWords(text).filter((w) => !ISSUE_WORDS.has(w)).length < CAUSE_MIN_WORDS;
@@ -158,18 +216,33 @@ export function latestCause(sentences: readonly Sentence[], task: TaskText = '')
     const s = sentences[i] as Sentence;
     if (s.role !== 'assistant' || s.code || s.template || !memo(s, MAY_STATE_CAUSE)) continue;
     if (ANNOUNCED_CAUSE.test(s.text) && s.wc <= 12) {
-      const said = announcedCause(sentences, i);
+      const said = announcedCause(sentences, i, true);
       // (List items end without a stop: each is ended, so two never run together.)
       const text = causeText(said.map((x) => (/[.!?;]["'”’)\]*_`]*$/u.test(x.text) ? x.text : `${x.text};`)).join(' ').replace(/;$/, '.'));
-      if (said.length && !restatesSymptom(text, task)) return { text, sources: [s.id], at: s.at, score: 1, round: 0 };
+      if (said.length && !restatesSymptom(text, task) && !symptomOnly(text)) return { text, sources: [s.id], at: s.at, score: 1, round: 0 };
       continue;
     }
     if (!causeSentence(s) || NOT_A_CAUSE.test(s.text)) continue;
     // (The symptom said again is no conclusion about why: an earlier one may be. Nor is a line
     // naming nothing — "The issue is in how it's being used.")
-    if (restatesSymptom(causeText(s.text), task) || vague(s.text)) continue;
+    if (restatesSymptom(causeText(s.text), task) || vague(s.text) || symptomOnly(s.text)) continue;
     if (CAUSE.test(s.text) && s.wc >= 6) return { text: causeText(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
     if (!finding && FINDING.test(s.text) && s.wc >= 6) finding = s;
   }
   return finding ? { text: causeText(finding.text), sources: [finding.id], at: finding.at, score: 1, round: 0 } : null;
+}
+
+/** Whether an agent's sentence states a fix ("The fix should be to …", "I think the fix is to …",
+ * "So the logic should be: …"): the State's "Planned fix" says the one that stands. */
+export function statesPlan(s: Sentence): boolean {
+  return s.role === 'assistant' && !s.code && memo(s, TALKS_FIX) && PLAN_SHAPE.test(s.text.replace(PLAN_OPENER, ''));
+}
+
+/** The sentences without the agent's statements of a fix not made yet (said after the last message
+ * that changed a source file, `lastEdit` its index among the removed messages, -1 for none): an
+ * earlier plan, abandoned or not, is no key fact beside the plan that stands (or none, when the
+ * agent took them back), nor is the one "Planned fix" shows. A plan an edit then carried out
+ * stays: it says why the file was changed. */
+export function withoutPendingPlans(sentences: readonly Sentence[], lastEdit: number): Sentence[] {
+  return sentences.filter((s) => s.message <= lastEdit || !statesPlan(s));
 }

@@ -21,7 +21,10 @@ const LEANS = /^(?:or|if so|if not|otherwise|either|look at|see)\b/i;
  * inheritance."). */
 const TOPIC = /^(?:(?:so|now|ok(?:ay)?),?\s+)?the (?:issue|problem|bug|pr|task|pr description) (?:is|seems to be|appears to be) (?:about|related to|regarding|concerning)\b/i;
 /** A guess or a question: not a fact. */
-const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|likely|may be|could be|not sure|I think|I suspect|I guess|I wonder|seems? (?:like|to be))\b/i;
+const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|likely|may be|could be|not sure|I think|I suspect|I guess|I wonder|I['’]m wondering|I was wondering|seems? (?:like|to be))\b/i;
+/** The agent telling itself to think ("I need to think about this more carefully.", "Let me think
+ * about this.", "Let me step back."): no task, no step, no fact. */
+const DELIBERATES = /^(?:(?:actually|wait|hmm+|ok(?:ay)?|so|now|but|first)[,.!]?\s+)*(?:I (?:need|have|want|should) to|I['’]ll|I will|I must|let me|let['’]s|we (?:need|have|should) to) (?:(?:first|now|really|also) )?(?:think|rethink|reconsider|step back|pause|take a step back)\b/i;
 /** Opens on a word whose referent is the output or the sentence before it. */
 const POINTER = /^(?:it|its|it['’]s|this|that|that['’]s|these|those|they|they['’]re|there|such|both|which|he|she|here)\b/i;
 
@@ -35,7 +38,7 @@ const THINKING =
   /^(?:(?:now|ok(?:ay)?|great|good|perfect|so|ah|aha|alright|excellent)[,!]?\s+)?(?:(?:now\s+)?I (?:now |can |finally )?(?:understand|see|get)(?: now)?(?: (?:the |what the )?(?:root cause|(?:real |actual )?(?:issue|problem|bug|cause)|full picture|whole picture|picture|current behaviou?r|code|structure|flow|logic|situation|structure better))?(?: (?:better|now|clearly|fully|more clearly|here))?|I see|I(?:['’]ve| have)? (?:found|located) (?:the |a |an )?(?:relevant |main |right )?(?:[`'"]?[\w./-]+(?:\(\))?[`'"]? )?(?:files?|methods?|functions?|class(?:es)?|modules?|code|director(?:y|ies)|definitions?|implementations?|tests?)(?: (?:in question|I need|we need|itself|that handles (?:it|this)))?(?: in [`'"]?[\w./-]+[`'"]?)?|(?:the|this|my) (?:test|script|output|reproduction)(?: script)? (?:shows|confirms|reproduces|demonstrates) the (?:issue|problem|bug)|(?:now )?I (?:can )?see (?:the |a |an )?[^.,;:]{0,80}?\b(?:class(?:es)?|methods?|functions?|files?|code|modules?|definitions?|implementations?)(?: and (?:its|the|their) [^.,;:]{0,60}?\b(?:class(?:es)?|methods?|functions?|attributes?))?|(?:the|my) (?:changes?|fix(?:es)?|edits?) (?:looks?|seems?|is|are) (?:complete|good|correct|right|fine|in place))\W*$|\bI (?:need|want|have|should|will need|['’]ll need) to (?:(?:first|now|also|better) )?(?:understand|look|check|see|find|explore|examine|investigate|figure out|study|review|dig|search|locate|read)\b/i;
 /** The task said again ("The PR description mentions …", "According to the PR description, …"):
  * the goal and the task's rules carry it. */
-const RESTATES_TASK = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?(?:(?:according to|based on|looking at|from|re-?reading|going back to) the (?:pr|issue|task)(?: description| statement)?\b|the (?:pr|issue|task)(?: description| statement)? (?:says|mentions|states|describes|asks|explains|wants|notes|shows)\b)/i;
+const RESTATES_TASK = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?(?:(?:according to|based on|looking at|from|re-?reading|going back to) the (?:pr|issue|task)(?: description| statement)?\b|the (?:pr|issue|task)(?: description| statement)? (?:(?:specifically|clearly|explicitly|also|only) )?(?:says|mentions|states|describes|asks|explains|wants|notes|shows)\b)/i;
 
 /** A sentence that says the agent's diagnosis so far was wrong or is superseded ("Actually, I think I
  * now understand the real issue.", "Actually, that's not quite right either.", "Actually, the code
@@ -48,10 +51,10 @@ const ANNOUNCES = /:\s*$|^(?:(?:now|ok(?:ay)?|so),?\s+)?(?:let me|let['’]s|I['
 // (The patterns tried anywhere in a sentence only where their words are: sentence-memo.ts cued.)
 const wasWrong = cued(WAS_WRONG, ['wrong', 'incorrect', 'right', 'mistaken']);
 const rediagnoses = cued(REDIAGNOSIS, ['real', 'actual', 'true', 'right', 'correct', 'wrong', 'fine']);
-const hedges = cued(HEDGE, ['might', 'maybe', 'perhaps', 'possibly', 'probably', 'likely', 'may', 'could', 'sure', 'think', 'suspect', 'guess', 'wonder', 'seem', 'seems'], '?');
+const hedges = cued(HEDGE, ['might', 'maybe', 'perhaps', 'possibly', 'probably', 'likely', 'may', 'could', 'sure', 'think', 'suspect', 'guess', 'wonder', 'wondering', 'seem', 'seems'], '?');
 const RETRACTS = question((s) => RETRACTION.test(s.text) || wasWrong(s), assistantProse);
 const REDIAGNOSES = question(rediagnoses, assistantProse);
-const HEDGES_OR_POINTS = question((s) => hedges(s) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text), assistantProse);
+const HEDGES_OR_POINTS = question((s) => hedges(s) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text) || DELIBERATES.test(s.text), assistantProse);
 /** The agent on its own scaffolding, not the code at hand: its test or script getting complex,
  * needing setup, having a bug, the shell quoting ("The test setup is getting complex.", "My test
  * script had a bug.", "The tests need proper Django configuration."), or the bug being elsewhere. */
@@ -74,7 +77,8 @@ export function isAgentRun(messages: readonly ChatMessage[]): boolean {
  * The sentences without an agent's retracted statements (the retraction itself and the claim
  * before it — not a line announcing a step in between: "… the `max()` call is wrong. Let me look at
  * the method:" then "Actually, the code is correct."), its hedges and questions, and its
- * sentences that open on a pointer. A retraction that says the diagnosis was wrong ("Actually, I
+ * sentences that open on a pointer, and its telling itself to think ("I need to think about this
+ * more carefully."). A retraction that says the diagnosis was wrong ("Actually, I
  * now see the real issue.") takes back its message's sentences before it too. Other roles'
  * sentences and code pass unchanged; order is kept.
  */

@@ -66,6 +66,11 @@ export const HEADINGS: Record<SectionId, string> = {
   people: 'Speakers:',
 };
 
+/** The State line of a run at work on files that has edited no source file yet (state-format.ts),
+ * and the heading that says it instead when more State lines follow. */
+export const UNCHANGED_LINE = '- Changed: no source file edited yet';
+export const STATE_UNCHANGED = 'State (source files unchanged):';
+
 /** Formats a list line of paths. Paths are written out whole: a factored-out directory would make
  * the block name files that appear nowhere in it ("under django/: db/models.py"). */
 export function fileLine(label: string, paths: readonly string[]): string {
@@ -214,6 +219,12 @@ export function assemble(lines: ReadonlyMap<SectionId, readonly string[]>): stri
   for (const id of ORDER) {
     const ls = lines.get(id);
     if (!ls?.length) continue;
+    // (A State that opens on "nothing edited" says so in its heading, when lines follow it: the
+    // reader learns it first, in the block's own words rather than a line of no source's.)
+    if (id === 'state' && ls.length > 1 && ls[0] === UNCHANGED_LINE) {
+      body.push(STATE_UNCHANGED, ...ls.slice(1));
+      continue;
+    }
     if (needsHeading(id)) body.push(HEADINGS[id]);
     body.push(...ls);
   }
@@ -265,6 +276,7 @@ export function hasSections(block: string): boolean {
 function sectionOfLine(line: string): SectionId | undefined {
   // ("Left off, John: …": between two people the line names who said it.)
   if (LEFT_OFF_NAMED.test(line)) return 'leftOff';
+  if (line === STATE_UNCHANGED) return 'state';
   return ORDER.find((s) => line === HEADINGS[s] || line.startsWith(`${HEADINGS[s]}${needsHeading(s) ? '' : ' '}`));
 }
 const LEFT_OFF_NAMED = /^Left off, [^:\n]{1,40}: /;

@@ -15,7 +15,8 @@ import { extractTaskLines } from './extract-goal';
 import { leftOffOutcome, settleLeftOff } from './left-off';
 import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
-import { LIBRARY, laterFates, withFates } from './error-fate';
+import { withoutPendingPlans } from './agent-cause';
+import { LIBRARY, laterFates, withFates, withoutSettledFailures } from './error-fate';
 import { rulesOf, taskRules } from './extract-rules';
 import { extractState, shellCommand, stateIsEmpty } from './extract-state';
 import { mergeLines } from './chain';
@@ -309,7 +310,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const met = withFates(removed, extractErrors(removed, all));
   const errors = [...met, ...laterFates(previous?.errors ?? [], removed).filter((e) => !met.some((f) => errorKey(f.text) === errorKey(e.text)))];
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
-  const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known, reported) : null;
+  const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known, reported, all) : null;
   // The left-off command's outcome in one line, as the state read it (left-off.ts).
   if (task.leftOff) leftOffOutcome(task.leftOff, state);
 
@@ -355,7 +356,10 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // (Answers' lists only where the block lays facts out under their threads' heads.)
   const answers = kind === 'assist' && options.budgetTokens >= THREADS_MIN_ROOM ? listedAnswers(removed, sentences) : [];
   headByAsked(threads, answers, removed, threadOf, round);
-  const facts = selectFacts(sentences, {
+  // (In a tool loop, not the agent's report of a failure resolved since — Errors met says its fate —
+  // nor its statements of a fix not made yet: Planned fix says the one that stands.)
+  const lastEdit = Math.max(-1, ...(state?.changed ?? []).flatMap((c) => c.sources.map((id) => removed.findIndex((m) => m.id === id))));
+  const facts = selectFacts(agent ? withoutSettledFailures(withoutPendingPlans(sentences, lastEdit), errors, removed) : sentences, {
     ...(kind === 'assist' ? { threadOf } : {}),
     kind,
     sessionOf: (s) => threadOf.get(s.id),

@@ -10,6 +10,8 @@ import { parseToolArguments, type ChatMessage, type ToolCall } from './messages'
 import type { ErrorLine } from './record';
 import { squash, truncateAtWord } from './text';
 import { splitSentences } from './sentence-split';
+import type { Sentence } from './extract-sentences';
+import { contentWords } from './word-scan';
 
 /** A traceback frame: `File "path", line N, in name`. */
 export const FRAME = /^\s*File "([^"]+)", line (\d+), in (\S+)/;
@@ -268,3 +270,36 @@ export function errorLines(errors: readonly ErrorLine[], withFrame = true): stri
   }
   return out;
 }
+
+/** A sentence that reports a failure ("The edit failed: …", "I couldn't write the note"). */
+const REPORTS_FAILURE = /\b(?:fail(?:ed|s|ure)?|errors?|couldn['’]t|could not|can['’]t|cannot|unable|refused|denied|declined|not allowed|switched off|disabled|read-only|blocked)\b/i;
+/** Words of the error a report must share to be about it. */
+const SHARED_WITH_ERROR = 2;
+
+/**
+ * The sentences without the agent's reports of a failure that was resolved afterwards ("The edit
+ * failed: note editing is switched off …" once the write succeeded on retry): once it no longer
+ * holds it is no fact, and "Errors met" says what happened to it. A report is an assistant
+ * sentence after the error, saying something failed, that shares words with the error; what its
+ * message offers as a way round (to retry, to enable something, to do it by hand) goes with it.
+ */
+export function withoutSettledFailures(sentences: readonly Sentence[], errors: readonly ErrorLine[], messages: readonly ChatMessage[]): Sentence[] {
+  const settled = errors.filter((e) => e.resolution && !e.unresolved);
+  if (!settled.length) return [...sentences];
+  const at = new Map(messages.map((m, i) => [m.id, i]));
+  const reports = settled.map((e) => ({ from: Math.min(...e.sources.map((id) => at.get(id) ?? Infinity)), words: new Set(contentWords(e.text)) })).filter((r) => Number.isFinite(r.from));
+  const reported = new Set<number>();
+  return sentences.filter((s) => {
+    if (s.role !== 'assistant' || s.code) return true;
+    // (What the report offered in its message — "You can enable it and I will retry" — went with it.)
+    if (reported.has(s.message)) return !WORKAROUND.test(s.text);
+    if (!REPORTS_FAILURE.test(s.text)) return true;
+    const words = contentWords(s.text);
+    const settledReport = reports.some((r) => s.message > r.from && words.filter((w) => r.words.has(w)).length >= SHARED_WITH_ERROR);
+    if (settledReport) reported.add(s.message);
+    return !settledReport;
+  });
+}
+
+/** An offer of a way round a failure: to retry, to switch something on, to do it by hand. */
+const WORKAROUND = /\b(?:retry|try (?:it )?again|enable|turn (?:it )?on|switch (?:it )?on|allow|by hand|yourself|manually)\b/i;

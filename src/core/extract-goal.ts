@@ -12,6 +12,7 @@ import { isReaction, opensOnPointer } from './salience';
 import { isLeadIn, standsAlone } from './text';
 import { STANDS_ALONE, memo, question } from './sentence-memo';
 import { STOPWORDS } from './words';
+import { thinksAloud } from './agent-prose';
 
 /** Most words a goal or request line carries (whole sentences: the first is kept even if longer,
  * up to {@link MAX_FIRST}). */
@@ -226,7 +227,7 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
     const announced = acts ? undefined : [...group].reverse().find((s) => usable(s) && NEXT_STEP.test(s.text) && !CLOSER.test(s.text) && s.wc >= 4 && s.wc <= LEFT_OFF_WORDS);
     const before = announced ? group.filter((s) => s.index < announced.index) : group;
     const from = before.findIndex(substantive);
-    const picked = from < 0 ? [] : sentencesFrom(before, from, LEFT_OFF_WORDS).filter((s) => !CLOSER.test(s.text));
+    const picked = acts ? actingStep(group) : from < 0 ? [] : sentencesFrom(before, from, LEFT_OFF_WORDS).filter((s) => !CLOSER.test(s.text));
     const callMessage = lastCall && at <= lastCallAt ? lastCall : message;
     const command = callMessage ? lastCommand(callMessage) : '';
     // A step that only announced the command it ran ("Let me read the method:" + sed …) is where
@@ -234,7 +235,8 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
     // neither), rather than an older message's text.
     const leadIn = command && !picked.length && !announced ? [...group].reverse().find((s) => !s.code && !s.template && s.wc >= 3 && isLeadIn(s.text)) : undefined;
     // (The announcement keeps its colon: the command is what it announces.)
-    const line = lineOf(picked, 1) ?? (announced ? lineOf([announced], 1) : leadIn ? lineOf([leadIn], 1, (text) => text) : null);
+    // (A step announced as a lead-in ends as a sentence: what it announced is the command below it.)
+    const line = lineOf(picked, 1, (text) => ended(text.replace(/[:：]["'”’)\]*_`]*\s*$/u, ''))) ?? (announced ? lineOf([announced], 1) : leadIn ? lineOf([leadIn], 1, (text) => text) : null);
     if (!line) continue;
     const output = command && callMessage ? outputLines(messages, callMessage, `${earlierTask} ${goal?.text ?? ''} ${request?.text ?? ''}`) : [];
     leftOff = command ? { ...line, command, ...(output.length ? { output } : {}) } : line;
@@ -254,6 +256,47 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
     if (answering && answering.text !== request?.text && answering.text !== goal?.text) leftOff = { ...leftOff, answering };
   }
   return { goal, request, leftOff, nextStep };
+}
+
+/** A step the agent announces ("Let me read the method:", "Now I'll run the tests."): what the
+ * tool call after it does. ("I need to call django.setup()." says what it found it must do: a
+ * finding, kept before the step.) */
+const INTENTION = /^(?:(?:next|now|then|finally|first|ok(?:ay)?|so|good|great|alright)[,!]?\s+)*(?:I['’]ll|I will|let me|let['’]s)\b/i;
+/** Most words of what an acting message found, said before the step it announces. */
+const FINDING_WORDS = 36;
+
+/**
+ * Where an agent stood in a message that calls a tool: what it found (its first substantive
+ * sentences, in a row, not thinking aloud — "Now I understand the issue." says nothing), then the
+ * one step it announced last: the step the call carries out. Several intentions strung together
+ * ("Let me look at X. Let me implement Y. I need to think.") read as none; the others were
+ * overtaken by the one nearest the call.
+ */
+function actingStep(group: readonly Sentence[]): Sentence[] {
+  const intends = (s: Sentence): boolean => !s.code && !s.template && s.wc >= 3 && s.wc <= LEFT_OFF_WORDS && INTENTION.test(s.text) && !CLOSER.test(s.text);
+  const first = group.findIndex(intends);
+  let last = -1;
+  for (let i = group.length - 1; i >= 0 && last < 0; i--) if (intends(group[i] as Sentence)) last = i;
+  const head = first < 0 ? group : group.slice(0, first);
+  const found: Sentence[] = [];
+  const from = head.findIndex((s) => substantive(s) && !thinksAloud(s));
+  let words = 0;
+  for (let i = from; from >= 0 && i < head.length; i++) {
+    const s = head[i] as Sentence;
+    // (In a row: a sentence dropped between two — retracted, a hedge — leaves them apart.)
+    if (found.length && (s.index !== (found[found.length - 1] as Sentence).index + 1 || !usable(s) || thinksAloud(s) || CLOSER.test(s.text))) break;
+    if (found.length && words + s.wc > FINDING_WORDS) break;
+    found.push(s);
+    words += s.wc;
+  }
+  const step = last >= 0 ? (group[last] as Sentence) : undefined;
+  if (!step) {
+    if (found.length) return found;
+    const any = group.findIndex(substantive);
+    return any < 0 ? [] : sentencesFrom(group, any, LEFT_OFF_WORDS).filter((s) => !CLOSER.test(s.text));
+  }
+  while (found.length && words + step.wc > LEFT_OFF_WORDS) words -= (found.pop() as Sentence).wc;
+  return [...found, step];
 }
 
 /** Most tool-calling steps without prose after the prose "Left off" is taken from. */

@@ -23,7 +23,7 @@ const MAX_HOW = 200;
 /** Most earlier edits of one file a state keeps beside its latest. */
 const MAX_EARLIER = 2;
 /** Bounds of the lists a chain carries. */
-const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8, looked: 8 };
+const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8, looked: 8, editScripts: 8 };
 
 /** Arguments of a write tool that hold the text written. */
 const NEW_TEXT_KEYS = ['new_str', 'new_string', 'new_text', 'replacement', 'content', 'text', 'code', 'patch', 'diff', 'file_text'];
@@ -32,6 +32,14 @@ const BACKUP = /(?:\.(?:backup|bak|orig|old|save|tmp)|~)$/i;
 const SCRIPT_EXT = /\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl|php|txt|patch|diff|log|out|json)$/i;
 /** A command that runs a test or a reproduction (after `cd … &&` and env assignments). */
 const RUNNER = /^(?:python[\d.]*|pytest|py\.test|node|deno|bun|ruby|php|go|cargo|make|tox|nox|bash|sh|\.\/\S+|npm|npx|pnpm|yarn|jest|vitest|mocha)$/;
+/** A script named for changing code (`fix_autodetector.py`, `apply_patch.py`, `update_impl.py`). */
+const EDIT_SCRIPT = /(?:^|\/)(?:fix|patch|apply|update|edit|modify|implement|rewrite|replace)(?:_[\w-]*)?\.(?:py|sh|js|mjs|rb|pl)$/i;
+/** Whether a command runs a script named for changing code (see EDIT_SCRIPT): what it printed
+ * last says what it did. */
+export function runsEditScript(command: string): boolean {
+  const words = withoutCd(command.split('\n')[0] ?? '').trim().split(/\s+/);
+  return /^(?:python[\d.]*|node|ruby|perl|bash|sh)$/.test(words[0] ?? '') && EDIT_SCRIPT.test(words[1] ?? '');
+}
 /** Runs that install or inspect rather than test. */
 const NOT_A_RUN = /^(?:-m\s+pip|-m\s+venv|--version|-V\b|install\b|i\b|add\b|ci\b|get\b|build\b|fmt\b|mod\b)/;
 /** The plugin's own tools (src/chat/tools/vault-tools.ts). */
@@ -202,6 +210,18 @@ function creates(command: string, path: string): boolean {
   return new RegExp(`(?:>\\s*|\\btee\\s+(?:-a\\s+)?|\\btouch\\s+|\\bcp\\s+(?:-\\w+\\s+)*\\S+\\s+)['"]?[^\\s'"]*${base}(?![\\w.])`).test(command);
 }
 
+/** Whether a command that writes `script` by a heredoc runs it after (`cat > fix.py << EOF … EOF`
+ * then `python fix.py`). */
+function runsAfterHeredoc(command: string, script: string): boolean {
+  const lines = command.split('\n');
+  const at = lines.findIndex((l) => /<<-?\s*['"]?[\w.-]+['"]?/.test(l));
+  const marker = at >= 0 ? /<<-?\s*['"]?([\w.-]+)['"]?/.exec(lines[at] as string)?.[1] : undefined;
+  const end = marker ? lines.findIndex((l, i) => i > at && l.trim() === marker) : -1;
+  if (end < 0) return false;
+  const base = escapeRe(script.slice(script.lastIndexOf('/') + 1));
+  return lines.slice(end + 1).some((l) => new RegExp(`(?:^|[\\s/])${base}(?:\\s|$)`).test(l));
+}
+
 /** The line of a command that runs a test or reproduction, or '' (see RUNNER). */
 function runLine(command: string): string {
   const lines = command.split('\n');
@@ -217,6 +237,8 @@ function runLine(command: string): string {
       if (/^(?:npm|pnpm|yarn|go|cargo|make)$/.test(cmd) && !/\btest\b/.test(rest)) continue;
       if (/^(?:bash|sh)$/.test(cmd) && !/\.sh\b/.test(rest)) continue;
       if (/^python[\d.]*$/.test(cmd) && !rest) continue;
+      // (A script named for changing code — fix_x.py, apply_patch.py — runs an edit, not a check.)
+      if (EDIT_SCRIPT.test(rest.split(/\s+/)[0] ?? '')) continue;
       return shownCommand(lines.slice(i).join('\n'));
     }
   }
@@ -269,9 +291,10 @@ function searchedNotes(text: string): string[] {
  * The state of the work in `messages` (one round's removed part). `earlier` is the state carried
  * so far (a file it lists as scratch stays scratch), `known` the paths the conversation had read or
  * changed before (a file written whole that existed is changed, not created), `task` what the
- * task reported (a cause that only says it again is the symptom, agent-cause.ts).
+ * task reported (a cause that only says it again is the symptom, agent-cause.ts), `said` all the
+ * sentences, with those the agent retracted or hedged (a plan it took back is no plan).
  */
-export function extractState(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlier: TaskState | null = null, known: readonly string[] = [], task: TaskText = ''): TaskState {
+export function extractState(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlier: TaskState | null = null, known: readonly string[] = [], task: TaskText = '', said: readonly Sentence[] = sentences): TaskState {
   const state = emptyState();
   const results = new Map<string, ChatMessage>();
   for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);
@@ -299,7 +322,12 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   };
   // Scripts written to edit source files (`cat > fix.py << EOF … open('x.py', 'w')`), with the files
   // they edit: running one later is how those files were changed.
-  const editScripts = new Map<string, string[]>();
+  // (Carried from earlier rounds: a script written in one round may be run in the next.)
+  // (Read with care: a saved record may hold anything.)
+  const carried = Array.isArray(earlier?.editScripts) ? earlier.editScripts.filter((e) => typeof e?.script === 'string' && Array.isArray(e.paths)) : [];
+  const editScripts = new Map<string, string[]>(carried.map((e) => [e.script, e.paths.filter((p): p is string => typeof p === 'string')]));
+  // Edit scripts whose edit is said already: written and run in one command, or run once.
+  const done = new Set<string>(carried.map((e) => e.script));
   for (const m of messages) {
     if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
     for (const call of m.toolCalls) {
@@ -308,7 +336,8 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       const name = call.name;
       if (name === PLUGIN_READ || name === PLUGIN_SEARCH || PLUGIN_WRITE.test(name)) {
         const path = typeof args.path === 'string' ? args.path.trim() : '';
-        const failed = result.error || /^(?:No note at|The user declined)/.test(result.text.trim());
+        // (A write the vault refused — "Error: append_to_note is read-only …" — changed nothing.)
+        const failed = result.error || /^(?:No note at|The user declined|Error\b)/.test(result.text.trim());
         if (name === PLUGIN_READ && path && !failed && !state.notesRead.includes(path)) state.notesRead.push(path);
         const found = name === PLUGIN_SEARCH && !result.error ? searchedNotes(result.text) : null;
         if (found && typeof args.query === 'string') state.searches.push({ query: squash(args.query), notes: found, sources: [m.id] });
@@ -327,6 +356,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       if (command !== null || ops.modified.length) state.editing = true;
       const scripts: string[] = [];
       const edited: string[] = [];
+      const edits: { path: string; how: string }[] = [];
       for (const path of ops.modified) {
         if (command !== null && restores(command, path) && !BACKUP.test(path)) {
           if ([...changed.keys()].some((k) => samePath(k, path)) || !isScratch(path)) change(path, '', m.id, true);
@@ -340,11 +370,21 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
           seen.add(path);
           continue;
         }
-        change(path, command !== null ? withPrinted(shellHow(command, path), command, result) : toolHow(args), m.id, false);
+        edits.push({ path, how: command !== null ? withPrinted(shellHow(command, path), command, result) : toolHow(args) });
         edited.push(path);
         seen.add(path);
       }
-      if (command !== null && heredocBody(command) && edited.length) for (const script of scripts) editScripts.set(script, edited);
+      // A script written to edit source files changes them when it runs: written and not run by
+      // this command, the files it would write are not changed yet.
+      const pending = command !== null && scripts.length > 0 && heredocBody(command) !== null && !scripts.some((w) => runsAfterHeredoc(command, w));
+      if (!pending) for (const e of edits) change(e.path, e.how, m.id, false);
+      if (command !== null && heredocBody(command) && edited.length) {
+        for (const script of scripts) {
+          editScripts.set(script, edited);
+          if (pending) done.delete(script);
+          else done.add(script);
+        }
+      }
       // A run of such a script (that did not fail) is the edit: what it printed says what it did.
       if (command !== null && !ops.modified.length && editScripts.size && !(result.code !== null && result.code !== 0) && !result.error) {
         for (const [script, paths] of editScripts) {
@@ -353,7 +393,10 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
           const lines = result.text.split('\n').map((l) => l.trim()).filter((l) => l && !TOOL_NOISE.test(l));
           const printed = lines[lines.length - 1];
           const how = shownCommand(command);
-          for (const path of paths) change(path, printed && printed.length <= MAX_PRINTED ? `${how} — printed: ${printed}` : how, m.id, false, true);
+          // (Its first run after it was written is the edit, unless writing it was taken for it —
+          // written and run in one command; another run says the same edit again.)
+          for (const path of paths) change(path, printed && printed.length <= MAX_PRINTED ? `${how} — printed: ${printed}` : how, m.id, false, done.has(script));
+          done.add(script);
         }
       }
       // (Read after the writes: `cat > repro.py << EOF … python repro.py` reads the file it has
@@ -370,12 +413,13 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       // (A file shown in part — `sed -n '1867,1900p' x.py`, `cat x.py` — says how much it showed:
       // its first line is wherever the range began, not what the step found.)
       // (A run of an edit script: what it printed last says what it did — "Fixed content setter logic".)
-      const outcome = command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : runsEdit ? editOutcome(result) : actionOutcome(result, command ?? '');
+      const outcome = command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : runsEdit || (command !== null && runsEditScript(command)) ? editOutcome(result) : actionOutcome(result, command ?? '');
       if (shown) state.lastAction = { command: shown, outcome, sources: [m.id] };
     }
   }
   state.changed = [...changed.values()];
   state.scratch = [...scratch];
+  if (editScripts.size) state.editScripts = [...editScripts].slice(-LIMITS.editScripts).map(([script, paths]) => ({ script, paths }));
   state.cause = latestCause(sentences, task);
   // Where the code it names lies, as the tools showed it before the cause was said.
   const causeAt = state.cause ? placeNamed(state.cause.text, codePlaces(messages.slice(0, 1 + messages.findIndex((m) => m.id === state.cause?.sources[0])))) : null;
@@ -391,7 +435,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   }
   const index = new Map(messages.map((m, i) => [m.id, i]));
   const lastEdit = Math.max(-1, ...state.changed.flatMap((c) => c.sources.map((id) => index.get(id) ?? -1)));
-  const plan = latestPlan(sentences, lastEdit);
+  const plan = latestPlan(sentences, lastEdit, said);
   if (plan && !(state.cause?.text ?? '').includes(plan.text)) state.plan = plan;
   return state;
 }
@@ -435,6 +479,8 @@ export function mergeState(earlier: TaskState | null | undefined, fresh: TaskSta
     lastAction: fresh.lastAction ?? earlier.lastAction,
     ...(earlier.editing || fresh.editing ? { editing: true } : {}),
     ...lookedUnion(earlier.looked, fresh.looked),
+    // (extractState starts from the earlier scripts: the fresh list holds them.)
+    ...((fresh.editScripts ?? earlier.editScripts) ? { editScripts: fresh.editScripts ?? earlier.editScripts } : {}),
     // (A fix planned earlier is made once this round edits a source file without planning again.)
     ...(fresh.plan ? { plan: fresh.plan } : earlier.plan && !fresh.changed.length ? { plan: earlier.plan } : {}),
   };

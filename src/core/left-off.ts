@@ -5,7 +5,7 @@
 import type { extractTaskLines } from './extract-goal';
 import type { ChatMessage } from './messages';
 import type { LeftOffLine, TaskState } from './record';
-import { shellCommand, shownCommand } from './extract-state';
+import { runsEditScript, shellCommand, shownCommand } from './extract-state';
 import { squash } from './text';
 
 /**
@@ -48,5 +48,7 @@ export function leftOffOutcome(left: LeftOffLine, state: TaskState | null): void
   // (When lines of its output name the task, the first of them is its outcome: what it found.)
   // (Not a line opening a block — "def make_bytes(self, value):" — read as announcing more.)
   // (A file shown says how much it showed: a line of it picked for naming the task read as arbitrary.)
-  else if (left.command && said) left.outcome = left.output?.length && !said.startsWith('failed') && !/^(?:showed|read,) \d+ lines?$/.test(said) && !left.output[0]?.includes('`') && !/:\s*$/.test(left.output[0] ?? '') ? `\`${squash(left.output[0] ?? '')}\`` : said;
+  // (A run of a script named for changing code says what it printed last — "Fixed content setter
+  // logic" —, not a line of its output that names the task.)
+  else if (left.command && said) left.outcome = left.output?.length && !runsEditScript(left.command) && !said.startsWith('failed') && !/^(?:showed|read,) \d+ lines?$/.test(said) && !left.output[0]?.includes('`') && !/:\s*$/.test(left.output[0] ?? '') ? `\`${squash(left.output[0] ?? '')}\`` : said;
 }

@@ -51,6 +51,9 @@ export function addTaskLine(draft: BlockDraft, id: SectionId, line: SourcedLine 
   };
   const sentences = splitSentences(squash(line.text));
   let text = fitting(sentences);
+  // (At work "Left off" ends on the step the last command carries out: when what the agent found
+  // before it does not fit, the step alone still says where the work stands.)
+  if (!text && work && id === 'leftOff' && sentences.length > 1) text = fitting(sentences.slice(-1));
   // A line that opens with context ("Keep in mind: … Can you summarise …?") and has room for
   // the context only starts at the request instead, when the request says what it is about on
   // its own ("What should I do first?" does not: the context before it is the goal then).

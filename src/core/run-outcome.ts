@@ -33,7 +33,8 @@ const NOT_A_FINDING = /:\s*$|^[-=*#_~. ]+$|^<\/?[\w-]+>$/;
  * nothing of what the run showed.
  */
 function telling(lines: readonly string[]): string {
-  const fit = lines.filter((l) => l.length <= 400 && !TOOL_NOISE.test(l) && !NOT_A_FINDING.test(l));
+  // (Nor a line of brackets alone — the "]" closing a printed list —: it says nothing.)
+  const fit = lines.filter((l) => l.length <= 400 && !TOOL_NOISE.test(l) && !NOT_A_FINDING.test(l) && /[\p{L}\p{N}]/u.test(l));
   const last = (re: RegExp): string | undefined => [...fit].reverse().find((l) => re.test(l));
   return last(BAD_VERDICT) ?? last(GOOD_VERDICT) ?? fit[fit.length - 1] ?? lines[lines.length - 1] ?? '';
 }
@@ -96,14 +97,22 @@ export function actionOutcome(result: RunResult, command = ''): string {
   if (result.code !== null && result.code !== 0) return `failed with return code ${result.code}`;
   // (A package manager's warning — "WARNING: Running pip as the 'root' user …" — says nothing of
   // what the step did.)
-  const first = lines.find((l) => !TOOL_NOISE.test(l));
-  return first ? truncateBalanced(squash(first), MAX_OUTCOME) : 'no output';
+  const said = lines.filter((l) => !TOOL_NOISE.test(l));
+  const first = said[0];
+  // (A first line that only heads what follows — a table's column, "category", "Results" — says
+  // nothing of what the step found: the line it ended on, a total or a verdict, does.)
+  const last = said.length >= 3 && first !== undefined && HEADER_LINE.test(first) ? said[said.length - 1] : undefined;
+  const pick = last ?? first;
+  return pick ? truncateBalanced(squash(pick), MAX_OUTCOME) : 'no output';
 }
+
+/** An output line that only heads the lines after it: one or two words, no digit, no stop. */
+const HEADER_LINE = /^[A-Za-z_][A-Za-z_-]*(?:[ \t]+[A-Za-z_][A-Za-z_-]*)?:?$/;
 
 /** What a run of an edit script did: its failure, else the last line it printed. */
 export function editOutcome(result: RunResult): string {
   const plain = actionOutcome(result);
   if (plain.startsWith('failed') || plain === 'no output') return plain;
-  const lines = result.text.split('\n').map((l) => l.trim()).filter((l) => l && !TOOL_NOISE.test(l));
+  const lines = result.text.split('\n').map((l) => l.trim()).filter((l) => l && !TOOL_NOISE.test(l) && /[\p{L}\p{N}]/u.test(l));
   return truncateBalanced(squash(lines[lines.length - 1] ?? plain), MAX_OUTCOME);
 }

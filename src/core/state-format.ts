@@ -5,9 +5,7 @@
 // short labels. Pure.
 import { samePath } from './extract-files';
 import type { TaskState } from './record';
-
-/** What "Changed:" says before any source file was edited. */
-export const NOTHING_CHANGED = 'no source file edited yet';
+import { UNCHANGED_LINE } from './block-format';
 
 /** Longest list of scratch files or notes written on one line. */
 const MAX_LISTED = 10;
@@ -24,7 +22,8 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   // An agent at work on files (shell commands, edits; not the plugin's note tools or lookups) that
   // has edited no source file yet says so: a model continuing from the block must not assume a
   // fix is in place.
-  if (state.editing === true && !state.changed.length) out.push(`- Changed: ${NOTHING_CHANGED}`);
+  // (block-format.ts writes it as the State's heading when more lines follow.)
+  if (state.editing === true && !state.changed.length) out.push(UNCHANGED_LINE);
   for (const c of state.changed) {
     // (Its earlier edits too, oldest first: a file edited at two places was changed at both.)
     // (Edits alike — the same substitution at two lines, one script run twice — are one line, the
@@ -97,10 +96,12 @@ function namesFile(how: string, path: string): boolean {
   return false;
 }
 
-/** Whether the state already names a file (changed or scratch): "Files modified" need not. */
+/** Whether the state already names a file (changed or scratch), or knows it only as what a script
+ * written and not yet run would write: "Files modified" need not list it (it is not modified). */
 export function inState(state: TaskState | null | undefined, path: string): boolean {
   if (!state) return false;
-  return state.changed.some((c) => samePath(c.path, path)) || state.scratch.some((p) => samePath(p, path));
+  const pending = Array.isArray(state.editScripts) && state.editScripts.some((e) => Array.isArray(e?.paths) && e.paths.some((p) => typeof p === 'string' && samePath(p, path)));
+  return pending || state.changed.some((c) => samePath(c.path, path)) || state.scratch.some((p) => samePath(p, path));
 }
 
 /** Whether the state lists a path as scratch: the same path, or a bare name (`repro.py`, as a run

@@ -328,6 +328,19 @@ describe("an agent's prose", () => {
     for (const gone of ['getting complex', 'had a bug', 'somewhere else']) expect(facts).not.toContain(gone);
   });
 
+  it('carries no telling itself to think, no wondering and no restated task: not a fact, an open task nor a step', () => {
+    const chat = run('Fix the totals.', [
+      ['The PR specifically asks to round once, after the sum. The discount helper rounds each line before summing.', 'cat billing/discounts.py', 'def apply_discount(total, rate): ...'],
+      ["However, I'm wondering if we should keep the old rounding for invoices. Actually, wait. I need to think about this more carefully. Let me read the invoice code:", 'cat billing/invoice.py', 'def invoice(order): ...'],
+    ]);
+    const r = compact(chat, { budgetTokens: 1200, cut: chat.length - 1, model: 'gpt-4o' });
+    if (!r.ok) throw new Error(r.message);
+    const lines = [...r.record.facts, ...r.record.openTasks, ...(r.record.leftOff ? [r.record.leftOff] : [])].map((f) => f.text).join('\n');
+    expect(lines).toContain('The discount helper rounds each line before summing.');
+    for (const gone of ['think about this', 'wondering', 'specifically asks']) expect(lines).not.toContain(gone);
+    expect(r.record.leftOff?.text).toBe('Let me read the invoice code.');
+  });
+
   it('property: only assistant sentences are ever dropped, and order is kept', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant'), fc.constantFrom('Actually, no.', 'The cache is stale.', 'Maybe it is the disk?', 'It works.', 'Wait, the path is wrong.')), { maxLength: 12 }), (turns) => {
@@ -353,7 +366,40 @@ describe('where the work was left off', () => {
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toBe("- Ran: sed -n '10,40p' export.py — `def write(rows):`");
     expect(block).not.toContain('Next step:');
-    for (const line of lines) if (!line.endsWith('Constraints and preferences:') && !/^[A-Z][a-z]+(?: [a-z]+){0,3}:$/.test(line)) expect(line).not.toMatch(/:\s*$/);
+    for (const line of lines) if (!line.endsWith('Constraints and preferences:') && line !== 'State (source files unchanged):' && !/^[A-Z][a-z]+(?: [a-z]+){0,3}:$/.test(line)) expect(line).not.toMatch(/:\s*$/);
+  });
+
+  /** Steps that read long files first: a block with room for a two-sentence "Left off". */
+  const reading: Step[] = [
+    ['Let me look at the writer.', 'cat export.py', `def write(rows):\n${'    out.append(format_row(row))\n'.repeat(60)}`],
+    ['And at its tests.', 'cat tests/test_export.py', `def test_dates():\n${'    assert write([row]) == expected\n'.repeat(60)}`],
+  ];
+
+  it('says one step: what the last message found, then the step it announced last, not every intention on the way', () => {
+    const chat = run('Fix the export.', [
+      ...reading,
+      [
+        'So `write()` never escapes the separator. Now let me look at the tests again and think about the best approach. Let me implement the simpler fix first. Let me check how the reader splits the fields:',
+        'grep -n split export.py',
+        '30: fields = line.split(",")',
+      ],
+    ]);
+    const left = blockOf(chat).block.split('\n').find((l) => l.startsWith('Left off:'));
+    expect(left).toBe('Left off: So `write()` never escapes the separator. Let me check how the reader splits the fields.');
+  });
+
+  it('says the step alone when what the agent found before it has no room', () => {
+    const found = 'So the exporter writes every row through `format_row()`, which quotes the separator only when the value is a string and never when it is a number, a date or a decimal from the ledger.';
+    const chat = run('Fix the export.', [...reading, [`${found} Let me read the tests:`, 'cat tests/test_export.py', 'def test_quotes(): ...']]);
+    const small = blockOf(chat, 220).block.split('\n').find((l) => l.startsWith('Left off:'));
+    expect(small).toBe('Left off: Let me read the tests.');
+    expect(blockOf(chat).block).toContain(`Left off: ${found} Let me read the tests.`);
+  });
+
+  it('keeps what the agent found it must do before the step, and leaves out its thinking aloud', () => {
+    const chat = run('Fix the export.', [...reading, ['Now I understand the issue. I need to call `setup()` before the writer runs. Let me fix the script:', "sed -i 's/^run()/setup(); run()/' repro.py", '']]);
+    const left = blockOf(chat).block.split('\n').find((l) => l.startsWith('Left off:'));
+    expect(left).toBe('Left off: I need to call `setup()` before the writer runs. Let me fix the script.');
   });
 });
 
@@ -393,6 +439,16 @@ describe('where the work stands, as a reader needs it', () => {
   it('says no source file was edited yet, in a run with a shell and no edit; not in a run of note lookups', () => {
     const looking = run('Fix the rounding in billing/total.py.', [['Let me read it.', 'cat billing/total.py', 'def total(lines): ...']]);
     expect(section(blockOf(looking).block, 'State:')).toContain('- Changed: no source file edited yet');
+    // With more to say of the state, the heading says it: a line of no source's words is none.
+    const checking = run('Fix the rounding in billing/total.py.', [
+      ['The total is summed before rounding, so the cents drift.', 'cat billing/total.py', 'def total(lines): ...'],
+      ['Let me run the tests.', 'python -m pytest tests/test_total.py', 'FAILED tests/test_total.py::test_cents - AssertionError: 10.01 != 10.0\n<returncode>1</returncode>'],
+      ['Let me read the test.', 'cat tests/test_total.py', 'def test_cents(): ...'],
+    ]);
+    const block = blockOf(checking).block;
+    expect(block).not.toContain('no source file edited yet');
+    expect(block).not.toContain('\nState:\n');
+    expect(section(block, 'State (source files unchanged):')).toContain('- Checked: python -m pytest tests/test_total.py — failed');
     const notes = run('What do my notes say about compost?', [['Reading the note.', { name: 'read_note', args: { path: 'Garden/Soil.md' } }, 'Compost twice a year.']]);
     expect(blockOf(notes).block).not.toContain('no source file edited yet');
     const edited = run('Fix the rounding.', [['Fixing it.', "sed -i 's/round(x)/round(x, 2)/' billing/total.py", '']]);
@@ -430,16 +486,76 @@ describe('where the work stands, as a reader needs it', () => {
     expect(after.state?.lastAction?.outcome).toBe('Rewrote the sum over every line');
   });
 
+  it('changes no source file by writing a script that would edit it, until the script runs, also in a later round', () => {
+    const script = "cat > fix_total.py << 'EOF'\nsrc = open('billing/total.py').read()\nsrc = src.replace('lines[0]', 'line')\nopen('billing/total.py', 'w').write(src)\nprint('Rewrote the sum over every line')\nEOF";
+    const written = run('Fix the total.', [['Writing the fix as a script.', script, '']]);
+    const first = blockOf(written);
+    expect(first.state?.changed).toEqual([]);
+    expect(first.block).toContain('State (source files unchanged):');
+    expect(first.block).not.toContain('Files modified');
+    // The next round runs it: the file is changed then, with what the run printed.
+    const r1 = compact(written, { budgetTokens: 1200, cut: written.length - 1, model: 'gpt-4o' });
+    if (!r1.ok) throw new Error(r1.message);
+    const later: ChatMessage[] = [
+      ...written,
+      { id: 'a9', createdAt: 0, role: 'assistant', content: 'Running it.', toolCalls: [{ id: 'c9', name: 'bash', arguments: JSON.stringify({ command: 'python fix_total.py' }) }] },
+      { id: 't9', createdAt: 0, role: 'tool', toolCallId: 'c9', content: 'Rewrote the sum over every line' },
+      { id: 'u9', createdAt: 0, role: 'user', content: 'Go on.' },
+    ];
+    const r2 = compact(later, { budgetTokens: 1200, cut: later.length - 1, model: 'gpt-4o', previous: r1.record });
+    if (!r2.ok) throw new Error(r2.message);
+    expect(r2.record.state?.changed.map((c) => [c.path, c.how])).toEqual([['billing/total.py', 'python fix_total.py — printed: Rewrote the sum over every line']]);
+  });
+
   it("takes the cause from the sentences after an announced conclusion, never from what the issue is 'about', and else from the latest finding", () => {
     const announced = run('Fix the offsets.', [
       ['The issue is about time zones.', 'cat app/parse.py', 'def parse(s): ...'],
       ['Now I understand the issue. The parser drops the sign of the offset before it converts it. Let me look at the tests:', 'ls tests', 'test_parse.py'],
     ]);
-    expect(section(blockOf(announced).block, 'State:')).toContain('- Cause: The parser drops the sign of the offset before it converts it.');
+    expect(blockOf(announced).state?.cause?.text).toBe('The parser drops the sign of the offset before it converts it.');
     const finding = run('Fix the offsets.', [['So `parse()` does not handle a negative offset at all.', 'cat app/parse.py', 'def parse(s): ...']]);
     expect(blockOf(finding).state?.cause?.text).toBe('`parse()` does not handle a negative offset at all.');
     const topic = run('Fix the offsets.', [['The issue is about time zones in the parser module.', 'cat app/parse.py', 'def parse(s): ...']]);
     expect(blockOf(topic).state?.cause).toBeNull();
+  });
+
+  it('takes no cause that only says what should happen, what shows instead, where it lies or what to do: the conclusion about why before it stands', () => {
+    const why: Step = ['The issue is that `add_line()` never calls `refresh_total()` after it appends.', 'cat billing/order.py', 'def add_line(self, line): ...'];
+    const cause = (said: string): string | undefined => blockOf(run('Fix the order total.', [why, [said, 'cat billing/total.py', 'def refresh_total(self): ...']])).state?.cause?.text;
+    const expected = 'The issue is that `add_line()` never calls `refresh_total()` after it appends.';
+    expect(cause('The issue is that `order.total` should be updated when a line is added.')).toBe(expected);
+    expect(cause('The issue is that when the order is printed, it is showing the old total instead of the new one.')).toBe(expected);
+    expect(cause('The issue is in the billing module, specifically `billing.order`.')).toBe(expected);
+    expect(cause('The issue is that when a line is added, we need to refresh the total afterwards.')).toBe(expected);
+    // A later conclusion that says why still wins.
+    expect(cause('The issue is that `refresh_total()` only sums the lines it had cached.')).toBe('The issue is that `refresh_total()` only sums the lines it had cached.');
+  });
+
+  it('carries no statement of a fix not made yet as a key fact, abandoned or standing; one an edit carried out stays', () => {
+    const facts = (steps: Step[]): string => {
+      const chat = run('Fix the order total.', steps);
+      const r = compact(chat, { budgetTokens: 1200, cut: chat.length - 1, model: 'gpt-4o' });
+      if (!r.ok) throw new Error(r.message);
+      return r.record.facts.map((f) => f.text).join('\n');
+    };
+    const abandoned = facts([
+      ['The fix should be to call `refresh_total()` at the end of `add_line()`. The order keeps its lines in a plain list.', 'cat billing/order.py', 'def add_line(self, line): ...'],
+      ['The cache is keyed by the order id alone. Let me check what the right fix should be for cached totals.', 'cat billing/cache.py', 'def cached_total(order): ...'],
+    ]);
+    expect(abandoned).not.toContain('The fix should be');
+    expect(abandoned).toContain('The order keeps its lines in a plain list.');
+    const made = facts([
+      ['The fix should be to call `refresh_total()` at the end of `add_line()`. The order keeps its lines in a plain list.', 'cat billing/order.py', 'def add_line(self, line): ...'],
+      ['Making it.', "sed -i 's/self.lines.append(line)/self.lines.append(line); self.refresh_total()/' billing/order.py", ''],
+    ]);
+    expect(made).toContain('The fix should be to call `refresh_total()` at the end of `add_line()`.');
+  });
+
+  it('ends an announced cause where the fix begins: the plan is said as the plan', () => {
+    const chat = run('Fix the order total.', [['Now I understand the issue. The `add_line()` method never calls `refresh_total()` after it appends. The fix should be to call `refresh_total()` at the end of `add_line()`. Let me look at it:', 'cat billing/order.py', 'def add_line(self, line): ...']]);
+    const { state } = blockOf(chat);
+    expect(state?.cause?.text).toBe('The `add_line()` method never calls `refresh_total()` after it appends.');
+    expect(state?.plan?.text).toBe('The fix should be to call `refresh_total()` at the end of `add_line()`.');
   });
 
   it('lists every place a file was edited, oldest first, and a chain keeps the earlier ones', () => {
@@ -459,9 +575,25 @@ describe('where the work stands, as a reader needs it', () => {
       ['The fix should be to keep the sign of the offset when the parser converts it.', 'cat app/parse.py', 'def parse(s): ...'],
       ['Let me look at the tests first.', 'ls tests', 'test_parse.py'],
     ];
-    expect(section(blockOf(run('Fix the offsets.', steps)).block, 'State:')).toContain('- Planned fix: The fix should be to keep the sign of the offset when the parser converts it.');
+    expect(section(blockOf(run('Fix the offsets.', steps)).block, 'State (source files unchanged):')).toContain('- Planned fix: The fix should be to keep the sign of the offset when the parser converts it.');
     const made = run('Fix the offsets.', [...steps, ['Making it.', "sed -i 's/abs(offset)/offset/' app/parse.py", '']]);
     expect(blockOf(made).block).not.toContain('Planned fix:');
+  });
+
+  it('shows no plan the agent took back or left for a search of the right one, and a later plan in its own words', () => {
+    const planned: Step = ['The fix should be to keep the sign of the offset when the parser converts it.', 'cat app/parse.py', 'def parse(s): ...'];
+    const plan = (steps: Step[]): string | undefined => blockOf(run('Fix the offsets.', steps)).state?.plan?.text;
+    // Taken back in the next sentence, or by a new diagnosis later: no plan rather than the old one.
+    expect(plan([['The fix should be to keep the sign of the offset when the parser converts it. Wait, that breaks the UTC case.', 'cat app/parse.py', 'def parse(s): ...']])).toBeUndefined();
+    expect(plan([planned, ['Actually, I think the real issue is in the tokenizer, not the parser.', 'cat app/tokens.py', 'def split(s): ...']])).toBeUndefined();
+    expect(plan([planned, ['Let me check what the right fix should be for the UTC case.', 'cat tests/test_parse.py', 'def test_utc(): ...']])).toBeUndefined();
+    // A guess is no plan.
+    expect(plan([planned, ['Maybe the fix should be to parse the offset in the tokenizer instead?', 'cat app/tokens.py', 'def split(s): ...']])).toBeUndefined();
+    // A later plan, also said as a belief (with its hedge) or in other words ("the logic should be").
+    expect(plan([planned, ['I think the fix should be to parse the offset before the tokenizer strips the sign.', 'cat app/tokens.py', 'def split(s): ...']])).toBe('I think the fix should be to parse the offset before the tokenizer strips the sign.');
+    expect(plan([planned, ['So the logic should be: read the sign first, then the hours and the minutes.', 'cat app/tokens.py', 'def split(s): ...']])).toBe('The logic should be: read the sign first, then the hours and the minutes.');
+    // Talk of the fix that is no statement of it leaves the plan standing.
+    expect(plan([planned, ['Let me run the tests to make sure the fix works.', 'ls tests', 'test_parse.py']])).toBe('The fix should be to keep the sign of the offset when the parser converts it.');
   });
 
   it('leaves off at the last tool call with its outcome in one line, even when that step said nothing', () => {
@@ -500,6 +632,16 @@ describe('where the work stands, as a reader needs it', () => {
   it('shows a script written and run in one command as both, with the outcome of the run', () => {
     const chat = run('Fix the export.', [['Reproducing.', "cat > repro.py << 'EOF'\nfrom export import write\nwrite([{'date': ''}])\nEOF\npython repro.py", 'KeyError: \'date\'\n<returncode>1</returncode>']]);
     expect(blockOf(chat).block).toContain("- Ran: cat > repro.py … python repro.py — failed with return code 1: KeyError: 'date'");
+  });
+
+  it('takes no run of a script named for changing code as a check, and says what it printed last', () => {
+    const chat = run('Fix the totals.', [
+      ['Let me run the tests.', 'python -m pytest tests/test_total.py', 'FAILED tests/test_total.py::test_cents - AssertionError: 10.01 != 10.0\n<returncode>1</returncode>'],
+      ['Let me apply the fix.', 'python fix_total.py', 'Found total() at line 12\nWrote billing/total.py.new\nPatched total() in the copy\n]'],
+    ]);
+    const { block, state } = blockOf(chat);
+    expect(state?.checked?.command).toBe('python -m pytest tests/test_total.py');
+    expect(block).toContain('- Ran: python fix_total.py — `Patched total() in the copy`');
   });
 
   it('counts a missing test runner and a qualified exception line as a failed run, whatever the return code', () => {
@@ -581,6 +723,36 @@ describe("the plugin's own tool loop", () => {
     expect(block).not.toContain('no source file edited yet');
   });
 
+  it('carries no report of a failure that was resolved afterwards as a key fact: Errors met says its fate', () => {
+    const write = (id: string): ChatMessage => ({ id, createdAt: 0, role: 'assistant', content: '', toolCalls: [{ id: `c-${id}`, name: 'append_to_note', arguments: JSON.stringify({ path: 'Garden/Log.md', text: 'Turned the compost.' }) }] });
+    const chat: ChatMessage[] = [
+      { id: 'u0', createdAt: 0, role: 'user', content: 'Please add to my garden log that I turned the compost today.' },
+      write('a1'),
+      { id: 't1', createdAt: 0, role: 'tool', toolCallId: 'c-a1', content: 'Error: append_to_note is read-only in this vault (enable "Allow edits" in the plugin settings).' },
+      { id: 'a2', createdAt: 0, role: 'assistant', content: 'The edit failed: note editing is switched off in the plugin settings ("Allow edits"). You can enable it and I will retry, or add the line yourself. The garden log keeps one line per day of work in the beds.' },
+      { id: 'u1', createdAt: 0, role: 'user', content: 'I enabled it. Try again.' },
+      write('a3'),
+      { id: 't3', createdAt: 0, role: 'tool', toolCallId: 'c-a3', content: 'OK: appended 1 line to Garden/Log.md' },
+      { id: 'a4', createdAt: 0, role: 'assistant', content: 'Done: the log now says you turned the compost today.' },
+      { id: 'u2', createdAt: 0, role: 'user', content: 'Thanks.' },
+    ];
+    const { block, errors } = blockOf(chat);
+    expect(errors).toHaveLength(1);
+    expect(block).toContain('append_to_note Garden/Log.md succeeded on retry');
+    expect(block).not.toContain('The edit failed');
+    expect(block).not.toContain('I will retry');
+    // (The refused write changed nothing: one edit, the one that went through.)
+    expect(section(block, 'State:')).toContain('- Changed: Garden/Log.md\n  - Turned the compost.');
+    expect(block).not.toContain('edited 2 times');
+    // (The message's other sentences are still facts.)
+    expect(block).toContain('The garden log keeps one line per day of work in the beds.');
+  });
+
+  it('says of an output headed by a bare label the line it ended on, not the label', () => {
+    const chat = run('Total my January rows per category.', [['', { name: 'python', args: { input: 'print(df.groupby("category").amount.sum())' } }, 'category\neating out     46.00\ngroceries     199.00\nrent          950.00\ntotal 1246.9']]);
+    expect(blockOf(chat).state?.lastAction?.outcome).toBe('total 1246.9');
+  });
+
   it('says of a file shown last how much it showed, not the first line of the range', () => {
     const chat = run('The parser drops empty rows. Fix it in parser.py.', [
       ['Let me look at the loop.', "sed -n '40,43p' parser.py", '    for row in rows:\n        if not row:\n            continue\n        out.append(row)'],
@@ -638,8 +810,7 @@ Creating the patch and submitting it MUST be separate commands.
     const order = ['MODIFY:', 'DO NOT MODIFY:', 'EXACT command'].map((r) => rules.indexOf(r));
     expect(order.every((x) => x >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    const state = section(block, 'State:');
-    expect(state).toContain('- Changed: no source file edited yet');
+    const state = section(block, 'State (source files unchanged):');
     expect(state).toContain('- Cause: The exporter skips a row when its date is empty instead of writing an empty cell.');
     expect(state).toContain('- Checked: python -m pytest tests/test_csv.py — failed with return code 1: FAILED tests/test_csv.py::test_empty_date - AssertionError');
   });
