@@ -18,6 +18,9 @@ const CHOICE = /\bI(?:['’]ll| will| think I['’]ll| am going to|['’]m going
  * 500/1,000/2,000 (single-session-assistant at 1,000 0.607 → 0.551: the user's lines take room). */
 const CHOICE_RANK = 1.5;
 
+/** Whether a text says what the user chose (CHOICE): a thread's outcome, laid out under its head. */
+export const isChoice = (text: string): boolean => CHOICE.test(text);
+
 /** Boost of first-person sentences when both sides are people talking about their lives. */
 const PERSONAL = 1.4;
 /** A user message of this many sentences or more may hold pasted text (see priorOf), ranked at PASTED. */

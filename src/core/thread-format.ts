@@ -8,6 +8,7 @@
 import { describeDay } from './dates';
 import { groupFacts, factText } from './block-format';
 import type { ConversationKind, SourcedLine, ThreadLine } from './record';
+import { isChoice } from './fact-prior';
 import { newsRank, profileRank } from './salience';
 import type { Speakers } from './speakers';
 import { dropLoneSurrogates } from './text';
@@ -86,7 +87,8 @@ export class FactLayout {
    * else its thread ('thread:<id>'), or none (''). */
   group(f: SourcedLine): string {
     const { kind, roleOf } = this.input;
-    if (kind === 'assist' && f.about) return 'about';
+    // (What the user chose goes under the thread whose options it picks from: its outcome.)
+    if (kind === 'assist' && f.about && !(f.thread !== undefined && this.byId.has(f.thread) && isChoice(f.text))) return 'about';
     if (kind === 'talk' && f.identity) {
       const role = roleOf(f.sources[0] ?? '');
       if (role === 'user' || role === 'assistant') return `who:${role}`;
@@ -149,6 +151,18 @@ export class FactLayout {
     const order = (g: string): number => (g.startsWith('who:') ? 2 : g === latestKey ? 1 : 0);
     const groups = talk ? [...firstOf].sort(([a], [b]) => order(b) - order(a)) : [...firstOf];
     const out = groups.map(([g, f]) => eventOf.get(g)?.f ?? f);
+    // With an assistant, each thread's outcome (the user's choice, thread-outcomes.ts) next: the
+    // options without the one chosen were what readers could not go on from.
+    if (this.input.kind === 'assist') {
+      const choiceOf = new Map<string, SourcedLine>();
+      for (const f of ranked) {
+        const g = this.group(f);
+        if (!g.startsWith('thread:') || !f.about || !isChoice(f.text)) continue;
+        const had = choiceOf.get(g);
+        if (!had || (f.seq ?? 0) > (had.seq ?? 0)) choiceOf.set(g, f);
+      }
+      for (const f of choiceOf.values()) if (!out.includes(f)) out.push(f);
+    }
     // The latest thread goes on in the messages kept after the block: what it was about so far is
     // what a reader needs to follow them, so its next facts come before other threads' seconds.
     // (Latest by its last message; a thread that came back may stand earlier in the list.)

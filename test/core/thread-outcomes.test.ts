@@ -1,0 +1,94 @@
+// With an assistant, a thread's outcome in the user's words (issue 29): the option the user chose
+// is carried under the head of the thread whose options it picks from, after them, and a later
+// choice in the thread is the one that stands. Hand-written conversations only.
+import { describe, expect, it } from 'vitest';
+import { compact } from '../../src/core/compact';
+import { sentencesOf } from '../../src/core/extract-sentences';
+import type { ChatMessage } from '../../src/core/messages';
+import { latestChoices } from '../../src/core/thread-outcomes';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2025, 4, 12, 9, 0);
+let seq = 0;
+const msg = (role: 'user' | 'assistant', content: string, at: number): ChatMessage => ({ id: `o${seq++}`, role, content, createdAt: at });
+
+function ok(r: ReturnType<typeof compact>): Extract<ReturnType<typeof compact>, { ok: true }> {
+  if (!r.ok) throw new Error(r.message);
+  return r;
+}
+
+/** Three sessions with an assistant: a bedside lamp's bulb (chosen at the end), a bike trip, a
+ * bread recipe; the user tells plenty about themselves on the way. */
+export function bulbChat(): ChatMessage[] {
+  seq = 0;
+  const at = (d: number, i: number): number => T0 + d * DAY + i * 60_000;
+  return [
+    msg('user', "I'm setting up a reading nook in my bedroom with the Adesso floor lamp I ordered last week. What's the difference between a 2700K and a 3000K LED bulb for reading in bed?", at(0, 0)),
+    msg('assistant', 'Both are warm white, but they feel different:\n1. **2700K** - the warmest, close to an old incandescent bulb\n2. **3000K** - a little crisper and whiter\n3. **Brightness** - the same lumens look brighter at 3000K\n4. **Mood** - 2700K is calmer for winding down at night', at(0, 1)),
+    msg('user', 'My old bedroom lamp had a harsh 5000K daylight bulb that kept me awake, and my partner Noor reads in bed every night too.', at(0, 2)),
+    msg('assistant', 'Then a warmer bulb will help you both wind down; a dimmable one lets Noor read while you sleep.', at(0, 3)),
+    msg('user', 'I think I\'ll go with the 2700K bulb.', at(0, 4)),
+    msg('assistant', 'Good choice: the 2700K bulb gives the cosy light a reading nook needs.', at(0, 5)),
+    msg('user', 'Can you plan a two-day cycling trip from Utrecht to Amsterdam along the Vecht river?', at(3, 0)),
+    msg('assistant', 'Day one: ride from Utrecht to Breukelen along the Vecht, 25 km, with a stop at Slot Zuylen. Day two: ride on through Loenen and Weesp to Amsterdam, 35 km.', at(3, 1)),
+    msg('user', 'I rode my grandfather\'s old Gazelle bike in the Elfstedentocht tour in 2019 and finished it in eleven hours.', at(3, 2)),
+    msg('assistant', 'Then 60 km over two days will be easy for you.', at(3, 3)),
+    msg('user', 'What is a simple sourdough bread recipe for a beginner with a Dutch oven?', at(6, 0)),
+    msg('assistant', 'Mix 500 g flour, 350 g water, 100 g starter and 10 g salt; fold four times over two hours, proof overnight in the fridge, and bake at 250 °C in the Dutch oven for 40 minutes.', at(6, 1)),
+    msg('user', 'Thanks, I will bake it on Saturday.', at(6, 2)),
+    msg('assistant', 'Enjoy the bread!', at(6, 3)),
+    ...extraSessions(at),
+  ];
+}
+
+/** Sessions of other topics with long answers, so the removed part is larger than the block. */
+function extraSessions(at: (d: number, i: number) => number): ChatMessage[] {
+  const topics = [
+    ['How do I repot a root-bound monstera without hurting its aerial roots?', 'monstera', 'terracotta pot', 'aerial roots'],
+    ['Which laptop suits video editing on a budget of 1200 euros?', 'laptop', 'Ryzen processor', 'colour-accurate screen'],
+    ['How should I prepare for a job interview at a logistics company in Rotterdam?', 'interview', 'warehouse software', 'shift planning'],
+    ['What should I check before buying a used electric car with 80,000 km on it?', 'electric car', 'battery health report', 'charging cable'],
+  ];
+  return topics.flatMap(([ask, a, b, c], k) => [
+    msg('user', ask as string, at(8 + k, 0)),
+    msg('assistant', [
+      `Start with the ${a}: look at it closely before anything else, since most problems with the ${a} show early and cost little to fix then.`,
+      `The ${b} matters next; compare two or three options of the ${b} side by side, note their prices, and read the reviews of people who used them for a year.`,
+      `Keep the ${c} in mind as well, because the ${c} decides how well the whole thing works in daily use over the coming months.`,
+      `Write down what you find about the ${a}, the ${b} and the ${c} in one note, so you can decide calmly at home rather than on the spot.`,
+      `If anything about the ${b} or the ${c} feels unclear, ask a friend who has done it before, or come back here and we can go through it together step by step.`,
+    ].join(' '), at(8 + k, 1)),
+    msg('user', `Thanks, that makes the ${a} much clearer for me.`, at(8 + k, 2)),
+    msg('assistant', `You are welcome; good luck with the ${a}.`, at(8 + k, 3)),
+  ]);
+}
+
+describe('a thread carried with its outcome', () => {
+  it('lays the choice out under the thread whose options it picks from, after them, not about the user', () => {
+    const chat = bulbChat();
+    const r = ok(compact(chat, { budgetTokens: 1000, cut: 28, model: 'gpt-4o', now: 1 }));
+    const lines = r.block.split('\n');
+    const choice = lines.findIndex((l) => l.includes("I think I'll go with the 2700K bulb."));
+    expect(choice).toBeGreaterThan(0);
+    // Its head is the bulb thread's, and the options stand above it under the same head.
+    const head = lines.slice(0, choice).reverse().find((l) => l.startsWith('### '));
+    expect(head).toMatch(/2700K and a 3000K/);
+    expect(head).not.toMatch(/About the user/);
+    const headAt = lines.indexOf(head as string);
+    expect(lines.slice(headAt, choice).some((l) => /listed: 2700K; 3000K/.test(l))).toBe(true);
+  });
+
+  it('takes the latest choice of each thread, never a question', () => {
+    seq = 0;
+    const msgs = [
+      msg('user', "I'll go with a warm white LED bulb for the bedroom lamp.", T0),
+      msg('assistant', 'Warm white suits a bedroom. 2700K or 3000K?', T0 + 1),
+      msg('user', "I think I'll go with the 2700K bulb. Should I go with a dimmable one too?", T0 + 2),
+      msg('user', "I've decided on the Gazelle bike for the trip.", T0 + 3),
+    ];
+    const sentences = sentencesOf(msgs);
+    const threadOf = new Map([['o0', 1], ['o1', 1], ['o2', 1], ['o3', 2]]);
+    const texts = [...latestChoices(sentences, threadOf)].map((s) => s.text);
+    expect(texts.sort()).toEqual(["I think I'll go with the 2700K bulb.", "I've decided on the Gazelle bike for the trip."]);
+  });
+});
