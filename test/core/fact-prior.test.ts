@@ -114,5 +114,7 @@ describe("what reads as the user's own fact under About the user", () => {
     expect(about('For getting your rare 1913 nickel graded, I recommend reaching out to PCGS or NGC.')).toBe(false);
     expect(about('Last time I checked up on him he had gotten a new job at the front desk.')).toBe(false);
     expect(readsAsUsersOwn('I quoted "I think therefore I am" in my essay on Descartes.')).toBe(true);
+    expect(about('I think the seasoning is quite spicy, so it might be one of the first two options you mentioned.')).toBe(false);
+    expect(about("I'm excited to try out this stir-fry recipe with the tips you provided.")).toBe(false);
   });
 });
