@@ -78,6 +78,12 @@ describe('a thread carried with its outcome', () => {
     expect(lines.slice(headAt, choice).some((l) => /listed: 2700K; 3000K/.test(l))).toBe(true);
   });
 
+  it('never says the list again in a sentence of the answer that opens on one of its items', () => {
+    const r = ok(compact(bulbChat(), { budgetTokens: 1000, cut: 28, model: 'gpt-4o', now: 1 }));
+    expect(r.block).toMatch(/listed: 2700K; 3000K; Brightness; Mood/);
+    expect(r.block).not.toMatch(/^- Assistant: \*\*(?:2700K|3000K|Brightness|Mood)\*\*/m);
+  });
+
   it('takes the latest choice of each thread, never a question', () => {
     seq = 0;
     const msgs = [
