@@ -6,6 +6,9 @@ import { compact } from '../../src/core/compact';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
 import { latestChoices } from '../../src/core/thread-outcomes';
+import { listedAnswers } from '../../src/core/listed-answers';
+import type { SourcedLine, ThreadLine } from '../../src/core/record';
+import { FactLayout } from '../../src/core/thread-format';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 4, 12, 9, 0);
@@ -96,5 +99,33 @@ describe('a thread carried with its outcome', () => {
     const threadOf = new Map([['o0', 1], ['o1', 1], ['o2', 1], ['o3', 2]]);
     const texts = [...latestChoices(sentences, threadOf)].map((s) => s.text);
     expect(texts.sort()).toEqual(["I think I'll go with the 2700K bulb.", "I've decided on the Gazelle bike for the trip."]);
+  });
+});
+
+describe('a list headed by what it answers, a choice by what it chose from', () => {
+  it('takes what the user said they were about to do as the request of a list after a question too long to head it', () => {
+    seq = 0;
+    const chat = [
+      msg('user', "Now, I'm thinking of scheduling a maintenance check for my road bike at the local bike shop. Do you know what kind of things they usually check during a standard maintenance check, and are there any specific things I should ask them to look at?", T0),
+      msg('assistant', 'A standard check covers:\n1. **Tires** - wear and pressure\n2. **Brakes** - pads and cables\n3. **Chain** - wear and lubrication\n4. **Gears** - shifting and derailleurs', T0 + 1),
+    ];
+    const [answer] = listedAnswers(chat, sentencesOf(chat));
+    expect(answer?.asked).toBe("Now, I'm thinking of scheduling a maintenance check for my road bike at the local bike shop.");
+  });
+
+  it('keeps the head a choice was made under when a later list of the thread answers another question', () => {
+    const thread: ThreadLine = { id: 1, text: "I'm looking to get some new bike lights for my morning commutes.", head: 'request', sources: ['u1'], at: 0, from: 0, to: 0, score: 1, round: 1 };
+    const layout = new FactLayout({ threads: [thread, { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'] }], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const seqOf = (message: number): number => 1e9 + message * 1e4;
+    const facts: SourcedLine[] = [
+      { text: "I think I'll go with the Lezyne Strip Drive Pro.", sources: ['u3'], at: 0, score: 1, round: 1, seq: seqOf(3), thread: 1, about: true },
+      { text: 'Tires; Brakes; Chain; Gears', sources: ['a12'], at: 0, score: 1, round: 1, seq: seqOf(12), thread: 1, listed: true, asked: "Now, I'm thinking of scheduling a maintenance check for my road bike." },
+      { text: 'Dolin; Noilly Prat; Carpano Antica', sources: ['a20'], at: 0, score: 1, round: 1, seq: seqOf(20), thread: 2, listed: true, asked: 'Which vermouth brands pair with a London dry gin?' },
+    ];
+    const lines = layout.lines(facts);
+    expect(lines[0]).toBe("### Asked: I'm looking to get some new bike lights for my morning commutes.");
+    expect(lines[1]).toBe("- User: I think I'll go with the Lezyne Strip Drive Pro.");
+    // With no choice before it, a list answering another question heads its thread.
+    expect(lines).toContain('### Asked: Which vermouth brands pair with a London dry gin?');
   });
 });
