@@ -103,10 +103,10 @@ export function tellsAboutUser(s: Sentence, text: string, pasted?: ReadonlySet<n
 }
 
 /** Curiosity, thanks for the answer, advice to the reader and remarks on what the answer offered
- * are about the answer or the reader, not the user: "I'm curious to know how he plans …", "Thanks
+ * are about the answer or the reader, not the user (nor is telling the assistant to let them know): "I'm curious to know how he plans …", "Thanks
  * for the contact details of the tourism board", "For your coin, I recommend reaching out to PCGS", "it
  * might be one of the first two options you mentioned". */
-const NOT_OWN = /^(?:\w+[,!]?\s+)?(?:I['’]m (?:really |so |just )?(?:curious|wondering)\b|I wonder\b)|^(?:\w+[,!]?\s+)?(?:thanks|thank you)\b|^(?=[^.!?]*\byour?\b)(?:[^.!?]*,\s*)?I(?: would|['’]d)? (?:recommend|suggest|advise)\b|\b(?:options|tips|ideas|ones|suggestions)? ?you (?:mentioned|suggested|provided|listed|recommended|gave|shared)\b/i;
+const NOT_OWN = /^(?:\w+[,!]?\s+)?(?:I['’]m (?:really |so |just )?(?:curious|wondering)\b|I wonder\b)|^(?:\w+[,!]?\s+)?(?:thanks|thank you)\b|\blet me know\b|^(?=[^.!?]*\byour?\b)(?:[^.!?]*,\s*)?I(?: would|['’]d)? (?:recommend|suggest|advise)\b|\b(?:options|tips|ideas|ones|suggestions)? ?you (?:mentioned|suggested|provided|listed|recommended|gave|shared)\b/i;
 
 /** A person pointed at ("he", "them") before anyone is named ("Last time I checked up on him …"). */
 const PERSON_POINTER = /\b(?:he|him|she|her|they|them)\b/i;

@@ -117,5 +117,6 @@ describe("what reads as the user's own fact under About the user", () => {
     expect(about('I think the seasoning is quite spicy, so it might be one of the first two options you mentioned.')).toBe(false);
     expect(about("I'm excited to try out this stir-fry recipe with the tips you provided.")).toBe(false);
     expect(about('Thanks for providing me with the contact details of the tourism board of Speyer.')).toBe(false);
+    expect(about('nice, next time let me know even the slightest differences between our translations.')).toBe(false);
   });
 });
