@@ -152,6 +152,10 @@ export function requestHead(opener: readonly Sentence[]): string {
   // Three words past the function words, though: "Can you suggest some recipes?" heads nothing.
   if (first.ids.filter(isContentWord).length < 2 || wordsPastStopwords(first.text) < 3 || /\b(?:that|this|it|them|those|these)\?*["'”’)]*[?.!]?$/i.test(first.text)) return '';
   if (notTitle(first.text)) return '';
+  // (Nor a request in the middle of a long text the user pasted — an e-mail's "If you have
+  // received this message in error, please notify the sender" —: the user's own request opens or
+  // closes what they paste.)
+  if (first.of >= PASTED_SENTENCES && first.index >= 2 && first.index < first.of - 2) return '';
   return first.text;
 }
 

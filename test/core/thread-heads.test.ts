@@ -102,6 +102,11 @@ describe('heads that name the thread, not what it points back at', () => {
     const rules = Array.from({ length: 13 }, (_, i) => `Weapon ${i + 1} - chance to stun the opponent for ${i + 1} turns in the arena.`).join(' ');
     expect(openingHead(user(`Swords - chance to deflect an incoming attack in the arena. ${rules}`))).toBe('');
     expect(openingHead(user(`Can you balance these weapons for my card game? ${rules}`))).not.toBe('');
+    // Nor with a request read in the middle of it, an e-mail's footer.
+    const mail = Array.from({ length: 12 }, (_, i) => `The licence for site ${i + 1} costs 225 dollars a month under the agreement.`);
+    mail.splice(6, 0, 'If you have received this message in error, please notify the sender and delete it immediately.');
+    expect(requestHead(user(mail.join(' ')).slice(6))).toBe('');
+    expect(requestHead(user(`Please summarise this e-mail in two lines. ${mail.join(' ')}`))).toBe('Please summarise this e-mail in two lines.');
   });
 
   it('keeps a follow-up on the answer in its thread, whatever words it shares', () => {
