@@ -113,6 +113,20 @@ describe('a list headed by what it answers, a choice by what it chose from', () 
     expect(answer?.asked).toBe("Now, I'm thinking of scheduling a maintenance check for my road bike at the local bike shop.");
   });
 
+  it("takes the user's plan before a question that names its subject only by a pointer, never a plan said after it", () => {
+    seq = 0;
+    const list = '1. **T-fal Easy Care** - non-stick, 50 dollars\n2. **Calphalon Classic** - stainless, 90 dollars\n3. **Rachael Ray Cucina** - non-stick, 70 dollars';
+    const chat = [
+      msg('user', "I'm planning to buy some new cookware online and I'm on a budget. Can you recommend some affordable options?", T0),
+      msg('assistant', list, T0 + 1),
+      msg('user', "Which stores sell the Calphalon Classic set near Boston? I'm thinking of going there on Saturday.", T0 + 2),
+      msg('assistant', list, T0 + 3),
+    ];
+    const answers = listedAnswers(chat, sentencesOf(chat));
+    expect(answers[0]?.asked).toBe("I'm planning to buy some new cookware online and I'm on a budget.");
+    expect(answers[1]?.asked).toBe('Which stores sell the Calphalon Classic set near Boston?');
+  });
+
   it('keeps the head a choice was made under when a later list of the thread answers another question', () => {
     const thread: ThreadLine = { id: 1, text: "I'm looking to get some new bike lights for my morning commutes.", head: 'request', sources: ['u1'], at: 0, from: 0, to: 0, score: 1, round: 1 };
     const layout = new FactLayout({ threads: [thread, { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'] }], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
