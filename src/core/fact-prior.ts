@@ -121,9 +121,17 @@ const NAMED_BEFORE = /\b(?:my|the|a|an|our|his|her|their|this|that)\s+\w|\s\p{Lu
 export function readsAsUsersOwn(text: string): boolean {
   if (NOT_OWN.test(text)) return false;
   if (/["“”«»]/.test(text) && !/\b(?:I|I['’](?:m|ve|d|ll)|my|me|mine)\b/.test(text.replace(/"[^"]*"|“[^”]*”|«[^»]*»/g, ' '))) return false;
+  // (A short sentence leaning on a thing it does not name, and naming nothing else — "I'm hoping
+  // with more practice, it'll become second nature." — says nothing of the user on its own.)
+  if (wordCount(text) <= SHORT_VAGUE && THING_POINTER.test(text) && !/\d|\s\p{Lu}/u.test(text)) return false;
   const pointer = PERSON_POINTER.exec(text);
   return !pointer || NAMED_BEFORE.test(text.slice(0, pointer.index));
 }
+
+/** A thing pointed at ("it'll", "them", "that one"), and the words under which a sentence leaning
+ * on one says too little to stand for the user. */
+const THING_POINTER = /\b(?:it|it['’]s|it['’]ll|them|those|these|that one|this one)\b/i;
+const SHORT_VAGUE = 12;
 
 /** Between two people (`talk`), a speaker saying who they are: what a reader needs first. */
 export function tellsIdentity(s: Sentence, text: string, talk: boolean): boolean {

@@ -118,5 +118,9 @@ describe("what reads as the user's own fact under About the user", () => {
     expect(about("I'm excited to try out this stir-fry recipe with the tips you provided.")).toBe(false);
     expect(about('Thanks for providing me with the contact details of the tourism board of Speyer.')).toBe(false);
     expect(about('nice, next time let me know even the slightest differences between our translations.')).toBe(false);
+    expect(about("I'm hoping with more practice, it'll become second nature.")).toBe(false);
+    expect(about('I thought it was a relatively unknown book.')).toBe(false);
+    // (Naming something beside the pointer, it tells of the user.)
+    expect(about('I bought it at the Trader Joe\'s on Main Street last week.')).toBe(true);
   });
 });
