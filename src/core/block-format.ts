@@ -106,6 +106,9 @@ function bitsOf(f: SourcedLine, text: string): { day: string; n: number } {
   return bits;
 }
 
+/** A list item's text: its bold term first ("**Khan Academy**: …"). */
+const BOLD_ITEM = /^(?:\d{1,2}[.)]\s+)?(?:\*\*|__)[^*_]/;
+
 /** Fact lines in conversation order, one turn per line: the facts of one message share a line (up
  * to LINE_WORDS words), labelled with who said them and the day (when it changes). A line never
  * joins two turns, so every line reads as what one side said at one point. */
@@ -127,8 +130,9 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
   for (let i = 0; i < sorted.length; i++) {
     const f = sorted[i] as SourcedLine;
     const id = f.sources[0] ?? '';
-    // (An answer's list heads are a line of their own: "Assistant listed: A; B; C.")
-    const key = f.listed ? `${id}#listed` : id;
+    // (An answer's list heads are a line of their own: "Assistant listed: A; B; C." So is an item
+    // of a list opening on its bold term: two glued on one line read as one run-on sentence.)
+    const key = f.listed ? `${id}#listed` : BOLD_ITEM.test(f.text) ? `${id}#item${i}` : id;
     const text = textOf(f);
     texts[i] = text;
     const { day, n } = bitsOf(f, text);

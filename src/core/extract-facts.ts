@@ -24,6 +24,7 @@ import { coverThreads, coveredWeightFor, coveredWords, gainOf, keepThreadsBest, 
 import { vocabSize } from './vocab';
 import { speakerThemes } from './speaker-themes';
 import { openingNews } from './session-openers';
+import { latestChoices } from './thread-outcomes';
 
 export type { ListedAnswer } from './fact-candidates';
 
@@ -113,8 +114,11 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   // recall 0.545/0.722 → 0.540/0.714 at 1,000/2,000, events 0.590 → 0.583 at 1,000.)
   const news = talk && options.sessionOf ? openingNews(usable, options.sessionOf) : undefined;
   if (themes || news) for (let pos = 0; pos < usable.length; pos++) if (themes?.has(usable[pos] as Sentence) || news?.has(usable[pos] as Sentence)) chosen[pos] = 1;
-  // (Each thread's best sentences are ranked, whatever the prefilter kept of a long conversation.)
+  // (Each thread's best sentences are ranked, whatever the prefilter kept of a long conversation;
+  // so is each thread's latest choice of the user, its outcome: thread-outcomes.ts.)
+  const choices = options.threadOf && kind === 'assist' ? latestChoices(usable, options.threadOf) : undefined;
   if (options.threadOf) keepThreadsBest(usable, rough.value, chosen, options.threadOf);
+  if (choices?.size) for (let pos = 0; pos < usable.length; pos++) if (choices.has(usable[pos] as Sentence)) chosen[pos] = 1;
   const candidates = [
     ...sentenceCandidates(usable, referents, chosen, ctx),
     ...answerCandidates(options.answers ?? [], usable.length, ctx),
@@ -125,6 +129,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   let picked = pickFacts(candidates, covered, options.poolTokens, options.freshReserve ?? 0);
   if (news?.size) picked = withForced(candidates, picked, news, covered, coveredWeightFor(options.poolTokens), false);
   if (themes?.size) return withForced(candidates, picked, themes, covered, coveredWeightFor(options.poolTokens), true);
+  if (choices?.size) picked = withForced(candidates, picked, choices, covered, coveredWeightFor(options.poolTokens), false);
   return options.threadOf ? coverThreads(candidates, picked, options.threadOf, covered, coveredWeightFor(options.poolTokens)) : picked;
 }
 

@@ -8,7 +8,10 @@ import type { ChatMessage } from './messages';
 import { parseToolArguments } from './messages';
 import type { LeftOffLine, SourcedLine } from './record';
 import { QUESTION } from './traits';
-import { isReaction, opensOnPointer } from './salience';
+import { isReaction, opensOnPointer, pointsEarly } from './salience';
+
+/** A thing pointed at, anywhere in a sentence ("I want to make sure I get it on time"). */
+const POINTS_AT = /\b(?:it|them|these|those)\b/i;
 import { isLeadIn, standsAlone } from './text';
 import { STANDS_ALONE, memo, question } from './sentence-memo';
 import { STOPWORDS } from './words';
@@ -162,7 +165,13 @@ function requestOf(group: readonly Sentence[], harness: boolean): Sentence[] {
   // A request among a message's first sentences reads with what comes before it ("I am planning
   // the garden redesign. … What should I do first?"): the line starts with the message.
   const picked = at < 3 ? sentencesFrom(group, 0, GOAL_WORDS) : [];
-  return picked.some((s) => s.index === (group[at] as Sentence).index) ? picked : sentencesFrom(group, at, GOAL_WORDS);
+  if (picked.some((s) => s.index === (group[at] as Sentence).index)) return picked;
+  // A request that leans on the question just before it ("… what's the typical turnaround time for
+  // shipping? I want to make sure I get it on time.") starts at that question.
+  const before = group[at - 1];
+  const text = (group[at] as Sentence).text;
+  const leans = before && before.traits & QUESTION && usable(before) && (opensOnPointer(text) || pointsEarly(text) || POINTS_AT.test(text));
+  return sentencesFrom(group, leans ? at - 1 : at, GOAL_WORDS);
 }
 
 export interface TaskLines {

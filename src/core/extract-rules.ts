@@ -51,6 +51,13 @@ const SUBJECT = /\b(?:modif\w*|edit\w*|chang\w*|submit\w*|commit\w*|push\w*|dele
  * step of a workflow more than a rule. */
 const ADVICE = /^(?:inspect|verify|confirm|check|review|consider|try|if|feel free|remember|you can|you may)\b/i;
 /** Least strength of a rule from a harness's template. */
+/** Advice and sign-offs in a rule's words ("Remember to have fun and be patient with the process.",
+ * "… and don't hesitate to reach out", "Make sure they know coins like yours."): said to a reader
+ * about their own affairs — a simulated user pasting an assistant's answer back —, no rule for the
+ * one who answers. */
+const TO_READER = /\b(?:don['’]t hesitate to|do not hesitate to|feel free to|if you have any (?:more |other |further )?questions|have fun\b|be patient with|good luck|you['’]re ready to|like yours\b)/i;
+export const advisesReader = (text: string): boolean => TO_READER.test(text);
+
 const HARNESS_LEAST = 2;
 /** A command to run, in backticks. */
 const COMMAND = /`[^`]*\s[^`]*`/;
@@ -173,7 +180,7 @@ export function extractRules(message: ChatMessage): SourcedLine[] {
     for (const sentence of splitSentences(text)) {
       const words = wordCount(sentence);
       // (The binding test first: it rules out most sentences, and the user's is anchored.)
-      if (words < 3 || words > 60 || !(harness ? BINDING.test(sentence) : USER_RULE.test(sentence) || SHOUTED.test(sentence))) continue;
+      if (words < 3 || words > 60 || !(harness ? BINDING.test(sentence) : USER_RULE.test(sentence) || SHOUTED.test(sentence)) || advisesReader(sentence)) continue;
       if (FORMAT.test(sentence) || ENVIRONMENT.test(sentence)) continue;
       // A rule that announces what follows ("… the following files:", "… this command:") carries
       // it: the list's items or the command, or it says nothing whole.

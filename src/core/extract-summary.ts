@@ -11,6 +11,7 @@ import { CJK_TEXT, defineCue } from './vocab';
 import { dedupeKey, overlap, squash, standsAlone, truncateAtWord, truncateBalanced } from './text';
 import { contentWords } from './word-scan';
 import { aheadAlso } from './sentence-memo';
+import { advisesReader } from './extract-rules';
 
 /** The summary sections as the record holds them. */
 export type SummarySections = Pick<CompactionRecord, 'constraints' | 'decisions' | 'done' | 'openTasks' | 'errors' | 'topics'>;
@@ -244,7 +245,7 @@ function classify(s: Sentence): Readonly<SentenceClass> {
   // A line shorter than five words never reads as a run of what was said ("Agreed, Dave!").
   const words = s.keyCount >= 2 && s.wc >= 5;
   const question = (s.traits & QUESTION) !== 0;
-  const constraint = (s.role === 'user' || s.role === 'system') && words && !question && (CONSTRAINT_START.test(text) || saysSo(s, CONSTRAINT_EN, CONSTRAINT_CUE, CONSTRAINT_CJK));
+  const constraint = (s.role === 'user' || s.role === 'system') && words && !question && (CONSTRAINT_START.test(text) || saysSo(s, CONSTRAINT_EN, CONSTRAINT_CUE, CONSTRAINT_CJK)) && !advisesReader(text);
   let open: string | null = null;
   let done: string | null = null;
   let request = false;

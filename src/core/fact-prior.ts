@@ -18,6 +18,9 @@ const CHOICE = /\bI(?:['’]ll| will| think I['’]ll| am going to|['’]m going
  * 500/1,000/2,000 (single-session-assistant at 1,000 0.607 → 0.551: the user's lines take room). */
 const CHOICE_RANK = 1.5;
 
+/** Whether a text says what the user chose (CHOICE): a thread's outcome, laid out under its head. */
+export const isChoice = (text: string): boolean => CHOICE.test(text);
+
 /** Boost of first-person sentences when both sides are people talking about their lives. */
 const PERSONAL = 1.4;
 /** A user message of this many sentences or more may hold pasted text (see priorOf), ranked at PASTED. */
@@ -96,8 +99,39 @@ export function priorOf(s: Sentence, text: string, ctx: PriorContext): number {
 /** The user telling about themselves (SourcedLine.about) — not in a long message they pasted (a
  * candidate's answers, a prompt template), nor a request: what they asked is not what they are. */
 export function tellsAboutUser(s: Sentence, text: string, pasted?: ReadonlySet<number>): boolean {
-  return s.role === 'user' && !pasted?.has(s.message) && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0 && s.of < PASTED_SENTENCES && !isRequestText(text) && !remarksOnAnswer(text) && !instructsAssistant(text);
+  return s.role === 'user' && !pasted?.has(s.message) && (s.traits & FIRST_PERSON) !== 0 && (s.traits & QUESTION) === 0 && s.of < PASTED_SENTENCES && !isRequestText(text) && !remarksOnAnswer(text) && !instructsAssistant(text) && readsAsUsersOwn(text);
 }
+
+/** Curiosity, thanks for the answer, advice to the reader and remarks on what the answer offered
+ * are about the answer or the reader, not the user (nor is telling the assistant to let them know): "I'm curious to know how he plans …", "Thanks
+ * for the contact details of the tourism board", "For your coin, I recommend reaching out to PCGS", "it
+ * might be one of the first two options you mentioned". */
+const NOT_OWN = /^(?:\w+[,!]?\s+)?(?:I['’]m (?:really |so |just )?(?:curious|wondering)\b|I wonder\b)|^(?:\w+[,!]?\s+)?(?:thanks|thank you)\b|\blet me know\b|^(?=[^.!?]*\byour?\b)(?:[^.!?]*,\s*)?I(?: would|['’]d)? (?:recommend|suggest|advise)\b|\b(?:options|tips|ideas|ones|suggestions)? ?you (?:mentioned|suggested|provided|listed|recommended|gave|shared)\b/i;
+
+/** A person pointed at ("he", "them") before anyone is named ("Last time I checked up on him …"). */
+const PERSON_POINTER = /\b(?:he|him|she|her|they|them)\b/i;
+const NAMED_BEFORE = /\b(?:my|the|a|an|our|his|her|their|this|that)\s+\w|\s\p{Lu}[\p{Ll}]/u;
+
+/** Whether a first-person sentence (with its referent, when joined to one) reads as the user's own
+ * fact under "About the user": its "I" outside what it quotes ("The phrase 'I think therefore I
+ * exist'"), not curiosity, thanks nor advice (NOT_OWN), and no person pointed at before anyone is
+ * named ("Last time I checked up on him …") — those stand under their thread's head instead.
+ * (Leaving out of it the sentences that point early at a thing, "I've already got it hung up",
+ * cost LongMemEval recall at 1,000, 0.598 → 0.583: most of them say the user's own facts.) */
+export function readsAsUsersOwn(text: string): boolean {
+  if (NOT_OWN.test(text)) return false;
+  if (/["“”«»]/.test(text) && !/\b(?:I|I['’](?:m|ve|d|ll)|my|me|mine)\b/.test(text.replace(/"[^"]*"|“[^”]*”|«[^»]*»/g, ' '))) return false;
+  // (A short sentence leaning on a thing it does not name, and naming nothing else — "I'm hoping
+  // with more practice, it'll become second nature." — says nothing of the user on its own.)
+  if (wordCount(text) <= SHORT_VAGUE && THING_POINTER.test(text) && !/\d|\s\p{Lu}/u.test(text)) return false;
+  const pointer = PERSON_POINTER.exec(text);
+  return !pointer || NAMED_BEFORE.test(text.slice(0, pointer.index));
+}
+
+/** A thing pointed at ("it'll", "them", "that one"), and the words under which a sentence leaning
+ * on one says too little to stand for the user. */
+const THING_POINTER = /\b(?:it|it['’]s|it['’]ll|them|those|these|that one|this one)\b/i;
+const SHORT_VAGUE = 12;
 
 /** Between two people (`talk`), a speaker saying who they are: what a reader needs first. */
 export function tellsIdentity(s: Sentence, text: string, talk: boolean): boolean {

@@ -65,6 +65,9 @@ export function referentOf(sentences: readonly Sentence[], i: number, talk = fal
   // (Between two people, nor one that itself goes on from the sentence before it: "But it's all
   // sorted now." would open the line, its first half gone. LoCoMo recall at 1,000 0.538 → 0.545;
   // with an assistant it cost LongMemEval at 500, 0.447 → 0.431.)
+  // (Nor, with an assistant, its pleasantry: "Thank you for sharing the findings. It's interesting
+  // to see …" is no fact with it or without.)
+  if (!talk && before.role === 'assistant' && PLEASANTRY.test(before.text)) return null;
   if (memo(before, OPENS_ON_POINTER) || (talk && memo(before, GOES_ON_TEXT)) || !memo(before, STANDS_ALONE) || thinksAloud(before) || (before.role === 'assistant' && memo(before, AGENT_STEP_TEXT))) return null;
   return before;
 }
@@ -106,6 +109,9 @@ export function usableSentences(sentences: readonly Sentence[], talk = false): U
   return { usable, referents };
 }
 
+/** An assistant's pleasantry opening a sentence: thanks, praise of the user's plan, gladness. */
+const PLEASANTRY = /^(?:thank you|thanks|you['’]re welcome|(?:it['’]s|it is|that['’]s|that is) (?:great|wonderful|fantastic|awesome|amazing|so great|really great) (?:to hear|that you|you['’]re|you are)|i['’]m (?:so |really )?(?:glad|happy|thrilled) (?:to hear|you|that you)|what a (?:great|wonderful|fantastic|lovely) (?:idea|question|plan))\b/i;
+
 /** A sentence wholly in square brackets. */
 const STAGE_DIRECTION = /^\[[^\]]*\][.!?]?$/u;
 
@@ -120,7 +126,9 @@ export function dropNarration(usable: Sentence[], atWork: boolean): void {
     // django.setup()." is the step, not what it found.)
     // (With an assistant, a sentence wholly in brackets — "[Fade to black, and the title appears.]"
     // — is a stage direction of a script it wrote, no fact.)
-    const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && (memo(s, AGENT_STEP_TEXT) || thinksAloud(s))) || (!atWork && STAGE_DIRECTION.test(s.text)));
+    // (With an assistant, nor its pleasantries: "Thank you for sharing the detailed findings …",
+    // "It's great to hear that …" say nothing the user will come back for.)
+    const narrates = s.role === 'assistant' && (s.traits & (NARRATION | ANNOUNCEMENT) || (atWork && (memo(s, AGENT_STEP_TEXT) || thinksAloud(s))) || (!atWork && (STAGE_DIRECTION.test(s.text) || PLEASANTRY.test(s.text))));
     if (!narrates) usable[kept++] = s;
   }
   usable.length = kept;

@@ -20,13 +20,21 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
   const atOf = new Map<number, number>();
   const askedOf = new Map<number, string>();
   const rejected = new Set<number>();
+  const intentOf = new Map<number, string>();
   for (const s of sentences) {
     if (!atOf.has(s.message)) atOf.set(s.message, s.at);
     // (The reply's opening two sentences: "Honestly, none of those are really doing it for me.")
     if (s.role === 'user' && s.index < 2 && rejects(s.text)) rejected.add(s.message);
     // (A question that leans on what came before, "Do you think they're worth it?", says too little.)
     if (s.role === 'user' && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && (s.traits & QUESTION || isRequestText(s.text)) && contentWords(s.text).length >= 3 && !opensOnPointer(s.text)) askedOf.set(s.message, s.text);
+    // (Else what the user said they were about to do before it: "Now, I'm thinking of scheduling
+    // a maintenance check for my road bike." before a question too long to head anything.)
+    if (s.role === 'user' && !intentOf.has(s.message) && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && INTENT.test(s.text) && contentWords(s.text).length >= 3 && !opensOnPointer(s.text)) intentOf.set(s.message, s.text);
   }
+  // (A question that leans on what it does not name — "Can you recommend some affordable
+  // options?" — says less than the user's plan before it: "I'm planning to buy some new cookware
+  // online and I'm on a budget.")
+  for (const [m, text] of intentOf) if (!askedOf.has(m) || VAGUE.test(askedOf.get(m) as string)) askedOf.set(m, text);
   removed.forEach((m, i) => {
     if (m.role !== 'assistant') return;
     const heads = listHeadsOf(m);
@@ -42,6 +50,12 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
  * "I'm not interested in any of those", "that's not what I'm looking for"). */
 const REJECTS = /\b(?:none of (?:those|these|them|the above|your)|not (?:really )?interested in (?:any of )?(?:those|these|them)|(?:don['’]t|do not) (?:really )?(?:like|want|care for) (?:any of )?(?:those|these|them)\b(?! (?:\w+ )?(?:too|as well|both))|not (?:quite )?what I(?:['’]m| am| was) looking for|(?:those|these) (?:don['’]t|do not) (?:really )?(?:appeal|interest|work for) me)/i;
 export const rejects = (text: string): boolean => REJECTS.test(text);
+
+/** The user saying what they are about to do or look for: what a list after it answers. */
+const INTENT = /^(?:\w+,\s+)?I(?:['’]m| am) (?:thinking of|planning|looking for|looking to|trying to|considering|interested in|hoping to)\b|^(?:\w+,\s+)?I(?:['’]d| would) (?:like|love) to\b|^(?:\w+,\s+)?I want to\b/i;
+
+/** A question that names its subject by a pointer or a word for any kind of thing. */
+const VAGUE = /\b(?:they|them|it|these|those|this|options|ones)\b/i;
 
 /** Words a request shown beside its list may have: a longer one is a paragraph, not a label. */
 const ASKED_WORDS = 24;

@@ -166,6 +166,20 @@ export class KeyFacts {
     return g;
   }
 
+  /** Whether a sentence of an answer says again items of that answer's list, already taken as its
+   * heads: it opens on one of them ("**2700K** - the warmest …" under "listed: 2700K; 3000K; …").
+   * Readers counted those as the same thing said twice. */
+  private repeatsList(f: SourcedLine): boolean {
+    if (f.listed) return false;
+    const source = f.sources[0];
+    const opening = f.text.replace(/^[\s*_#>"“]+|^\d{1,2}[.)]\s+/g, '').toLowerCase();
+    for (const g of this.facts) {
+      if (!g.listed || g.sources[0] !== source) continue;
+      for (const head of g.text.split('; ')) if (head && opening.startsWith(head.toLowerCase())) return true;
+    }
+    return false;
+  }
+
   /** The first pass's plan for `pool` in a record of this round. */
   firstPass(pool: readonly SourcedLine[], record: CompactionRecord): FirstPass {
     const room = this.draft.target - this.start;
@@ -223,7 +237,7 @@ export class KeyFacts {
       const f = order[i] as SourcedLine;
       if (this.picked.has(f)) continue;
       const key = this.keyOf(f);
-      if (draft.shown.has(key) || this.saidAboveFact(f)) continue;
+      if (draft.shown.has(key) || this.saidAboveFact(f) || this.repeatsList(f)) continue;
       const c = this.costOf(f) + (this.facts.length ? 0 : this.heading) + this.headCost(f);
       if (first && pastFresh(first, i, f, used - start, c)) continue;
       if (used + c > draft.target) continue;
@@ -252,7 +266,7 @@ export class KeyFacts {
     let tries = 0;
     for (const f of pool) {
       if (slack < FILL_MIN_ROOM || tries >= FILL_TRIES) break;
-      if (this.picked.has(f) || draft.shown.has(this.keyOf(f)) || this.saidAboveFact(f)) continue;
+      if (this.picked.has(f) || draft.shown.has(this.keyOf(f)) || this.saidAboveFact(f) || this.repeatsList(f)) continue;
       const parts = [f.text];
       for (const text of parts) {
         const part: SourcedLine = text === f.text ? f : { ...f, text };

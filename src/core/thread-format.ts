@@ -8,6 +8,7 @@
 import { describeDay } from './dates';
 import { groupFacts, factText } from './block-format';
 import type { ConversationKind, SourcedLine, ThreadLine } from './record';
+import { isChoice } from './fact-prior';
 import { newsRank, profileRank } from './salience';
 import type { Speakers } from './speakers';
 import { dropLoneSurrogates } from './text';
@@ -91,7 +92,8 @@ export class FactLayout {
    * else its thread ('thread:<id>'), or none (''). */
   group(f: SourcedLine): string {
     const { kind, roleOf } = this.input;
-    if (kind === 'assist' && f.about) return 'about';
+    // (What the user chose goes under the thread whose options it picks from: its outcome.)
+    if (kind === 'assist' && f.about && !(f.thread !== undefined && this.byId.has(f.thread) && isChoice(f.text))) return 'about';
     if (kind === 'talk' && f.identity) {
       const role = roleOf(f.sources[0] ?? '');
       if (role === 'user' || role === 'assistant') return `who:${role}`;
@@ -167,6 +169,18 @@ export class FactLayout {
     const order = (g: string): number => (g.startsWith('who:') ? 2 : g === latestKey ? 1 : 0);
     const groups = talk ? [...firstOf].sort(([a], [b]) => order(b) - order(a)) : [...firstOf];
     const out = groups.map(([g, f]) => eventOf.get(g)?.f ?? f);
+    // With an assistant, each thread's outcome (the user's choice, thread-outcomes.ts) next: the
+    // options without the one chosen were what readers could not go on from.
+    if (this.input.kind === 'assist') {
+      const choiceOf = new Map<string, SourcedLine>();
+      for (const f of ranked) {
+        const g = this.group(f);
+        if (!g.startsWith('thread:') || !f.about || !isChoice(f.text)) continue;
+        const had = choiceOf.get(g);
+        if (!had || (f.seq ?? 0) > (had.seq ?? 0)) choiceOf.set(g, f);
+      }
+      for (const f of choiceOf.values()) if (!out.includes(f)) out.push(f);
+    }
     // The latest thread goes on in the messages kept after the block: what it was about so far is
     // what a reader needs to follow them, so its next facts come before other threads' seconds.
     // (Latest by its last message; a thread that came back may stand earlier in the list.)
@@ -249,15 +263,27 @@ export class FactLayout {
  */
 function headFor(t: ThreadLine, own: readonly SourcedLine[], askedOf: ReadonlyMap<SourcedLine, string>): ThreadLine {
   let other = '';
+  let from = 0;
   for (const f of own) {
     const asked = askedOf.get(f);
     if (asked === undefined) continue;
     // (A head of no words answers nothing: the list's question heads it.)
     if (t.text && (t.text.includes(asked) || asked.includes(t.text))) return t;
-    other ||= asked;
+    if (!other) {
+      other = asked;
+      from = f.seq ?? 0;
+    }
   }
+  // (Not when the user chose under the head before that question was asked, at the message before
+  // the list: "I think I'll go with the Lezyne light" stays under the bike lights it chose from, not
+  // under the maintenance check asked two days later. Keeping every earlier line under the old head
+  // cost LongMemEval recall at 1,000, 0.597 → 0.581: the list's question names what it answers.)
+  if (t.text && own.some((f) => f.about && isChoice(f.text) && (f.seq ?? 0) < from - SEQ_MESSAGE)) return t;
   return other ? { ...t, text: other, head: 'request' } : t;
 }
+
+/** A fact's order key (SourcedLine.seq) counts a message as this much. */
+const SEQ_MESSAGE = 1e4;
 
 /** A fact without the request of its list (SourcedLine.asked). */
 function withoutAsked(f: SourcedLine): SourcedLine {

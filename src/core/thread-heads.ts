@@ -3,6 +3,9 @@
 // found verbatim where they were said, never a fragment of a longer name nor a calendar word. The
 // heads are what a reader scans first, so a phrase that may be a sentence's fragment is left out.
 import type { Sentence } from './extract-sentences';
+import { isRequest } from './extract-goal';
+import { PASTED_SENTENCES } from './fact-prior';
+import { QUESTION } from './traits';
 import { isContentWord } from './vocab';
 import { GENERIC_WORDS, STOPWORDS } from './words';
 
@@ -162,7 +165,25 @@ export function requestHead(opener: readonly Sentence[]): string {
   // (Two words of content name a request: "I'm looking for some gift ideas for my colleagues.")
   // Three words past the function words, though: "Can you suggest some recipes?" heads nothing.
   if (first.ids.filter(isContentWord).length < 2 || wordsPastStopwords(first.text) < 3 || /\b(?:that|this|it|them|those|these)\?*["'”’)]*[?.!]?$/i.test(first.text)) return '';
+  if (notTitle(first.text)) return '';
+  // (Nor a request in the middle of a long text the user pasted — an e-mail's "If you have
+  // received this message in error, please notify the sender" —: the user's own request opens or
+  // closes what they paste.)
+  if (first.of >= PASTED_SENTENCES && first.index >= 2 && first.index < first.of - 2) return '';
   return first.text;
+}
+
+/** A sentence that reads as no title, whatever its words: one opening on markup or a bracket (a
+ * prompt template's "[INFO : …]", a heading "### 17 August 2023:"), or whose words past the dates
+ * and numbers are fewer than three ("17 August 2023: Tuesday"). */
+function notTitle(text: string): boolean {
+  if (/^\s*[[(#<{|>*_=~]/.test(text)) return true;
+  let words = 0;
+  for (const m of text.matchAll(WORD)) {
+    const w = m[0].toLowerCase();
+    if (!/\d/.test(w) && !CALENDAR.has(w) && !STOPWORDS.has(w.replace(/[’]/g, "'"))) words++;
+  }
+  return words < 3;
 }
 
 /** Words of a text that are not function words. */
@@ -185,6 +206,9 @@ export function openingHead(opening: readonly Sentence[]): string {
   // (Nor one opening on a preposition or a conjunction: "from the book … by David Kincade." is the
   // tail of something said before.)
   if (!first || GREETING.test(first.text) || /^(?:it|this|that|they|these|those|he|she|there|from|and|but|or|so|because|with|of|in|on|at|to|for|by)\b/i.test(first.text)) return '';
+  // (Nor the first line of a long text the user pasted — a game's rules, an e-mail, an article —
+  // unless it asks for something: "Swords - Chance to deflect incoming attack" names no topic.)
+  if (first.of >= PASTED_SENTENCES && !(first.traits & QUESTION) && !isRequest(first)) return '';
   return requestHead(opening);
 }
 

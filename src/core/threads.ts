@@ -131,7 +131,10 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
           if ((counts[id] as number) > 0) shared++;
         }
       }
-      shift = words >= 3 && shared / words <= SHIFT_OVERLAP;
+      // (A request that points back at the answer — "put these in bullet points", "can you try
+      // again?", "write a product description using the above" — goes on with it, whatever words
+      // it shares: as a thread of its own it was headed by words that name nothing.)
+      shift = words >= 3 && shared / words <= SHIFT_OVERLAP && !followsUp(request);
     }
     if (!current || stamped || gap || shift) {
       current = open(i, at);
@@ -254,6 +257,17 @@ export function stampedMessage(m: ChatMessage): boolean {
   const stamped = leadingStamp(m.content).at > 0;
   stampCache.set(m, { content: m.content, stamped });
   return stamped;
+}
+
+/** Words by which a request points back at what was just said: "these", "the above", "again",
+ * "the same", or a pointer ending it ("Can you shorten it?"). */
+const POINTS_BACK = /\b(?:these|those|the above|again|the same|another one|instead)\b|\b(?:it|this|that|them)\s*[?.!]*$/i;
+
+/** Whether a request (its sentences) follows up on the answer before it: its first sentence points
+ * back (POINTS_BACK). */
+export function followsUp(request: readonly Sentence[]): boolean {
+  const first = request[0];
+  return first !== undefined && POINTS_BACK.test(first.text);
 }
 
 /** The sentences of a user message that make its request, from the first request sentence on. */
@@ -379,15 +393,27 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     const leans = asked && kind === 'assist' && seg.opening && seg.opener?.[0]?.id === seg.opening[0]?.id && seg.opener?.[0] !== seg.opening[0] && LEANS.test(asked);
     const byRequest = leans && seg.opening && openingHead(seg.opening) ? '' : asked;
     const byOpening = !byRequest && kind === 'assist' && seg.opening ? openingHead(seg.opening) : '';
-    const head = byRequest || byOpening;
+    let head = byRequest || byOpening;
     const phrases = head ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
+    // (A request that follows up on an answer of the session — "write a product description using
+    // the above", "can you try again?" — heads it only when nothing else does: the session's
+    // opening, else its phrases, say what it was about.)
+    if (head && head === byRequest && kind === 'assist' && seg.opener && followsUp(seg.opener)) {
+      const opening = seg.opening && seg.opening[0] !== seg.opener[0] ? openingHead(seg.opening) : '';
+      const own = opening ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
+      if (opening) head = opening;
+      else if (own.length >= 2) {
+        head = '';
+        phrases.push(...own);
+      }
+    }
     const id = nextId++;
     const line: ThreadLine = {
       id,
       // (One phrase alone reads as a fragment, not a topic: the head is then its days alone.)
       text: head || (phrases.length >= 2 ? phrases.join(', ') : ''),
       head: head ? 'request' : 'phrases',
-      sources: [byRequest ? (seg.opener?.[0] as Sentence).id : byOpening ? (seg.opening?.[0] as Sentence).id : firstId],
+      sources: [head && head === byRequest ? (seg.opener?.[0] as Sentence).id : head ? (seg.opening?.[0] as Sentence).id : firstId],
       at: seg.from,
       from: seg.from,
       to: seg.to,

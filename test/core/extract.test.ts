@@ -223,6 +223,17 @@ describe('summary sections', () => {
     expect(task.leftOff?.sources).toEqual(['a3']);
   });
 
+  it('starts a request that points at what the question before it names at that question', () => {
+    const chat: ChatMessage[] = [
+      user('u1', 'Can you suggest a photo album for a 40th anniversary?'),
+      assistant('a1', 'A leather-bound album with 80 pages and professional printing costs 150 to 300 dollars.'),
+      user('u2', 'I like the leather-bound one. My sister ordered one last year and loved it. I was at a baby shower last week too. Anyway, back to the album, what is the typical turnaround time for production and shipping? I want to make sure I get it on time for my mom.'),
+      assistant('a2', 'Most printers take one to two weeks, and shipping two to five days.'),
+    ];
+    const request = extractTaskLines(chat, sentencesOf(chat)).request?.text ?? '';
+    expect(request.startsWith('Anyway, back to the album, what is the typical turnaround time for production and shipping?')).toBe(true);
+  });
+
   it('reads "I want <things> per …" as what the user asks for, with what they said before it', () => {
     const chat: ChatMessage[] = [
       user('u1', 'I track my monthly budget in a markdown table. I want totals per category. Can Dataview do that, or do I need a plugin?'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sentencesOf } from '../../src/core/extract-sentences';
-import { PASTED_SENTENCES, pastedMessages, priorOf, readsAsIdentity, rolePrior, tellsAboutUser, tellsIdentity, tellsProfile } from '../../src/core/fact-prior';
+import { PASTED_SENTENCES, pastedMessages, priorOf, readsAsIdentity, readsAsUsersOwn, rolePrior, tellsAboutUser, tellsIdentity, tellsProfile } from '../../src/core/fact-prior';
 import { profileRank } from '../../src/core/salience';
 import type { ChatMessage } from '../../src/core/messages';
 import { FIRST_PERSON, MARKUP, QUESTION, SECOND_PERSON } from '../../src/core/traits';
@@ -92,5 +92,35 @@ describe('fact prior', () => {
     expect(tellsProfile('I finally opened my own car maintenance shop! It is a dream come true.', true)).toBe(true);
     expect(tellsProfile('It is my own little studio, and I love it.', true)).toBe(false);
     expect(tellsProfile('I finally opened my own car maintenance shop!', false)).toBe(false);
+  });
+});
+
+describe("what reads as the user's own fact under About the user", () => {
+  const about = (text: string): boolean => {
+    const s = sentencesOf([msg('u', 'user', text)])[0]!;
+    return tellsAboutUser(s, s.text);
+  };
+
+  it('takes what the user tells of themselves, a person they name included', () => {
+    expect(about('I did my study abroad program at the University of Melbourne with two friends.')).toBe(true);
+    expect(about('My sister Lena said she would lend me her tent for the trip.')).toBe(true);
+    expect(about('I called Grandma on Sunday and she told me about her garden.')).toBe(true);
+  });
+
+  it('leaves out a quoted "I", curiosity, thanks for the answer, advice to the reader and a person not named', () => {
+    expect(about('tradução: The French philosopher René Descartes is known for the phrase "I think therefore I exist".')).toBe(false);
+    expect(about("I'm curious to know how he plans to bring this passion into his upcoming game.")).toBe(false);
+    expect(about('Thanks, that makes the laptop choice much clearer for me.')).toBe(false);
+    expect(about('For getting your rare 1913 nickel graded, I recommend reaching out to PCGS or NGC.')).toBe(false);
+    expect(about('Last time I checked up on him he had gotten a new job at the front desk.')).toBe(false);
+    expect(readsAsUsersOwn('I quoted "I think therefore I am" in my essay on Descartes.')).toBe(true);
+    expect(about('I think the seasoning is quite spicy, so it might be one of the first two options you mentioned.')).toBe(false);
+    expect(about("I'm excited to try out this stir-fry recipe with the tips you provided.")).toBe(false);
+    expect(about('Thanks for providing me with the contact details of the tourism board of Speyer.')).toBe(false);
+    expect(about('nice, next time let me know even the slightest differences between our translations.')).toBe(false);
+    expect(about("I'm hoping with more practice, it'll become second nature.")).toBe(false);
+    expect(about('I thought it was a relatively unknown book.')).toBe(false);
+    // (Naming something beside the pointer, it tells of the user.)
+    expect(about('I bought it at the Trader Joe\'s on Main Street last week.')).toBe(true);
   });
 });

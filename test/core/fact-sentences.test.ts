@@ -92,3 +92,18 @@ describe('fact sentences', () => {
     expect(texts(usable)).toEqual(['The trailer opens on a server room at night.']);
   });
 });
+
+describe("an assistant's pleasantries", () => {
+  it('are no fact with an assistant, nor the referent of a sentence leaning on them; between two people they stay', () => {
+    const ss = sentencesOf([
+      msg('a1', 'assistant', "Thank you for sharing the detailed findings for Ridge View Echo. It's interesting to see how community input shaped the paper. The study surveyed 300 readers in Blairstown."),
+      msg('a2', 'assistant', "It's great to hear that you finished the marathon in Boston. Your split times were steady at 5:40 per kilometre."),
+    ]);
+    const { usable, referents } = usableSentences(ss);
+    dropNarration(usable, false);
+    expect(texts(usable)).toEqual(['The study surveyed 300 readers in Blairstown.', 'Your split times were steady at 5:40 per kilometre.']);
+    expect([...referents.values()].some((r) => r.text.startsWith('Thank you'))).toBe(false);
+    // (Between two people the other side's "It's great to hear …" is theirs to say: not dropped here.)
+    expect(referentOf(ss, 1, true)?.text).toBe('Thank you for sharing the detailed findings for Ridge View Echo.');
+  });
+});

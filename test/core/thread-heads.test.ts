@@ -100,3 +100,54 @@ describe('a session headed by what the user opened it with', () => {
     expect(threads[0]?.sources).toEqual(['a']);
   });
 });
+
+describe('heads that name the thread, not what it points back at', () => {
+  const user = (content: string): ReturnType<typeof sentencesOf> => sentencesOf([{ id: 'u', role: 'user', content, createdAt: 0 }]);
+  const at = (d: number, i: number): number => Date.UTC(2025, 0, 1 + d, 9) + i * 60_000;
+
+  it('never heads a thread with a prompt template, a heading or a date', () => {
+    expect(requestHead(user('[INFO : you can add images to the reply by Markdown, write the image without backticks.]'))).toBe('');
+    expect(requestHead(user('### 17 August 2023: Tuesday'))).toBe('');
+    expect(requestHead(user('Please give me a packing list for a week of hiking in the Dolomites.'))).toBe('Please give me a packing list for a week of hiking in the Dolomites.');
+  });
+
+  it('never heads a session with the first line of a long text the user pasted', () => {
+    const rules = Array.from({ length: 13 }, (_, i) => `Weapon ${i + 1} - chance to stun the opponent for ${i + 1} turns in the arena.`).join(' ');
+    expect(openingHead(user(`Swords - chance to deflect an incoming attack in the arena. ${rules}`))).toBe('');
+    expect(openingHead(user(`Can you balance these weapons for my card game? ${rules}`))).not.toBe('');
+    // Nor with a request read in the middle of it, an e-mail's footer.
+    const mail = Array.from({ length: 12 }, (_, i) => `The licence for site ${i + 1} costs 225 dollars a month under the agreement.`);
+    mail.splice(6, 0, 'If you have received this message in error, please notify the sender and delete it immediately.');
+    expect(requestHead(user(mail.join(' ')).slice(6))).toBe('');
+    expect(requestHead(user(`Please summarise this e-mail in two lines. ${mail.join(' ')}`))).toBe('Please summarise this e-mail in two lines.');
+  });
+
+  it('keeps a follow-up on the answer in its thread, whatever words it shares', () => {
+    const messages: ChatMessage[] = [
+      { id: 'a', role: 'user', content: 'Can you write five taglines for an electric burr coffee grinder with precise grind settings?', createdAt: at(0, 0) },
+      { id: 'b', role: 'assistant', content: '1. Grind it your way.\n2. Precision in every bean.\n3. Fresh coffee, exact grind.\n4. The burr that cares.\n5. Wake up to perfect grounds.', createdAt: at(0, 1) },
+      { id: 'c', role: 'user', content: 'Could you put these in bullet points with a short price note beside each?', createdAt: at(0, 2) },
+      { id: 'd', role: 'assistant', content: 'Sure: each slogan now sits on a bullet, priced at twenty dollars apiece for a banner.', createdAt: at(0, 3) },
+    ];
+    const { threads, threadOf } = extractThreads(messages, sentencesOf(messages), 'assist', [], 1);
+    expect(threads).toHaveLength(1);
+    expect(threadOf.get('c')).toBe(threadOf.get('a'));
+  });
+
+  it('heads a session whose first request follows up by the session opening, else its phrases', () => {
+    const pasted = Array.from({ length: 3 }, () => 'The electric burr coffee grinder has a body without spilling grinds and precise grind settings for every brew.').join(' ');
+    const messages: ChatMessage[] = [
+      { id: 'a', role: 'user', content: 'Can you recommend a drip irrigation kit for twelve tomato plants in raised beds?', createdAt: at(0, 0) },
+      { id: 'b', role: 'assistant', content: 'The Gardena Micro-Drip starter kit waters up to twenty plants from one tap.', createdAt: at(0, 1) },
+      { id: 'c', role: 'user', content: pasted, createdAt: at(2, 0) },
+      { id: 'd', role: 'assistant', content: 'Noted: an electric burr coffee grinder with precise grind settings and a body without spilling grinds.', createdAt: at(2, 1) },
+      { id: 'e', role: 'user', content: 'Write a compelling product description using the above.', createdAt: at(2, 2) },
+      { id: 'f', role: 'assistant', content: 'This electric burr coffee grinder gives precise grind settings in a body without spilling grinds.', createdAt: at(2, 3) },
+    ];
+    const { threads } = extractThreads(messages, sentencesOf(messages), 'assist', [], 1);
+    expect(threads).toHaveLength(2);
+    const head = threads[1]?.text ?? '';
+    expect(head).not.toMatch(/using the above/);
+    expect(head).toMatch(/coffee grinder|grind settings/);
+  });
+});

@@ -1,0 +1,145 @@
+// With an assistant, a thread's outcome in the user's words (issue 29): the option the user chose
+// is carried under the head of the thread whose options it picks from, after them, and a later
+// choice in the thread is the one that stands. Hand-written conversations only.
+import { describe, expect, it } from 'vitest';
+import { compact } from '../../src/core/compact';
+import { sentencesOf } from '../../src/core/extract-sentences';
+import type { ChatMessage } from '../../src/core/messages';
+import { latestChoices } from '../../src/core/thread-outcomes';
+import { listedAnswers } from '../../src/core/listed-answers';
+import type { SourcedLine, ThreadLine } from '../../src/core/record';
+import { FactLayout } from '../../src/core/thread-format';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2025, 4, 12, 9, 0);
+let seq = 0;
+const msg = (role: 'user' | 'assistant', content: string, at: number): ChatMessage => ({ id: `o${seq++}`, role, content, createdAt: at });
+
+function ok(r: ReturnType<typeof compact>): Extract<ReturnType<typeof compact>, { ok: true }> {
+  if (!r.ok) throw new Error(r.message);
+  return r;
+}
+
+/** Three sessions with an assistant: a bedside lamp's bulb (chosen at the end), a bike trip, a
+ * bread recipe; the user tells plenty about themselves on the way. */
+export function bulbChat(): ChatMessage[] {
+  seq = 0;
+  const at = (d: number, i: number): number => T0 + d * DAY + i * 60_000;
+  return [
+    msg('user', "I'm setting up a reading nook in my bedroom with the Adesso floor lamp I ordered last week. What's the difference between a 2700K and a 3000K LED bulb for reading in bed?", at(0, 0)),
+    msg('assistant', 'Both are warm white, but they feel different:\n1. **2700K** - the warmest, close to an old incandescent bulb\n2. **3000K** - a little crisper and whiter\n3. **Brightness** - the same lumens look brighter at 3000K\n4. **Mood** - 2700K is calmer for winding down at night', at(0, 1)),
+    msg('user', 'My old bedroom lamp had a harsh 5000K daylight bulb that kept me awake, and my partner Noor reads in bed every night too.', at(0, 2)),
+    msg('assistant', 'Then a warmer bulb will help you both wind down; a dimmable one lets Noor read while you sleep.', at(0, 3)),
+    msg('user', 'I think I\'ll go with the 2700K bulb.', at(0, 4)),
+    msg('assistant', 'Good choice: the 2700K bulb gives the cosy light a reading nook needs.', at(0, 5)),
+    msg('user', 'Can you plan a two-day cycling trip from Utrecht to Amsterdam along the Vecht river?', at(3, 0)),
+    msg('assistant', 'Day one: ride from Utrecht to Breukelen along the Vecht, 25 km, with a stop at Slot Zuylen. Day two: ride on through Loenen and Weesp to Amsterdam, 35 km.', at(3, 1)),
+    msg('user', 'I rode my grandfather\'s old Gazelle bike in the Elfstedentocht tour in 2019 and finished it in eleven hours.', at(3, 2)),
+    msg('assistant', 'Then 60 km over two days will be easy for you.', at(3, 3)),
+    msg('user', 'What is a simple sourdough bread recipe for a beginner with a Dutch oven?', at(6, 0)),
+    msg('assistant', 'Mix 500 g flour, 350 g water, 100 g starter and 10 g salt; fold four times over two hours, proof overnight in the fridge, and bake at 250 °C in the Dutch oven for 40 minutes.', at(6, 1)),
+    msg('user', 'Thanks, I will bake it on Saturday.', at(6, 2)),
+    msg('assistant', 'Enjoy the bread!', at(6, 3)),
+    ...extraSessions(at),
+  ];
+}
+
+/** Sessions of other topics with long answers, so the removed part is larger than the block. */
+function extraSessions(at: (d: number, i: number) => number): ChatMessage[] {
+  const topics = [
+    ['How do I repot a root-bound monstera without hurting its aerial roots?', 'monstera', 'terracotta pot', 'aerial roots'],
+    ['Which laptop suits video editing on a budget of 1200 euros?', 'laptop', 'Ryzen processor', 'colour-accurate screen'],
+    ['How should I prepare for a job interview at a logistics company in Rotterdam?', 'interview', 'warehouse software', 'shift planning'],
+    ['What should I check before buying a used electric car with 80,000 km on it?', 'electric car', 'battery health report', 'charging cable'],
+  ];
+  return topics.flatMap(([ask, a, b, c], k) => [
+    msg('user', ask as string, at(8 + k, 0)),
+    msg('assistant', [
+      `Start with the ${a}: look at it closely before anything else, since most problems with the ${a} show early and cost little to fix then.`,
+      `The ${b} matters next; compare two or three options of the ${b} side by side, note their prices, and read the reviews of people who used them for a year.`,
+      `Keep the ${c} in mind as well, because the ${c} decides how well the whole thing works in daily use over the coming months.`,
+      `Write down what you find about the ${a}, the ${b} and the ${c} in one note, so you can decide calmly at home rather than on the spot.`,
+      `If anything about the ${b} or the ${c} feels unclear, ask a friend who has done it before, or come back here and we can go through it together step by step.`,
+    ].join(' '), at(8 + k, 1)),
+    msg('user', `Thanks, that makes the ${a} much clearer for me.`, at(8 + k, 2)),
+    msg('assistant', `You are welcome; good luck with the ${a}.`, at(8 + k, 3)),
+  ]);
+}
+
+describe('a thread carried with its outcome', () => {
+  it('lays the choice out under the thread whose options it picks from, after them, not about the user', () => {
+    const chat = bulbChat();
+    const r = ok(compact(chat, { budgetTokens: 1000, cut: 28, model: 'gpt-4o', now: 1 }));
+    const lines = r.block.split('\n');
+    const choice = lines.findIndex((l) => l.includes("I think I'll go with the 2700K bulb."));
+    expect(choice).toBeGreaterThan(0);
+    // Its head is the bulb thread's, and the options stand above it under the same head.
+    const head = lines.slice(0, choice).reverse().find((l) => l.startsWith('### '));
+    expect(head).toMatch(/2700K and a 3000K/);
+    expect(head).not.toMatch(/About the user/);
+    const headAt = lines.indexOf(head as string);
+    expect(lines.slice(headAt, choice).some((l) => /listed: 2700K; 3000K/.test(l))).toBe(true);
+  });
+
+  it('never says the list again in a sentence of the answer that opens on one of its items', () => {
+    const r = ok(compact(bulbChat(), { budgetTokens: 1000, cut: 28, model: 'gpt-4o', now: 1 }));
+    expect(r.block).toMatch(/listed: 2700K; 3000K; Brightness; Mood/);
+    expect(r.block).not.toMatch(/^- Assistant: \*\*(?:2700K|3000K|Brightness|Mood)\*\*/m);
+  });
+
+  it('takes the latest choice of each thread, never a question', () => {
+    seq = 0;
+    const msgs = [
+      msg('user', "I'll go with a warm white LED bulb for the bedroom lamp.", T0),
+      msg('assistant', 'Warm white suits a bedroom. 2700K or 3000K?', T0 + 1),
+      msg('user', "I think I'll go with the 2700K bulb. Should I go with a dimmable one too?", T0 + 2),
+      msg('user', "I've decided on the Gazelle bike for the trip.", T0 + 3),
+    ];
+    const sentences = sentencesOf(msgs);
+    const threadOf = new Map([['o0', 1], ['o1', 1], ['o2', 1], ['o3', 2]]);
+    const texts = [...latestChoices(sentences, threadOf)].map((s) => s.text);
+    expect(texts.sort()).toEqual(["I think I'll go with the 2700K bulb.", "I've decided on the Gazelle bike for the trip."]);
+  });
+});
+
+describe('a list headed by what it answers, a choice by what it chose from', () => {
+  it('takes what the user said they were about to do as the request of a list after a question too long to head it', () => {
+    seq = 0;
+    const chat = [
+      msg('user', "Now, I'm thinking of scheduling a maintenance check for my road bike at the local bike shop. Do you know what kind of things they usually check during a standard maintenance check, and are there any specific things I should ask them to look at?", T0),
+      msg('assistant', 'A standard check covers:\n1. **Tires** - wear and pressure\n2. **Brakes** - pads and cables\n3. **Chain** - wear and lubrication\n4. **Gears** - shifting and derailleurs', T0 + 1),
+    ];
+    const [answer] = listedAnswers(chat, sentencesOf(chat));
+    expect(answer?.asked).toBe("Now, I'm thinking of scheduling a maintenance check for my road bike at the local bike shop.");
+  });
+
+  it("takes the user's plan before a question that names its subject only by a pointer, never a plan said after it", () => {
+    seq = 0;
+    const list = '1. **T-fal Easy Care** - non-stick, 50 dollars\n2. **Calphalon Classic** - stainless, 90 dollars\n3. **Rachael Ray Cucina** - non-stick, 70 dollars';
+    const chat = [
+      msg('user', "I'm planning to buy some new cookware online and I'm on a budget. Can you recommend some affordable options?", T0),
+      msg('assistant', list, T0 + 1),
+      msg('user', "Which stores sell the Calphalon Classic set near Boston? I'm thinking of going there on Saturday.", T0 + 2),
+      msg('assistant', list, T0 + 3),
+    ];
+    const answers = listedAnswers(chat, sentencesOf(chat));
+    expect(answers[0]?.asked).toBe("I'm planning to buy some new cookware online and I'm on a budget.");
+    expect(answers[1]?.asked).toBe('Which stores sell the Calphalon Classic set near Boston?');
+  });
+
+  it('keeps the head a choice was made under when a later list of the thread answers another question', () => {
+    const thread: ThreadLine = { id: 1, text: "I'm looking to get some new bike lights for my morning commutes.", head: 'request', sources: ['u1'], at: 0, from: 0, to: 0, score: 1, round: 1 };
+    const layout = new FactLayout({ threads: [thread, { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'] }], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const seqOf = (message: number): number => 1e9 + message * 1e4;
+    const facts: SourcedLine[] = [
+      { text: "I think I'll go with the Lezyne Strip Drive Pro.", sources: ['u3'], at: 0, score: 1, round: 1, seq: seqOf(3), thread: 1, about: true },
+      { text: 'Tires; Brakes; Chain; Gears', sources: ['a12'], at: 0, score: 1, round: 1, seq: seqOf(12), thread: 1, listed: true, asked: "Now, I'm thinking of scheduling a maintenance check for my road bike." },
+      { text: 'Dolin; Noilly Prat; Carpano Antica', sources: ['a20'], at: 0, score: 1, round: 1, seq: seqOf(20), thread: 2, listed: true, asked: 'Which vermouth brands pair with a London dry gin?' },
+    ];
+    const lines = layout.lines(facts);
+    expect(lines[0]).toBe("### Asked: I'm looking to get some new bike lights for my morning commutes.");
+    expect(lines[1]).toBe("- User: I think I'll go with the Lezyne Strip Drive Pro.");
+    // With no choice before it, a list answering another question heads its thread.
+    expect(lines).toContain('### Asked: Which vermouth brands pair with a London dry gin?');
+  });
+});
