@@ -3,7 +3,7 @@
 // sentences of prose, never a hedge, a question or a sentence leaning on the one before it. Pure.
 import type { Sentence } from './extract-sentences';
 import type { SourcedLine } from './record';
-import { assistantProse, cued, memo, question } from './sentence-memo';
+import { assistantProse, cued, mayHold, memo, question } from './sentence-memo';
 import { squash } from './text';
 import { contentWords } from './word-scan';
 
@@ -120,7 +120,9 @@ export function latestPlan(sentences: readonly Sentence[], lastEdit: number, sai
 // (The rare patterns first: most sentences state no cause, and are then ruled out by two patterns
 // rather than by the seven a would-be cause must pass.)
 const finding = cued(FINDING, ['does', 'is', 'never', 'fails']);
-const MAY_STATE_CAUSE = question((s) => ANNOUNCED_CAUSE.test(s.text) || (s.wc >= 4 && (CAUSE.test(s.text) || finding(s)) && causeSentence(s) && !NOT_A_CAUSE.test(s.text)), assistantProse);
+/** (Every CAUSE match holds one of these as a word: the issue named, the finding verb, "because".) */
+const mayStateCause = mayHold(['cause', 'issue', 'problem', 'bug', 'reason', 'found', 'see', 'understand', 'because']);
+const MAY_STATE_CAUSE = question((s) => ANNOUNCED_CAUSE.test(s.text) || (s.wc >= 4 && ((mayStateCause(s) && CAUSE.test(s.text)) || finding(s)) && causeSentence(s) && !NOT_A_CAUSE.test(s.text)), assistantProse);
 const TALKS_FIX = question((s) => FIX_TALK.test(s.text) || NEW_DIAGNOSIS.test(s.text), assistantProse);
 
 /** When the issue shows rather than why ("The problem occurs when the value changes"). */

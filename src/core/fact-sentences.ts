@@ -5,7 +5,7 @@
 import { thinksAloud } from './agent-prose';
 import type { Sentence } from './extract-sentences';
 import { goesOn, onlyShows, opensOnPointer, pointsEarly } from './salience';
-import { STANDS_ALONE, assistantProse, cued, memo, prose, question } from './sentence-memo';
+import { STANDS_ALONE, assistantProse, cued, mayHold, memo, prose, question } from './sentence-memo';
 import { ANNOUNCEMENT, NARRATION, SHORT_EXCLAMATION } from './traits';
 
 /** Longest fact in words. A fact is a whole sentence, never a cut one: a longer sentence is left
@@ -48,7 +48,9 @@ function factSentence(s: Sentence): boolean {
 // (Answers about a sentence alone, asked once per sentence: sentence-memo.ts.)
 const FACT_SENTENCE = question(factSentence);
 const OPENS_ON_POINTER = question((s) => opensOnPointer(s.text), prose);
-const LEANS_BACK = question((s) => pointsEarly(s.text) || goesOn(s.text), prose);
+/** (pointsEarly needs one of its pointers as a word.) */
+const mayPointEarly = mayHold(['it', 'this', 'that', 'them', 'these', 'those', 'him', 'her']);
+const LEANS_BACK = question((s) => (mayPointEarly(s) && pointsEarly(s.text)) || goesOn(s.text), prose);
 const GOES_ON_TEXT = question((s) => goesOn(s.text), prose);
 const AGENT_STEP_TEXT = question(cued(AGENT_STEP, ['let', 'lets']), assistantProse);
 

@@ -69,6 +69,16 @@ export function cued(pattern: RegExp, words: readonly string[], marks = ''): Tes
   };
 }
 
+/**
+ * Whether a sentence may hold one of `words`: false only when its word scan met none of them (nor
+ * a word glued to an apostrophe or a letter past ASCII, which marks every cue), so a pattern every
+ * match of which holds one as a whole word is not tried on it. Code is always tried.
+ */
+export function mayHold(words: readonly string[]): Test {
+  const cue = defineCue(words);
+  return (s) => s.code || (s.wordFlags & cue) !== 0;
+}
+
 function holdsAny(text: string, marks: string): boolean {
   for (let i = 0; i < marks.length; i++) if (text.includes(marks[i] as string)) return true;
   return false;

@@ -1,10 +1,11 @@
-// A pattern tried anywhere in a sentence only where its cue words are (sentence-memo.ts cued): the
-// answer must be the pattern's on any sentence, however its words are glued, cased or quoted.
+// A pattern tried anywhere in a sentence only where its cue words are (sentence-memo.ts cued,
+// mayHold): the answer must be the pattern's on any sentence, however its words are glued, cased
+// or quoted.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
-import { cued } from '../../src/core/sentence-memo';
+import { cued, mayHold } from '../../src/core/sentence-memo';
 
 // Shaped as the cued patterns are: an alternative anchored at the start, others anywhere that each
 // need one of the cue words; and one matching a character (`?`) besides its words.
@@ -28,6 +29,18 @@ describe('cued patterns', () => {
           expect(step(s)).toBe(STEP.test(s.text));
           expect(hedge(s)).toBe(HEDGE.test(s.text));
         }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('say a sentence may hold a word wherever a pattern needing it as a word matches', () => {
+    const EARLY = /^(?:\S+\s+){1,4}(?:it|this|that)\b(?!\s+(?:is|was)\b)/i;
+    const may = mayHold(['it', 'this', 'that']);
+    const words = fc.constantFrom('I', 'got', 'it', 'It', 'THIS', "that's", 'that’s', 'itself', 'thé', 'éit', 'it_', 'it9', 'is', ' ', '  ', '\t', ',', '.', '会议', "'", 'x');
+    fc.assert(
+      fc.property(fc.array(words, { minLength: 1, maxLength: 12 }), (xs) => {
+        for (const s of sentencesOf([{ id: 'm', createdAt: 0, role: 'user', content: xs.join('') }])) if (!may(s)) expect(EARLY.test(s.text)).toBe(false);
       }),
       { numRuns: 3000 },
     );
