@@ -1,6 +1,6 @@
 // Between two people, what each of them came back with: their first message of a session that
-// says something (after "Hey Dave! Long time no chat!"), where a person tells what happened since
-// they last talked. compact.ts marks the facts said there (SourcedLine.opens: first in their
+// tells news (after "Hey Dave! Long time no chat! Lots has gone down since we last caught up."),
+// where a person tells what happened since they last talked. compact.ts marks the facts said there (SourcedLine.opens: first in their
 // session's spread, thread-format.ts); extract-facts keeps its most newsworthy sentence in the pool.
 // Pure.
 import type { Sentence } from './extract-sentences';
