@@ -723,6 +723,42 @@ describe("the plugin's own tool loop", () => {
     expect(block).not.toContain('no source file edited yet');
   });
 
+  it('leaves off at the last note tool call, after the prose said a step or two before it, with the line of the note that answers', () => {
+    const log = Array.from({ length: 12 }, (_, i) => `- Compost note ${i + 1}: watered and checked the moisture.`).join('\n');
+    const chat = run('When should I turn the compost bins?', [
+      ['Let me search your notes for the bins.', { name: 'search_vault', args: { query: 'compost bins' } }, 'Garden/Compost.md\n  …turn the left bin…\nGarden/Log.md\n  …compost…'],
+      ['', { name: 'read_note', args: { path: 'Garden/Compost.md' } }, `# Compost bins\nTurn the left bin every three weeks from April.\n\n${log}`],
+    ]);
+    const { block, state } = blockOf(chat);
+    // (The prose was said with the search; the read after it is where the loop stands.)
+    expect(block).toContain('Left off: Let me search your notes for the bins.\n- Ran: read_note Garden/Compost.md — read, 14 lines');
+    // (The line that names the rarest words of the question, not the note's heading nor its log.)
+    expect(block).toContain('  Turn the left bin every three weeks from April.');
+    expect(block).not.toMatch(/^\s+# Compost bins$/m);
+    expect(block).not.toContain('Compost note 1');
+    expect(state?.lastAction?.command).toBe('read_note Garden/Compost.md');
+  });
+
+  it('leaves off at a search by the notes it found, never by a line of its raw result', () => {
+    const json = JSON.stringify({ results: [{ path: 'Garden/Soil.md', line: 3, snippet: 'compost' }] });
+    const chat = run('What do my notes say about compost?', [['Searching the vault.', { name: 'search_vault', args: { query: 'compost' } }, json]]);
+    const { block } = blockOf(chat);
+    expect(block).toContain('- Ran: search_vault "compost" — found Garden/Soil.md');
+    expect(block).not.toContain('"results"');
+    const none = run('What do my notes say about zucchini?', [['Searching the vault.', { name: 'search_vault', args: { query: 'zucchini' } }, 'No notes match "zucchini".']]);
+    expect(blockOf(none).block).toContain('- Ran: search_vault "zucchini" — no notes found');
+  });
+
+  it('says a note the plugin wrote on one line: the note, then what was appended or created', () => {
+    const chat = run('Add basil seeds to my shopping list and start a seed order note.', [
+      ['Adding it.', { name: 'append_to_note', args: { path: 'Shopping list.md', content: '\n- Basil seeds (Genovese)\n' } }, 'Appended 26 characters to "Shopping list.md".'],
+      ['', { name: 'create_note', args: { path: 'Seed order.md', content: '# Seed order\nBasil from Kings Seeds.' } }, 'Created "Seed order.md".'],
+    ]);
+    const state = section(blockOf(chat).block, 'State:');
+    expect(state).toContain('- Changed: Shopping list.md — appended "- Basil seeds (Genovese)"');
+    expect(state).toContain('- Changed: Seed order.md — created with "Basil from Kings Seeds."');
+  });
+
   it('carries no report of a failure that was resolved afterwards as a key fact: Errors met says its fate', () => {
     const write = (id: string): ChatMessage => ({ id, createdAt: 0, role: 'assistant', content: '', toolCalls: [{ id: `c-${id}`, name: 'append_to_note', arguments: JSON.stringify({ path: 'Garden/Log.md', text: 'Turned the compost.' }) }] });
     const chat: ChatMessage[] = [
@@ -742,7 +778,7 @@ describe("the plugin's own tool loop", () => {
     expect(block).not.toContain('The edit failed');
     expect(block).not.toContain('I will retry');
     // (The refused write changed nothing: one edit, the one that went through.)
-    expect(section(block, 'State:')).toContain('- Changed: Garden/Log.md\n  - Turned the compost.');
+    expect(section(block, 'State:')).toContain('- Changed: Garden/Log.md — appended "Turned the compost."');
     expect(block).not.toContain('edited 2 times');
     // (The message's other sentences are still facts.)
     expect(block).toContain('The garden log keeps one line per day of work in the beds.');
