@@ -38,6 +38,13 @@ function blockOf(chat: ChatMessage[], budgetTokens = 1200): { block: string; sta
   return { block: r.block, state: r.record.state, errors: r.record.errors.map((e) => e.text) };
 }
 
+/** The key facts a compaction of the whole run (but its last message) draws from. */
+function factsOf(chat: ChatMessage[], budgetTokens = 1200): string[] {
+  const r = compact(chat, { budgetTokens, cut: chat.length - 1, model: 'gpt-4o' });
+  if (!r.ok) throw new Error(r.message);
+  return r.record.facts.map((f) => f.text);
+}
+
 const section = (block: string, heading: string): string => {
   const lines = block.split('\n');
   const at = lines.indexOf(heading);
@@ -341,6 +348,19 @@ describe("an agent's prose", () => {
     expect(r.record.leftOff?.text).toBe('Let me read the invoice code.');
   });
 
+  it('carries no list item read alone that is no clause or a bare command, nor a short fragment of prose; items that say something stay', () => {
+    const chat = run('The invoice export skips credit notes.', [
+      [
+        'The rows are built in this order:\n1. `HeaderRow` for the invoice (without the `credit` flag initially)\n2. Empty lines (converted to blank rows)\n3. The exporter drops every row whose total is negative.\n\nWe have a few options:\n1. Skip rows that would repeat the header\n2. Add `CreditRow` to the row types in the exporter\n\nThere are two places! Line 114 and line 280. I see, line 333 is just a comment line.',
+        'cat export/rows.py',
+        'class HeaderRow: ...',
+      ],
+    ]);
+    const facts = factsOf(chat, 2000);
+    for (const gone of ['`HeaderRow` for the invoice', 'Empty lines (converted', 'Skip rows that would repeat', 'Add `CreditRow`', 'Line 114 and line 280', 'line 333 is just a comment']) expect(facts.some((f) => f.includes(gone))).toBe(false);
+    expect(facts.some((f) => f.includes('The exporter drops every row whose total is negative.'))).toBe(true);
+  });
+
   it('property: only assistant sentences are ever dropped, and order is kept', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant'), fc.constantFrom('Actually, no.', 'The cache is stale.', 'Maybe it is the disk?', 'It works.', 'Wait, the path is wrong.')), { maxLength: 12 }), (turns) => {
@@ -517,6 +537,16 @@ describe('where the work stands, as a reader needs it', () => {
     expect(blockOf(finding).state?.cause?.text).toBe('`parse()` does not handle a negative offset at all.');
     const topic = run('Fix the offsets.', [['The issue is about time zones in the parser module.', 'cat app/parse.py', 'def parse(s): ...']]);
     expect(blockOf(topic).state?.cause).toBeNull();
+  });
+
+  it('takes a cause announced with a colon whose first sentence is only the first step of the explanation with the steps through the one that says why', () => {
+    const cause = (said: string): string | undefined => blockOf(run('Clearing the cart should leave the shipping line.', [[said, 'cat shop/cart.py', 'def clear(self): ...']])).state?.cause?.text;
+    expect(cause('The problem is: after `keep("shipping")`, the kept set is `{shipping}`. When we `drop("shipping")`, we take it out of the kept set, leaving it empty. An empty kept set means "keep every line" because nothing restricts it. The fix should be to switch back to dropping mode.')).toBe(
+      'The problem is: after `keep("shipping")`, the kept set is `{shipping}`. When we `drop("shipping")`, we take it out of the kept set, leaving it empty. An empty kept set means "keep every line" because nothing restricts it.',
+    );
+    // (One that says why in its own sentence stands alone; nor is a solution after it a cause.)
+    expect(cause('The problem is: after `keep("shipping")`, the kept set is `{shipping}`. One solution is to never empty the kept set because it restricts nothing.')).toBe('The problem is: after `keep("shipping")`, the kept set is `{shipping}`.');
+    expect(cause('The real issue is: `clear()` empties the kept set and never calls `restore_shipping()` after it. Later the total is wrong too. One solution is to restore the line lazily.')).toBe('The real issue is: `clear()` empties the kept set and never calls `restore_shipping()` after it.');
   });
 
   it('takes no cause that only says what should happen, what shows instead, where it lies or what to do: the conclusion about why before it stands', () => {
