@@ -361,6 +361,16 @@ describe("an agent's prose", () => {
     expect(facts.some((f) => f.includes('The exporter drops every row whose total is negative.'))).toBe(true);
   });
 
+  it('carries no line opening on a "But" whose first half is gone: what leaned on it stands alone', () => {
+    const chat = run('Fix the order of the weekly report.', [
+      ['Actually no, that does not make sense either. If we sort by `created`, we probably want the newest rows first. But we are getting ASC. The difference is that the report passes `reverse=False` to `sorted()` in `build_rows`.', 'cat report/rows.py', 'def build_rows(rows): ...'],
+      ['The exporter was added to write the rows in the order the query gives them. However, the query sorts by the insertion id. Then the rows come out oldest first in the exported report.', 'cat report/export.py', 'def export(rows): ...'],
+    ]);
+    const { block } = blockOf(chat, 2000);
+    expect(block).not.toContain('But we are getting ASC.');
+    expect(block).toContain('- Assistant: The difference is that the report passes');
+  });
+
   it('property: only assistant sentences are ever dropped, and order is kept', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant'), fc.constantFrom('Actually, no.', 'The cache is stale.', 'Maybe it is the disk?', 'It works.', 'Wait, the path is wrong.')), { maxLength: 12 }), (turns) => {
