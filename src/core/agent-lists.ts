@@ -8,9 +8,10 @@
 // it looked at holds nothing. Pure.
 import type { Sentence } from './extract-sentences';
 
-/** A word that makes a clause: a form of be / have / do, a modal, a negation, or a contraction. */
+/** A word that makes a clause: a form of be / have / do, a modal, a negation, or a contraction
+ * ("it's"; not a possessive: "the model's ordering"). */
 const FINITE =
-  /\b(?:is|are|was|were|am|be|been|has|have|had|does|do|did|can|could|will|would|should|shall|must|may|might|need|needs|cannot|isn['’]t|aren['’]t|wasn['’]t|weren['’]t|doesn['’]t|don['’]t|didn['’]t|can['’]t|won['’]t|hasn['’]t|haven['’]t)\b|\w['’](?:s|re|ve|ll|d)\b/i;
+  /\b(?:is|are|was|were|am|be|been|has|have|had|does|do|did|can|could|will|would|should|shall|must|may|might|need|needs|cannot|isn['’]t|aren['’]t|wasn['’]t|weren['’]t|doesn['’]t|don['’]t|didn['’]t|can['’]t|won['’]t|hasn['’]t|haven['’]t)\b|\b(?:it|that|there|here|what|who|he|she|this|where|everything|nothing)['’]s\b|\w['’](?:re|ve|ll|d)\b/i;
 /** A subject and a verb ("The user changes …", "Nothing gets added", "It returned …", "We
  * skipped …"): a clause with no auxiliary. */
 // (After a noun only a verb in -s: "The field specified in …" is a participle, no clause.)
@@ -18,7 +19,8 @@ const SUBJECT_VERB =
   /^(?:(?:the|a|an|this|that|each|every|our|my|its|their|other|both|all)\s+(?:[\w`'.-]+\s+){0,3}?\w+s\b|(?:it|we|they|he|she|i|nothing|everything|something|everyone|nobody|one)\s+\w+(?:s|ed)\b)/i;
 /** What a relative clause opens with: its verb belongs to it, not to the item's head ("Binary data
  * that should be passed through as-is."). */
-const RELATIVE = /\s(?:that|which|who|whose|where)\s[\s\S]*$/i;
+// (Not "that" after a verb of saying or seeing: "I see that `x` doesn't pass …" is a clause.)
+const RELATIVE = /(?<!\b(?:see|saw|know|knew|think|thought|found|find|show|shows|showed|mean|means|notice|noticed|note|notes|say|says|said|is|was|are|were|so|ensure|check|verify|confirm|confirms|sure|seems|means))\s(?:that|which|who|whose|where)\s[\s\S]*$/i;
 /** A bare command opening an item: an option of a plan or a step to take, not a finding. */
 const COMMAND =
   /^(?:not\s+)?(?:add|skip|update|raise|remove|delete|check|use|call|return|handle|change|modify|create|factor|move|replace|set|keep|make|convert|pass|fix|ensure|wrap|catch|override|implement|refactor|rename|filter|avoid|store|compute|switch|drop|include|exclude|treat|apply|validate)\b/i;

@@ -68,10 +68,10 @@ export function referentOf(sentences: readonly Sentence[], i: number, talk = fal
   // (Nor, with an assistant, its pleasantry: "Thank you for sharing the findings. It's interesting
   // to see …" is no fact with it or without.)
   if (!talk && before.role === 'assistant' && PLEASANTRY.test(before.text)) return null;
-  // (At work, only when it has its own first half: "But we're getting ASC. The difference is …"
-  // opened on a "But" whose first half was gone; "… was added to fix X. However, if Y, … Then …"
-  // reads on.)
-  if (work && !talk && memo(before, GOES_ON_TEXT) && !referentOf(sentences, i - 1, false, false)) return null;
+  // (At work, nor a "But …": a candidate carries one sentence before it, and "But we're getting
+  // ASC. The difference is …" opened on a contrast whose first half was gone; "… was added to fix
+  // X. However, if Y, … Then …" reads on.)
+  if (work && !talk && BUT.test(before.text)) return null;
   if (memo(before, OPENS_ON_POINTER) || (talk && memo(before, GOES_ON_TEXT)) || !memo(before, STANDS_ALONE) || thinksAloud(before) || (before.role === 'assistant' && memo(before, AGENT_STEP_TEXT))) return null;
   return before;
 }
@@ -112,6 +112,9 @@ export function usableSentences(sentences: readonly Sentence[], talk = false, wo
   }
   return { usable, referents };
 }
+
+/** A contrast opening a sentence: its first half is the sentence before it. */
+const BUT = /^but\b/i;
 
 /** An assistant's pleasantry opening a sentence: thanks, praise of the user's plan, gladness. */
 const PLEASANTRY = /^(?:thank you|thanks|you['’]re welcome|(?:it['’]s|it is|that['’]s|that is) (?:great|wonderful|fantastic|awesome|amazing|so great|really great) (?:to hear|that you|you['’]re|you are)|i['’]m (?:so |really )?(?:glad|happy|thrilled) (?:to hear|you|that you)|what a (?:great|wonderful|fantastic|lovely) (?:idea|question|plan))\b/i;
