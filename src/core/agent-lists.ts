@@ -19,8 +19,21 @@ const SUBJECT_VERB =
   /^(?:(?:the|a|an|this|that|each|every|our|my|its|their|other|both|all)\s+(?:[\w`'.-]+\s+){0,3}?\w+s\b|(?:it|we|they|he|she|i|nothing|everything|something|everyone|nobody|one)\s+\w+(?:s|ed)\b)/i;
 /** What a relative clause opens with: its verb belongs to it, not to the item's head ("Binary data
  * that should be passed through as-is."). */
-// (Not "that" after a verb of saying or seeing: "I see that `x` doesn't pass …" is a clause.)
-const RELATIVE = /(?<!\b(?:see|saw|know|knew|think|thought|found|find|show|shows|showed|mean|means|notice|noticed|note|notes|say|says|said|is|was|are|were|so|ensure|check|verify|confirm|confirms|sure|seems|means))\s(?:that|which|who|whose|where)\s[\s\S]*$/i;
+const RELATIVE = /\s(?:that|which|who|whose|where)\s/gi;
+/** Words after which "that" opens what is seen or said, not a relative clause ("I see that `x`
+ * doesn't pass …" is a clause). */
+const SAYS = new Set(['see', 'saw', 'know', 'knew', 'think', 'thought', 'found', 'find', 'show', 'shows', 'showed', 'mean', 'means', 'notice', 'noticed', 'note', 'notes', 'say', 'says', 'said', 'is', 'was', 'are', 'were', 'so', 'ensure', 'check', 'verify', 'confirm', 'confirms', 'sure', 'seems']);
+
+/** A text without the relative clause it ends on (from its first "that" / "which" … not after a
+ * verb of saying or seeing). */
+function withoutRelative(text: string): string {
+  for (const m of text.matchAll(RELATIVE)) {
+    const before = /(\S+)$/.exec(text.slice(0, m.index))?.[1]?.toLowerCase() ?? '';
+    if (!SAYS.has(before)) return text.slice(0, m.index);
+  }
+  return text;
+}
+
 /** A bare command opening an item: an option of a plan or a step to take, not a finding. */
 const COMMAND =
   /^(?:not\s+)?(?:add|skip|update|raise|remove|delete|check|use|call|return|handle|change|modify|create|factor|move|replace|set|keep|make|convert|pass|fix|ensure|wrap|catch|override|implement|refactor|rename|filter|avoid|store|compute|switch|drop|include|exclude|treat|apply|validate)\b/i;
@@ -34,7 +47,7 @@ export function hasClause(text: string): boolean {
     .replace(/\([^()]*\)/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  const head = bare.replace(RELATIVE, '');
+  const head = withoutRelative(bare);
   const plain = head.replace(/`[^`]*`/g, 'X');
   return FINITE.test(plain) || SUBJECT_VERB.test(head);
 }
