@@ -228,10 +228,40 @@ export function latestCause(sentences: readonly Sentence[], task: TaskText = '')
     // (The symptom said again is no conclusion about why: an earlier one may be. Nor is a line
     // naming nothing — "The issue is in how it's being used.")
     if (restatesSymptom(causeText(s.text), task) || vague(s.text) || symptomOnly(s.text)) continue;
-    if (CAUSE.test(s.text) && s.wc >= 6) return { text: causeText(s.text), sources: [s.id], at: s.at, score: 1, round: 0 };
+    if (CAUSE.test(s.text) && s.wc >= 6) {
+      // A cause announced with a colon whose first sentence names no mechanism ("The problem is:
+      // after `only("name")`, we have immediate set `{'name'}`.") is the first step of its
+      // explanation: the steps after it in its message, up to the one that says why, go with it.
+      const rest = s.text.replace(COLON_CAUSE, '');
+      const steps = rest !== s.text && rest.split(/\s+/).length <= FIRST_STEP_WORDS && !saysWhy(rest) ? explanation(sentences, i) : [];
+      return { text: causeText([s, ...steps].map((x) => x.text).join(' ')), sources: [s.id], at: s.at, score: 1, round: 0 };
+    }
     if (!finding && FINDING.test(s.text) && s.wc >= 6) finding = s;
   }
   return finding ? { text: causeText(finding.text), sources: [finding.id], at: finding.at, score: 1, round: 0 } : null;
+}
+
+/** A cause announced with a colon after its verb ("The problem is: …", "The issue here is: …"). */
+const COLON_CAUSE = /^[^:]{0,60}\b(?:issue|problem|bug|cause|reason)(?: here)? (?:is|was):\s*/i;
+
+/** Most words after the colon of a cause that is only the first step of its explanation: a longer
+ * one says it. */
+const FIRST_STEP_WORDS = 15;
+/** Talk of a way to fix it, anywhere in a sentence. */
+const SOLUTION = /\b(?:solution|fix|approach|workaround)\b/i;
+
+/** Whether a sentence names a mechanism in its words (not in its code: `only("name")` is a call). */
+const saysWhy = (text: string): boolean => MECHANISM.test(text.replace(/`[^`]*`/g, ' '));
+
+/** The sentences after the first step of an explanation (sentences[at]) in its message, through
+ * the first that names a mechanism (up to CAUSE_WORDS words; none when no sentence does). */
+function explanation(sentences: readonly Sentence[], at: number): Sentence[] {
+  const all = announcedCause(sentences, at, true);
+  // (A way out — "One solution is to …" — ends the explanation.)
+  const solution = all.findIndex((x) => SOLUTION.test(x.text));
+  const steps = solution < 0 ? all : all.slice(0, solution);
+  const why = steps.findIndex((x) => saysWhy(x.text));
+  return why < 0 ? [] : steps.slice(0, why + 1);
 }
 
 /** Whether an agent's sentence states a fix ("The fix should be to …", "I think the fix is to …",

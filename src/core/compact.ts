@@ -16,6 +16,7 @@ import { leftOffOutcome, settleLeftOff } from './left-off';
 import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
 import { withoutPendingPlans } from './agent-cause';
+import { withoutListFragments } from './agent-lists';
 import { LIBRARY, laterFates, withFates, withoutSettledFailures } from './error-fate';
 import { rulesOf, taskRules } from './extract-rules';
 import { extractState, shellCommand, stateIsEmpty } from './extract-state';
@@ -359,7 +360,8 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // (In a tool loop, not the agent's report of a failure resolved since — Errors met says its fate —
   // nor its statements of a fix not made yet: Planned fix says the one that stands.)
   const lastEdit = Math.max(-1, ...(state?.changed ?? []).flatMap((c) => c.sources.map((id) => removed.findIndex((m) => m.id === id))));
-  const facts = selectFacts(agent ? withoutSettledFailures(withoutPendingPlans(sentences, lastEdit), errors, removed) : sentences, {
+  // (Nor its list items and short sentences that are no clause, read alone: agent-lists.ts.)
+  const facts = selectFacts(agent ? withoutListFragments(withoutSettledFailures(withoutPendingPlans(sentences, lastEdit), errors, removed)) : sentences, {
     ...(kind === 'assist' ? { threadOf } : {}),
     kind,
     sessionOf: (s) => threadOf.get(s.id),

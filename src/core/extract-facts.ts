@@ -80,7 +80,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   // report, often with no "my" at all). One reading for the whole compaction (threads.ts).
   const kind = options.kind ?? conversationKind([], sentences);
   const talk = kind === 'talk';
-  const { usable, referents } = usableSentences(sentences, talk);
+  const { usable, referents } = usableSentences(sentences, talk, kind === 'work');
   const carried = options.carried ?? [];
   const carriedIds = carried.map((f) => idsOf(f.text));
   const { weights, idf } = wordRarity(usable, carriedIds, vocabSize());

@@ -16,6 +16,7 @@ import { isLeadIn, standsAlone } from './text';
 import { STANDS_ALONE, memo, question } from './sentence-memo';
 import { STOPWORDS } from './words';
 import { thinksAloud } from './agent-prose';
+import { PLUGIN_SEARCH, noteToolCommand } from './tool-output';
 
 /** Most words a goal or request line carries (whole sentences: the first is kept even if longer,
  * up to {@link MAX_FIRST}). */
@@ -326,6 +327,9 @@ function callsAfter(messages: readonly ChatMessage[], from: number, to: number):
 function lastCommand(m: ChatMessage): string {
   if (m.role !== 'assistant' || !m.toolCalls?.length) return '';
   const call = m.toolCalls[m.toolCalls.length - 1];
+  // (The plugin's note tools have no command: the step is the tool with what it read or searched.)
+  const note = call ? noteToolCommand(call) : null;
+  if (note) return note.length <= 160 ? note : '';
   const args = call ? parseToolArguments(call) : null;
   const command = args && typeof args.command === 'string' ? args.command : '';
   const first = command.split('\n')[0]?.trim() ?? '';
@@ -339,6 +343,10 @@ const OUTPUT_MAX_CHARS = 160;
 const OUTPUT_SCAN_CHARS = 200_000;
 /** A line that is only a tag (`<output>`, `</returncode>`): a harness's framing, not output. */
 const TAG_LINE = /^<\/?[\w-]+>(?:[^<]*<\/[\w-]+>)?$/;
+/** A Markdown heading line (`# Compost bins`, `## Log`). */
+const HEADING_LINE = /^#{1,6}\s/;
+/** More lines of an output than this naming a task word make it a common one there. */
+const OUTPUT_COMMON_LINES = 2 * OUTPUT_LINES;
 /** A word of four letters or more (identifiers whole: `ordering_parts`). */
 const TASK_WORD = /[\p{L}_][\p{L}\p{N}_]{3,}/gu;
 
@@ -352,22 +360,37 @@ const TASK_WORD = /[\p{L}_][\p{L}\p{N}_]{3,}/gu;
  * the shared vocabulary, and a command's output can be thousands of lines no ranking will use.)
  */
 function outputLines(messages: readonly ChatMessage[], call: ChatMessage, task: string): string[] {
-  const id = call.role === 'assistant' ? call.toolCalls?.[call.toolCalls.length - 1]?.id : undefined;
+  const last = call.role === 'assistant' ? call.toolCalls?.[call.toolCalls.length - 1] : undefined;
+  // (A search of the notes says what it found by the notes it named — the State's outcome —, not
+  // by a line of its raw result: a snippet, or a JSON result whole.)
+  if (last?.name === PLUGIN_SEARCH) return [];
+  const id = last?.id;
   const result = id ? messages.find((m) => m.role === 'tool' && m.toolCallId === id) : undefined;
   if (!result?.content) return [];
   const words = new Set((task.toLowerCase().match(TASK_WORD) ?? []).filter((w) => !STOPWORDS.has(w)));
   if (!words.size) return [];
-  const scored: { at: number; line: string; score: number }[] = [];
+  const found: { at: number; line: string; named: string[] }[] = [];
+  // How many of the lines read name each task word: a word on every line of a note ("Compost
+  // note 3: watered …") tells its lines apart less than one only a line names ("Turn the left bin
+  // every three weeks").
+  const lineCount = new Map<string, number>();
   // (The first OUTPUT_SCAN_CHARS only: a huge output is not split whole for three lines.)
   const lines = result.content.slice(0, OUTPUT_SCAN_CHARS).split('\n');
   for (let at = 0; at < lines.length; at++) {
     const line = (lines[at] as string).trim();
-    if (line.length < OUTPUT_MIN_CHARS || line.length > OUTPUT_MAX_CHARS || TAG_LINE.test(line) || !standsAlone(line)) continue;
-    let score = 0;
-    for (const w of new Set(line.toLowerCase().match(TASK_WORD) ?? [])) if (words.has(w)) score++;
-    if (score > 0) scored.push({ at, line, score });
+    // (A heading — "# Compost bins" — names what follows it, not what was found.)
+    if (line.length < OUTPUT_MIN_CHARS || line.length > OUTPUT_MAX_CHARS || TAG_LINE.test(line) || HEADING_LINE.test(line) || !standsAlone(line)) continue;
+    const named = [...new Set(line.toLowerCase().match(TASK_WORD) ?? [])].filter((w) => words.has(w));
+    for (const w of named) lineCount.set(w, (lineCount.get(w) ?? 0) + 1);
+    if (named.length) found.push({ at, line, named });
   }
+  const scored = found.map((x) => ({ ...x, score: x.named.reduce((sum, w) => sum + 1 / Math.sqrt(lineCount.get(w) ?? 1), 0) }));
+  // (A line naming only words most lines name — a note's log of "Compost note 3: …" — is the
+  // output's run of the mill, not what it showed, while a line names a rarer one.)
+  const common = (x: { named: string[] }): boolean => x.named.every((w) => (lineCount.get(w) ?? 0) > OUTPUT_COMMON_LINES);
+  const rare = scored.some((x) => !common(x));
   return scored
+    .filter((x) => !rare || !common(x))
     .sort((a, b) => b.score - a.score || a.at - b.at)
     .slice(0, OUTPUT_LINES)
     .sort((a, b) => a.at - b.at)

@@ -12,7 +12,7 @@ import type { ChangedFile, CheckLine, TaskState } from './record';
 import { squash, truncateBalanced } from './text';
 import { latestCause, latestPlan, type TaskText } from './agent-cause';
 import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText } from './code-places';
-import { resultOf, shellCommand, withoutCd } from './tool-output';
+import { PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, noteToolCommand, resultOf, shellCommand, withoutCd } from './tool-output';
 import { FAILURE_LINE, TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
 
 // (Read by the other extractors from here, as before they had their own module.)
@@ -43,9 +43,6 @@ export function runsEditScript(command: string): boolean {
 /** Runs that install or inspect rather than test. */
 const NOT_A_RUN = /^(?:-m\s+pip|-m\s+venv|--version|-V\b|install\b|i\b|add\b|ci\b|get\b|build\b|fmt\b|mod\b)/;
 /** The plugin's own tools (src/chat/tools/vault-tools.ts). */
-const PLUGIN_READ = 'read_note';
-const PLUGIN_SEARCH = 'search_vault';
-const PLUGIN_WRITE = /^(?:create_note|append_to_note)$/;
 
 export function emptyState(): TaskState {
   return { changed: [], scratch: [], checked: null, cause: null, notesRead: [], searches: [], lastAction: null };
@@ -182,6 +179,15 @@ function toolHow(args: Record<string, unknown>): string {
   const lines = text.split('\n');
   const changed = old !== undefined ? lines.filter((l) => !oldLines.has(l.trim())) : lines;
   return firstSaying(changed.length ? changed : lines);
+}
+
+/** How one of the plugin's writes changed a note, in words: `appended "- Basil seeds"`, `created
+ * with "…"` (its first line that says something). A bare line under the note's path read as the
+ * note's whole new text. */
+function noteWriteHow(name: string, args: Record<string, unknown>): string {
+  const how = toolHow(args);
+  const verb = name === 'create_note' ? 'created with' : 'appended';
+  return how ? `${verb} "${how}"` : verb.replace(/ with$/, '');
 }
 
 /** A copy of a source file under another extension (`models.py.new`, `query.py.modified`). */
@@ -341,12 +347,12 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
         if (name === PLUGIN_READ && path && !failed && !state.notesRead.includes(path)) state.notesRead.push(path);
         const found = name === PLUGIN_SEARCH && !result.error ? searchedNotes(result.text) : null;
         if (found && typeof args.query === 'string') state.searches.push({ query: squash(args.query), notes: found, sources: [m.id] });
-        if (PLUGIN_WRITE.test(name) && path && !failed) change(path, toolHow(args), m.id, false);
+        if (PLUGIN_WRITE.test(name) && path && !failed) change(path, noteWriteHow(name, args), m.id, false);
         // (A search's outcome is the notes it named, not the first line of its raw result; a read
         // that went through, how much it read — the note's own first line, "# Garden redesign",
         // says nothing of the step.)
-        const outcome = found ? (found.length ? found.join(', ') : 'no notes found') : name === PLUGIN_READ && !failed ? readOutcome(result.text) : actionOutcome(result);
-        state.lastAction = { command: `${name} ${typeof args.query === 'string' ? `"${squash(args.query)}"` : path}`.trim(), outcome, sources: [m.id] };
+        const outcome = found ? (found.length ? `found ${found.join(', ')}` : 'no notes found') : name === PLUGIN_READ && !failed ? readOutcome(result.text) : actionOutcome(result);
+        state.lastAction = { command: noteToolCommand(call) ?? name, outcome, sources: [m.id] };
         continue;
       }
       const command = shellCommand(call);

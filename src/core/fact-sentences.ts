@@ -57,7 +57,7 @@ const AGENT_STEP_TEXT = question(cued(AGENT_STEP, ['let', 'lets']), assistantPro
 /** The sentence a pointer-led sentence (sentences[i]) leans on: the one before it in the same
  * message, when that is prose that does not itself open on a pointer and is more than a short
  * exclamation ("Wow! It's …" says no more than "It's …"); `talk`: between two people. */
-export function referentOf(sentences: readonly Sentence[], i: number, talk = false): Sentence | null {
+export function referentOf(sentences: readonly Sentence[], i: number, talk = false, work = false): Sentence | null {
   const s = sentences[i] as Sentence;
   const before = sentences[i - 1];
   if (!before || before.id !== s.id || before.index !== s.index - 1) return null;
@@ -70,6 +70,10 @@ export function referentOf(sentences: readonly Sentence[], i: number, talk = fal
   // (Nor, with an assistant, its pleasantry: "Thank you for sharing the findings. It's interesting
   // to see …" is no fact with it or without.)
   if (!talk && before.role === 'assistant' && PLEASANTRY.test(before.text)) return null;
+  // (At work, nor a "But …": a candidate carries one sentence before it, and "But we're getting
+  // ASC. The difference is …" opened on a contrast whose first half was gone; "… was added to fix
+  // X. However, if Y, … Then …" reads on.)
+  if (work && !talk && BUT.test(before.text)) return null;
   if (memo(before, OPENS_ON_POINTER) || (talk && memo(before, GOES_ON_TEXT)) || !memo(before, STANDS_ALONE) || thinksAloud(before) || (before.role === 'assistant' && memo(before, AGENT_STEP_TEXT))) return null;
   return before;
 }
@@ -82,7 +86,7 @@ export interface UsableSentences {
 }
 
 /** The fact sentences of a conversation, each pointer-led one with its referent (or left out). */
-export function usableSentences(sentences: readonly Sentence[], talk = false): UsableSentences {
+export function usableSentences(sentences: readonly Sentence[], talk = false, work = false): UsableSentences {
   // (Indexed loops over the sentences: a for-of here was seen to allocate an iterator result per
   // sentence.)
   const usable: Sentence[] = [];
@@ -94,7 +98,7 @@ export function usableSentences(sentences: readonly Sentence[], talk = false): U
     const s = sentences[i] as Sentence;
     if (!isFactSentence(s)) continue;
     if (memo(s, OPENS_ON_POINTER)) {
-      const before = referentOf(sentences, i, talk);
+      const before = referentOf(sentences, i, talk, work);
       if (!before) continue;
       referents.set(s, before);
     } else if (memo(s, LEANS_BACK)) {
@@ -102,7 +106,7 @@ export function usableSentences(sentences: readonly Sentence[], talk = false): U
       // there's a chance I'll visit more" goes on from it. With it when there is one; alone a
       // pointer stays a candidate (ranking both down cost LoCoMo recall at budget 2,000: 0.709 →
       // 0.692), a "But …" whose first half cannot be carried ("Not yet, been busy. But …") is none.
-      const before = referentOf(sentences, i, talk);
+      const before = referentOf(sentences, i, talk, work);
       if (before) referents.set(s, before);
       else if (memo(s, GOES_ON_TEXT)) continue;
     }
@@ -110,6 +114,9 @@ export function usableSentences(sentences: readonly Sentence[], talk = false): U
   }
   return { usable, referents };
 }
+
+/** A contrast opening a sentence: its first half is the sentence before it. */
+const BUT = /^but\b/i;
 
 /** An assistant's pleasantry opening a sentence: thanks, praise of the user's plan, gladness. */
 const PLEASANTRY = /^(?:thank you|thanks|you['’]re welcome|(?:it['’]s|it is|that['’]s|that is) (?:great|wonderful|fantastic|awesome|amazing|so great|really great) (?:to hear|that you|you['’]re|you are)|i['’]m (?:so |really )?(?:glad|happy|thrilled) (?:to hear|you|that you)|what a (?:great|wonderful|fantastic|lovely) (?:idea|question|plan))\b/i;

@@ -7,6 +7,9 @@ import { samePath } from './extract-files';
 import type { TaskState } from './record';
 import { UNCHANGED_LINE } from './block-format';
 
+/** How extract-state says a write of the plugin's note tools (`appended "…"`, `created with "…"`). */
+const NOTE_WRITE = /^(?:appended|created)\b/;
+
 /** Longest list of scratch files or notes written on one line. */
 const MAX_LISTED = 10;
 /** Most files the "Looked at" lines name, and names on one (the latest). */
@@ -32,6 +35,8 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
     const edits = typeof c.edits === 'number' && c.edits > hows.length ? ` (edited ${c.edits} times)` : '';
     if (c.restored) out.push(`- Changed, then restored: ${c.path}`);
     else if (hows.length === 1 && namesFile(c.how, c.path) && !edits) out.push(`- Changed: ${c.how}`);
+    // (A note the plugin's tools wrote once: its path, then what was written, on one line.)
+    else if (hows.length === 1 && NOTE_WRITE.test(c.how) && !edits) out.push(`- Changed: ${c.path} — ${c.how}`);
     else {
       out.push(`- Changed: ${c.path}${edits}`);
       // (A changed line that is itself a list item is shown without its own marker: "  - - x"

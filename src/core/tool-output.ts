@@ -14,6 +14,21 @@ export function shellCommand(call: ToolCall): string | null {
   return command !== undefined && (SHELL_TOOL.test(call.name) || !('path' in args)) ? command : null;
 }
 
+/** The plugin's own note tools (src/chat/tools/vault-tools.ts): read, search and the two writes. */
+export const PLUGIN_READ = 'read_note';
+export const PLUGIN_SEARCH = 'search_vault';
+export const PLUGIN_WRITE = /^(?:create_note|append_to_note)$/;
+
+/** A call of one of the plugin's note tools as a step reads ("search_vault \"seed inventory\"",
+ * "read_note Garden/Plan.md"), or null for another tool. The State's last action and "Left off"
+ * say it alike. */
+export function noteToolCommand(call: ToolCall): string | null {
+  if (call.name !== PLUGIN_READ && call.name !== PLUGIN_SEARCH && !PLUGIN_WRITE.test(call.name)) return null;
+  const args = parseToolArguments(call) ?? {};
+  const what = typeof args.query === 'string' ? `"${args.query.replace(/\s+/g, ' ').trim()}"` : typeof args.path === 'string' ? args.path.trim() : '';
+  return `${call.name} ${what}`.trim();
+}
+
 /** The output of a tool result without a harness's tags, and its return code when it gives one. */
 export function resultOf(m: ChatMessage | undefined): { text: string; code: number | null; error: boolean } {
   if (!m) return { text: '', code: null, error: false };

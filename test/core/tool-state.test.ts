@@ -38,6 +38,13 @@ function blockOf(chat: ChatMessage[], budgetTokens = 1200): { block: string; sta
   return { block: r.block, state: r.record.state, errors: r.record.errors.map((e) => e.text) };
 }
 
+/** The key facts a compaction of the whole run (but its last message) draws from. */
+function factsOf(chat: ChatMessage[], budgetTokens = 1200): string[] {
+  const r = compact(chat, { budgetTokens, cut: chat.length - 1, model: 'gpt-4o' });
+  if (!r.ok) throw new Error(r.message);
+  return r.record.facts.map((f) => f.text);
+}
+
 const section = (block: string, heading: string): string => {
   const lines = block.split('\n');
   const at = lines.indexOf(heading);
@@ -341,6 +348,29 @@ describe("an agent's prose", () => {
     expect(r.record.leftOff?.text).toBe('Let me read the invoice code.');
   });
 
+  it('carries no list item read alone that is no clause or a bare command, nor a short fragment of prose; items that say something stay', () => {
+    const chat = run('The invoice export skips credit notes.', [
+      [
+        'The rows are built in this order:\n1. `HeaderRow` for the invoice (without the `credit` flag initially)\n2. Empty lines (converted to blank rows)\n3. The exporter drops every row whose total is negative.\n\nWe have a few options:\n1. Skip rows that would repeat the header\n2. Add `CreditRow` to the row types in the exporter\n\nThere are two places! Line 114 and line 280. I see, line 333 is just a comment line.',
+        'cat export/rows.py',
+        'class HeaderRow: ...',
+      ],
+    ]);
+    const facts = factsOf(chat, 2000);
+    for (const gone of ['`HeaderRow` for the invoice', 'Empty lines (converted', 'Skip rows that would repeat', 'Add `CreditRow`', 'Line 114 and line 280', 'line 333 is just a comment']) expect(facts.some((f) => f.includes(gone))).toBe(false);
+    expect(facts.some((f) => f.includes('The exporter drops every row whose total is negative.'))).toBe(true);
+  });
+
+  it('carries no line opening on a "But" whose first half is gone: what leaned on it stands alone', () => {
+    const chat = run('Fix the order of the weekly report.', [
+      ['Actually no, that does not make sense either. If we sort by `created`, we probably want the newest rows first. But we are getting ASC. The difference is that the report passes `reverse=False` to `sorted()` in `build_rows`.', 'cat report/rows.py', 'def build_rows(rows): ...'],
+      ['The exporter was added to write the rows in the order the query gives them. However, the query sorts by the insertion id. Then the rows come out oldest first in the exported report.', 'cat report/export.py', 'def export(rows): ...'],
+    ]);
+    const { block } = blockOf(chat, 2000);
+    expect(block).not.toContain('But we are getting ASC.');
+    expect(block).toContain('- Assistant: The difference is that the report passes');
+  });
+
   it('property: only assistant sentences are ever dropped, and order is kept', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom('user', 'assistant'), fc.constantFrom('Actually, no.', 'The cache is stale.', 'Maybe it is the disk?', 'It works.', 'Wait, the path is wrong.')), { maxLength: 12 }), (turns) => {
@@ -517,6 +547,16 @@ describe('where the work stands, as a reader needs it', () => {
     expect(blockOf(finding).state?.cause?.text).toBe('`parse()` does not handle a negative offset at all.');
     const topic = run('Fix the offsets.', [['The issue is about time zones in the parser module.', 'cat app/parse.py', 'def parse(s): ...']]);
     expect(blockOf(topic).state?.cause).toBeNull();
+  });
+
+  it('takes a cause announced with a colon whose first sentence is only the first step of the explanation with the steps through the one that says why', () => {
+    const cause = (said: string): string | undefined => blockOf(run('Clearing the cart should leave the shipping line.', [[said, 'cat shop/cart.py', 'def clear(self): ...']])).state?.cause?.text;
+    expect(cause('The problem is: after `keep("shipping")`, the kept set is `{shipping}`. When we `drop("shipping")`, we take it out of the kept set, leaving it empty. An empty kept set means "keep every line" because nothing restricts it. The fix should be to switch back to dropping mode.')).toBe(
+      'The problem is: after `keep("shipping")`, the kept set is `{shipping}`. When we `drop("shipping")`, we take it out of the kept set, leaving it empty. An empty kept set means "keep every line" because nothing restricts it.',
+    );
+    // (One that says why in its own sentence stands alone; nor is a solution after it a cause.)
+    expect(cause('The problem is: after `keep("shipping")`, the kept set is `{shipping}`. One solution is to never empty the kept set because it restricts nothing.')).toBe('The problem is: after `keep("shipping")`, the kept set is `{shipping}`.');
+    expect(cause('The real issue is: `clear()` empties the kept set and never calls `restore_shipping()` after it. Later the total is wrong too. One solution is to restore the line lazily.')).toBe('The real issue is: `clear()` empties the kept set and never calls `restore_shipping()` after it.');
   });
 
   it('takes no cause that only says what should happen, what shows instead, where it lies or what to do: the conclusion about why before it stands', () => {
@@ -723,6 +763,42 @@ describe("the plugin's own tool loop", () => {
     expect(block).not.toContain('no source file edited yet');
   });
 
+  it('leaves off at the last note tool call, after the prose said a step or two before it, with the line of the note that answers', () => {
+    const log = Array.from({ length: 12 }, (_, i) => `- Compost note ${i + 1}: watered and checked the moisture.`).join('\n');
+    const chat = run('When should I turn the compost bins?', [
+      ['Let me search your notes for the bins.', { name: 'search_vault', args: { query: 'compost bins' } }, 'Garden/Compost.md\n  …turn the left bin…\nGarden/Log.md\n  …compost…'],
+      ['', { name: 'read_note', args: { path: 'Garden/Compost.md' } }, `# Compost bins\nTurn the left bin every three weeks from April.\n\n${log}`],
+    ]);
+    const { block, state } = blockOf(chat);
+    // (The prose was said with the search; the read after it is where the loop stands.)
+    expect(block).toContain('Left off: Let me search your notes for the bins.\n- Ran: read_note Garden/Compost.md — read, 14 lines');
+    // (The line that names the rarest words of the question, not the note's heading nor its log.)
+    expect(block).toContain('  Turn the left bin every three weeks from April.');
+    expect(block).not.toMatch(/^\s+# Compost bins$/m);
+    expect(block).not.toContain('Compost note 1');
+    expect(state?.lastAction?.command).toBe('read_note Garden/Compost.md');
+  });
+
+  it('leaves off at a search by the notes it found, never by a line of its raw result', () => {
+    const json = JSON.stringify({ results: [{ path: 'Garden/Soil.md', line: 3, snippet: 'compost' }] });
+    const chat = run('What do my notes say about compost?', [['Searching the vault.', { name: 'search_vault', args: { query: 'compost' } }, json]]);
+    const { block } = blockOf(chat);
+    expect(block).toContain('- Ran: search_vault "compost" — found Garden/Soil.md');
+    expect(block).not.toContain('"results"');
+    const none = run('What do my notes say about zucchini?', [['Searching the vault.', { name: 'search_vault', args: { query: 'zucchini' } }, 'No notes match "zucchini".']]);
+    expect(blockOf(none).block).toContain('- Ran: search_vault "zucchini" — no notes found');
+  });
+
+  it('says a note the plugin wrote on one line: the note, then what was appended or created', () => {
+    const chat = run('Add basil seeds to my shopping list and start a seed order note.', [
+      ['Adding it.', { name: 'append_to_note', args: { path: 'Shopping list.md', content: '\n- Basil seeds (Genovese)\n' } }, 'Appended 26 characters to "Shopping list.md".'],
+      ['', { name: 'create_note', args: { path: 'Seed order.md', content: '# Seed order\nBasil from Kings Seeds.' } }, 'Created "Seed order.md".'],
+    ]);
+    const state = section(blockOf(chat).block, 'State:');
+    expect(state).toContain('- Changed: Shopping list.md — appended "- Basil seeds (Genovese)"');
+    expect(state).toContain('- Changed: Seed order.md — created with "Basil from Kings Seeds."');
+  });
+
   it('carries no report of a failure that was resolved afterwards as a key fact: Errors met says its fate', () => {
     const write = (id: string): ChatMessage => ({ id, createdAt: 0, role: 'assistant', content: '', toolCalls: [{ id: `c-${id}`, name: 'append_to_note', arguments: JSON.stringify({ path: 'Garden/Log.md', text: 'Turned the compost.' }) }] });
     const chat: ChatMessage[] = [
@@ -742,7 +818,7 @@ describe("the plugin's own tool loop", () => {
     expect(block).not.toContain('The edit failed');
     expect(block).not.toContain('I will retry');
     // (The refused write changed nothing: one edit, the one that went through.)
-    expect(section(block, 'State:')).toContain('- Changed: Garden/Log.md\n  - Turned the compost.');
+    expect(section(block, 'State:')).toContain('- Changed: Garden/Log.md — appended "Turned the compost."');
     expect(block).not.toContain('edited 2 times');
     // (The message's other sentences are still facts.)
     expect(block).toContain('The garden log keeps one line per day of work in the beds.');

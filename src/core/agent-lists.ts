@@ -1,0 +1,71 @@
+// An agent's lists and fragments as key facts. An agent at work writes lists under a lead-in ("The
+// operations are generated in this order:", "We have a few options:", "The fix correctly
+// handles:"): an item means something only under it. Carried alone, an item that is no clause
+// ("`CreateModel` for LookImage (without the `look` field initially).", "Empty lists (converted to
+// empty tuple `()`).") or one option of a plan said as a bare command ("Skip updating permissions
+// that would create duplicates.") reads as a fragment, and readers marked such lines down. So does
+// a short sentence of prose that is no clause ("Line 114 and line 280."), or a remark that a line
+// it looked at holds nothing. Pure.
+import type { Sentence } from './extract-sentences';
+
+/** A word that makes a clause: a form of be / have / do, a modal, a negation, or a contraction
+ * ("it's"; not a possessive: "the model's ordering"). */
+const FINITE =
+  /\b(?:is|are|was|were|am|be|been|has|have|had|does|do|did|can|could|will|would|should|shall|must|may|might|need|needs|cannot|isn['’]t|aren['’]t|wasn['’]t|weren['’]t|doesn['’]t|don['’]t|didn['’]t|can['’]t|won['’]t|hasn['’]t|haven['’]t)\b|\b(?:it|that|there|here|what|who|he|she|this|where|everything|nothing)['’]s\b|\w['’](?:re|ve|ll|d)\b/i;
+/** A subject and a verb ("The user changes …", "Nothing gets added", "It returned …", "We
+ * skipped …"): a clause with no auxiliary. */
+// (After a noun only a verb in -s: "The field specified in …" is a participle, no clause.)
+const SUBJECT_VERB =
+  /^(?:(?:the|a|an|this|that|each|every|our|my|its|their|other|both|all)\s+(?:[\w`'.-]+\s+){0,3}?\w+s\b|(?:it|we|they|he|she|i|nothing|everything|something|everyone|nobody|one)\s+\w+(?:s|ed)\b)/i;
+/** What a relative clause opens with: its verb belongs to it, not to the item's head ("Binary data
+ * that should be passed through as-is."). */
+const RELATIVE = /\s(?:that|which|who|whose|where)\s/gi;
+/** Words after which "that" opens what is seen or said, not a relative clause ("I see that `x`
+ * doesn't pass …" is a clause). */
+const SAYS = new Set(['see', 'saw', 'know', 'knew', 'think', 'thought', 'found', 'find', 'show', 'shows', 'showed', 'mean', 'means', 'notice', 'noticed', 'note', 'notes', 'say', 'says', 'said', 'is', 'was', 'are', 'were', 'so', 'ensure', 'check', 'verify', 'confirm', 'confirms', 'sure', 'seems']);
+
+/** A text without the relative clause it ends on (from its first "that" / "which" … not after a
+ * verb of saying or seeing). */
+function withoutRelative(text: string): string {
+  for (const m of text.matchAll(RELATIVE)) {
+    const before = /(\S+)$/.exec(text.slice(0, m.index))?.[1]?.toLowerCase() ?? '';
+    if (!SAYS.has(before)) return text.slice(0, m.index);
+  }
+  return text;
+}
+
+/** A bare command opening an item: an option of a plan or a step to take, not a finding. */
+const COMMAND =
+  /^(?:not\s+)?(?:add|skip|update|raise|remove|delete|check|use|call|return|handle|change|modify|create|factor|move|replace|set|keep|make|convert|pass|fix|ensure|wrap|catch|override|implement|refactor|rename|filter|avoid|store|compute|switch|drop|include|exclude|treat|apply|validate)\b/i;
+/** Most words of a prose sentence (not a list item) that is left out for being no clause. */
+const SHORT_FRAGMENT_WORDS = 8;
+
+/** Whether a text (code spans and bracketed asides left out) has a clause of its own, outside a
+ * relative clause. */
+export function hasClause(text: string): boolean {
+  const bare = text
+    .replace(/\([^()]*\)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const head = withoutRelative(bare);
+  const plain = head.replace(/`[^`]*`/g, 'X');
+  return FINITE.test(plain) || SUBJECT_VERB.test(head);
+}
+
+/** A remark that a line it looked at holds nothing ("I see, line 333 is just a comment line."):
+ * where it looked, not what it found. */
+const NOTHING_THERE = /^(?:(?:i see|ok(?:ay)?|ah|so)[,!]?\s+)?line \d+ (?:is|was) (?:just |only )?(?:a |an )?(?:comment|blank|empty)\b/i;
+
+/** Whether an assistant sentence of an agent run reads as a fragment on a line of its own: a list
+ * item that is no clause or a bare command, or a short sentence of prose that is no clause. */
+export function listFragment(s: Sentence): boolean {
+  if (s.role !== 'assistant' || s.code || s.template) return false;
+  if (NOTHING_THERE.test(s.text)) return true;
+  if (s.item) return COMMAND.test(s.text) || !hasClause(s.text);
+  return s.wc <= SHORT_FRAGMENT_WORDS && !hasClause(s.text);
+}
+
+/** The sentences without an agent's list fragments (see {@link listFragment}); order kept. */
+export function withoutListFragments(sentences: readonly Sentence[]): Sentence[] {
+  return sentences.filter((s) => !listFragment(s));
+}
