@@ -143,3 +143,25 @@ describe('a list headed by what it answers, a choice by what it chose from', () 
     expect(lines).toContain('### Asked: Which vermouth brands pair with a London dry gin?');
   });
 });
+
+describe('what the user takes up of an answer', () => {
+  const thread: ThreadLine = { id: 1, text: 'Can you recommend a hotel on the Las Vegas Strip with a great gym?', head: 'request', sources: ['u1'], at: 0, from: 0, to: 0, score: 1, round: 1 };
+  const other: ThreadLine = { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'] };
+  const layout = new FactLayout({ threads: [thread, other], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+  const line = (text: string, id: string, about = true, t = 1): SourcedLine => ({ text, sources: [id], at: 0, score: 1, round: 1, thread: t, ...(about ? { about: true } : {}) });
+  const vermouth = line('Dolin; Noilly Prat; Carpano Antica', 'a9', false, 2);
+
+  it('lays a line naming what the user will book or check out under its thread, not under About the user', () => {
+    const lines = layout.lines([line('The Cosmopolitan; Wynn Las Vegas; Aria', 'a2', false), line("I think I'll book a Strip View Room with a king-size bed.", 'u3'), line('I have a gym membership at home in Denver.', 'u4'), vermouth]);
+    const about = lines.indexOf('### About the user:');
+    const head = lines.findIndex((l) => l.startsWith('### Asked:') || l.includes('Las Vegas Strip'));
+    expect(about).toBeGreaterThanOrEqual(0);
+    expect(head).toBeGreaterThan(about);
+    expect(lines.findIndex((l) => l.includes('Strip View Room'))).toBeGreaterThan(head);
+  });
+
+  it('leaves a line that names nothing it takes up under About the user', () => {
+    const lines = layout.lines([line('The Cosmopolitan; Wynn Las Vegas; Aria', 'a2', false), line("I'll check out those options, thanks.", 'u3'), vermouth]);
+    expect(lines.findIndex((l) => l.includes('those options'))).toBeLessThan(lines.findIndex((l) => l.includes('Las Vegas Strip')));
+  });
+});
