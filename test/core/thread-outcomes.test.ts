@@ -6,7 +6,7 @@ import { compact } from '../../src/core/compact';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
 import { latestChoices } from '../../src/core/thread-outcomes';
-import { listedAnswers } from '../../src/core/listed-answers';
+import { asksForMore, listedAnswers } from '../../src/core/listed-answers';
 import type { SourcedLine, ThreadLine } from '../../src/core/record';
 import { FactLayout } from '../../src/core/thread-format';
 
@@ -163,5 +163,24 @@ describe('what the user takes up of an answer', () => {
   it('leaves a line that names nothing it takes up under About the user', () => {
     const lines = layout.lines([line('The Cosmopolitan; Wynn Las Vegas; Aria', 'a2', false), line("I'll check out those options, thanks.", 'u3'), vermouth]);
     expect(lines.findIndex((l) => l.includes('those options'))).toBeLessThan(lines.findIndex((l) => l.includes('Las Vegas Strip')));
+  });
+});
+
+describe('a list is not headed by a question asking for more of an answer', () => {
+  it('reads questions asking for more as naming nothing, and questions naming their subject as heads', () => {
+    for (const t of ['Are there any other hidden gems that you can recommend?', 'how many more unique forms do you have?', "What's the most popular book among these recommendations?", 'Can you tell me more about the hotel?'])
+      expect(asksForMore(t), t).toBe(true);
+    for (const t of ['What are some other wheel options that offer similar performance at a lower price point?', 'Can you recommend some good harmonica brands for beginners?'])
+      expect(asksForMore(t), t).toBe(false);
+  });
+
+  it("takes the user's plan before it as the list's request instead", () => {
+    seq = 0;
+    const chat = [
+      msg('user', "I'm looking to redecorate my living room with vintage pieces. Do you have any suggestions on how to find these pieces?", T0),
+      msg('assistant', 'Try these:\n1. **Thrift stores** - cheap and varied\n2. **Estate sales** - whole rooms at once\n3. **Flea markets** - bargain on price', T0 + 1),
+    ];
+    const [answer] = listedAnswers(chat, sentencesOf(chat));
+    expect(answer?.asked).toBe("I'm looking to redecorate my living room with vintage pieces.");
   });
 });
