@@ -247,11 +247,14 @@ export class FactLayout {
       // (A fact that is the head itself is not said twice.)
       const own = (groups.get(`thread:${t.id}`) ?? []).filter((f) => !t.text.includes(f.text));
       if (!own.length) continue;
-      lines.push(threadHead(headFor(t, own, askedOf)));
-      // The head names the days: a fact line names its day only when it differs from the thread's
-      // single day.
-      const single = t.from > 0 && threadSpan(t.from, t.to) === describeDay(t.from) ? describeDay(t.from) : '';
-      lines.push(...groupFacts(own, this.labelOf, textOf, single));
+      const head = headFor(t, own, askedOf);
+      for (const [part, facts] of laterAsked(head, own, askedOf)) {
+        lines.push(threadHead(part));
+        // The head names the days: a fact line names its day only when it differs from the
+        // thread's single day.
+        const single = part.from > 0 && threadSpan(part.from, part.to) === describeDay(part.from) ? describeDay(part.from) : '';
+        lines.push(...groupFacts(facts, this.labelOf, textOf, single));
+      }
     }
     return lines;
   }
@@ -283,6 +286,31 @@ function headFor(t: ThreadLine, own: readonly SourcedLine[], askedOf: ReadonlyMa
   // cost LongMemEval recall at 1,000, 0.597 → 0.581: the list's question names what it answers.)
   if (t.text && own.some((f) => f.about && isChoice(f.text) && (f.seq ?? 0) < from - SEQ_MESSAGE)) return t;
   return other ? { ...t, text: other, head: 'request' } : t;
+}
+
+/**
+ * A thread's facts as laid out under heads: a list shown under the thread that answers another
+ * question than its head, asked on a later day, heads the facts from it on by that question ("Now,
+ * I'm thinking of scheduling a maintenance check for my road bike" two days after the bike lights
+ * chosen under their head): readers found a later session's checklist under the earlier head, with
+ * only the day on its line to tell. Else the thread whole under its head.
+ */
+function laterAsked(t: ThreadLine, own: readonly SourcedLine[], askedOf: ReadonlyMap<SourcedLine, string>): [ThreadLine, SourcedLine[]][] {
+  const sorted = [...own].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+  const first = sorted[0];
+  const firstDay = first && first.at > 0 ? describeDay(first.at) : '';
+  const at = sorted.findIndex((f, i) => {
+    const asked = askedOf.get(f);
+    return i > 0 && asked !== undefined && f.at > 0 && firstDay !== '' && describeDay(f.at) !== firstDay && !(t.text.includes(asked) || asked.includes(t.text));
+  });
+  if (at <= 0) return [[t, sorted]];
+  const split = sorted[at] as SourcedLine;
+  const before = sorted.slice(0, at);
+  const lastBefore = Math.max(...before.map((f) => f.at));
+  return [
+    [{ ...t, to: Math.max(t.from, lastBefore) }, before],
+    [{ ...t, text: askedOf.get(split) as string, head: 'request', from: split.at, to: Math.max(split.at, t.to) }, sorted.slice(at)],
+  ];
 }
 
 /** A fact's order key (SourcedLine.seq) counts a message as this much. */

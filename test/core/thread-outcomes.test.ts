@@ -184,3 +184,27 @@ describe('a list is not headed by a question asking for more of an answer', () =
     expect(answer?.asked).toBe("I'm looking to redecorate my living room with vintage pieces.");
   });
 });
+
+describe("a later day's list under its own question", () => {
+  it("heads a list asked on a later day by its question, the earlier lines staying under the thread's head", () => {
+    const day = (d: number): number => T0 + d * DAY;
+    const thread: ThreadLine = { id: 1, text: "I'm looking to get some new bike lights for my morning commutes.", head: 'request', sources: ['u1'], at: day(0), from: day(0), to: day(2), score: 1, round: 1 };
+    const other: ThreadLine = { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'], from: day(3), to: day(3) };
+    const layout = new FactLayout({ threads: [thread, other], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const seqOf = (message: number): number => 1e9 + message * 1e4;
+    const facts: SourcedLine[] = [
+      { text: 'Lezyne Strip Drive Pro; Cygolite Hotrod 50; Bontrager Ion 200', sources: ['a2'], at: day(0), score: 1, round: 1, seq: seqOf(2), thread: 1, listed: true, asked: "I'm looking to get some new bike lights for my morning commutes." },
+      { text: "I think I'll go with the Lezyne Strip Drive Pro.", sources: ['u3'], at: day(0), score: 1, round: 1, seq: seqOf(3), thread: 1, about: true },
+      { text: 'Tires; Brakes; Chain; Gears', sources: ['a12'], at: day(2), score: 1, round: 1, seq: seqOf(12), thread: 1, listed: true, asked: "Now, I'm thinking of scheduling a maintenance check for my road bike." },
+      { text: 'Dolin; Noilly Prat; Carpano Antica', sources: ['a20'], at: day(3), score: 1, round: 1, seq: seqOf(20), thread: 2, listed: true },
+    ];
+    const lines = layout.lines(facts);
+    const lights = lines.findIndex((l) => l.endsWith('bike lights for my morning commutes.'));
+    const check = lines.findIndex((l) => l.endsWith("Now, I'm thinking of scheduling a maintenance check for my road bike."));
+    expect(lines[lights]).toBe("### 12 May 2025: I'm looking to get some new bike lights for my morning commutes.");
+    expect(check).toBeGreaterThan(lights);
+    expect(lines[check]).toBe("### 14 May 2025: Now, I'm thinking of scheduling a maintenance check for my road bike.");
+    expect(lines.findIndex((l) => l.includes('go with the Lezyne'))).toBeLessThan(check);
+    expect(lines[check + 1]).toContain('Tires; Brakes; Chain; Gears');
+  });
+});
