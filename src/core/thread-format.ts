@@ -39,7 +39,22 @@ export function threadHead(t: ThreadLine): string {
   const open = t.head === 'request' && t.state === 'open';
   const span = threadSpan(t.from, t.to, open);
   const label = [open ? 'Open' : '', span].filter(Boolean).join(', ') || (t.head === 'request' ? 'Asked' : 'Topic');
-  return dropLoneSurrogates(t.text ? `${THREAD_HEAD_PREFIX}${label}: ${t.text}` : `${THREAD_HEAD_PREFIX}${label}:`);
+  const text = t.head === 'request' ? withoutSegue(t.text) : t.text;
+  return dropLoneSurrogates(text ? `${THREAD_HEAD_PREFIX}${label}: ${text}` : `${THREAD_HEAD_PREFIX}${label}:`);
+}
+
+/** Words by which the user moved on to a request ("By the way, ", "Speaking of winter, ", "Anyway,
+ * back to my question, "): a head is read as a title, away from the talk they turned from. */
+const SEGUE = /^(?:(?:by the way|btw|anyway|anyhow|also|oh|so|okay|ok|now|well|actually|on (?:another|a different|a related|a side) note|changing the subject|one more thing|speaking of [^,.?!]{1,40}|(?:and )?back to (?:my|the|our) (?:question|topic|\w+(?: \w+)?))(?:[,:]|\.\.\.|…)\s+)+/i;
+
+/** A request head without the words it moved on by, its first letter then a capital. */
+export function withoutSegue(text: string): string {
+  const m = SEGUE.exec(text);
+  if (!m) return text;
+  const rest = text.slice(m[0].length);
+  // (Not down to a fragment: "So, what now?" stays whole.)
+  if (rest.split(/\s+/).length < 4) return text;
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
 /** Whether facts are laid out by thread: they span two threads or more (a conversation of one

@@ -8,7 +8,7 @@ import type { ChatMessage } from '../../src/core/messages';
 import { latestChoices } from '../../src/core/thread-outcomes';
 import { asksForMore, listedAnswers } from '../../src/core/listed-answers';
 import type { SourcedLine, ThreadLine } from '../../src/core/record';
-import { FactLayout } from '../../src/core/thread-format';
+import { FactLayout, threadHead, withoutSegue } from '../../src/core/thread-format';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 4, 12, 9, 0);
@@ -200,11 +200,28 @@ describe("a later day's list under its own question", () => {
     ];
     const lines = layout.lines(facts);
     const lights = lines.findIndex((l) => l.endsWith('bike lights for my morning commutes.'));
-    const check = lines.findIndex((l) => l.endsWith("Now, I'm thinking of scheduling a maintenance check for my road bike."));
+    const check = lines.findIndex((l) => l.endsWith("I'm thinking of scheduling a maintenance check for my road bike."));
     expect(lines[lights]).toBe("### 12 May 2025: I'm looking to get some new bike lights for my morning commutes.");
     expect(check).toBeGreaterThan(lights);
-    expect(lines[check]).toBe("### 14 May 2025: Now, I'm thinking of scheduling a maintenance check for my road bike.");
+    expect(lines[check]).toBe("### 14 May 2025: I'm thinking of scheduling a maintenance check for my road bike.");
     expect(lines.findIndex((l) => l.includes('go with the Lezyne'))).toBeLessThan(check);
     expect(lines[check + 1]).toContain('Tires; Brakes; Chain; Gears');
+  });
+});
+
+describe('a request head without the words the user moved on by', () => {
+  it('drops a segue and capitalises what is left, never down to a fragment', () => {
+    expect(withoutSegue('Speaking of winter, do you have any recommendations for a good winter coat cleaner?')).toBe('Do you have any recommendations for a good winter coat cleaner?');
+    expect(withoutSegue("By the way, have you heard about any good car insurance companies?")).toBe('Have you heard about any good car insurance companies?');
+    expect(withoutSegue("Anyway, back to my question, are there any specific foods that can boost my immune system?")).toBe('Are there any specific foods that can boost my immune system?');
+    expect(withoutSegue("Back to my battery issue... do you think my laptop's battery needs to be replaced?")).toBe("Do you think my laptop's battery needs to be replaced?");
+    expect(withoutSegue('So, what now?')).toBe('So, what now?');
+    expect(withoutSegue('Now is a good time to plan my garden beds.')).toBe('Now is a good time to plan my garden beds.');
+  });
+
+  it('heads a thread by its request without the segue', () => {
+    const t: ThreadLine = { id: 1, text: 'By the way, do you have any recipe ideas for using up fresh carrots?', head: 'request', sources: ['u1'], at: T0, from: T0, to: T0, score: 1, round: 1 };
+    expect(threadHead(t)).toBe('### 12 May 2025: Do you have any recipe ideas for using up fresh carrots?');
+    expect(threadHead({ ...t, head: 'phrases', text: 'Now, carrots' })).toBe('### 12 May 2025: Now, carrots');
   });
 });
