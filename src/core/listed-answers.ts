@@ -58,14 +58,17 @@ const INTENT = /^(?:\w+,\s+)?I(?:['’]m| am) (?:thinking of|planning|looking fo
  * that you can recommend?", "how many more unique forms do you have?", "What's the most popular
  * book among these recommendations?"): as a thread's head it names nothing the thread is about —
  * readers met it over lists they could not place. One pointing back by "these" / "those" / "the
- * above", or asking for "other" / "more" / "else" in three content words or fewer. */
+ * above" in five content words or fewer, or asking for "other" / "more" / "else" in three or fewer. */
 export function asksForMore(text: string): boolean {
-  if (POINTS_BACK.test(text)) return true;
-  return MORE.test(text) && contentWords(text).length <= MORE_WORDS;
+  const words = contentWords(text).length;
+  // (One naming what it asks for beside the pointer — "websites or stores where I can find these
+  // types of gifts" — still heads its list.)
+  return (POINTS_BACK.test(text) && words <= POINTING_WORDS) || (MORE.test(text) && words <= MORE_WORDS);
 }
 const POINTS_BACK = /\b(?:these|those|the above|the same)\b/i;
 const MORE = /\b(?:other|others|more|else|another)\b/i;
 const MORE_WORDS = 3;
+const POINTING_WORDS = 5;
 
 /** A question that names its subject by a pointer or a word for any kind of thing. */
 const VAGUE = /\b(?:they|them|it|these|those|this|options|ones)\b/i;

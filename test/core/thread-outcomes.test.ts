@@ -170,7 +170,7 @@ describe('a list is not headed by a question asking for more of an answer', () =
   it('reads questions asking for more as naming nothing, and questions naming their subject as heads', () => {
     for (const t of ['Are there any other hidden gems that you can recommend?', 'how many more unique forms do you have?', "What's the most popular book among these recommendations?", 'Can you tell me more about the hotel?'])
       expect(asksForMore(t), t).toBe(true);
-    for (const t of ['What are some other wheel options that offer similar performance at a lower price point?', 'Can you recommend some good harmonica brands for beginners?'])
+    for (const t of ['What are some other wheel options that offer similar performance at a lower price point?', 'Can you recommend some good harmonica brands for beginners?', 'Can you suggest some websites or stores where I can find these types of gifts?'])
       expect(asksForMore(t), t).toBe(false);
   });
 
