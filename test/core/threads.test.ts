@@ -11,7 +11,7 @@ import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
 import { estimateTokens } from '../../src/core/tokens';
 import { findSpeakers } from '../../src/core/speakers';
-import { conversationKind } from '../../src/core/threads';
+import { conversationKind, extractThreads } from '../../src/core/threads';
 import { goesOn, isReaction, newsRank, onlyShows, opensOnPointer, pointsEarly, tellsEvent, tellsNews } from '../../src/core/salience';
 import { FactLayout } from '../../src/core/thread-format';
 import { headByAsked } from '../../src/core/listed-answers';
@@ -596,5 +596,21 @@ describe('threads: properties', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('a new request sharing only common words opens a thread of its own', () => {
+  it("splits a party's theme from the beach trip asked about before it in the same session", () => {
+    seq = 0;
+    const at = (i: number): number => T0 + i * 60_000;
+    const chat = [
+      msg('user', 'Do you know of any specific beaches or areas that are good for big families like mine? We want a relaxed week by the ocean this summer.', at(0)),
+      msg('assistant', 'Here are beaches that suit a big family well:\n1. **Destin, Florida** - calm water and white sand\n2. **Gulf Shores, Alabama** - quiet rentals for large groups\n3. **Outer Banks, North Carolina** - wide beaches and lighthouses\nPlanning early helps you find a house for everyone.', at(1)),
+      msg('user', "My mom retires next month after thirty years of teaching, and I'm organizing her big relaxed surprise celebration by the ocean with cake, music, photographs, speeches and old students invited. Do you have any ideas for themes or decorations that would make the party special for our family?", at(2)),
+      msg('assistant', 'Here are some themes:\n1. **Family Celebration** - photos of her years\n2. **Class Reunion** - her former students\n3. **Garden Party** - flowers and tea', at(3)),
+    ];
+    const { threads, threadOf } = extractThreads(chat, sentencesOf(chat), 'assist', [], 1);
+    expect(threads.length).toBe(2);
+    expect(threadOf.get(chat[2]!.id)).not.toBe(threadOf.get(chat[0]!.id));
   });
 });
