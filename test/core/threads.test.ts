@@ -599,18 +599,19 @@ describe('threads: properties', () => {
   });
 });
 
-describe('a new request sharing only common words opens a thread of its own', () => {
-  it("splits a party's theme from the beach trip asked about before it in the same session", () => {
+describe('a new request moving on from the thread opens one of its own', () => {
+  it('measures what the request shares, not the words before it that close the thread it leaves', () => {
     seq = 0;
     const at = (i: number): number => T0 + i * 60_000;
     const chat = [
-      msg('user', 'Do you know of any specific beaches or areas that are good for big families like mine? We want a relaxed week by the ocean this summer.', at(0)),
-      msg('assistant', 'Here are beaches that suit a big family well:\n1. **Destin, Florida** - calm water and white sand\n2. **Gulf Shores, Alabama** - quiet rentals for large groups\n3. **Outer Banks, North Carolina** - wide beaches and lighthouses\nPlanning early helps you find a house for everyone.', at(1)),
-      msg('user', "My mom retires next month after thirty years of teaching, and I'm organizing her big relaxed surprise celebration by the ocean with cake, music, photographs, speeches and old students invited. Do you have any ideas for themes or decorations that would make the party special for our family?", at(2)),
-      msg('assistant', 'Here are some themes:\n1. **Family Celebration** - photos of her years\n2. **Class Reunion** - her former students\n3. **Garden Party** - flowers and tea', at(3)),
+      msg('user', 'Have you got any recipe suggestions for a traditional Indian chicken curry? My mom has been teaching me how to make it, and I want to try out some variations.', at(0)),
+      msg('assistant', 'Here are a few variations of Indian chicken curry you might enjoy:\n1. **Butter chicken** - a creamy tomato curry\n2. **Chicken tikka masala** - grilled chicken in a spiced sauce\n3. **Chicken korma** - a mild curry with yogurt and nuts\nTry your mom\'s recipe with these spices and experiment with the variations.', at(1)),
+      msg('user', "That's really helpful! I'll definitely try out some of these variations with my mom. By the way, do you have any advice on how to stay in touch with grandparents who live far away?", at(2)),
+      msg('assistant', 'Staying close to grandparents across the miles takes a little routine. Schedule a weekly phone call on the same evening so they can look forward to it. Send handwritten letters and postcards; many grandparents keep them for years. Set up video visits on a tablet and show them your garden, your pets and your school projects. Share photo albums online and ask them to tell the stories behind their old pictures.', at(3)),
     ];
     const { threads, threadOf } = extractThreads(chat, sentencesOf(chat), 'assist', [], 1);
     expect(threads.length).toBe(2);
     expect(threadOf.get(chat[2]!.id)).not.toBe(threadOf.get(chat[0]!.id));
+    expect(threadOf.get(chat[3]!.id)).toBe(threadOf.get(chat[2]!.id));
   });
 });
