@@ -206,7 +206,17 @@ function groupLine(memo: WeakMap<SourcedLine, GroupLine[]> | null, sorted: reado
 
 /** The line of the texts [from, to) under `label`. */
 function writeLine(texts: readonly string[], from: number, to: number, label: string): string {
-  const body = texts.slice(from, to).join(' ');
+  // (A fact carried with its referent says that sentence again: the user's choice, and "It seems
+  // like a more engaging question" carried with it, read as the choice twice on one line.)
+  const kept: string[] = [];
+  for (let i = from; i < to; i++) {
+    const text = texts[i] as string;
+    const next = i + 1 < to ? (texts[i + 1] as string) : '';
+    const before = kept.length ? (kept[kept.length - 1] as string) : '';
+    if ((next && next.startsWith(text)) || (before && before.endsWith(text))) continue;
+    kept.push(text);
+  }
+  const body = kept.join(' ');
   return dropLoneSurrogates(label ? `- ${label}: ${body}` : `- ${body}`);
 }
 

@@ -12,6 +12,8 @@ import { isReaction, opensOnPointer, pointsEarly } from './salience';
 
 /** A thing pointed at, anywhere in a sentence ("I want to make sure I get it on time"). */
 const POINTS_AT = /\b(?:it|them|these|those)\b/i;
+/** A short question ending on a pointer ("What do you think about that?", "Is it worth it?"). */
+const ENDS_ON_POINTER = /^(?:\S+\s+){0,6}(?:it|that|this|them|those|these)\s*\?$/i;
 import { isLeadIn, standsAlone } from './text';
 import { STANDS_ALONE, memo, question } from './sentence-memo';
 import { STOPWORDS } from './words';
@@ -213,7 +215,11 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
   const last = groups[groups.length - 1];
   if (last && (last[0] as Sentence).role === 'user') {
     // The user spoke last: their request is where things stand (unless it is the goal again).
-    const from = last.findIndex(substantive);
+    let from = last.findIndex(substantive);
+    // (A question ending on what the sentence before it says starts there: "However, some argue
+    // leaders should focus solely on their job. What do you think about that?" — alone it said
+    // nothing of what it asked.)
+    if (from > 0 && ENDS_ON_POINTER.test((last[from] as Sentence).text) && usable(last[from - 1] as Sentence)) from--;
     const line = lineOf(requestOf(last, false), 1) ?? (from < 0 ? null : lineOf(sentencesFrom(last, from, LEFT_OFF_WORDS), 1));
     if (line && line.text !== goal?.text && line.text !== request?.text) leftOff = line;
   }

@@ -18,8 +18,42 @@ const CHOICE = /\bI(?:['’]ll| will| think I['’]ll| am going to|['’]m going
  * 500/1,000/2,000 (single-session-assistant at 1,000 0.607 → 0.551: the user's lines take room). */
 const CHOICE_RANK = 1.5;
 
-/** Whether a text says what the user chose (CHOICE): a thread's outcome, laid out under its head. */
-export const isChoice = (text: string): boolean => CHOICE.test(text);
+/** The user saying what they will do with what the answer offered, in other words than choosing
+ * ("I think I'll book a Strip View Room", "I'll check out Everlane and Cuyana", "I think I'll start
+ * with Coursera", "I am leaning towards AWS"): a thread's outcome as well. Readers found these under
+ * "About the user", away from the options they pick from. Not ranked up as CHOICE is (the user's
+ * lines take an answer's room). */
+const TAKES_UP =
+  /\bI(?:['’]ll| will| think I['’]ll| think I will)(?: definitely| probably| first| likely)? (?:check (?:(\w+) )?out|start with|book|buy|order|take a closer look at|focus on|try out|look into|reach out to)\b|\bI(?:['’]m| am) leaning towards?\b/i;
+
+/** What the user takes up names nothing when its object is a pointer or a word for any offer ("I'll
+ * check them out!", "I'll check out those options.", "I'll definitely check out that performance!")
+ * and no name is said with it: such a line is no outcome, and as a thread's latest it would hide one. */
+const POINTS = /^(?:(?:some|all|one|any|each|a few) of )?(?:them|it|those|these|that|this|the ones?|your)\b/i;
+const ANY_OFFER = /^(?:(?:some|all|a few|more) of )?(?:(?:some|all|the|more|a few|other)\s+)?(?:options?|suggestions?|recommendations?|resources?|ideas?|websites?|apps?|brands?|places?)\b/i;
+/** A name after the sentence's first word (not "I"): "I like the sound of Depeche Mode, I'll …". */
+const NAME = /[\s(](?!I\b)\p{Lu}|\d|["“]/u;
+const named = (text: string): boolean => NAME.test(text.replace(/^\s*\S+/, ''));
+
+/** Whether a text says in so many words that the user chose (CHOICE): the thread's outcome forced
+ * into the facts' pool (thread-outcomes.ts). Forcing what the user takes up (TAKES_UP) as well cost
+ * LongMemEval recall at 1,000, 0.596 → 0.544: "I think I'll start with a hybrid approach." took the
+ * room of the user's own facts. */
+export const saysChosen = (text: string): boolean => CHOICE.test(text);
+
+/** Whether a text says what the user chose (CHOICE) or took up of the answer (TAKES_UP, naming it):
+ * a thread's outcome, laid out under its head. */
+export const isChoice = (text: string): boolean => {
+  if (CHOICE.test(text)) return true;
+  const m = TAKES_UP.exec(text);
+  if (!m) return false;
+  // (What it takes up: the words after the verb, and the one inside "check … out".)
+  // (Up to the end of its sentence: a fact of two sentences names the next one's "It's …".)
+  const object = `${m[1] ?? ''} ${text.slice(m.index + m[0].length).split(/[.!?](?:\s|$)/)[0]}`.trim();
+  if (named(` ${object}`) || /^\p{Lu}/u.test(object)) return true;
+  if (!/\w/.test(object) || ANY_OFFER.test(object)) return false;
+  return !POINTS.test(object) || named(text.slice(0, m.index));
+};
 
 /** Boost of first-person sentences when both sides are people talking about their lives. */
 const PERSONAL = 1.4;

@@ -26,7 +26,7 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
     // (The reply's opening two sentences: "Honestly, none of those are really doing it for me.")
     if (s.role === 'user' && s.index < 2 && rejects(s.text)) rejected.add(s.message);
     // (A question that leans on what came before, "Do you think they're worth it?", says too little.)
-    if (s.role === 'user' && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && (s.traits & QUESTION || isRequestText(s.text)) && contentWords(s.text).length >= 3 && !opensOnPointer(s.text)) askedOf.set(s.message, s.text);
+    if (s.role === 'user' && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && (s.traits & QUESTION || isRequestText(s.text)) && contentWords(s.text).length >= 3 && !opensOnPointer(s.text) && !asksForMore(s.text)) askedOf.set(s.message, s.text);
     // (Else what the user said they were about to do before it: "Now, I'm thinking of scheduling
     // a maintenance check for my road bike." before a question too long to head anything.)
     if (s.role === 'user' && !intentOf.has(s.message) && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && INTENT.test(s.text) && contentWords(s.text).length >= 3 && !opensOnPointer(s.text)) intentOf.set(s.message, s.text);
@@ -53,6 +53,22 @@ export const rejects = (text: string): boolean => REJECTS.test(text);
 
 /** The user saying what they are about to do or look for: what a list after it answers. */
 const INTENT = /^(?:\w+,\s+)?I(?:['’]m| am) (?:thinking of|planning|looking for|looking to|trying to|considering|interested in|hoping to)\b|^(?:\w+,\s+)?I(?:['’]d| would) (?:like|love) to\b|^(?:\w+,\s+)?I want to\b/i;
+
+/** A question asking for more of what the answer before gave ("Are there any other hidden gems
+ * that you can recommend?", "how many more unique forms do you have?", "What's the most popular
+ * book among these recommendations?"): as a thread's head it names nothing the thread is about —
+ * readers met it over lists they could not place. One pointing back by "these" / "those" / "the
+ * above" in five content words or fewer, or asking for "other" / "more" / "else" in three or fewer. */
+export function asksForMore(text: string): boolean {
+  const words = contentWords(text).length;
+  // (One naming what it asks for beside the pointer — "websites or stores where I can find these
+  // types of gifts" — still heads its list.)
+  return (POINTS_BACK.test(text) && words <= POINTING_WORDS) || (MORE.test(text) && words <= MORE_WORDS);
+}
+const POINTS_BACK = /\b(?:these|those|the above|the same)\b/i;
+const MORE = /\b(?:other|others|more|else|another)\b/i;
+const MORE_WORDS = 3;
+const POINTING_WORDS = 5;
 
 /** A question that names its subject by a pointer or a word for any kind of thing. */
 const VAGUE = /\b(?:they|them|it|these|those|this|options|ones)\b/i;

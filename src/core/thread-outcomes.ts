@@ -4,7 +4,7 @@
 // latest choice of each thread is in the facts' pool (selectFacts) and under its thread's head,
 // right after the thread's best line (thread-format.ts). Pure.
 import type { Sentence } from './extract-sentences';
-import { isChoice } from './fact-prior';
+import { saysChosen } from './fact-prior';
 import { QUESTION } from './traits';
 
 /** Each thread's latest choice of the user (`threadOf` by message id): a user sentence, not a
@@ -13,7 +13,7 @@ import { QUESTION } from './traits';
 export function latestChoices(usable: readonly Sentence[], threadOf: ReadonlyMap<string, number>): Set<Sentence> {
   const latest = new Map<number, Sentence>();
   for (const s of usable) {
-    if (s.role !== 'user' || s.traits & QUESTION || !isChoice(s.text)) continue;
+    if (s.role !== 'user' || s.traits & QUESTION || !saysChosen(s.text)) continue;
     const t = threadOf.get(s.id);
     if (t !== undefined) latest.set(t, s);
   }

@@ -150,6 +150,12 @@ describe('what the user says that is not about them', () => {
     expect(remarksOnAnswer('I had no idea that the program was established in 1968.')).toBe(true);
     expect(remarksOnAnswer("I'm surprised that the book comes close to the Bible in sales.")).toBe(true);
     expect(remarksOnAnswer('I moved into my new place three weeks ago.')).toBe(false);
+    // Surprise at what the answer told, or wondering about it, is no fact of the user either.
+    expect(remarksOnAnswer("I didn't realize Bosnia and Herzegovina had so many UNESCO World Heritage sites.")).toBe(true);
+    expect(remarksOnAnswer("Wow, I still can't believe peacocks have such dazzling feathers just for attraction.")).toBe(true);
+    expect(remarksOnAnswer("I've always wondered if Rainbow Trout have a preference for certain types of prey.")).toBe(true);
+    expect(remarksOnAnswer("I can't believe I lost my job after ten years at the bank.")).toBe(false);
+    expect(remarksOnAnswer("I can't believe it's been a year since I moved to Denver.")).toBe(false);
     expect(instructsAssistant('I will then ask you to evaluate the candidate on a given criterion.')).toBe(true);
     expect(instructsAssistant('I want you to act as a travel guide.')).toBe(true);
     expect(instructsAssistant('I asked my sister to evaluate the candidate.')).toBe(false);

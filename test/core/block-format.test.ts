@@ -19,3 +19,12 @@ describe('key facts one turn per line', () => {
     ]);
   });
 });
+
+describe('a sentence said once on its line', () => {
+  it('leaves out a fact the next fact of the line opens on (a referent carried with the sentence after it)', () => {
+    const roleOf = (): string => 'user';
+    const choice = "I think I'll go with the second question.";
+    expect(groupFacts([fact(choice, 0, 'u1'), fact(`${choice} It seems more engaging to my followers.`, 1, 'u1')], roleOf)).toEqual([`- User: ${choice} It seems more engaging to my followers.`]);
+    expect(groupFacts([fact('I bought a road bike.', 0, 'u1'), fact('I ride it to work.', 1, 'u1')], roleOf)).toEqual(['- User: I bought a road bike. I ride it to work.']);
+  });
+});

@@ -254,6 +254,12 @@ describe('summary sections', () => {
     // The user's own plans are not greetings.
     const mine: ChatMessage[] = [assistant('a1', 'Here are three horror series.'), user('u1', "I'm excited to start watching the second season tonight.")];
     expect(extractTaskLines(mine, sentencesOf(mine)).leftOff?.text).toBe("I'm excited to start watching the second season tonight.");
+    // A user's question ending on what the sentence before it says starts at that sentence.
+    const asked: ChatMessage[] = [
+      assistant('a1', 'Many leaders lean on their families for support.'),
+      user('u1', "It's great to hear about leaders who prioritize their families. However, some people argue that leaders should focus solely on their job. What do you think about that?"),
+    ];
+    expect(extractTaskLines(asked, sentencesOf(asked)).leftOff?.text).toBe('However, some people argue that leaders should focus solely on their job. What do you think about that?');
   });
 
   it('takes the next step the assistant announced, not the closing offer of its answer', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sentencesOf } from '../../src/core/extract-sentences';
-import { PASTED_SENTENCES, pastedMessages, priorOf, readsAsIdentity, readsAsUsersOwn, rolePrior, tellsAboutUser, tellsIdentity, tellsProfile } from '../../src/core/fact-prior';
+import { isChoice, PASTED_SENTENCES, pastedMessages, priorOf, readsAsIdentity, readsAsUsersOwn, rolePrior, tellsAboutUser, tellsIdentity, tellsProfile } from '../../src/core/fact-prior';
 import { profileRank } from '../../src/core/salience';
 import type { ChatMessage } from '../../src/core/messages';
 import { FIRST_PERSON, MARKUP, QUESTION, SECOND_PERSON } from '../../src/core/traits';
@@ -122,5 +122,32 @@ describe("what reads as the user's own fact under About the user", () => {
     expect(about('I thought it was a relatively unknown book.')).toBe(false);
     // (Naming something beside the pointer, it tells of the user.)
     expect(about('I bought it at the Trader Joe\'s on Main Street last week.')).toBe(true);
+  });
+});
+
+describe('isChoice', () => {
+  it("takes what the user says they will do with the answer's offer as a choice when it names it", () => {
+    for (const t of [
+      "I think I'll book a Strip View Room with a king-size bed.",
+      "I think I'll check out Everlane and Cuyana.",
+      "I like the sound of Depeche Mode and The Human League, I'll definitely check them out.",
+      "I think I'll start with Ina Garten's Barefoot Contessa at Home.",
+      'I am leaning towards using AWS.',
+      "I think I'll look into replacing the battery then.",
+      "I think I'll go with the 2700K bulb.",
+    ])
+      expect(isChoice(t), t).toBe(true);
+  });
+
+  it('takes no line whose object is only a pointer or a word for any offer', () => {
+    for (const t of ["I'll check them out!", "I'll check out those options.", "I'll definitely check out that performance!", "I'll check out those websites and apps, thanks.", 'I will check out some of the resources you provided.', 'I bought a warm white LED bulb.', "I'll get back to you on the dates."])
+      expect(isChoice(t), t).toBe(false);
+  });
+});
+
+describe('isChoice, one sentence', () => {
+  it('reads the object in its own sentence only', () => {
+    expect(isChoice("I'll definitely check out those resources and tools for my expenses. It's great to know there are options.")).toBe(false);
+    expect(isChoice("I'll look into other options and compare plans to see if I can get a better deal.")).toBe(false);
   });
 });

@@ -6,9 +6,9 @@ import { compact } from '../../src/core/compact';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
 import { latestChoices } from '../../src/core/thread-outcomes';
-import { listedAnswers } from '../../src/core/listed-answers';
+import { asksForMore, listedAnswers } from '../../src/core/listed-answers';
 import type { SourcedLine, ThreadLine } from '../../src/core/record';
-import { FactLayout } from '../../src/core/thread-format';
+import { FactLayout, threadHead, withoutSegue } from '../../src/core/thread-format';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 4, 12, 9, 0);
@@ -141,5 +141,87 @@ describe('a list headed by what it answers, a choice by what it chose from', () 
     expect(lines[1]).toBe("- User: I think I'll go with the Lezyne Strip Drive Pro.");
     // With no choice before it, a list answering another question heads its thread.
     expect(lines).toContain('### Asked: Which vermouth brands pair with a London dry gin?');
+  });
+});
+
+describe('what the user takes up of an answer', () => {
+  const thread: ThreadLine = { id: 1, text: 'Can you recommend a hotel on the Las Vegas Strip with a great gym?', head: 'request', sources: ['u1'], at: 0, from: 0, to: 0, score: 1, round: 1 };
+  const other: ThreadLine = { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'] };
+  const layout = new FactLayout({ threads: [thread, other], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+  const line = (text: string, id: string, about = true, t = 1): SourcedLine => ({ text, sources: [id], at: 0, score: 1, round: 1, thread: t, ...(about ? { about: true } : {}) });
+  const vermouth = line('Dolin; Noilly Prat; Carpano Antica', 'a9', false, 2);
+
+  it('lays a line naming what the user will book or check out under its thread, not under About the user', () => {
+    const lines = layout.lines([line('The Cosmopolitan; Wynn Las Vegas; Aria', 'a2', false), line("I think I'll book a Strip View Room with a king-size bed.", 'u3'), line('I have a gym membership at home in Denver.', 'u4'), vermouth]);
+    const about = lines.indexOf('### About the user:');
+    const head = lines.findIndex((l) => l.startsWith('### Asked:') || l.includes('Las Vegas Strip'));
+    expect(about).toBeGreaterThanOrEqual(0);
+    expect(head).toBeGreaterThan(about);
+    expect(lines.findIndex((l) => l.includes('Strip View Room'))).toBeGreaterThan(head);
+  });
+
+  it('leaves a line that names nothing it takes up under About the user', () => {
+    const lines = layout.lines([line('The Cosmopolitan; Wynn Las Vegas; Aria', 'a2', false), line("I'll check out those options, thanks.", 'u3'), vermouth]);
+    expect(lines.findIndex((l) => l.includes('those options'))).toBeLessThan(lines.findIndex((l) => l.includes('Las Vegas Strip')));
+  });
+});
+
+describe('a list is not headed by a question asking for more of an answer', () => {
+  it('reads questions asking for more as naming nothing, and questions naming their subject as heads', () => {
+    for (const t of ['Are there any other hidden gems that you can recommend?', 'how many more unique forms do you have?', "What's the most popular book among these recommendations?", 'Can you tell me more about the hotel?'])
+      expect(asksForMore(t), t).toBe(true);
+    for (const t of ['What are some other wheel options that offer similar performance at a lower price point?', 'Can you recommend some good harmonica brands for beginners?', 'Can you suggest some websites or stores where I can find these types of gifts?'])
+      expect(asksForMore(t), t).toBe(false);
+  });
+
+  it("takes the user's plan before it as the list's request instead", () => {
+    seq = 0;
+    const chat = [
+      msg('user', "I'm looking to redecorate my living room with vintage pieces. Do you have any suggestions on how to find these pieces?", T0),
+      msg('assistant', 'Try these:\n1. **Thrift stores** - cheap and varied\n2. **Estate sales** - whole rooms at once\n3. **Flea markets** - bargain on price', T0 + 1),
+    ];
+    const [answer] = listedAnswers(chat, sentencesOf(chat));
+    expect(answer?.asked).toBe("I'm looking to redecorate my living room with vintage pieces.");
+  });
+});
+
+describe("a later day's list under its own question", () => {
+  it("heads a list asked on a later day by its question, the earlier lines staying under the thread's head", () => {
+    const day = (d: number): number => T0 + d * DAY;
+    const thread: ThreadLine = { id: 1, text: "I'm looking to get some new bike lights for my morning commutes.", head: 'request', sources: ['u1'], at: day(0), from: day(0), to: day(2), score: 1, round: 1 };
+    const other: ThreadLine = { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'], from: day(3), to: day(3) };
+    const layout = new FactLayout({ threads: [thread, other], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const seqOf = (message: number): number => 1e9 + message * 1e4;
+    const facts: SourcedLine[] = [
+      { text: 'Lezyne Strip Drive Pro; Cygolite Hotrod 50; Bontrager Ion 200', sources: ['a2'], at: day(0), score: 1, round: 1, seq: seqOf(2), thread: 1, listed: true, asked: "I'm looking to get some new bike lights for my morning commutes." },
+      { text: "I think I'll go with the Lezyne Strip Drive Pro.", sources: ['u3'], at: day(0), score: 1, round: 1, seq: seqOf(3), thread: 1, about: true },
+      { text: 'Tires; Brakes; Chain; Gears', sources: ['a12'], at: day(2), score: 1, round: 1, seq: seqOf(12), thread: 1, listed: true, asked: "Now, I'm thinking of scheduling a maintenance check for my road bike." },
+      { text: 'Dolin; Noilly Prat; Carpano Antica', sources: ['a20'], at: day(3), score: 1, round: 1, seq: seqOf(20), thread: 2, listed: true },
+    ];
+    const lines = layout.lines(facts);
+    const lights = lines.findIndex((l) => l.endsWith('bike lights for my morning commutes.'));
+    const check = lines.findIndex((l) => l.endsWith("I'm thinking of scheduling a maintenance check for my road bike."));
+    expect(lines[lights]).toBe("### 12 May 2025: I'm looking to get some new bike lights for my morning commutes.");
+    expect(check).toBeGreaterThan(lights);
+    expect(lines[check]).toBe("### 14 May 2025: I'm thinking of scheduling a maintenance check for my road bike.");
+    expect(lines.findIndex((l) => l.includes('go with the Lezyne'))).toBeLessThan(check);
+    expect(lines[check + 1]).toContain('Tires; Brakes; Chain; Gears');
+  });
+});
+
+describe('a request head without the words the user moved on by', () => {
+  it('drops a segue and capitalises what is left, never down to a fragment', () => {
+    expect(withoutSegue('Speaking of winter, do you have any recommendations for a good winter coat cleaner?')).toBe('Do you have any recommendations for a good winter coat cleaner?');
+    expect(withoutSegue("By the way, have you heard about any good car insurance companies?")).toBe('Have you heard about any good car insurance companies?');
+    expect(withoutSegue("Anyway, back to my question, are there any specific foods that can boost my immune system?")).toBe('Are there any specific foods that can boost my immune system?');
+    expect(withoutSegue("Back to my battery issue... do you think my laptop's battery needs to be replaced?")).toBe("Do you think my laptop's battery needs to be replaced?");
+    expect(withoutSegue('So, what now?')).toBe('So, what now?');
+    expect(withoutSegue('Now is a good time to plan my garden beds.')).toBe('Now is a good time to plan my garden beds.');
+  });
+
+  it('heads a thread by its request without the segue', () => {
+    const t: ThreadLine = { id: 1, text: 'By the way, do you have any recipe ideas for using up fresh carrots?', head: 'request', sources: ['u1'], at: T0, from: T0, to: T0, score: 1, round: 1 };
+    expect(threadHead(t)).toBe('### 12 May 2025: Do you have any recipe ideas for using up fresh carrots?');
+    expect(threadHead({ ...t, head: 'phrases', text: 'Now, carrots' })).toBe('### 12 May 2025: Now, carrots');
   });
 });

@@ -11,7 +11,7 @@ import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
 import { estimateTokens } from '../../src/core/tokens';
 import { findSpeakers } from '../../src/core/speakers';
-import { conversationKind } from '../../src/core/threads';
+import { conversationKind, extractThreads } from '../../src/core/threads';
 import { goesOn, isReaction, newsRank, onlyShows, opensOnPointer, pointsEarly, tellsEvent, tellsNews } from '../../src/core/salience';
 import { FactLayout } from '../../src/core/thread-format';
 import { headByAsked } from '../../src/core/listed-answers';
@@ -596,5 +596,22 @@ describe('threads: properties', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('a new request moving on from the thread opens one of its own', () => {
+  it('measures what the request shares, not the words before it that close the thread it leaves', () => {
+    seq = 0;
+    const at = (i: number): number => T0 + i * 60_000;
+    const chat = [
+      msg('user', 'Have you got any recipe suggestions for a traditional Indian chicken curry? My mom has been teaching me how to make it, and I want to try out some variations.', at(0)),
+      msg('assistant', 'Here are a few variations of Indian chicken curry you might enjoy:\n1. **Butter chicken** - a creamy tomato curry\n2. **Chicken tikka masala** - grilled chicken in a spiced sauce\n3. **Chicken korma** - a mild curry with yogurt and nuts\nTry your mom\'s recipe with these spices and experiment with the variations.', at(1)),
+      msg('user', "That's really helpful! I'll definitely try out some of these variations with my mom. By the way, do you have any advice on how to stay in touch with grandparents who live far away?", at(2)),
+      msg('assistant', 'Staying close to grandparents across the miles takes a little routine. Schedule a weekly phone call on the same evening so they can look forward to it. Send handwritten letters and postcards; many grandparents keep them for years. Set up video visits on a tablet and show them your garden, your pets and your school projects. Share photo albums online and ask them to tell the stories behind their old pictures.', at(3)),
+    ];
+    const { threads, threadOf } = extractThreads(chat, sentencesOf(chat), 'assist', [], 1);
+    expect(threads.length).toBe(2);
+    expect(threadOf.get(chat[2]!.id)).not.toBe(threadOf.get(chat[0]!.id));
+    expect(threadOf.get(chat[3]!.id)).toBe(threadOf.get(chat[2]!.id));
   });
 });
