@@ -4,7 +4,8 @@
 // resolved it), an install said to fix it — or it still stood when this part ended. A traceback is
 // reduced to its exception line and that one frame: its frames are never facts of their own.
 import { errorKey } from './extract-summary';
-import { resultOf, shellCommand, shownCommand } from './extract-state';
+import { resultOf, shellCommand } from './extract-state';
+import { shownCommand } from './edit-how';
 import { fileOpsOfCall } from './extract-files';
 import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
 import type { ErrorLine } from './record';

@@ -5,7 +5,8 @@
 import type { extractTaskLines } from './extract-goal';
 import type { ChatMessage } from './messages';
 import type { LeftOffLine, TaskState } from './record';
-import { runsEditScript, shellCommand, shownCommand } from './extract-state';
+import { runsEditScript, shellCommand } from './extract-state';
+import { shownCommand } from './edit-how';
 import { squash } from './text';
 
 /**
