@@ -9,6 +9,7 @@ import { MIN_BUDGET_TOKENS, renderBlock } from '../../src/core/render';
 import { estimateTokens } from '../../src/core/tokens';
 import { groupUnits, validCutPositions } from '../../src/core/units';
 import { anyText, conversation } from './arbitraries';
+import { ok } from './compacted';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2024, 2, 4, 9, 0);
@@ -33,11 +34,6 @@ function vaultChat(): ChatMessage[] {
 }
 
 const opts = (o: Partial<CompactOptions> = {}): CompactOptions => ({ budgetTokens: 400, model: 'gpt-4o', now: 1_700_000_000_000, trigger: 'manual', ...o });
-
-function ok(r: ReturnType<typeof compact>): Extract<ReturnType<typeof compact>, { ok: true }> {
-  if (!r.ok) throw new Error(r.message);
-  return r;
-}
 
 /** A record with nothing in it, for rendering tests. */
 function bare(): CompactionRecord {

@@ -12,6 +12,7 @@ import type { CompactionRecord, SourcedLine } from '../../src/core/record';
 import { estimateMessageTokens } from '../../src/core/message-tokens';
 import { groupUnits, validCutPositions, wholeUnits } from '../../src/core/units';
 import { conversation } from './arbitraries';
+import { ok } from './compacted';
 
 let seq = 0;
 const m = (role: 'user' | 'assistant', content: string): ChatMessage => ({ id: `e${seq++}`, createdAt: 1_700_000_000_000 + seq * 60_000, role, content });
@@ -33,11 +34,6 @@ function chat(): ChatMessage[] {
 }
 
 const opts = (o: Partial<CompactOptions> = {}): CompactOptions => ({ budgetTokens: 600, model: 'gpt-4o', now: 1_700_000_000_000, trigger: 'manual', ...o });
-
-function ok(r: ReturnType<typeof compact>): Extract<ReturnType<typeof compact>, { ok: true }> {
-  if (!r.ok) throw new Error(r.message);
-  return r;
-}
 
 /** A line the block sent, with its section. */
 function sentLine(record: CompactionRecord, section: 'constraints' | 'facts'): SourcedLine {

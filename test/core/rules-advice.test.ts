@@ -5,15 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/core/compact';
 import { extractRules } from '../../src/core/extract-rules';
 import type { ChatMessage } from '../../src/core/messages';
+import { ok } from './compacted';
 
 const T0 = Date.UTC(2025, 4, 12, 9, 0);
 let seq = 0;
 const msg = (role: 'user' | 'assistant', content: string, at: number): ChatMessage => ({ id: `r${seq++}`, role, content, createdAt: at });
-
-function ok(r: ReturnType<typeof compact>): Extract<ReturnType<typeof compact>, { ok: true }> {
-  if (!r.ok) throw new Error(r.message);
-  return r;
-}
 
 describe('rules, not advice to the reader', () => {
   it('keeps a user rule, never advice or a sign-off in a rule\'s words', () => {

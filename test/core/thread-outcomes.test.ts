@@ -9,16 +9,12 @@ import { latestChoices } from '../../src/core/thread-outcomes';
 import { asksForMore, listedAnswers } from '../../src/core/listed-answers';
 import type { SourcedLine, ThreadLine } from '../../src/core/record';
 import { FactLayout, threadHead, withoutSegue } from '../../src/core/thread-format';
+import { ok } from './compacted';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 4, 12, 9, 0);
 let seq = 0;
 const msg = (role: 'user' | 'assistant', content: string, at: number): ChatMessage => ({ id: `o${seq++}`, role, content, createdAt: at });
-
-function ok(r: ReturnType<typeof compact>): Extract<ReturnType<typeof compact>, { ok: true }> {
-  if (!r.ok) throw new Error(r.message);
-  return r;
-}
 
 /** Three sessions with an assistant: a bedside lamp's bulb (chosen at the end), a bike trip, a
  * bread recipe; the user tells plenty about themselves on the way. */

@@ -16,6 +16,7 @@ import { goesOn, isReaction, newsRank, onlyShows, opensOnPointer, pointsEarly, t
 import { FactLayout } from '../../src/core/thread-format';
 import { headByAsked } from '../../src/core/listed-answers';
 import type { SourcedLine, ThreadLine } from '../../src/core/record';
+import { ok } from './compacted';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 2, 3, 18, 0);
@@ -76,11 +77,6 @@ function assistantChat(): ChatMessage[] {
     msg('user', 'Thanks, that helps.', at(10)),
     msg('assistant', 'You are welcome.', at(11)),
   ];
-}
-
-function ok(r: ReturnType<typeof compact>): Extract<ReturnType<typeof compact>, { ok: true }> {
-  if (!r.ok) throw new Error(r.message);
-  return r;
 }
 
 const removedText = (chat: readonly ChatMessage[], cut: number): string => chat.slice(0, cut).map((m) => m.content).join('\n');
