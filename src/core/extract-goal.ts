@@ -9,16 +9,16 @@ import { parseToolArguments } from './messages';
 import type { LeftOffLine, SourcedLine } from './record';
 import { QUESTION } from './traits';
 import { isReaction, opensOnPointer, pointsEarly } from './salience';
-
-/** A thing pointed at, anywhere in a sentence ("I want to make sure I get it on time"). */
-const POINTS_AT = /\b(?:it|them|these|those)\b/i;
-/** A short question ending on a pointer ("What do you think about that?", "Is it worth it?"). */
-const ENDS_ON_POINTER = /^(?:\S+\s+){0,6}(?:it|that|this|them|those|these)\s*\?$/i;
 import { isLeadIn, standsAlone } from './text';
 import { STANDS_ALONE, memo, question } from './sentence-memo';
 import { STOPWORDS } from './words';
 import { thinksAloud } from './agent-prose';
 import { PLUGIN_SEARCH, noteToolCommand } from './tool-output';
+
+/** A thing pointed at, anywhere in a sentence ("I want to make sure I get it on time"). */
+const POINTS_AT = /\b(?:it|them|these|those)\b/i;
+/** A short question ending on a pointer ("What do you think about that?", "Is it worth it?"). */
+const ENDS_ON_POINTER = /^(?:\S+\s+){0,6}(?:it|that|this|them|those|these)\s*\?$/i;
 
 /** Most words a goal or request line carries (whole sentences: the first is kept even if longer,
  * up to {@link MAX_FIRST}). */
