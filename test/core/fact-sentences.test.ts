@@ -69,6 +69,16 @@ describe('fact sentences', () => {
     expect([...referents.values()].some((r) => /^But /.test(r.text))).toBe(false);
   });
 
+  it('at work, never takes a "But …" as a referent, even one with its own first half before it', () => {
+    const ss = sentencesOf([
+      msg('a1', 'assistant', 'The report sorts the rows by their creation date. But we are getting the oldest rows first. That is because `build_rows` passes `reverse=False` to `sorted()`.'),
+    ]);
+    const last = ss.length - 1;
+    // Elsewhere the pointer-led sentence goes with the "But …" before it; at work it stands alone.
+    expect(referentOf(ss, last)?.text).toMatch(/^But we are getting/);
+    expect(referentOf(ss, last, false, true)).toBeNull();
+  });
+
   it("drops the assistant's narration of its next step, and at work its longer step sentences too", () => {
     const make = () =>
       usableSentences(
