@@ -10,7 +10,7 @@
 import { CrossIndex, conversationDate } from '../core/cross-search';
 import type { ChatMessage } from '../core/messages';
 import { type SavedConversation, parseConversation } from './conversation-format';
-import type { ConversationVault } from './conversation-store';
+import type { ConversationVault } from './conversation-vault';
 
 /** The vault reads the index needs (main.ts gives it the plugin's `ConversationVault`). */
 export type IndexVault = Pick<ConversationVault, 'read' | 'listNotes' | 'onModify' | 'onRename' | 'onDelete'>;

@@ -24,63 +24,12 @@
 // file holds the complete new one, and `load` recovers from it when the note no longer parses.
 import { type ParseResult, type SavedConversation, type TornTail, parseConversation, parseConversationHeader } from './conversation-format';
 import { type WrittenNote, planNew, planSave, writtenFromLoad } from './note-writer';
-import { dropLoneSurrogates } from '../core/text';
+import type { ConversationVault, NoteStat } from './conversation-vault';
+import { type HistoryItem, markCopies } from './history-items';
+import { basename, parentOf, safeFileName, tmpPath } from './note-paths';
 
 /** Obsidian Sync's per-file limit. */
 export const SYNC_LIMIT_BYTES = 5 * 1024 * 1024;
-
-export interface ConversationVault {
-  normalizePath(path: string): string;
-  /** The file's text, or null when there is none. Reads hidden paths too. */
-  read(path: string): Promise<string | null>;
-  /** Markdown notes directly inside `folder`. */
-  listNotes(folder: string): string[];
-  /** Markdown notes anywhere in the vault whose front matter marks them as conversation notes
-   * (a `compact-chat` format key and an `id`), as the metadata cache has them. */
-  conversationNotes(): string[];
-  /** Creates the folder (and its parents) when missing. */
-  ensureFolder(folder: string): Promise<void>;
-  /** Creates a new note; rejects when the path is taken (never overwrites). */
-  create(path: string, text: string): Promise<void>;
-  /** Replaces the note's text if it still equals `expected` (atomic read-check-write); false when it
-   * changed meanwhile. */
-  replace(path: string, text: string, expected: string): Promise<boolean>;
-  /** Adds `text` at the end of the note (`Vault.append`). */
-  append(path: string, text: string): Promise<void>;
-  /** The file's size in bytes and modification time, or null when there is none (cheap: no read). */
-  stat(path: string): Promise<NoteStat | null>;
-  /** Writes / removes a hidden file (not in the vault index). */
-  writeHidden(path: string, text: string): Promise<void>;
-  removeHidden(path: string): Promise<void>;
-  rename(path: string, newPath: string): Promise<void>;
-  trash(path: string): Promise<void>;
-  /** Calls `listener` with the path of every note whose text changed, whoever wrote it (this
-   * plugin's own saves included), until the plugin unloads. */
-  onModify(listener: (path: string) => void): void;
-  /** Calls `listener` when a file is renamed or moved (by anyone), with its new and old path. */
-  onRename(listener: (path: string, oldPath: string) => void): void;
-  /** Calls `listener` when a file is deleted or moved to the trash (by anyone). */
-  onDelete(listener: (path: string) => void): void;
-}
-
-export interface NoteStat {
-  size: number;
-  mtime: number;
-  /** When the file was created, where the vault knows it. */
-  ctime?: number;
-}
-
-export interface HistoryItem {
-  id: string;
-  path: string;
-  title: string;
-  updated: number;
-  /** The folder the note is in ('' for the vault root). */
-  folder: string;
-  /** Another note has the same conversation id and was there first (a sync conflict copy, a note
-   * copied by hand): that note's path and title. The two are separate conversations. */
-  copyOf?: { path: string; title: string };
-}
 
 export type LoadResult =
   /** `recovered`: from the temporary file of a rewrite that died. `tail`: the note ended in an
@@ -488,41 +437,3 @@ function supersedes(candidate: SavedConversation, note: ParseResult): boolean {
   return note.conversation.id === candidate.id && candidate.updated >= note.conversation.updated;
 }
 
-/** The hidden sibling a save writes first. */
-export function tmpPath(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}.tmp`;
-}
-
-function parentOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '' : path.slice(0, slash);
-}
-
-/** Marks every note that shares its id with one created before it (or, created at the same time,
- * with a shorter path: a copy's name is usually the original's plus a suffix) as a copy of it. */
-function markCopies(items: (HistoryItem & { ctime: number })[]): void {
-  const byId = new Map<string, (HistoryItem & { ctime: number })[]>();
-  for (const item of items) byId.set(item.id, [...(byId.get(item.id) ?? []), item]);
-  for (const group of byId.values()) {
-    if (group.length < 2) continue;
-    group.sort((a, b) => a.ctime - b.ctime || a.path.length - b.path.length || a.path.localeCompare(b.path));
-    const first = group[0] as HistoryItem;
-    for (const copy of group.slice(1)) copy.copyOf = { path: first.path, title: first.title };
-  }
-}
-
-function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/, '');
-}
-
-/** A file name from a title: no characters Obsidian or the file systems refuse, no lone surrogates. */
-export function safeFileName(title: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
-  const cleaned = dropLoneSurrogates(title.replace(/[\\/:*?"<>|#^[\]\u0000-\u001f\u007f]/g, ' '))
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^\.+/, '');
-  const cut = Array.from(cleaned).slice(0, 60).join('').replace(/…$/, '').trim();
-  return cut || 'Chat';
-}

@@ -7,7 +7,8 @@
 // never written again unless the user restores it. Plain class: main.ts gives it timers and a way
 // to tell the user.
 import type { SavedConversation, SavedItem, TornTail } from './conversation-format';
-import type { ConversationStore, HistoryItem, LoadResult } from './conversation-store';
+import type { ConversationStore, LoadResult } from './conversation-store';
+import type { HistoryItem } from './history-items';
 import { Emitter } from './emitter';
 import { ItemSnapshots } from './item-snapshots';
 import type { ChatSession } from './session';

@@ -2,7 +2,7 @@
 // Its own module so the view only says where it goes and when it shows. A row is a note (by path):
 // two notes with one conversation id are two rows, the later one labelled as a copy.
 import { type App, type Component, debounce, setIcon } from 'obsidian';
-import type { HistoryItem } from '../chat/conversation-store';
+import type { HistoryItem } from '../chat/history-items';
 import type { Conversations } from '../chat/conversations';
 import { ConfirmModal, RenameModal } from './chat-modals';
 import { formatDateTime } from './dates';

@@ -2,7 +2,7 @@
 // Obsidian's API. Kept here, beside the other Obsidian-facing code, so src/chat stays free of
 // `obsidian`; main.ts wires them.
 import { type App, type Component, Platform, TFile, TFolder, type Vault, normalizePath, prepareSimpleSearch } from 'obsidian';
-import type { ConversationVault } from '../chat/conversation-store';
+import type { ConversationVault } from '../chat/conversation-vault';
 import type { ToolVault } from '../chat/tools/vault-tools';
 
 /** Whether the vault's disk ignores case: APFS (macOS, iOS) and NTFS (Windows) do by default. The

@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SavedConversation, SavedItem } from '../../src/chat/conversation-format';
 import { parseConversation, serializeConversation } from '../../src/chat/conversation-format';
-import { ConversationStore, tmpPath } from '../../src/chat/conversation-store';
+import { ConversationStore } from '../../src/chat/conversation-store';
+import { tmpPath } from '../../src/chat/note-paths';
 import { conversationVault } from '../../src/ui/obsidian-vault';
 import { type App, Component } from '../obsidian/index';
 import { createTestApp, destroyTestApp, failNextWrite, vaultSnapshot } from '../obsidian/testing';

@@ -5,7 +5,9 @@
 // with one title at once: both notes exist, neither overwrote the other.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SavedConversation, serializeConversation } from '../../src/chat/conversation-format';
-import { type ConversationVault, ConversationStore, tmpPath } from '../../src/chat/conversation-store';
+import { ConversationStore } from '../../src/chat/conversation-store';
+import type { ConversationVault } from '../../src/chat/conversation-vault';
+import { tmpPath } from '../../src/chat/note-paths';
 import { conversationVault } from '../../src/ui/obsidian-vault';
 import { type App, Component } from '../obsidian/index';
 import { createTestApp, destroyTestApp } from '../obsidian/testing';
