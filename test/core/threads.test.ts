@@ -479,6 +479,23 @@ describe('facts that stand alone', () => {
     expect(firsts.slice(0, 2)).toEqual([ranked[1]?.text, ranked[3]?.text]);
   });
 
+  it('takes first in the latest session the news a speaker came back with, over likelier news told later in it', () => {
+    const thread = (id: number, day: number): ThreadLine => ({ id, text: '', head: 'phrases', sources: [`t${id}`], at: 0, from: day, to: day, score: 1, round: 1 });
+    const layout = new FactLayout({ threads: [thread(1, 10), thread(2, 20)], kind: 'talk', roleOf: () => 'user' });
+    const line = (text: string, thread: number, opens = false): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread, ...(opens ? { opens } : {}) });
+    // Told later, each session's first line is an event told as recent news (newsRank 2); the
+    // openings are events without a time (newsRank 1).
+    const ranked = [
+      line('Last week I performed with a famous singer and loved the crowd.', 2),
+      line('A competing shop snagged the deal we were trying to secure for months.', 2, true),
+      line('Last week I performed at a festival in the park with my band.', 1),
+      line('A rival garage took the contract we bid on in spring.', 1, true),
+    ];
+    const firsts = layout.spread(ranked).map((f) => f.text);
+    // The latest session by its opening; an older one by its most newsworthy line.
+    expect(firsts.slice(0, 2)).toEqual([ranked[1]?.text, ranked[2]?.text]);
+  });
+
   it("takes first in a session the news that says what the session's head names first", () => {
     const thread: ThreadLine = { id: 1, text: 'music gear, city lights, Tokyo', head: 'phrases', sources: ['t1'], at: 0, from: 10, to: 10, score: 1, round: 1 };
     const layout = new FactLayout({ threads: [thread], kind: 'talk', roleOf: () => 'user' });
