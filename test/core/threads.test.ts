@@ -364,6 +364,9 @@ describe('facts that stand alone', () => {
     expect(isReaction('The exam is on Friday at nine.')).toBe(false);
     expect(tellsEvent('We adopted a beagle puppy from the shelter.')).toBe(true);
     expect(tellsEvent('Did you adopt the puppy?')).toBe(false);
+    // ("won't" is no win: "fingers crossed it won't take too long" tells nothing that happened.)
+    expect(tellsEvent("Waiting on insurance so I can start repairs - fingers crossed it won't take too long.")).toBe(false);
+    expect(tellsEvent('We won the final by two points.')).toBe(true);
     // News: the speaker's own event, told as recent ("last week", "just", "yesterday").
     expect(tellsNews('My girlfriend and I had our wedding ceremony in a greenhouse last week.')).toBe(true);
     expect(tellsNews('Just skyped with the fan I met in California.')).toBe(true);
