@@ -243,7 +243,12 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
   const dfByWord = new Map<string, number>();
   for (const [id, c] of df) dfByWord.set(wordOf(id), c);
   // A phrase's words weighed by how few of the other segments say them: what names this thread.
-  const weight = (w: string): number => Math.log(1 + n / (dfByWord.get(w) ?? 1));
+  const rarity = (w: string): number => Math.log(1 + n / (dfByWord.get(w) ?? 1));
+  // Between two people, squared: friends name the same things every time they talk ("Harry
+  // Potter" headed five sessions of ten), and a head names what its session adds ("Edinburgh,
+  // Scotland", "European vacation"). (LoCoMo recall 0.385/0.558/0.726 → 0.384/0.568/0.738 at
+  // 500/1,000/2,000, event coverage at 1,000 0.590 → 0.625; powers from 1.5 to 3 did about the same.)
+  const weight = kind === 'talk' ? (w: string): number => rarity(w) ** 2 : rarity;
 
   let nextId = earlier.reduce((m, t) => Math.max(m, t.id + 1), 1);
   const threads: ThreadLine[] = [];
