@@ -104,3 +104,30 @@ export function withoutSymptoms(sentences: readonly Sentence[], task: string): S
   if (!task) return [...sentences];
   return sentences.filter((s) => s.role !== 'assistant' || s.code || s.template || !restatesSymptom(s.text, task));
 }
+
+/** An interjection opening an agent's finding ("Great! ", "Good, so ", "Interesting! "). */
+const INTERJECTION = /^(?:good|great|perfect|interesting|excellent|ah|aha|oh|ok(?:ay)?|alright|nice|hmm+)\s*[,!.]+\s*(?:so,?\s+)?/i;
+/** Narration around a finding: how the agent came to see it ("Looking at the code, I can see that
+ * …", "Line 505 shows that …", "Notice that …"), not what it found. */
+const NARRATED =
+  /^(?:(?:now|so),?\s+)?(?:looking (?:at|through) [^,]{1,60},\s*(?:(?:now\s+)?I (?:can )?(?:now )?(?:see|notice) (?:that\s+)?)?|(?:now\s+)?I (?:can )?(?:now )?(?:see|notice|noticed) that\s+|notice that\s+|note that\s+|as (?:we|you) can see(?: from [^,]{1,60})?,\s*|lines? \d+(?:\s*[-–]\s*\d+)? shows? that\s+|the (?:output|result|results|test|traceback) (?:shows?|confirms?) that\s+)/i;
+
+/**
+ * An agent's finding without its narration: the interjection and the "Looking at the code, I can
+ * see that" before what it found ("Looking at the code, I can see that `_check_constraints` only
+ * checks database compatibility." → "`_check_constraints` only checks database compatibility.").
+ * Readers of an agent run's key facts want what the code does, not how the agent came to see it.
+ * When what is left opens on a pointer ("I see that it creates …"), the narration names its
+ * referent and the text stays whole.
+ */
+export function findingOf(text: string): string {
+  let out = text;
+  for (let i = 0; i < 3; i++) {
+    const next = out.replace(INTERJECTION, '').replace(NARRATED, '');
+    if (next === out) break;
+    out = next;
+  }
+  if (out === text || out.length < 12 || POINTER.test(out) || LEANS.test(out)) return text;
+  // (A plain word opening what is left starts the sentence; a code name keeps its case.)
+  return /^[a-z][a-z]*\b(?![_(.])/.test(out) ? out.charAt(0).toUpperCase() + out.slice(1) : out;
+}

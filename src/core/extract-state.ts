@@ -88,6 +88,25 @@ function runsAfterHeredoc(command: string, script: string): boolean {
   return lines.slice(end + 1).some((l) => new RegExp(`(?:^|[\\s/])${base}(?:\\s|$)`).test(l));
 }
 
+/** What the agent said first after the message at `at` (its next message's prose), or ''. */
+function remarkAfter(messages: readonly ChatMessage[], at: number): string {
+  for (let i = at + 1; i < messages.length; i++) {
+    const m = messages[i] as ChatMessage;
+    if (m.role === 'assistant') return m.content;
+    if (m.role !== 'tool') return '';
+  }
+  return '';
+}
+
+/** Python run with `-c` code that only imports and prints (`python -c "import asgiref;
+ * print('ok')"`): a look at the environment, not a test or reproduction of the work. */
+function probesEnvironment(rest: string): boolean {
+  const code = /^-c\s+(["'])([\s\S]*?)\1/.exec(rest)?.[2];
+  if (code === undefined) return false;
+  const statements = code.split(/[;\n]/).map((x) => x.trim()).filter(Boolean);
+  return statements.length > 0 && statements.every((x) => /^(?:import\s|from\s+\S+\s+import\s|print\s*\(|pass$)/.test(x)) && statements.some((x) => /^(?:import|from)\s/.test(x));
+}
+
 /** The line of a command that runs a test or reproduction, or '' (see RUNNER). */
 function runLine(command: string): string {
   const lines = command.split('\n');
@@ -102,7 +121,8 @@ function runLine(command: string): string {
       if (!RUNNER.test(cmd) || NOT_A_RUN.test(rest)) continue;
       if (/^(?:npm|pnpm|yarn|go|cargo|make)$/.test(cmd) && !/\btest\b/.test(rest)) continue;
       if (/^(?:bash|sh)$/.test(cmd) && !/\.sh\b/.test(rest)) continue;
-      if (/^python[\d.]*$/.test(cmd) && !rest) continue;
+      // (The -c code read from the whole line: a `;` inside its quotes split the part.)
+      if (/^python[\d.]*$/.test(cmd) && (!rest || probesEnvironment(line.slice(line.indexOf(part.trim())).replace(/^(?:\w+=\S+\s+)*\S+\s+/, '')))) continue;
       // (A script named for changing code — fix_x.py, apply_patch.py — runs an edit, not a check.)
       if (EDIT_SCRIPT.test(rest.split(/\s+/)[0] ?? '')) continue;
       return shownCommand(lines.slice(i).join('\n'));
@@ -162,6 +182,7 @@ function searchedNotes(text: string): string[] {
  */
 export function extractState(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlier: TaskState | null = null, known: readonly string[] = [], task: TaskText = '', said: readonly Sentence[] = sentences): TaskState {
   const state = emptyState();
+  const reportedText = typeof task === 'function' ? task : (): string => task;
   const results = new Map<string, ChatMessage>();
   for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);
   const seen = new Set<string>(known);
@@ -194,7 +215,8 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   const editScripts = new Map<string, string[]>(carried.map((e) => [e.script, e.paths.filter((p): p is string => typeof p === 'string')]));
   // Edit scripts whose edit is said already: written and run in one command, or run once.
   const done = new Set<string>(carried.map((e) => e.script));
-  for (const m of messages) {
+  for (let at = 0; at < messages.length; at++) {
+    const m = messages[at] as ChatMessage;
     if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
     for (const call of m.toolCalls) {
       const result = resultOf(results.get(call.id));
@@ -272,14 +294,15 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       // (A run of a script that edits source files is the edit, not a check of the work.)
       const runsEdit = [...editScripts.keys()].some((w) => new RegExp(`(?:^|[\\s/])${escapeRe(w.slice(w.lastIndexOf('/') + 1))}(?:\\s|$)`).test(run));
       if (run && !runsEdit) {
-        const { passed, outcome } = outcomeOf(result);
+        // (What the agent said of it next quotes the line that mattered.)
+        const { passed, outcome } = outcomeOf(result, remarkAfter(messages, at), reportedText);
         state.checked = { command: run, passed, outcome, sources: [m.id] } satisfies CheckLine;
       }
       const shown = command !== null ? shownCommand(command) : truncateBalanced(`${name} ${typeof args.path === 'string' ? args.path : ''}`.trim(), MAX_HOW);
       // (A file shown in part — `sed -n '1867,1900p' x.py`, `cat x.py` — says how much it showed:
       // its first line is wherever the range began, not what the step found.)
       // (A run of an edit script: what it printed last says what it did — "Fixed content setter logic".)
-      const outcome = command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : runsEdit || (command !== null && runsEditScript(command)) ? editOutcome(result) : actionOutcome(result, command ?? '');
+      const outcome = command !== null && VIEWS_FILE.test(withoutCd(command)) ? viewOutcome(result) : runsEdit || (command !== null && runsEditScript(command)) ? editOutcome(result) : actionOutcome(result, command ?? '');
       if (shown) state.lastAction = { command: shown, outcome, sources: [m.id] };
     }
   }
