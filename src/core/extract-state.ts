@@ -11,6 +11,7 @@ import { parseToolArguments, type ChatMessage } from './messages';
 import type { ChangedFile, CheckLine, TaskState } from './record';
 import { squash, truncateBalanced } from './text';
 import { latestCause, latestPlan, type TaskText } from './agent-cause';
+import { isRequest } from './extract-goal';
 import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText } from './code-places';
 import { PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, noteToolCommand, resultOf, shellCommand, withoutCd } from './tool-output';
 import { TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
@@ -86,6 +87,15 @@ function runsAfterHeredoc(command: string, script: string): boolean {
   if (end < 0) return false;
   const base = escapeRe(script.slice(script.lastIndexOf('/') + 1));
   return lines.slice(end + 1).some((l) => new RegExp(`(?:^|[\\s/])${base}(?:\\s|$)`).test(l));
+}
+
+/** The sentence of the user's message at `at` that asks (a request, else a question, else its
+ * first sentence of four words or more): what a tool loop it starts is for. */
+function requestSentence(sentences: readonly Sentence[], at: number): string | undefined {
+  const own = sentences.filter((s) => s.message === at && s.role === 'user' && !s.code && !s.template && s.wc >= 4);
+  // (The question first: "Which seeds do I still need? Check my notes, then add them." asks the
+  // first and says how in the second.)
+  return (own.find((s) => /\?["'”’)\]]*$/u.test(s.text)) ?? own.find(isRequest) ?? own[0])?.text;
 }
 
 /** What the agent said first after the message at `at` (its next message's prose), or ''. */
@@ -215,8 +225,12 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   const editScripts = new Map<string, string[]>(carried.map((e) => [e.script, e.paths.filter((p): p is string => typeof p === 'string')]));
   // Edit scripts whose edit is said already: written and run in one command, or run once.
   const done = new Set<string>(carried.map((e) => e.script));
+  // The request that started the tool loop under way (a loop begun in an earlier round goes on
+  // under its request).
+  let loopRequest = earlier?.searches.at(-1)?.request;
   for (let at = 0; at < messages.length; at++) {
     const m = messages[at] as ChatMessage;
+    if (m.role === 'user') loopRequest = requestSentence(said, at) ?? loopRequest;
     if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
     for (const call of m.toolCalls) {
       const result = resultOf(results.get(call.id));
@@ -228,7 +242,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
         const failed = result.error || /^(?:No note at|The user declined|Error\b)/.test(result.text.trim());
         if (name === PLUGIN_READ && path && !failed && !state.notesRead.includes(path)) state.notesRead.push(path);
         const found = name === PLUGIN_SEARCH && !result.error ? searchedNotes(result.text) : null;
-        if (found && typeof args.query === 'string') state.searches.push({ query: squash(args.query), notes: found, sources: [m.id] });
+        if (found && typeof args.query === 'string') state.searches.push({ query: squash(args.query), notes: found, sources: [m.id], ...(loopRequest ? { request: loopRequest } : {}) });
         if (PLUGIN_WRITE.test(name) && path && !failed) change(path, noteWriteHow(name, args), m.id, false);
         // (A search's outcome is the notes it named, not the first line of its raw result; a read
         // that went through, how much it read — the note's own first line, "# Garden redesign",

@@ -121,6 +121,9 @@ export interface SearchLine {
   /** The notes it named, best first. */
   notes: string[];
   sources: string[];
+  /** The user's request that started the tool loop it belongs to (its sentence that asks), when
+   * known: the State lists the searches of each loop under it. */
+  request?: string;
 }
 
 /** Where the work stands (extract-state.ts): updated every round, the newest round wins. */
