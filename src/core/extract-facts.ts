@@ -149,8 +149,8 @@ function withForced(candidates: readonly Candidate[], picked: readonly SourcedLi
   return added.length ? [...picked, ...added] : [...picked];
 }
 
-/** Words of three letters or more of a line, lower case. */
-const wordsOf = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []);
+/** The words of a line, lower case (a one-letter code name too: `x` is not `y`). */
+const wordsOf = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
 
 /** The lines without one whose every word a longer picked line holds. */
 export function withoutRepeats(lines: readonly SourcedLine[]): SourcedLine[] {

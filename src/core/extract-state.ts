@@ -108,13 +108,14 @@ function remarkAfter(messages: readonly ChatMessage[], at: number): string {
   return '';
 }
 
-/** Python run with `-c` code that only imports and prints (`python -c "import asgiref;
- * print('ok')"`): a look at the environment, not a test or reproduction of the work. */
+/** Python run with `-c` code that only imports and prints a message or a version (`python -c
+ * "import asgiref; print('ok')"`): a look at the environment, not a test or reproduction of the work. */
 function probesEnvironment(rest: string): boolean {
   const code = /^-c\s+(["'])([\s\S]*?)\1/.exec(rest)?.[2];
   if (code === undefined) return false;
   const statements = code.split(/[;\n]/).map((x) => x.trim()).filter(Boolean);
-  return statements.length > 0 && statements.every((x) => /^(?:import\s|from\s+\S+\s+import\s|print\s*\(|pass$)/.test(x)) && statements.some((x) => /^(?:import|from)\s/.test(x));
+  // (Printing a message or a version only: printing what the code computes is a run.)
+  return statements.length > 0 && statements.every((x) => /^(?:import\s|from\s+\S+\s+import\s|print\s*\(\s*(?:f?(["'])[^"']*\1|[\w.]+\.__(?:version|file)__)\s*\)$|pass$)/.test(x)) && statements.some((x) => /^(?:import|from)\s/.test(x));
 }
 
 /** The line of a command that runs a test or reproduction, or '' (see RUNNER). */
