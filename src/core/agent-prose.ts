@@ -25,6 +25,9 @@ const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|likely|may be|could
 /** The agent telling itself to think ("I need to think about this more carefully.", "Let me think
  * about this.", "Let me step back."): no task, no step, no fact. */
 const DELIBERATES = /^(?:(?:actually|wait|hmm+|ok(?:ay)?|so|now|but|first)[,.!]?\s+)*(?:I (?:need|have|want|should) to|I['’]ll|I will|I must|let me|let['’]s|we (?:need|have|should) to) (?:(?:first|now|really|also) )?(?:think|rethink|reconsider|step back|pause|take a step back)\b/i;
+/** The error or traceback just shown, read aloud ("The error message says there's a duplicate key
+ * violation …"): the Errors section says the error in its own words. */
+const READS_ERROR = /^(?:(?:so|now|ok(?:ay)?),?\s+)?the (?:error(?: message)?|traceback|exception) (?:says|indicates|shows|tells us|states|is saying|means)\b/i;
 /** Opens on a word whose referent is the output or the sentence before it. */
 const POINTER = /^(?:it|its|it['’]s|this|that|that['’]s|these|those|they|they['’]re|there|such|both|which|he|she|here)\b/i;
 
@@ -54,7 +57,7 @@ const rediagnoses = cued(REDIAGNOSIS, ['real', 'actual', 'true', 'right', 'corre
 const hedges = cued(HEDGE, ['might', 'maybe', 'perhaps', 'possibly', 'probably', 'likely', 'may', 'could', 'sure', 'think', 'suspect', 'guess', 'wonder', 'wondering', 'seem', 'seems'], '?');
 const RETRACTS = question((s) => RETRACTION.test(s.text) || wasWrong(s), assistantProse);
 const REDIAGNOSES = question(rediagnoses, assistantProse);
-const HEDGES_OR_POINTS = question((s) => hedges(s) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text) || DELIBERATES.test(s.text), assistantProse);
+const HEDGES_OR_POINTS = question((s) => hedges(s) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text) || READS_ERROR.test(s.text) || DELIBERATES.test(s.text), assistantProse);
 /** The agent on its own scaffolding, not the code at hand: its test or script getting complex,
  * needing setup, having a bug, the shell quoting ("The test setup is getting complex.", "My test
  * script had a bug.", "The tests need proper Django configuration."), or the bug being elsewhere. */
@@ -117,8 +120,9 @@ const NARRATED =
  * see that" before what it found ("Looking at the code, I can see that `_check_constraints` only
  * checks database compatibility." → "`_check_constraints` only checks database compatibility.").
  * Readers of an agent run's key facts want what the code does, not how the agent came to see it.
- * When what is left opens on a pointer ("I see that it creates …"), the narration names its
- * referent and the text stays whole.
+ * "It" opening what is left is the code the narration named ("Looking at the `f` function, I see
+ * that it skips …" → "`f` skips …"); another pointer leaves the text whole, the narration naming
+ * its referent.
  */
 export function findingOf(text: string): string {
   let out = text;
@@ -127,6 +131,9 @@ export function findingOf(text: string): string {
     if (next === out) break;
     out = next;
   }
+  // ("Looking at the `create_rows` function, I see that it skips …": what it names is what "it" is.)
+  const named = /^(?:(?:now|so),?\s+)?looking (?:at|through) (?:the )?(`[^`]+`)(?: (?:function|method|class|property|attribute|module))?,/i.exec(text)?.[1];
+  if (named && out !== text && /^it(?:['’]s)?\s/i.test(out)) out = out.replace(/^it(['’]s)?\s/i, (_, is: string | undefined) => (is ? `${named} is ` : `${named} `));
   if (out === text || out.length < 12 || POINTER.test(out) || LEANS.test(out)) return text;
   // (A plain word opening what is left starts the sentence; a code name keeps its case.)
   return /^[a-z][a-z]*\b(?![_(.])/.test(out) ? out.charAt(0).toUpperCase() + out.slice(1) : out;

@@ -138,6 +138,12 @@ export function withFates(messages: readonly ChatMessage[], errors: readonly Err
   const agent = messages.some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
   return errors.map((e) => {
     const out: ErrorLine = { ...e, sources: [...e.sources] };
+    // (An error only the task's report shows is the bug to fix: no fate of the work's. Readers took
+    // "Unresolved: IntegrityError …" for an error the agent had met and left.)
+    if (agent && e.sources.every((id) => messages[index.get(id) ?? -1]?.role === 'user')) {
+      delete out.resolution;
+      return { ...out, reported: true };
+    }
     const first = messages[index.get(e.sources[0] ?? '') ?? -1];
     if (first) {
       const lines = first.content.split('\n');
@@ -246,6 +252,8 @@ export function errorText(e: ErrorLine, withFrame = true): string {
   // as its label, so the error itself stays in the tool's own words.)
   // (A setup error an install resolved — a missing module — is one short line saying so, the error
   // after the label in its own words: which install, the module it names says.)
+  // (Always so labelled, also in a small block: unlabelled it reads as an error the work met.)
+  if (e.reported === true) return `Reported in the task: ${e.text}`;
   if (withFrame && installOf(e.resolution)) return `${RESOLVED_BY_INSTALL} ${e.text}`;
   if (e.resolution) return withFrame ? `Resolved: ${e.text}` : e.text;
   if (e.unresolved !== true) return `${e.text}${frame}`;

@@ -399,8 +399,15 @@ function outputLines(messages: readonly ChatMessage[], call: ChatMessage, task: 
   const lineCount = new Map<string, number>();
   // (The first OUTPUT_SCAN_CHARS only: a huge output is not split whole for three lines.)
   const lines = result.content.slice(0, OUTPUT_SCAN_CHARS).split('\n');
+  // (A traceback's frames and the code lines under them are never what a run showed: its failure
+  // line, the outcome, says it.)
+  let traceback = false;
   for (let at = 0; at < lines.length; at++) {
-    const line = (lines[at] as string).trim();
+    const raw = lines[at] as string;
+    if (/^Traceback \(most recent call last\)/.test(raw)) traceback = true;
+    else if (traceback && !/^\s/.test(raw)) traceback = false;
+    if (traceback) continue;
+    const line = raw.trim();
     // (A heading — "# Compost bins" — names what follows it, not what was found.)
     // (Nor a line of prose the output broke off mid-sentence — a docstring's "Return the field name
     // and direction for an order specification. For" —: readers took the cut line for what was found.)

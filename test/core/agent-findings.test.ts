@@ -88,8 +88,9 @@ describe("the agent's findings", () => {
     expect(findingOf('Good, so the writer is at line 282.')).toBe('The writer is at line 282.');
     expect(findingOf('Line 505 shows that `get_distinct()` is only called without a combinator.')).toBe('`get_distinct()` is only called without a combinator.');
     expect(findingOf('Notice that `distinct` is not in the list of checked operations.')).toBe('`distinct` is not in the list of checked operations.');
-    // (What is left leaning on something gone keeps the narration that names it.)
-    expect(findingOf('Looking at the `create_rows` function, I see that it skips empty rows.')).toBe('Looking at the `create_rows` function, I see that it skips empty rows.');
+    // ("It" is the code the narration named; another pointer keeps the narration that names it.)
+    expect(findingOf('Looking at the `create_rows` function, I see that it skips empty rows.')).toBe('`create_rows` skips empty rows.');
+    expect(findingOf('Looking at the writer, I see that they skip empty rows.')).toBe('Looking at the writer, I see that they skip empty rows.');
     // (A sentence with no narration is itself.)
     expect(findingOf('`total()` ignores the discount rate.')).toBe('`total()` ignores the discount rate.');
   });
@@ -110,6 +111,35 @@ describe("the agent's findings", () => {
     const line = (text: string): { text: string; sources: string[]; at: number; score: number; round: number } => ({ text, sources: ['a'], at: 0, score: 1, round: 1 });
     const kept = withoutRepeats([line('`x` only checks support, not existence.'), line('`x` only checks support.'), line('`y` only checks support.')]).map((l) => l.text);
     expect(kept).toEqual(['`x` only checks support, not existence.', '`y` only checks support.']);
+  });
+});
+
+describe('errors and output as the run met them', () => {
+  it("says an error only the task's report shows is the reported bug, not an error the work met and left unresolved", () => {
+    const task = 'Fix the crash. Running the export raises:\nTraceback (most recent call last):\n  File "manage.py", line 19, in main\nTypeError: unhashable type: \'list\'';
+    const { block } = compacted(run(task, [
+      ['Let me look at the export.', 'cat shop/export.py', 'def export(rows):\n    return {r: 1 for r in rows}'],
+      ['Running the tests.', 'python -m pytest tests/test_export.py', 'FAILED tests/test_export.py::test_rows - KeyError: 3\n<returncode>1</returncode>'],
+    ]));
+    expect(block).toContain("- Reported in the task: TypeError: unhashable type: 'list'");
+    expect(block).not.toContain("Unresolved: TypeError: unhashable type: 'list'");
+    expect(block).toMatch(/Unresolved: KeyError: 3|KeyError: 3/);
+  });
+
+  it("carries no sentence reading the error aloud as a key fact: the Errors section says it", () => {
+    const { record } = compacted(run('Fix the export: it crashes on lists.', [
+      ['Running it.', 'python repro.py', "Traceback (most recent call last):\n  File \"repro.py\", line 3, in <module>\nTypeError: unhashable type: 'list'\n<returncode>1</returncode>"],
+      ['The error message says that a list cannot be hashed when the rows are keyed. The `export()` function builds a dict keyed by each row.', 'cat shop/export.py', 'def export(rows):\n    return {r: 1 for r in rows}'],
+    ]));
+    const facts = record.facts.map((f) => f.text);
+    expect(facts.some((f) => /The error message says/.test(f))).toBe(false);
+    expect(facts).toContain('The `export()` function builds a dict keyed by each row.');
+  });
+
+  it("shows no traceback frame under the left-off command: its failure line says what happened", () => {
+    const { block } = compacted(run('Fix the json_script encoder option.', [['Now let me run my script for json_script.', 'python test_json_script.py', 'Traceback (most recent call last):\n  File "/repo/test_json_script.py", line 2, in <module>\n    from shop.html import json_script\n  File "/repo/shop/html.py", line 14, in <module>\n    from asgiref.sync import json_script_helper\nModuleNotFoundError: No module named \'asgiref\'\n<returncode>1</returncode>']]));
+    expect(block).toContain("- Ran: python test_json_script.py — failed with return code 1: ModuleNotFoundError: No module named 'asgiref'");
+    expect(block).not.toMatch(/^\s+(?:File "|from shop\.html import json_script)/m);
   });
 });
 
