@@ -13,7 +13,7 @@ import { squash, truncateBalanced } from './text';
 import { latestCause, latestPlan, type TaskText } from './agent-cause';
 import { isRequest } from './extract-goal';
 import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText } from './code-places';
-import { PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, noteToolCommand, resultOf, shellCommand, withoutCd } from './tool-output';
+import { PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, noteToolCommand, probesEnvironment, resultOf, shellCommand, withoutCd } from './tool-output';
 import { TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
 import { MAX_HOW, MAX_PRINTED, escapeRe, heredocBody, noteWriteHow, shellHow, shownCommand, toolHow, withPrinted } from './edit-how';
 
@@ -106,16 +106,6 @@ function remarkAfter(messages: readonly ChatMessage[], at: number): string {
     if (m.role !== 'tool') return '';
   }
   return '';
-}
-
-/** Python run with `-c` code that only imports and prints a message or a version (`python -c
- * "import asgiref; print('ok')"`): a look at the environment, not a test or reproduction of the work. */
-function probesEnvironment(rest: string): boolean {
-  const code = /^-c\s+(["'])([\s\S]*?)\1/.exec(rest)?.[2];
-  if (code === undefined) return false;
-  const statements = code.split(/[;\n]/).map((x) => x.trim()).filter(Boolean);
-  // (Printing a message or a version only: printing what the code computes is a run.)
-  return statements.length > 0 && statements.every((x) => /^(?:import\s|from\s+\S+\s+import\s|print\s*\(\s*(?:f?(["'])[^"']*\1|[\w.]+\.__(?:version|file)__)\s*\)$|pass$)/.test(x)) && statements.some((x) => /^(?:import|from)\s/.test(x));
 }
 
 /** The line of a command that runs a test or reproduction, or '' (see RUNNER). */

@@ -126,6 +126,25 @@ describe('errors and output as the run met them', () => {
     expect(block).toMatch(/Unresolved: KeyError: 3|KeyError: 3/);
   });
 
+  it('resolves no error by an install that failed, nor by a probe that runs through whether the module is there or not', () => {
+    const missing = "Traceback (most recent call last):\n  File \"/repo/t.py\", line 1, in <module>\nModuleNotFoundError: No module named 'asgiref'\n<returncode>1</returncode>";
+    const { block } = compacted(run('Fix the export.', [
+      ['Running my script.', 'python t.py', missing],
+      ['Installing it.', 'pip install asgiref -q', 'ERROR: Exception:\npip._vendor.urllib3.exceptions.ReadTimeoutError: Read timed out.\n<returncode>2</returncode>'],
+      ['Is it there?', `python -c "import asgiref; print('asgiref available')" 2>/dev/null || echo "asgiref not available"`, 'asgiref not available'],
+    ]));
+    expect(block).toMatch(/- Unresolved: ModuleNotFoundError: No module named 'asgiref'/);
+    expect(block).not.toMatch(/Resolved(?: by install)?: ModuleNotFoundError/);
+    // (An install that went through, then a script failing on something else, resolved it.)
+    const through = compacted(run('Fix the export.', [
+      ['Running my script.', 'python t.py', missing],
+      ['Installing it and running again.', 'pip install asgiref -q && python t.py', "app.errors.SettingsMissing: Requested setting DB, but settings are not configured.\n<returncode>1</returncode>"],
+    ]));
+    const error = through.record.errors.find((e) => e.text.includes("'asgiref'"));
+    expect(error?.resolution).toMatch(/^pip install asgiref/);
+    expect(error?.unresolved).toBeUndefined();
+  });
+
   it("carries no sentence reading the error aloud as a key fact: the Errors section says it", () => {
     const { record } = compacted(run('Fix the export: it crashes on lists.', [
       ['Running it.', 'python repro.py', "Traceback (most recent call last):\n  File \"repro.py\", line 3, in <module>\nTypeError: unhashable type: 'list'\n<returncode>1</returncode>"],
