@@ -25,9 +25,10 @@ const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|likely|may be|could
 /** The agent telling itself to think ("I need to think about this more carefully.", "Let me think
  * about this.", "Let me step back."): no task, no step, no fact. */
 const DELIBERATES = /^(?:(?:actually|wait|hmm+|ok(?:ay)?|so|now|but|first)[,.!]?\s+)*(?:I (?:need|have|want|should) to|I['’]ll|I will|I must|let me|let['’]s|we (?:need|have|should) to) (?:(?:first|now|really|also) )?(?:think|rethink|reconsider|step back|pause|take a step back)\b/i;
-/** The error or traceback just shown, read aloud ("The error message says there's a duplicate key
- * violation …"): the Errors section says the error in its own words. */
-const READS_ERROR = /^(?:(?:so|now|ok(?:ay)?),?\s+)?the (?:error(?: message)?|traceback|exception) (?:says|indicates|shows|tells us|states|is saying|means)\b/i;
+/** The error, traceback or code comment just shown, read aloud ("The error message says there's a
+ * duplicate key violation …", "The comment says …"): the Errors section says the error in its own
+ * words, and the comment is gone with the output that showed it. */
+const READS_ERROR = /^(?:(?:so|now|ok(?:ay)?),?\s+)?the (?:error(?: message)?|traceback|exception|comment) (?:says|indicates|shows|tells us|states|is saying|means|reads)\b/i;
 /** Opens on a word whose referent is the output or the sentence before it. */
 const POINTER = /^(?:it|its|it['’]s|this|that|that['’]s|these|those|they|they['’]re|there|such|both|which|he|she|here)\b/i;
 
