@@ -411,7 +411,9 @@ function outputLines(messages: readonly ChatMessage[], call: ChatMessage, task: 
     // (A heading — "# Compost bins" — names what follows it, not what was found.)
     // (Nor a line of prose the output broke off mid-sentence — a docstring's "Return the field name
     // and direction for an order specification. For" —: readers took the cut line for what was found.)
-    if (line.length < OUTPUT_MIN_CHARS || line.length > OUTPUT_MAX_CHARS || TAG_LINE.test(line) || HEADING_LINE.test(line) || !standsAlone(line) || brokenOff(line, lines[at + 1] ?? '')) continue;
+    // (Nor a line of code left open — "'%s does not support …' % connection.display_name," —: a
+    // fragment of a statement.)
+    if (line.length < OUTPUT_MIN_CHARS || line.length > OUTPUT_MAX_CHARS || TAG_LINE.test(line) || HEADING_LINE.test(line) || !standsAlone(line) || /[,([{\\]$/.test(line) || brokenOff(line, lines[at + 1] ?? '')) continue;
     const named = [...new Set(line.toLowerCase().match(TASK_WORD) ?? [])].filter((w) => words.has(w));
     for (const w of named) lineCount.set(w, (lineCount.get(w) ?? 0) + 1);
     if (named.length) found.push({ at, line, named });

@@ -65,6 +65,20 @@ describe('the Checked line', () => {
     expect(grep.block).not.toMatch(/order specification\. For\s*$/m);
   });
 
+  it('names the code the left-off command read where the step said "this function"', () => {
+    const { block } = compacted(run(TASK, [
+      ['Where is the direction read?', 'grep -n "def get_order_dir" shop/query.py', '2256:def get_order_dir(field, default="ASC"):'],
+      ['Let me look at this function.', "sed -n '2256,2260p' shop/query.py", 'def get_order_dir(field, default="ASC"):\n    dirn = ORDER_DIR[default]\n    if field[0] == "-":\n        return field[1:], dirn[1]\n    return field, dirn[0]'],
+    ]));
+    expect(block).toContain('Left off: Let me look at `get_order_dir`.');
+    expect(block).not.toContain('this function');
+  });
+
+  it('shows no line of code left open (ending on a comma or an opener) as what the left-off command showed', () => {
+    const { block } = compacted(run('Fix the check of constraints: unsupported constraints give no warning.', [['Let me examine the constraint check.', 'grep -n -A3 "does not support" shop/base.py', "1890:                        '%s does not support check constraints.' % connection.display_name,\n1891:                        hint=(\n1892:                            \"A constraint won't be created. Silence this \""]]));
+    expect(block).not.toContain('connection.display_name,');
+  });
+
   it('tells a prose line broken off from a whole one and from code', () => {
     expect(brokenOff('Return the field name and direction for an order specification. For', "example, '-foo' is returned")).toBe(true);
     expect(brokenOff('The default param is used to indicate which way no prefix', 'should sort.')).toBe(true);
