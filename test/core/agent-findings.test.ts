@@ -5,7 +5,8 @@
 // runs, never benchmark data.
 import { describe, expect, it } from 'vitest';
 import { findingOf } from '../../src/core/agent-prose';
-import { brokenOff } from '../../src/core/extract-goal';
+import { brokenOff, extractTaskLines } from '../../src/core/extract-goal';
+import { sentencesOf } from '../../src/core/extract-sentences';
 import { withoutRepeats } from '../../src/core/extract-facts';
 import type { ChatMessage } from '../../src/core/messages';
 import { wholeLine } from '../../src/core/run-outcome';
@@ -75,8 +76,11 @@ describe('the Checked line', () => {
   });
 
   it('shows no line of code left open (ending on a comma or an opener) as what the left-off command showed', () => {
-    const { block } = compacted(run('Fix the check of constraints: unsupported constraints give no warning.', [['Let me examine the constraint check.', 'grep -n -A3 "does not support" shop/base.py', "1890:                        '%s does not support check constraints.' % connection.display_name,\n1891:                        hint=(\n1892:                            \"A constraint won't be created. Silence this \""]]));
-    expect(block).not.toContain('connection.display_name,');
+    const chat = run('Fix the check of constraints: unsupported constraints give no warning.', [['Let me examine the constraint check.', "sed -n '1889,1893p' shop/base.py", "                    checks.Warning(\n                        '%s does not support check constraints.' % connection.display_name,\n                        hint=(\n                            \"A constraint won't be created. Silence this \"\n                    warn(unsupported, constraints)"]]);
+    const removed = chat.slice(0, -1);
+    const output = extractTaskLines(removed, sentencesOf(removed)).leftOff?.output ?? [];
+    expect(output.some((l) => l.includes("warn(unsupported, constraints)"))).toBe(true);
+    expect(output.some((l) => l.includes('connection.display_name,'))).toBe(false);
   });
 
   it('tells a prose line broken off from a whole one and from code', () => {
