@@ -126,8 +126,11 @@ export function priorOf(s: Sentence, text: string, ctx: PriorContext): number {
   // With an assistant, "I had no idea that …" remarks on the answer: first person, no fact of the
   // user's own (ranked as a plain sentence of theirs, not as what they told of themselves).
   const salience = talk ? salienceOf(text) : s.role === 'user' && kind === 'assist' ? (remarksOnAnswer(text) ? REMARK_RANK : CHOICE.test(text) ? CHOICE_RANK : 1) : 1;
-  // (Handed-over text's "I" and "my" are its author's: no first-person weight for the user.)
-  return rolePrior(s.role, handedOver ? t & ~FIRST_PERSON : t, talk) * pasted * salience * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
+  // (Handed-over text's "I" and "my" are its author's: no first-person weight for the user. Nor is
+  // an agent run's task the user telling about themselves: its "I tried to update from 2.0.13 …"
+  // is the reporter's story, and readers found it crowding out what the agent found.)
+  const ownFirst = handedOver || (kind === 'work' && s.role === 'user');
+  return rolePrior(s.role, ownFirst ? t & ~FIRST_PERSON : t, talk) * pasted * salience * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
 }
 
 /** The user telling about themselves (SourcedLine.about) — not in a long message they pasted (a
