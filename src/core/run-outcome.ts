@@ -82,21 +82,27 @@ const MIN_QUOTE = 6;
  * The line of the output the agent's next words quote (a code span or a quoted string of it:
  * "The query shows `ORDER BY "app_parent"."id" ASC` but it should be DESC"): the line it read as
  * the answer, whatever the script printed after it (a verdict it printed — ❌, PASS — says more).
- * The one with the most of its quotes, the first of those; none when the remark quotes no line. A quote of a bare name
+ * The one with the most of its quotes (of those, the one the remark quotes first); none when the
+ * remark quotes no line. A quote of a bare name
  * (`_check_constraints`) ties the remark to no line: a listing names it on many.
  */
 function remarkedLine(lines: readonly string[], remark: string): string | undefined {
   if (!remark) return undefined;
-  const quotes = [...remark.matchAll(/`([^`\n]+)`|"([^"\n]+)"|'([^'\n]+)'/g)].map((m) => squash(m[1] ?? m[2] ?? m[3] ?? '')).filter((q) => q.length >= MIN_QUOTE && !/^[\w.]+(?:\(\))?$/.test(q));
+  // (Once each; a single quote only as one, not the apostrophes of "That's … it's".)
+  // (The character before a single quote is matched, not looked behind: iOS before 16.4.)
+  const quotes = [...new Set([...remark.matchAll(/`([^`\n]+)`|"([^"\n]+)"|(?:^|[^\w'])'([^'\n]+)'(?!\w)/g)].map((m) => squash(m[1] ?? m[2] ?? m[3] ?? '')))].filter((q) => q.length >= MIN_QUOTE && !/^[\w.]+(?:\(\))?$/.test(q));
   if (!quotes.length) return undefined;
   let best: string | undefined;
   let most = 0;
+  let first = Infinity;
   for (const line of lines) {
     const flat = squash(line);
-    const n = quotes.filter((q) => flat.includes(q)).length;
-    if (n > most) {
+    const hits = quotes.map((q, i) => (flat.includes(q) ? i : -1)).filter((i) => i >= 0);
+    // (Ties go to the line of the quote the remark makes first: what it says first it read first.)
+    if (hits.length > most || (hits.length === most && hits.length > 0 && (hits[0] as number) < first)) {
       best = line;
-      most = n;
+      most = hits.length;
+      first = hits[0] as number;
     }
   }
   return best;

@@ -24,6 +24,10 @@ describe('the Checked line', () => {
     const chat = withRemark(run(TASK, [['Reproducing.', 'python repro.py', `Query:\n${QUERY}\nChild ordering: ['-id']\nParent ordering: ['-id']`]]), 'The query shows `ORDER BY "shop_parent"."id" ASC` but the ordering is descending.');
     const { record } = compacted(chat);
     expect(record.state?.checked?.outcome).toBe(`ran without error, printed: ${QUERY}`);
+    // (Of two lines each quoted once, the one quoted first; apostrophes quote nothing, and a quote
+    // said twice counts once.)
+    const twice = withRemark(run(TASK, [['Reproducing.', 'python repro.py', `Handling pk: descending=True\n${QUERY}`]]), "That's it: we get `ORDER BY \"shop_parent\".\"id\" ASC` though `descending=True`, and it's `descending=True` again.");
+    expect(compacted(twice).record.state?.checked?.outcome).toBe(`ran without error, printed: ${QUERY}`);
   });
 
   it('without a remark, gives the printed line that echoes what the task reported', () => {
