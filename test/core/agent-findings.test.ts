@@ -30,6 +30,11 @@ describe('the Checked line', () => {
     expect(compacted(twice).record.state?.checked?.outcome).toBe(`ran without error, printed: ${QUERY}`);
   });
 
+  it('is no pass when the script printed a problem beside its "works correctly"', () => {
+    const { record } = compacted(run(TASK, [['Analysing.', 'python analyze.py', "Start: defer mode\nPROBLEM: should switch back to defer mode\nThis works correctly!"]]));
+    expect(record.state?.checked).toMatchObject({ passed: false, outcome: 'ran without error, printed: PROBLEM: should switch back to defer mode' });
+  });
+
   it('without a remark, gives the printed line that echoes what the task reported', () => {
     const { record } = compacted(run(TASK, [['Reproducing.', 'python repro.py', `${QUERY}\nChild ordering: ['-id']\nParent ordering: ['-id']`]]));
     expect(record.state?.checked?.outcome).toBe(`ran without error, printed: ${QUERY}`);
