@@ -5,6 +5,7 @@
 // runs, never benchmark data.
 import { describe, expect, it } from 'vitest';
 import { findingOf } from '../../src/core/agent-prose';
+import { priorOf } from '../../src/core/fact-prior';
 import { brokenOff, extractTaskLines } from '../../src/core/extract-goal';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import { withoutRepeats } from '../../src/core/extract-facts';
@@ -132,6 +133,18 @@ describe("the agent's findings", () => {
     expect(facts).toContain('`_check_constraints` only checks database support, not whether the fields exist.');
     expect(facts.some((f) => /I can see|Looking at the code/.test(f))).toBe(false);
     expect(facts).not.toContain('`_check_constraints` only checks database support.');
+  });
+
+  it("rank the task's sentences of the bug above the reporter's story", () => {
+    const task: ChatMessage = { id: 'u0', createdAt: 0, role: 'user', content: 'I also deleted my venv and recreated it without an effect. I expect the rows to be sorted in descending order.' };
+    const [story, bug] = sentencesOf([task]);
+    if (!story || !bug) throw new Error('two sentences');
+    const at = (kind: 'work' | 'assist'): [number, number] => [priorOf(story, story.text, { kind, lastMessage: 0 }), priorOf(bug, bug.text, { kind, lastMessage: 0 })];
+    const [storyWork, bugWork] = at('work');
+    expect(storyWork).toBeLessThan(bugWork * 0.5);
+    // (With an assistant, the user telling what they did is theirs: not lowered.)
+    const [storyAssist] = at('assist');
+    expect(storyAssist).toBeGreaterThan(storyWork);
   });
 
   it('drops only a line whose every word a longer one holds', () => {
