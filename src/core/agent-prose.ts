@@ -133,7 +133,10 @@ export function findingOf(text: string): string {
     out = next;
   }
   // ("Looking at the `create_rows` function, I see that it skips …": what it names is what "it" is.)
-  const named = /^(?:(?:now|so),?\s+)?looking (?:at|through) (?:the )?(`[^`]+`)(?: (?:function|method|class|property|attribute|module))?,/i.exec(text)?.[1];
+  // (Else the thing it names: "Looking at the migration code, it's trying …" → "The migration code
+  // is trying …".)
+  const looked = /^(?:(?:now|so),?\s+)?looking (?:at|through) (?:the )?(`[^`]+`)(?: (?:function|method|class|property|attribute|module))?,/i.exec(text)?.[1] ?? /^(?:(?:now|so),?\s+)?looking (?:at|through) (the [\w.-]+(?: [\w.-]+){0,4}),/i.exec(text)?.[1];
+  const named = looked?.startsWith('the ') ? `The${looked.slice(3)}` : looked;
   if (named && out !== text && /^it(?:['’]s)?\s/i.test(out)) out = out.replace(/^it(['’]s)?\s/i, (_, is: string | undefined) => (is ? `${named} is ` : `${named} `));
   if (out === text || out.length < 12 || POINTER.test(out) || LEANS.test(out)) return text;
   // (A plain word opening what is left starts the sentence; a code name keeps its case.)

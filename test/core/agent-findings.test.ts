@@ -119,6 +119,7 @@ describe("the agent's findings", () => {
     // ("It" is the code the narration named; another pointer keeps the narration that names it.)
     expect(findingOf('Looking at the `create_rows` function, I see that it skips empty rows.')).toBe('`create_rows` skips empty rows.');
     expect(findingOf('Looking at the writer, I see that they skip empty rows.')).toBe('Looking at the writer, I see that they skip empty rows.');
+    expect(findingOf("Looking at the migration code, it's trying to update every permission.")).toBe('The migration code is trying to update every permission.');
     // (A sentence with no narration is itself.)
     expect(findingOf('`total()` ignores the discount rate.')).toBe('`total()` ignores the discount rate.');
   });
