@@ -114,7 +114,7 @@ const INTERJECTION = /^(?:good|great|perfect|interesting|excellent|ah|aha|oh|ok(
 /** Narration around a finding: how the agent came to see it ("Looking at the code, I can see that
  * …", "Line 505 shows that …", "Notice that …"), not what it found. */
 const NARRATED =
-  /^(?:(?:now|so),?\s+)?(?:looking (?:at|through) [^,]{1,60},\s*(?:(?:now\s+)?I (?:can )?(?:now )?(?:see|notice) (?:that\s+)?)?|(?:now\s+)?I (?:can )?(?:now )?(?:see|notice|noticed) that\s+|notice that\s+|note that\s+|as (?:we|you) can see(?: from [^,]{1,60})?,\s*|lines? \d+(?:\s*[-–]\s*\d+)? shows? that\s+|the (?:output|result|results|test|traceback) (?:shows?|confirms?) that\s+)/i;
+  /^(?:(?:now|so),?\s+)?(?:looking (?:at|through) [^,]{1,60},\s*(?:(?:now\s+)?I (?:can )?(?:now )?(?:see|notice) (?:that\s+)?)?|(?:now\s+)?I (?:can )?(?:now )?(?:see|notice|noticed) (?:that\s+|(?=(?:it|there)\b|`))|notice that\s+|note that\s+|as (?:we|you) can see(?: from [^,]{1,60})?,\s*|lines? \d+(?:\s*[-–]\s*\d+)? shows? that\s+|the (?:output|result|results|test|traceback) (?:shows?|confirms?) that\s+)/i;
 
 /**
  * An agent's finding without its narration: the interjection and the "Looking at the code, I can
@@ -135,10 +135,12 @@ export function findingOf(text: string): string {
   // ("Looking at the `create_rows` function, I see that it skips …": what it names is what "it" is.)
   // (Else the thing it names: "Looking at the migration code, it's trying …" → "The migration code
   // is trying …".)
-  const looked = /^(?:(?:now|so),?\s+)?looking (?:at|through) (?:the )?(`[^`]+`)(?: (?:function|method|class|property|attribute|module))?,/i.exec(text)?.[1] ?? /^(?:(?:now|so),?\s+)?looking (?:at|through) (the [\w.-]+(?: [\w.-]+){0,4}),/i.exec(text)?.[1];
+  const looked = /^(?:(?:now|so),?\s+)?looking (?:at|through) [^,`]{0,40}(`[^`]+`)[^,`]{0,20},/i.exec(text)?.[1] ?? /^(?:(?:now|so),?\s+)?looking (?:at|through) (the [\w.-]+(?: [\w.-]+){0,4}),/i.exec(text)?.[1];
   const named = looked?.startsWith('the ') ? `The${looked.slice(3)}` : looked;
   if (named && out !== text && /^it(?:['’]s)?\s/i.test(out)) out = out.replace(/^it(['’]s)?\s/i, (_, is: string | undefined) => (is ? `${named} is ` : `${named} `));
-  if (out === text || out.length < 12 || POINTER.test(out) || LEANS.test(out)) return text;
+  // ("There is …" says that something exists: no pointer.)
+  const exists = /^there(?:['’]s| is| are| was| were)\b/i.test(out);
+  if (out === text || out.length < 12 || (POINTER.test(out) && !exists) || LEANS.test(out)) return text;
   // (A plain word opening what is left starts the sentence; a code name keeps its case.)
   return /^[a-z][a-z]*\b(?![_(.])/.test(out) ? out.charAt(0).toUpperCase() + out.slice(1) : out;
 }

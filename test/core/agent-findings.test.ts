@@ -120,6 +120,11 @@ describe("the agent's findings", () => {
     expect(findingOf('Looking at the `create_rows` function, I see that it skips empty rows.')).toBe('`create_rows` skips empty rows.');
     expect(findingOf('Looking at the writer, I see that they skip empty rows.')).toBe('Looking at the writer, I see that they skip empty rows.');
     expect(findingOf("Looking at the migration code, it's trying to update every permission.")).toBe('The migration code is trying to update every permission.');
+    expect(findingOf("Looking at the Field class's `check` method, I see it calls several `_check_*` methods.")).toBe('`check` calls several `_check_*` methods.');
+    expect(findingOf("I see there's already legacy handling for the old hash.")).toBe("There's already legacy handling for the old hash.");
+    expect(findingOf('Ah, there is a bug in the loop.')).toBe('There is a bug in the loop.');
+    // ("I see the problem." is no finding to strip down to "The problem.")
+    expect(findingOf('I see the problem now.')).toBe('I see the problem now.');
     // (A sentence with no narration is itself.)
     expect(findingOf('`total()` ignores the discount rate.')).toBe('`total()` ignores the discount rate.');
   });
