@@ -102,6 +102,8 @@ const errorCache = new WeakMap<ChatMessage, { content: string; role: ChatMessage
 
 /** An exception line: a qualified or bare name ending in Error or Exception, then its message. */
 const EXCEPTION_LINE = /^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception)\b:/;
+/** A shell's "command not found" for one line of a script it ran. */
+const SHELL_NOT_FOUND = /^(?:ba|z|da)?sh: line \d+: .+: command not found$/;
 /** A test runner's tally or per-test heading. */
 const RUNNER_TALLY = /^(?:FAILED \((?:failures|errors)=\d+|(?:ERROR|FAIL): \w+ \([\w.]+\)$|=+ .*\b\d+ (?:failed|errors?)\b)/;
 
@@ -131,6 +133,16 @@ function errorLinesOf(m: ChatMessage): string[] {
     const kept = found.filter((l) => !RUNNER_TALLY.test(l));
     found.length = 0;
     found.push(...kept);
+  }
+  // (A shell reading a broken script's lines as commands — "bash: line 10: Add: command not found"
+  // once per line — met one error: its first line says it.)
+  if (m.role === 'tool') {
+    const shellLines = found.filter((l) => SHELL_NOT_FOUND.test(l));
+    if (shellLines.length > 1) {
+      const kept = found.filter((l) => !SHELL_NOT_FOUND.test(l) || l === shellLines[0]);
+      found.length = 0;
+      found.push(...kept);
+    }
   }
   if (m.role === 'tool' && m.isError && !found.length) {
     const firstLine = lines.map((l) => l.trim()).find(Boolean);

@@ -191,6 +191,11 @@ describe('errors and output as the run met them', () => {
     expect(error?.unresolved).toBeUndefined();
   });
 
+  it("reads one broken script's lines the shell took for commands as one error", () => {
+    const { record } = compacted(run('Fix the export.', [['Writing the note.', "cat > notes.txt << EOF\nAdd the rows\nexclude empty ones\nEOF2", 'bash: line 2: Add: command not found\nbash: line 3: exclude: command not found\n<returncode>127</returncode>']]));
+    expect(record.errors.map((e) => e.text)).toEqual(['bash: line 2: Add: command not found']);
+  });
+
   it("carries no sentence reading the error aloud as a key fact: the Errors section says it", () => {
     const { record } = compacted(run('Fix the export: it crashes on lists.', [
       ['Running it.', 'python repro.py', "Traceback (most recent call last):\n  File \"repro.py\", line 3, in <module>\nTypeError: unhashable type: 'list'\n<returncode>1</returncode>"],
