@@ -135,7 +135,9 @@ export function priorOf(s: Sentence, text: string, ctx: PriorContext): number {
   // (Handed-over text's "I" and "my" are its author's: no first-person weight for the user. Nor is
   // an agent run's task the user telling about themselves: its "I tried to update from 2.0.13 …"
   // is the reporter's story, and readers found it crowding out what the agent found.)
-  const ownFirst = handedOver || (kind === 'work' && s.role === 'user');
+  // (A reporter's sentence about the bug — "I expect the order to be DESC" — keeps it: what they
+  // expected is theirs to say.)
+  const ownFirst = handedOver || (kind === 'work' && s.role === 'user' && !REPORTS_BUG.test(text));
   // (Its sentences of what the reporter did — "I also deleted my venv and recreated it" — rank
   // below those of the bug: what is expected and what happens, and the code they name.)
   const story = kind === 'work' && s.role === 'user' && (t & FIRST_PERSON) !== 0 && !(t & QUESTION) && !REPORTS_BUG.test(text) ? STORY_RANK : 1;
