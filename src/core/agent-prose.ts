@@ -25,6 +25,10 @@ const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|likely|may be|could
 /** The agent telling itself to think ("I need to think about this more carefully.", "Let me think
  * about this.", "Let me step back."): no task, no step, no fact. */
 const DELIBERATES = /^(?:(?:actually|wait|hmm+|ok(?:ay)?|so|now|but|first)[,.!]?\s+)*(?:I (?:need|have|want|should) to|I['’]ll|I will|I must|let me|let['’]s|we (?:need|have|should) to) (?:(?:first|now|really|also) )?(?:think|rethink|reconsider|step back|pause|take a step back)\b/i;
+/** The error, traceback or code comment just shown, read aloud ("The error message says there's a
+ * duplicate key violation …", "The comment says …"): the Errors section says the error in its own
+ * words, and the comment is gone with the output that showed it. */
+const READS_ERROR = /^(?:(?:so|now|ok(?:ay)?),?\s+)?the (?:error(?: message)?|traceback|exception|comment) (?:says|indicates|shows|tells us|states|is saying|means|reads)\b/i;
 /** Opens on a word whose referent is the output or the sentence before it. */
 const POINTER = /^(?:it|its|it['’]s|this|that|that['’]s|these|those|they|they['’]re|there|such|both|which|he|she|here)\b/i;
 
@@ -54,7 +58,7 @@ const rediagnoses = cued(REDIAGNOSIS, ['real', 'actual', 'true', 'right', 'corre
 const hedges = cued(HEDGE, ['might', 'maybe', 'perhaps', 'possibly', 'probably', 'likely', 'may', 'could', 'sure', 'think', 'suspect', 'guess', 'wonder', 'wondering', 'seem', 'seems'], '?');
 const RETRACTS = question((s) => RETRACTION.test(s.text) || wasWrong(s), assistantProse);
 const REDIAGNOSES = question(rediagnoses, assistantProse);
-const HEDGES_OR_POINTS = question((s) => hedges(s) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text) || DELIBERATES.test(s.text), assistantProse);
+const HEDGES_OR_POINTS = question((s) => hedges(s) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text) || READS_ERROR.test(s.text) || DELIBERATES.test(s.text), assistantProse);
 /** The agent on its own scaffolding, not the code at hand: its test or script getting complex,
  * needing setup, having a bug, the shell quoting ("The test setup is getting complex.", "My test
  * script had a bug.", "The tests need proper Django configuration."), or the bug being elsewhere. */
@@ -103,4 +107,40 @@ export function withoutRefuted(sentences: readonly Sentence[]): Sentence[] {
 export function withoutSymptoms(sentences: readonly Sentence[], task: string): Sentence[] {
   if (!task) return [...sentences];
   return sentences.filter((s) => s.role !== 'assistant' || s.code || s.template || !restatesSymptom(s.text, task));
+}
+
+/** An interjection opening an agent's finding ("Great! ", "Good, so ", "Interesting! "). */
+const INTERJECTION = /^(?:good|great|perfect|interesting|excellent|ah|aha|oh|ok(?:ay)?|alright|nice|hmm+)\s*[,!.]+\s*(?:so,?\s+)?/i;
+/** Narration around a finding: how the agent came to see it ("Looking at the code, I can see that
+ * …", "Line 505 shows that …", "Notice that …"), not what it found. */
+const NARRATED =
+  /^(?:(?:now|so),?\s+)?(?:looking (?:at|through) [^,]{1,60},\s*(?:(?:now\s+)?I (?:can )?(?:now )?(?:see|notice) (?:that\s+)?)?|(?:now\s+)?I (?:can )?(?:now )?(?:see|notice|noticed) (?:that\s+|(?=(?:it|there)\b|`))|notice that\s+|note that\s+|as (?:we|you) can see(?: from [^,]{1,60})?,\s*|lines? \d+(?:\s*[-–]\s*\d+)? shows? that\s+|the (?:output|result|results|test|traceback) (?:shows?|confirms?) that\s+)/i;
+
+/**
+ * An agent's finding without its narration: the interjection and the "Looking at the code, I can
+ * see that" before what it found ("Looking at the code, I can see that `_check_constraints` only
+ * checks database compatibility." → "`_check_constraints` only checks database compatibility.").
+ * Readers of an agent run's key facts want what the code does, not how the agent came to see it.
+ * "It" opening what is left is the code the narration named ("Looking at the `f` function, I see
+ * that it skips …" → "`f` skips …"); another pointer leaves the text whole, the narration naming
+ * its referent.
+ */
+export function findingOf(text: string): string {
+  let out = text;
+  for (let i = 0; i < 3; i++) {
+    const next = out.replace(INTERJECTION, '').replace(NARRATED, '');
+    if (next === out) break;
+    out = next;
+  }
+  // ("Looking at the `create_rows` function, I see that it skips …": what it names is what "it" is.)
+  // (Else the thing it names: "Looking at the migration code, it's trying …" → "The migration code
+  // is trying …".)
+  const looked = /^(?:(?:now|so),?\s+)?looking (?:at|through) [^,`]{0,40}(`[^`]+`)[^,`]{0,20},/i.exec(text)?.[1] ?? /^(?:(?:now|so),?\s+)?looking (?:at|through) (the [\w.-]+(?: [\w.-]+){0,4}),/i.exec(text)?.[1];
+  const named = looked?.startsWith('the ') ? `The${looked.slice(3)}` : looked;
+  if (named && out !== text && /^it(?:['’]s)?\s/i.test(out)) out = out.replace(/^it(['’]s)?\s/i, (_, is: string | undefined) => (is ? `${named} is ` : `${named} `));
+  // ("There is …" says that something exists: no pointer.)
+  const exists = /^there(?:['’]s| is| are| was| were)\b/i.test(out);
+  if (out === text || out.length < 12 || (POINTER.test(out) && !exists) || LEANS.test(out)) return text;
+  // (A plain word opening what is left starts the sentence; a code name keeps its case.)
+  return /^[a-z][a-z]*\b(?![_(.])/.test(out) ? out.charAt(0).toUpperCase() + out.slice(1) : out;
 }

@@ -66,6 +66,8 @@ export interface SectionsInput {
   leftOffText: string;
   /** The goal as shown. */
   goalText: string;
+  /** The latest request as shown ('' when none). */
+  requestText?: string;
   target: number;
 }
 
@@ -81,7 +83,7 @@ export interface Sections {
 
 /** The list sections' lines, in priority order. */
 export function listSectionsOf(record: CompactionRecord, input: SectionsInput): ListSection[] {
-  const { work, staleGoal, threads, manyThreads, leftOffText, target } = input;
+  const { work, staleGoal, threads, manyThreads, leftOffText, goalText, requestText, target } = input;
   return [
     // (In work, the most binding first: the budget may hold fewer; they are shown in their order.
     // With an assistant over many threads, the current thread's rules: LongMemEval recall at
@@ -89,7 +91,7 @@ export function listSectionsOf(record: CompactionRecord, input: SectionsInput): 
     ['constraints', (work ? bindingFirst(record.constraints) : staleGoal ? currentRules(record.constraints, threads) : record.constraints).map((l) => ruleLine(l.text))],
     // Where the work stands (state-format.ts), after the rules it must keep to.
     // (What "Left off" shows, not all its record holds: a cause it could not show goes in State.)
-    ['state', stateLines(record.state, record.leftOff?.command, leftOffText, record.leftOff?.outcome)],
+    ['state', stateLines(record.state, record.leftOff?.command, leftOffText, record.leftOff?.outcome, { goal: goalText, latest: requestText ?? '' })],
     // Errors first without how they were resolved: the resolutions are added last, if room is left.
     ['errors', errorLines(record.errors, target >= FRAME_MIN_ROOM)],
     ['open', record.openTasks.map((l) => `- ${l.text}`)],

@@ -12,7 +12,7 @@ import { addReferences, findReferences, type FoundReference } from './extract-re
 import { prepareSentences, sentencesOf, templateSection } from './extract-sentences';
 import { openingMessages } from './session-openers';
 import { extractTaskLines } from './extract-goal';
-import { leftOffOutcome, settleLeftOff } from './left-off';
+import { leftOffOutcome, nameLeftOffCode, settleLeftOff } from './left-off';
 import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
 import { withoutPendingPlans } from './agent-cause';
@@ -315,6 +315,8 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known, reported, all) : null;
   // The left-off command's outcome in one line, as the state read it (left-off.ts).
   if (task.leftOff) leftOffOutcome(task.leftOff, state);
+  // (And names the code it read where it said "this function".)
+  if (task.leftOff) nameLeftOffCode(task.leftOff, state);
 
   const references = new Map<string, Reference>();
   const read = new Map<string, FileEntry>();

@@ -5,6 +5,7 @@
 // reduced to its exception line and that one frame: its frames are never facts of their own.
 import { errorKey } from './extract-summary';
 import { resultOf, shellCommand } from './extract-state';
+import { probeCommand, withoutCd } from './tool-output';
 import { shownCommand } from './edit-how';
 import { fileOpsOfCall } from './extract-files';
 import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
@@ -138,6 +139,12 @@ export function withFates(messages: readonly ChatMessage[], errors: readonly Err
   const agent = messages.some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
   return errors.map((e) => {
     const out: ErrorLine = { ...e, sources: [...e.sources] };
+    // (An error only the task's report shows is the bug to fix: no fate of the work's. Readers took
+    // "Unresolved: IntegrityError …" for an error the agent had met and left.)
+    if (agent && e.sources.every((id) => messages[index.get(id) ?? -1]?.role === 'user')) {
+      delete out.resolution;
+      return { ...out, reported: true };
+    }
     const first = messages[index.get(e.sources[0] ?? '') ?? -1];
     if (first) {
       const lines = first.content.split('\n');
@@ -150,7 +157,7 @@ export function withFates(messages: readonly ChatMessage[], errors: readonly Err
     if (out.resolution && (NOT_A_FIX.test(out.resolution) || (agent && !FIXING.test(out.resolution) && !DONE_FIX.test(out.resolution)))) delete out.resolution;
     // (Nor an install of something else.)
     const given = installOf(out.resolution);
-    if (given && !installFits(e.text, given)) delete out.resolution;
+    if (given && (!installFits(e.text, given) || !installWentThrough(messages, given))) delete out.resolution;
     if (out.resolution) return out;
     const lastAt = Math.max(...e.sources.map((id) => index.get(id) ?? -1));
     const last = messages[lastAt];
@@ -158,6 +165,27 @@ export function withFates(messages: readonly ChatMessage[], errors: readonly Err
     if (failing) out.run = failing;
     return fateAfter(out, messages, lastAt, failing, callOf);
   });
+}
+
+/** Whether the install `given` (as installOf reads it) went through where it was run: a failed
+ * one resolved nothing. */
+function installWentThrough(messages: readonly ChatMessage[], given: string): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as ChatMessage;
+    for (const c of m.role === 'assistant' ? (m.toolCalls ?? []) : []) if (installOf(runKey(c)) === given) return installed(messages, i, c);
+  }
+  return true;
+}
+
+/** Whether the install `call` of the message at `at` went through: its result printed no error of
+ * the installer's own, nor failed when the install was all the command ran (`pip install x &&
+ * python t.py` fails for the script's sake). */
+function installed(messages: readonly ChatMessage[], at: number, call: ToolCall): boolean {
+  const m = messages.slice(at + 1).find((x) => x.role === 'tool' && x.toolCallId === call.id);
+  if (!m) return true;
+  const result = resultOf(m);
+  const alone = !/&&|;|\|\|/.test(withoutCd(shellCommand(call) ?? ''));
+  return !/^(?:ERROR: |error: )/m.test(result.text) && !(alone && (result.error || (result.code !== null && result.code !== 0)));
 }
 
 /**
@@ -178,16 +206,22 @@ function fateAfter(out: ErrorLine, messages: readonly ChatMessage[], lastAt: num
         const command = shellCommand(c);
         const line = command === null ? '' : runKey(c);
         // (Shown as the block shows a command: a script written and run says both.)
-        if ((command !== null && FIXING.test(line)) || fileOpsOfCall(c).modified.length) fix = fixOf(c);
-        if (!install && installOf(fix) && installFits(out.text, fix)) install = fix;
+        const own = (command !== null && FIXING.test(line)) || fileOpsOfCall(c).modified.length ? fixOf(c) : '';
+        if (own) fix = own;
+        // (An install that failed — pip's "ERROR: …", a non-zero return — installed nothing.)
+        if (!install && installOf(own) && installFits(out.text, own) && installed(messages, i, c)) install = own;
       }
       continue;
     }
+    // (Nor did one after which the error shows again, whatever command showed it.)
+    if (m.role === 'tool' && install && resultOf(m).text.split('\n').some((l) => l.trim() && errorKey(l.trim()) === key)) install = '';
     if (m.role !== 'tool' || !failing) continue;
     const ran = runKey(callOf.get(m.toolCallId));
     // (An inline script is a new one each time: a later one of the same interpreter that runs
     // through without the error says it is gone; one that fails otherwise says nothing of it.)
-    const inline = ran !== failing && INLINE.exec(failing)?.[1] === INLINE.exec(ran)?.[1] && INLINE.test(failing);
+    // (Not a probe of the environment — `python -c "import x; print('ok')" || echo "missing"`: it
+    // runs through whether x is there or not.)
+    const inline = ran !== failing && INLINE.exec(failing)?.[1] === INLINE.exec(ran)?.[1] && INLINE.test(failing) && !probeCommand(shellCommand(callOf.get(m.toolCallId) as ToolCall) ?? '');
     if (ran !== failing && !inline) continue;
     const result = resultOf(m);
     const again = result.text.split('\n').some((l) => l.trim() && errorKey(l.trim()) === key);
@@ -246,6 +280,8 @@ export function errorText(e: ErrorLine, withFrame = true): string {
   // as its label, so the error itself stays in the tool's own words.)
   // (A setup error an install resolved — a missing module — is one short line saying so, the error
   // after the label in its own words: which install, the module it names says.)
+  // (Always so labelled, also in a small block: unlabelled it reads as an error the work met.)
+  if (e.reported === true) return `Reported in the task: ${e.text}`;
   if (withFrame && installOf(e.resolution)) return `${RESOLVED_BY_INSTALL} ${e.text}`;
   if (e.resolution) return withFrame ? `Resolved: ${e.text}` : e.text;
   if (e.unresolved !== true) return `${e.text}${frame}`;

@@ -105,6 +105,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     focusBoost: focusBooster(focusIds),
     ...(pasted ? { pasted } : {}),
     ...(themes?.size ? { themes } : {}),
+    ...(kind === 'work' ? { work: true } : {}),
   };
   const rough = roughValues(usable, weights, prior);
   const chosen = prefilter(rough, options.poolTokens);
@@ -127,6 +128,9 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   // Every candidate's words have ids by now: a covered word the table lacks is in no candidate.
   const covered = coveredWords(options.covered ?? []);
   let picked = pickFacts(candidates, covered, options.poolTokens, options.freshReserve ?? 0);
+  // (At work, a finding said again in fewer words — "`x` only checks compatibility." beside "`x`
+  // only checks compatibility, not existence." — is the longer one's repeat.)
+  if (kind === 'work') picked = withoutRepeats(picked);
   if (news?.size) picked = withForced(candidates, picked, news, covered, coveredWeightFor(options.poolTokens), false);
   if (themes?.size) return withForced(candidates, picked, themes, covered, coveredWeightFor(options.poolTokens), true);
   if (choices?.size) picked = withForced(candidates, picked, choices, covered, coveredWeightFor(options.poolTokens), false);
@@ -143,4 +147,17 @@ function withForced(candidates: readonly Candidate[], picked: readonly SourcedLi
   const shown = new Set(picked.map((f) => f.text));
   const added = candidates.filter((c) => (!identity || c.identity) && texts.has(c.text) && !shown.has(c.text)).map((c) => pickedLine(c, gainOf(c, covered, coveredWeight)));
   return added.length ? [...picked, ...added] : [...picked];
+}
+
+/** The words of a line, lower case (a one-letter code name too: `x` is not `y`). */
+const wordsOf = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+
+/** The lines without one whose every word a longer picked line holds. */
+export function withoutRepeats(lines: readonly SourcedLine[]): SourcedLine[] {
+  const words = lines.map((l) => wordsOf(l.text));
+  return lines.filter((l, i) => {
+    const mine = words[i] as Set<string>;
+    if (!mine.size) return true;
+    return !lines.some((o, j) => j !== i && o.text.length > l.text.length && [...mine].every((w) => (words[j] as Set<string>).has(w)));
+  });
 }

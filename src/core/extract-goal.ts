@@ -342,6 +342,23 @@ function lastCommand(m: ChatMessage): string {
   return first.length <= 160 ? first : '';
 }
 
+/** A word a sentence does not end on. */
+const OPEN_END = /\b(?:for|the|a|an|of|to|and|or|in|with|by|is|are|was|that|which|on|as|at|from|if|when|be|than|into|its|their)$/i;
+/** Characters that make a line code rather than prose. */
+const CODE_MARKS = /[=(){}[\]<>;#]/;
+
+/**
+ * Whether an output line is prose broken off mid-sentence (a wrapped docstring or message): it
+ * ends on a word no sentence ends on, or the line after it carries the sentence on in lower case.
+ * A line of code is never one.
+ */
+export function brokenOff(line: string, next: string): boolean {
+  const words = line.split(/\s+/).filter(Boolean);
+  if (words.length < 4 || CODE_MARKS.test(line) || /[.!?:;,"'`)\]]$/.test(line)) return false;
+  const after = next.trim();
+  return OPEN_END.test(line) || (/^[a-z]+\b/.test(after) && !CODE_MARKS.test(after));
+}
+
 /** Most output lines shown under the command that produced them, and their length bounds. */
 const OUTPUT_LINES = 3;
 const OUTPUT_MIN_CHARS = 12;
@@ -382,10 +399,21 @@ function outputLines(messages: readonly ChatMessage[], call: ChatMessage, task: 
   const lineCount = new Map<string, number>();
   // (The first OUTPUT_SCAN_CHARS only: a huge output is not split whole for three lines.)
   const lines = result.content.slice(0, OUTPUT_SCAN_CHARS).split('\n');
+  // (A traceback's frames and the code lines under them are never what a run showed: its failure
+  // line, the outcome, says it.)
+  let traceback = false;
   for (let at = 0; at < lines.length; at++) {
-    const line = (lines[at] as string).trim();
+    const raw = lines[at] as string;
+    if (/^Traceback \(most recent call last\)/.test(raw)) traceback = true;
+    else if (traceback && !/^\s/.test(raw)) traceback = false;
+    if (traceback) continue;
+    const line = raw.trim();
     // (A heading — "# Compost bins" — names what follows it, not what was found.)
-    if (line.length < OUTPUT_MIN_CHARS || line.length > OUTPUT_MAX_CHARS || TAG_LINE.test(line) || HEADING_LINE.test(line) || !standsAlone(line)) continue;
+    // (Nor a line of prose the output broke off mid-sentence — a docstring's "Return the field name
+    // and direction for an order specification. For" —: readers took the cut line for what was found.)
+    // (Nor a line of code left open — "'%s does not support …' % connection.display_name," —: a
+    // fragment of a statement.)
+    if (line.length < OUTPUT_MIN_CHARS || line.length > OUTPUT_MAX_CHARS || TAG_LINE.test(line) || HEADING_LINE.test(line) || !standsAlone(line) || /[,([{\\]$/.test(line) || brokenOff(line, lines[at + 1] ?? '')) continue;
     const named = [...new Set(line.toLowerCase().match(TASK_WORD) ?? [])].filter((w) => words.has(w));
     for (const w of named) lineCount.set(w, (lineCount.get(w) ?? 0) + 1);
     if (named.length) found.push({ at, line, named });

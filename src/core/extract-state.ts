@@ -11,8 +11,9 @@ import { parseToolArguments, type ChatMessage } from './messages';
 import type { ChangedFile, CheckLine, TaskState } from './record';
 import { squash, truncateBalanced } from './text';
 import { latestCause, latestPlan, type TaskText } from './agent-cause';
+import { isRequest } from './extract-goal';
 import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText } from './code-places';
-import { PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, noteToolCommand, resultOf, shellCommand, withoutCd } from './tool-output';
+import { PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, noteToolCommand, probesEnvironment, resultOf, shellCommand, withoutCd } from './tool-output';
 import { TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
 import { MAX_HOW, MAX_PRINTED, escapeRe, heredocBody, noteWriteHow, shellHow, shownCommand, toolHow, withPrinted } from './edit-how';
 
@@ -88,6 +89,25 @@ function runsAfterHeredoc(command: string, script: string): boolean {
   return lines.slice(end + 1).some((l) => new RegExp(`(?:^|[\\s/])${base}(?:\\s|$)`).test(l));
 }
 
+/** The sentence of the user's message at `at` that asks (a request, else a question, else its
+ * first sentence of four words or more): what a tool loop it starts is for. */
+function requestSentence(sentences: readonly Sentence[], at: number): string | undefined {
+  const own = sentences.filter((s) => s.message === at && s.role === 'user' && !s.code && !s.template && s.wc >= 4);
+  // (The question first: "Which seeds do I still need? Check my notes, then add them." asks the
+  // first and says how in the second.)
+  return (own.find((s) => /\?["'”’)\]]*$/u.test(s.text)) ?? own.find(isRequest) ?? own[0])?.text;
+}
+
+/** What the agent said first after the message at `at` (its next message's prose), or ''. */
+function remarkAfter(messages: readonly ChatMessage[], at: number): string {
+  for (let i = at + 1; i < messages.length; i++) {
+    const m = messages[i] as ChatMessage;
+    if (m.role === 'assistant') return m.content;
+    if (m.role !== 'tool') return '';
+  }
+  return '';
+}
+
 /** The line of a command that runs a test or reproduction, or '' (see RUNNER). */
 function runLine(command: string): string {
   const lines = command.split('\n');
@@ -102,7 +122,8 @@ function runLine(command: string): string {
       if (!RUNNER.test(cmd) || NOT_A_RUN.test(rest)) continue;
       if (/^(?:npm|pnpm|yarn|go|cargo|make)$/.test(cmd) && !/\btest\b/.test(rest)) continue;
       if (/^(?:bash|sh)$/.test(cmd) && !/\.sh\b/.test(rest)) continue;
-      if (/^python[\d.]*$/.test(cmd) && !rest) continue;
+      // (The -c code read from the whole line: a `;` inside its quotes split the part.)
+      if (/^python[\d.]*$/.test(cmd) && (!rest || probesEnvironment(line.slice(line.indexOf(part.trim())).replace(/^(?:\w+=\S+\s+)*\S+\s+/, '')))) continue;
       // (A script named for changing code — fix_x.py, apply_patch.py — runs an edit, not a check.)
       if (EDIT_SCRIPT.test(rest.split(/\s+/)[0] ?? '')) continue;
       return shownCommand(lines.slice(i).join('\n'));
@@ -162,6 +183,7 @@ function searchedNotes(text: string): string[] {
  */
 export function extractState(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlier: TaskState | null = null, known: readonly string[] = [], task: TaskText = '', said: readonly Sentence[] = sentences): TaskState {
   const state = emptyState();
+  const reportedText = typeof task === 'function' ? task : (): string => task;
   const results = new Map<string, ChatMessage>();
   for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);
   const seen = new Set<string>(known);
@@ -194,7 +216,12 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   const editScripts = new Map<string, string[]>(carried.map((e) => [e.script, e.paths.filter((p): p is string => typeof p === 'string')]));
   // Edit scripts whose edit is said already: written and run in one command, or run once.
   const done = new Set<string>(carried.map((e) => e.script));
-  for (const m of messages) {
+  // The request that started the tool loop under way (a loop begun in an earlier round goes on
+  // under its request).
+  let loopRequest = earlier?.searches.at(-1)?.request;
+  for (let at = 0; at < messages.length; at++) {
+    const m = messages[at] as ChatMessage;
+    if (m.role === 'user') loopRequest = requestSentence(said, at) ?? loopRequest;
     if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
     for (const call of m.toolCalls) {
       const result = resultOf(results.get(call.id));
@@ -206,7 +233,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
         const failed = result.error || /^(?:No note at|The user declined|Error\b)/.test(result.text.trim());
         if (name === PLUGIN_READ && path && !failed && !state.notesRead.includes(path)) state.notesRead.push(path);
         const found = name === PLUGIN_SEARCH && !result.error ? searchedNotes(result.text) : null;
-        if (found && typeof args.query === 'string') state.searches.push({ query: squash(args.query), notes: found, sources: [m.id] });
+        if (found && typeof args.query === 'string') state.searches.push({ query: squash(args.query), notes: found, sources: [m.id], ...(loopRequest ? { request: loopRequest } : {}) });
         if (PLUGIN_WRITE.test(name) && path && !failed) change(path, noteWriteHow(name, args), m.id, false);
         // (A search's outcome is the notes it named, not the first line of its raw result; a read
         // that went through, how much it read — the note's own first line, "# Garden redesign",
@@ -272,14 +299,15 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       // (A run of a script that edits source files is the edit, not a check of the work.)
       const runsEdit = [...editScripts.keys()].some((w) => new RegExp(`(?:^|[\\s/])${escapeRe(w.slice(w.lastIndexOf('/') + 1))}(?:\\s|$)`).test(run));
       if (run && !runsEdit) {
-        const { passed, outcome } = outcomeOf(result);
+        // (What the agent said of it next quotes the line that mattered.)
+        const { passed, outcome } = outcomeOf(result, remarkAfter(messages, at), reportedText);
         state.checked = { command: run, passed, outcome, sources: [m.id] } satisfies CheckLine;
       }
       const shown = command !== null ? shownCommand(command) : truncateBalanced(`${name} ${typeof args.path === 'string' ? args.path : ''}`.trim(), MAX_HOW);
       // (A file shown in part — `sed -n '1867,1900p' x.py`, `cat x.py` — says how much it showed:
       // its first line is wherever the range began, not what the step found.)
       // (A run of an edit script: what it printed last says what it did — "Fixed content setter logic".)
-      const outcome = command !== null && VIEWS_FILE.test(command) ? viewOutcome(result) : runsEdit || (command !== null && runsEditScript(command)) ? editOutcome(result) : actionOutcome(result, command ?? '');
+      const outcome = command !== null && VIEWS_FILE.test(withoutCd(command)) ? viewOutcome(result) : runsEdit || (command !== null && runsEditScript(command)) ? editOutcome(result) : actionOutcome(result, command ?? '');
       if (shown) state.lastAction = { command: shown, outcome, sources: [m.id] };
     }
   }

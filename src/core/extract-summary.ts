@@ -100,6 +100,13 @@ function shownLine(s: Sentence, from: string): ShownLine {
 /** The error lines one message shows, cached per message object (messages are immutable). */
 const errorCache = new WeakMap<ChatMessage, { content: string; role: ChatMessage['role']; lines: string[] }>();
 
+/** An exception line: a qualified or bare name ending in Error or Exception, then its message. */
+const EXCEPTION_LINE = /^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception)\b:/;
+/** A shell's "command not found" for one line of a script it ran. */
+const SHELL_NOT_FOUND = /^(?:ba|z|da)?sh: line \d+: .+: command not found$/;
+/** A test runner's tally or per-test heading. */
+const RUNNER_TALLY = /^(?:FAILED \((?:failures|errors)=\d+|(?:ERROR|FAIL): \w+ \([\w.]+\)$|=+ .*\b\d+ (?:failed|errors?)\b)/;
+
 function errorLinesOf(m: ChatMessage): string[] {
   const hit = errorCache.get(m);
   if (hit && hit.content === m.content && hit.role === m.role) return hit.lines;
@@ -118,6 +125,24 @@ function errorLinesOf(m: ChatMessage): string[] {
     if (l.length < 6 || l.length > 400 || /^Traceback\b/.test(l)) continue;
     // A line that announces more ("ERROR: Exception:") or breaks off mid-call says nothing whole.
     if (ERROR_LINE.test(l) && !/[([{,]$/.test(l) && standsAlone(l)) found.push(l);
+  }
+  // (A test runner's tally and its per-test heading — "FAILED (errors=1)", "ERROR: test_x
+  // (tests.T)" — only say that something failed: beside the exception line that says what, they
+  // are no error of their own. Readers met one failed import as five "Unresolved" lines.)
+  if (m.role === 'tool' && found.some((l) => EXCEPTION_LINE.test(l))) {
+    const kept = found.filter((l) => !RUNNER_TALLY.test(l));
+    found.length = 0;
+    found.push(...kept);
+  }
+  // (A shell reading a broken script's lines as commands — "bash: line 10: Add: command not found"
+  // once per line — met one error: its first line says it.)
+  if (m.role === 'tool') {
+    const shellLines = found.filter((l) => SHELL_NOT_FOUND.test(l));
+    if (shellLines.length > 1) {
+      const kept = found.filter((l) => !SHELL_NOT_FOUND.test(l) || l === shellLines[0]);
+      found.length = 0;
+      found.push(...kept);
+    }
   }
   if (m.role === 'tool' && m.isError && !found.length) {
     const firstLine = lines.map((l) => l.trim()).find(Boolean);

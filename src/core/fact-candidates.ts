@@ -8,6 +8,7 @@ import { MAX_WORDS } from './fact-sentences';
 import { idsOf } from './fact-weights';
 import { IDENTITY_BOOST, readsAsIdentity, tellsAboutUser, tellsIdentity, tellsProfile } from './fact-prior';
 import { wordCount } from './text';
+import { findingOf } from './agent-prose';
 import { traitsOf } from './traits';
 
 /** An assistant message's list, as its items' heads (answer-shape.ts). */
@@ -95,6 +96,8 @@ export interface CandidateContext {
   pasted?: ReadonlySet<number>;
   /** Between two people, the sentence that stands for each speaker (speaker-themes.ts). */
   themes?: ReadonlySet<Sentence>;
+  /** An agent at work with tools: its sentences are findings, said without their narration. */
+  work?: boolean;
 }
 
 /** The candidate of sentence `s` (at `pos` among the usable ones) shown as `text` with its `ids`. */
@@ -140,7 +143,8 @@ export function sentenceCandidates(usable: readonly Sentence[], referents: Reado
       // had a crazy game" (LoCoMo recall 0.387/0.541/0.711 → 0.386/0.546/0.714 at 500/1,000/2,000;
       // with an assistant it cost LongMemEval at 500, 0.457 → 0.449).
       const chain = ctx.talk ? referents.get(before) : undefined;
-      const text = chain ? `${chain.text} ${before.text} ${s.text}` : `${before.text} ${s.text}`;
+      const joined = chain ? `${chain.text} ${before.text} ${s.text}` : `${before.text} ${s.text}`;
+      const text = ctx.work && s.role === 'assistant' ? findingOf(joined) : joined;
       if (wordCount(text) > MAX_WORDS) continue;
       const c = sentenceCandidate(s, pos, text, idsOf(text), ctx);
       // (The referent, when usable, is the usable sentence just before: same message, index before.)
@@ -148,7 +152,10 @@ export function sentenceCandidates(usable: readonly Sentence[], referents: Reado
       candidates.push(c);
       continue;
     }
-    candidates.push(sentenceCandidate(s, pos, s.text, s.ids, ctx));
+    // (At work, an agent's finding without its narration: "Looking at the code, I can see that
+    // `x` only checks …" is "`x` only checks …".)
+    const finding = ctx.work && s.role === 'assistant' && !s.code ? findingOf(s.text) : s.text;
+    candidates.push(finding === s.text ? sentenceCandidate(s, pos, s.text, s.ids, ctx) : sentenceCandidate(s, pos, finding, idsOf(finding), ctx));
     // A bracketed aside after the sentence's end ("We won! [shares a photo: …]") may be left
     // out: the sentence alone is the cheaper fact, and the ranking weighs what the aside adds
     // (one of the two at most: they share the group). A block with room for more whole sentences

@@ -111,6 +111,12 @@ export function rolePrior(role: string | undefined, t: number, talk: boolean): n
   return boost;
 }
 
+/** A reporter's sentence about the bug rather than their story: what is expected or happens
+ * instead, or code it names (a code span, a dotted or snake_case name, a call). */
+const REPORTS_BUG = /`|\w_\w|[a-z]\.[a-z]|\(\)|\b(?:expect(?:s|ed)?|should|instead|actual(?:ly)?|rather than|error|fails?|raises?|returns?)\b/i;
+/** The weight of an agent run's task sentence telling the reporter's story (see priorOf). */
+const STORY_RANK = 0.4;
+
 /** The prior of sentence `s` shown as `text` (itself, a clause of it, or it with its referent). */
 export function priorOf(s: Sentence, text: string, ctx: PriorContext): number {
   const { kind, lastMessage } = ctx;
@@ -126,8 +132,16 @@ export function priorOf(s: Sentence, text: string, ctx: PriorContext): number {
   // With an assistant, "I had no idea that …" remarks on the answer: first person, no fact of the
   // user's own (ranked as a plain sentence of theirs, not as what they told of themselves).
   const salience = talk ? salienceOf(text) : s.role === 'user' && kind === 'assist' ? (remarksOnAnswer(text) ? REMARK_RANK : CHOICE.test(text) ? CHOICE_RANK : 1) : 1;
-  // (Handed-over text's "I" and "my" are its author's: no first-person weight for the user.)
-  return rolePrior(s.role, handedOver ? t & ~FIRST_PERSON : t, talk) * pasted * salience * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
+  // (Handed-over text's "I" and "my" are its author's: no first-person weight for the user. Nor is
+  // an agent run's task the user telling about themselves: its "I tried to update from 2.0.13 …"
+  // is the reporter's story, and readers found it crowding out what the agent found.)
+  // (A reporter's sentence about the bug — "I expect the order to be DESC" — keeps it: what they
+  // expected is theirs to say.)
+  const ownFirst = handedOver || (kind === 'work' && s.role === 'user' && !REPORTS_BUG.test(text));
+  // (Its sentences of what the reporter did — "I also deleted my venv and recreated it" — rank
+  // below those of the bug: what is expected and what happens, and the code they name.)
+  const story = kind === 'work' && s.role === 'user' && (t & FIRST_PERSON) !== 0 && !(t & QUESTION) && !REPORTS_BUG.test(text) ? STORY_RANK : 1;
+  return story * rolePrior(s.role, ownFirst ? t & ~FIRST_PERSON : t, talk) * pasted * salience * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
 }
 
 /** The user telling about themselves (SourcedLine.about) — not in a long message they pasted (a

@@ -33,6 +33,22 @@ export function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed
   if (at >= 0 && later) task.nextStep = null;
 }
 
+/** "this function" and the like: a pointer at code the output showed. */
+const POINTED_CODE = /\b(?:this|that) (?:function|method|class|definition)\b/i;
+
+/**
+ * The left-off line naming the code its command read where it pointed at it ("Let me look at this
+ * function." over `sed -n '2256,2280p' query.py` → "Let me look at `get_order_dir`."): with the
+ * output gone, "this function" names nothing. The place is the one the State saw read last, when
+ * the command names its line or its name.
+ */
+export function nameLeftOffCode(left: LeftOffLine, state: TaskState | null): void {
+  const place = Array.isArray(state?.looked) ? state.looked[state.looked.length - 1] : undefined;
+  if (!place || !left.command || !POINTED_CODE.test(left.text) || left.text === left.command) return;
+  if (!new RegExp(`(?:^|\\D)${place.line}(?:\\D|$)`).test(left.command) && !left.command.includes(place.name)) return;
+  left.text = left.text.replace(POINTED_CODE, `\`${place.name}\``);
+}
+
 /** The left-off command's outcome in one line, as the State read the same action (`state`). */
 export function leftOffOutcome(left: LeftOffLine, state: TaskState | null): void {
   // (Lines of its output that name the task say more than its first line, unless it failed.)

@@ -87,6 +87,9 @@ export interface ErrorLine extends SourcedLine {
   frame?: string;
   /** Nothing after it was seen to resolve it: it still stood when this part ended. */
   unresolved?: boolean;
+  /** In an agent run, seen only in the user's messages: the error the task reports (the bug to
+   * fix), not one the work met. */
+  reported?: boolean;
   /** The command whose output showed it, as it identifies a run (error-fate.ts): a later round
    * that runs it again without the error resolves it. */
   run?: string;
@@ -121,6 +124,9 @@ export interface SearchLine {
   /** The notes it named, best first. */
   notes: string[];
   sources: string[];
+  /** The user's request that started the tool loop it belongs to (its sentence that asks), when
+   * known: the State lists the searches of each loop under it. */
+  request?: string;
 }
 
 /** Where the work stands (extract-state.ts): updated every round, the newest round wins. */

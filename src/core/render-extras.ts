@@ -7,7 +7,7 @@ import type { ErrorLine, FileEntry, Reference } from './record';
 import { blockMargin, shareFor } from './block-margin';
 import type { TokenizerFamily } from './tokenizer-family';
 import { assemble, OUTCOME_MARK, outputLine, RAN_PREFIX, resolutionLine, type SectionId } from './block-format';
-import { dropLoneSurrogates, isLeadIn } from './text';
+import { dropLoneSurrogates, isLeadIn, squash } from './text';
 import { RESOLVED_BY_INSTALL, errorText } from './error-fate';
 
 type Lines = Map<SectionId, string[]>;
@@ -49,7 +49,9 @@ export function addResolutions(lines: Lines, errors: readonly ErrorLine[], leftO
 export function addCommandOutput(lines: Lines, output: readonly string[], used: number, target: number, cost: Cost): number {
   const leftOffLines = lines.get('leftOff');
   const ranAt = leftOffLines?.findIndex((l) => l.startsWith(RAN_PREFIX)) ?? -1;
-  const shownable = ranAt >= 0 ? output.filter((l) => !l.includes('```')) : [];
+  // (Not a line the Ran line already gives as its outcome: "printed: X" then X again in the fence.)
+  const ran = ranAt >= 0 ? (leftOffLines?.[ranAt] ?? '') : '';
+  const shownable = ranAt >= 0 ? output.filter((l) => !l.includes('```') && !ran.includes(squash(l))) : [];
   if (!leftOffLines || !shownable.length) return used;
   const fence = '  ```';
   const shown: string[] = [];

@@ -84,7 +84,7 @@ function renderWith(record: CompactionRecord, options: RenderOptions, roleOf: (i
   const manyThreads = threads.length >= 2;
   const layout = new FactLayout({ threads, kind: record.kind, roleOf, ...(speakers ? { speakers } : {}) });
   const tasks = addTaskLines(draft, record, { work, threads, manyThreads, roleOf, speakers });
-  const sections = addSections(draft, record, { work, staleGoal: tasks.staleGoal, threads, manyThreads, leftOffText: tasks.leftOffText, goalText: tasks.goalText, target });
+  const sections = addSections(draft, record, { work, staleGoal: tasks.staleGoal, threads, manyThreads, leftOffText: tasks.leftOffText, goalText: tasks.goalText, requestText: tasks.requestText, target });
 
   // Key facts take everything left (render-facts.ts).
   const facts = new KeyFacts(draft, layout, manyThreads, saidAboveTest(record, tasks), memo);

@@ -7,8 +7,24 @@ import { type resultOf, withoutCd } from './tool-output';
 
 type RunResult = ReturnType<typeof resultOf>;
 
-/** Longest outcome line kept. */
+/** Longest outcome line kept as it is; a longer one is cut at its first sentence's end when that
+ * comes early enough, else kept whole up to MAX_WHOLE (see wholeLine). */
 const MAX_OUTCOME = 160;
+/** Longest line kept whole: a query's SQL, a long verdict. Readers took a line cut at "… ON…" or
+ * "… For" for the run's outcome and could not tell what it showed. */
+const MAX_WHOLE = 320;
+
+/**
+ * A line as an outcome says it: whole. A long one ends at its first sentence when that sentence
+ * says enough on its own ("Error: Requested setting X, but settings are not configured." of an
+ * error that goes on to advise), else stays whole up to MAX_WHOLE; only a longer one is cut.
+ */
+export function wholeLine(line: string): string {
+  if (line.length <= MAX_OUTCOME) return line;
+  const end = /^.{40,}?[.!?](?=\s+[A-Z])/.exec(line.slice(0, MAX_WHOLE));
+  if (end && end[0].length <= MAX_OUTCOME * 1.5) return end[0];
+  return line.length <= MAX_WHOLE ? line : truncateBalanced(line, MAX_WHOLE);
+}
 /** Lines of output that fail a run. */
 export const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Failure)\b.*|Error: .*|(?:[a-z_]\w*\.)+[A-Z]\w*: .*|.*\bNo module named\b.*|FAILED\b.*|FAIL:.*|ERROR:.*|.*\bfailures?=\d+.*|.*\b\d+ failed\b.*|.*: command not found|.*No such file or directory.*)$/;
 /** Lines a tool prints about itself, not about the work: pip's and npm's warnings and notices. */
@@ -17,13 +33,14 @@ export const TOOL_NOISE = /^(?:WARNING:|DEPRECATION:|\[notice\]|npm (?:WARN|noti
 const PASS_LINE = /^(?:OK\b.*|Ran \d+ tests? in .*|.*\b\d+ passed\b.*|.*\ball (?:the )?(?:tests?|checks?) (?:passed|pass|work).*|.*\b(?:tests? passed|success(?:fully)?|works correctly|fixed)\b.*)$/i;
 
 /** A line a script prints to say a check failed or showed the bug (marks and capitals it chose to
- * stand out: "❌ ISSUE: …", "BUG: …", "… (should be False but is True)"). */
-const BAD_VERDICT = /[❌✗✘]|\b(?:FAIL(?:ED|URE)?|BUG|ISSUE|WRONG|MISMATCH)\b|\bshould (?:be|have|not|return|raise)\b.*\bbut\b|\b(?:incorrect(?:ly)?|wrong)\b/;
+ * stand out: "❌ ISSUE: …", "BUG: …", "PROBLEM: …", "… (should be False but is True)"). */
+const BAD_VERDICT = /[❌✗✘]|\b(?:FAIL(?:ED|URE)?|BUG|ISSUE|PROBLEM|WRONG|MISMATCH)\b|\bshould (?:be|have|not|return|raise)\b.*\bbut\b|\b(?:incorrect(?:ly)?|wrong)\b/;
 /** A line a script prints to say a check passed ("✓ Uses name-based access", "PASS: …",
  * "Got exception (good!)", "This works correctly!"). */
 const GOOD_VERDICT = /[✓✔✅]|\b(?:PASS(?:ED)?|SUCCESS|OK)\b|\((?:good|expected|correct)\b|\b(?:works? (?:correctly|as expected)|as expected|is correct|correctly (?:handled|raised|returned))\b/i;
-/** Output that says nothing on its own: a heading ending in a colon, a rule, a harness's tag. */
-const NOT_A_FINDING = /:\s*$|^[-=*#_~. ]+$|^<\/?[\w-]+>$/;
+/** Output that says nothing on its own: a heading ending in a colon, a rule, a harness's tag, a
+ * printed value's first line left open ("migrations.AlterOrderWithRespectTo(", "order_with_respect_to='look',"). */
+const NOT_A_FINDING = /:\s*$|[([{,]\s*$|^[-=*#_~. ]+$|^<\/?[\w-]+>$/;
 
 /**
  * The line of a run's output that mattered, when the run neither failed nor said it passed: the
@@ -32,11 +49,63 @@ const NOT_A_FINDING = /:\s*$|^[-=*#_~. ]+$|^<\/?[\w-]+>$/;
  * a heading ending in a colon). A reader of "last output: Email value with default:" learns
  * nothing of what the run showed.
  */
-function telling(lines: readonly string[]): string {
+function telling(lines: readonly string[], remark = '', task: () => string = () => ''): string {
   // (Nor a line of brackets alone — the "]" closing a printed list —: it says nothing.)
   const fit = lines.filter((l) => l.length <= 400 && !TOOL_NOISE.test(l) && !NOT_A_FINDING.test(l) && /[\p{L}\p{N}]/u.test(l));
   const last = (re: RegExp): string | undefined => [...fit].reverse().find((l) => re.test(l));
-  return last(BAD_VERDICT) ?? last(GOOD_VERDICT) ?? fit[fit.length - 1] ?? lines[lines.length - 1] ?? '';
+  return last(BAD_VERDICT) ?? last(GOOD_VERDICT) ?? remarkedLine(fit, remark) ?? echoLine(fit, task) ?? fit[fit.length - 1] ?? lines[lines.length - 1] ?? '';
+}
+
+/** Fewest words a printed line must share with the task's report to echo it. */
+const MIN_ECHO = 5;
+
+/**
+ * The printed line that echoes what the task reported (a reproduction printing the query the issue
+ * quotes, `SELECT … ORDER BY "parent"."id" ASC`, among lines of its own debugging): the one sharing
+ * the most distinct words of three letters or more with the report, when it shares at least
+ * MIN_ECHO and more than any other line; else none.
+ */
+function echoLine(lines: readonly string[], task: () => string): string | undefined {
+  if (lines.length < 2) return undefined;
+  const reported = new Set(task().toLowerCase().match(/[a-z_][a-z0-9_]{2,}/g) ?? []);
+  if (!reported.size) return undefined;
+  const scored = lines.map((line) => new Set(line.toLowerCase().match(/[a-z_][a-z0-9_]{2,}/g) ?? []).size && [...new Set(line.toLowerCase().match(/[a-z_][a-z0-9_]{2,}/g) ?? [])].filter((w) => reported.has(w)).length);
+  const best = Math.max(...scored);
+  if (best < MIN_ECHO || scored.filter((n) => n === best).length > 1) return undefined;
+  return lines[scored.indexOf(best)];
+}
+
+/** Shortest quote of the output in the agent's remark that ties the remark to a line. */
+const MIN_QUOTE = 6;
+
+/**
+ * The line of the output the agent's next words quote (a code span or a quoted string of it:
+ * "The query shows `ORDER BY "app_parent"."id" ASC` but it should be DESC"): the line it read as
+ * the answer, whatever the script printed after it (a verdict it printed — ❌, PASS — says more).
+ * The one with the most of its quotes (of those, the one the remark quotes first); none when the
+ * remark quotes no line. A quote of a bare name
+ * (`_check_constraints`) ties the remark to no line: a listing names it on many.
+ */
+function remarkedLine(lines: readonly string[], remark: string): string | undefined {
+  if (!remark) return undefined;
+  // (Once each; a single quote only as one, not the apostrophes of "That's … it's".)
+  // (The character before a single quote is matched, not looked behind: iOS before 16.4.)
+  const quotes = [...new Set([...remark.matchAll(/`([^`\n]+)`|"([^"\n]+)"|(?:^|[^\w'])'([^'\n]+)'(?!\w)/g)].map((m) => squash(m[1] ?? m[2] ?? m[3] ?? '')))].filter((q) => q.length >= MIN_QUOTE && !/^[\w.]+(?:\(\))?$/.test(q));
+  if (!quotes.length) return undefined;
+  let best: string | undefined;
+  let most = 0;
+  let first = Infinity;
+  for (const line of lines) {
+    const flat = squash(line);
+    const hits = quotes.map((q, i) => (flat.includes(q) ? i : -1)).filter((i) => i >= 0);
+    // (Ties go to the line of the quote the remark makes first: what it says first it read first.)
+    if (hits.length > most || (hits.length === most && hits.length > 0 && (hits[0] as number) < first)) {
+      best = line;
+      most = hits.length;
+      first = hits[0] as number;
+    }
+  }
+  return best;
 }
 
 /** The specific line of a failure (an exception, an assertion, a failed test's own line) rather
@@ -44,25 +113,27 @@ function telling(lines: readonly string[]): string {
  * that something failed. */
 const TALLY = /^(?:=+\s*)?(?:FAILED \((?:failures|errors)=|.*\b\d+ (?:failed|passed|errors?)\b.*\bin [\d.]+s\b|.*\bfailures?=\d+)/;
 
-/** A run's outcome: passed (with the line that says so), or failed with its failure line. */
-export function outcomeOf(result: RunResult): { passed: boolean; outcome: string } {
+/** A run's outcome: passed (with the line that says so), or failed with its failure line; `remark`:
+ * what the agent said next, whose quote of the output names the line that mattered; `task`: what
+ * the task reported, which a reproduction's telling line echoes. */
+export function outcomeOf(result: RunResult, remark = '', task: () => string = () => ''): { passed: boolean; outcome: string } {
   const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
   const failures = lines.filter((l) => FAILURE_LINE.test(l) && l.length <= 400);
   const failure = [...failures].reverse().find((l) => !TALLY.test(l)) ?? failures[failures.length - 1];
   const failed = (result.code !== null && result.code !== 0) || result.error || failure !== undefined;
   if (failed) {
-    const line = failure ?? telling(lines);
+    const line = failure ?? telling(lines, remark, task);
     // ("failed with return code 1", not "(return code 1)": see state-format.ts's Looked at.)
     const code = result.code !== null && result.code !== 0 ? ` with return code ${result.code}` : '';
-    return { passed: false, outcome: line ? `failed${code}: ${truncateBalanced(line, MAX_OUTCOME)}` : `failed${code}` };
+    return { passed: false, outcome: line ? `failed${code}: ${wholeLine(line)}` : `failed${code}` };
   }
   // (A reproduction that prints "❌ ISSUE: …" and then "Done successfully" showed the bug.)
   const pass = lines.some((l) => BAD_VERDICT.test(l)) ? undefined : [...lines].reverse().find((l) => PASS_LINE.test(l) && l.length <= MAX_OUTCOME);
   if (pass) return { passed: true, outcome: `passed: ${pass}` };
   // A script that ran without error has not "passed" anything unless it says so: a reproduction
   // that prints the bug exits 0 too. The line that mattered says what it showed.
-  const shown = telling(lines);
-  return { passed: false, outcome: shown ? `ran without error, printed: ${truncateBalanced(shown, MAX_OUTCOME)}` : 'ran without error, no output' };
+  const shown = telling(lines, remark, task);
+  return { passed: false, outcome: shown ? `ran without error, printed: ${wholeLine(shown)}` : 'ran without error, no output' };
 }
 
 /** A search command (grep, ripgrep, git grep): its return code 1 says it found nothing. */
@@ -91,7 +162,7 @@ export function readOutcome(text: string): string {
 export function actionOutcome(result: RunResult, command = ''): string {
   const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
   const failure = [...lines].reverse().find((l) => FAILURE_LINE.test(l) && l.length <= 400);
-  if (failure) return `failed: ${truncateBalanced(failure, MAX_OUTCOME)}`;
+  if (failure) return `failed: ${wholeLine(failure)}`;
   // (A search that found nothing exits 1: no failure, an answer.)
   if (result.code === 1 && !lines.length && SEARCHES.test(withoutCd(command))) return 'no matches';
   if (result.code !== null && result.code !== 0) return `failed with return code ${result.code}`;
@@ -103,7 +174,7 @@ export function actionOutcome(result: RunResult, command = ''): string {
   // nothing of what the step found: the line it ended on, a total or a verdict, does.)
   const last = said.length >= 3 && first !== undefined && HEADER_LINE.test(first) ? said[said.length - 1] : undefined;
   const pick = last ?? first;
-  return pick ? truncateBalanced(squash(pick), MAX_OUTCOME) : 'no output';
+  return pick ? wholeLine(squash(pick)) : 'no output';
 }
 
 /** An output line that only heads the lines after it: one or two words, no digit, no stop. */

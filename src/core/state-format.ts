@@ -18,8 +18,9 @@ const MAX_LOOKED_NAMES = 4;
 
 /** The State section's lines, most needed first (the renderer fills them in order while its share
  * of the budget lasts). `leftOffCommand` / `leftOffText` / `leftOffOutcome`: what "Left off" already
- * shows, not repeated as the last action, the check or the cause. */
-export function stateLines(state: TaskState | null | undefined, leftOffCommand = '', leftOffText = '', leftOffOutcome = ''): string[] {
+ * shows, not repeated as the last action, the check or the cause; `asked`: the Goal and Latest
+ * request the block shows, which name the loops searched for. */
+export function stateLines(state: TaskState | null | undefined, leftOffCommand = '', leftOffText = '', leftOffOutcome = '', asked: AskedLines = {}): string[] {
   if (!state) return [];
   const out: string[] = [];
   // An agent at work on files (shell commands, edits; not the plugin's note tools or lookups) that
@@ -63,7 +64,7 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
     out.push(`- Looked at: ${path} — ${names.slice(-MAX_LOOKED_NAMES).map((p) => `${p.name} at line ${p.line}`).join(', ')}`);
   }
   if (state.notesRead.length) out.push(`- Notes read: ${state.notesRead.slice(-MAX_LISTED).join(', ')}`);
-  for (const s of state.searches) out.push(`- Searched "${s.query}": ${s.notes.length ? s.notes.join(', ') : 'nothing matched in the vault'}`);
+  out.push(...searchLines(state.searches, asked));
   const last = state.lastAction;
   if (last && last.command !== leftOffCommand && last.command !== state.checked?.command) out.push(`- Last action: ${last.command} — ${last.outcome}`);
   if (state.scratch.length) out.push(`- Scratch: ${state.scratch.slice(-MAX_LISTED).join(', ')}`);
@@ -116,4 +117,38 @@ export function inScratch(state: TaskState | null | undefined, path: string): bo
   const bare = !path.replace(/^\.\//, '').includes('/');
   const name = path.replace(/^\.\//, '');
   return state.scratch.some((p) => samePath(p, path) || (bare && /^\/[^/]+\/[^/]+$/.test(p) && p.endsWith(`/${name}`)));
+}
+
+/** The block's task lines (its Goal and Latest request), as the State may name them. */
+export interface AskedLines {
+  goal?: string;
+  latest?: string;
+}
+
+/** What a search returned: the notes it named, or that none matched. */
+const foundText = (s: TaskState['searches'][number]): string => (s.notes.length ? s.notes.join(', ') : 'nothing matched in the vault');
+
+/**
+ * The searches, each with the notes it found. The searches of two or more tool loops sit under
+ * the request that started each loop ("- Searches for \"<request>\":" then one item per search),
+ * the latest loop first: a reader of one flat list could not tell which question each search
+ * served. One loop's searches (or searches no request is known for) are a flat list, as before.
+ */
+export function searchLines(searches: TaskState['searches'], asked: AskedLines = {}): string[] {
+  const requests: string[] = [];
+  for (const s of searches) if (typeof s.request === 'string' && s.request && !requests.includes(s.request)) requests.push(s.request);
+  if (requests.length < 2) return searches.map((s) => `- Searched "${s.query}": ${foundText(s)}`);
+  const out = searches.filter((s) => !s.request).map((s) => `- Searched "${s.query}": ${foundText(s)}`);
+  // (A loop's heading and its first search are one item, its other searches one each: the renderer
+  // never shows a heading without a search under it, and shows what of a loop fits.)
+  // (A loop's request the block's Goal or Latest request already says is named by that line, not
+  // quoted again.)
+  const low = (x: string | undefined): string => (x ?? '').toLowerCase();
+  const label = (request: string): string => (low(asked.latest).includes(low(request)) ? 'the latest request' : low(asked.goal).includes(low(request)) ? 'the goal' : `"${request}"`);
+  // (The latest loop first: where the work is now, kept when the block has room for one loop only.)
+  for (const request of [...requests].reverse()) {
+    const items = searches.filter((s) => s.request === request).map((s) => `  - "${s.query}": ${foundText(s)}`);
+    out.push(`- Searches for ${label(request)}:\n${items[0] ?? ''}`, ...items.slice(1));
+  }
+  return out;
 }

@@ -44,3 +44,20 @@ export function resultOf(m: ChatMessage | undefined): { text: string; code: numb
 
 /** `cd /x && ` and the like at the start of a command line: where it runs, not what it does. */
 export const withoutCd = (line: string): string => line.replace(/^\s*(?:cd\s+\S+\s*(?:&&|;)\s*)+/, '').trim();
+
+/** Python run with `-c` code that only imports and prints a message or a version (`python -c
+ * "import asgiref; print('ok')"`): a look at the environment, not a test or reproduction of the work. */
+export function probesEnvironment(rest: string): boolean {
+  const code = /^-c\s+(["'])([\s\S]*?)\1/.exec(rest)?.[2];
+  if (code === undefined) return false;
+  const statements = code.split(/[;\n]/).map((x) => x.trim()).filter(Boolean);
+  // (Printing a message or a version only: printing what the code computes is a run.)
+  return statements.length > 0 && statements.every((x) => /^(?:import\s|from\s+\S+\s+import\s|print\s*\(\s*(?:f?(["'])[^"']*\1|[\w.]+\.__(?:version|file)__)\s*\)$|pass$)/.test(x)) && statements.some((x) => /^(?:import|from)\s/.test(x));
+}
+
+/** Whether a command (its first line, after `cd … &&`) is a python -c probe of the environment
+ * (see probesEnvironment). */
+export function probeCommand(command: string): boolean {
+  const m = /^python[\d.]*\s+(-c[\s\S]*)$/.exec(withoutCd(command));
+  return m !== null && probesEnvironment(m[1] as string);
+}

@@ -135,7 +135,10 @@ describe("the plugin's tool loop, replayed and compacted", () => {
     const compacted = (n: number): ChatMessage[] => h.session.messages.filter((m) => h.session.compactions.slice(0, n).some((c) => c.record.removedIds.includes(m.id)));
     const all = searchesIn(compacted(2));
     expect(all.map((s) => s.query)).toEqual(['garden plan spring beds', 'seed inventory', 'ordered seeds', 'compost bins']);
-    for (const s of all) expect(second).toContain(`- Searched "${s.query}": ${s.notes.join(', ')}`);
+    // Each loop's searches under the request that started it (named by the task line that says it).
+    const item = (s: { query: string; notes: string[] }): string => `  - "${s.query}": ${s.notes.join(', ')}`;
+    // (The latest loop first: where the work is now.)
+    expect(second).toContain(['- Searches for the latest request:', ...all.slice(3).map(item), '- Searches for the goal:', ...all.slice(0, 3).map(item)].join('\n'));
     expect(second).toMatch(/- Notes read: .*Projects\/Compost\.md/);
     expect(second).toMatch(/Left off: Let me find your compost notes\.\n- Ran: read_note Projects\/Compost\.md — read, \d+ lines/);
     // (The first loop's answer is carried, not its stale steps.)
@@ -143,7 +146,9 @@ describe("the plugin's tool loop, replayed and compacted", () => {
     expect(second).not.toContain('Let me check whether you already ordered any.');
     // The third took the answer: the loop is done, what it did still said (chained, not lost).
     expect(third).toContain('Left off: Turn the left bin every three weeks from April');
-    for (const s of all) expect(third).toContain(`- Searched "${s.query}": ${s.notes.join(', ')}`);
+    // (Each loop under its request, the latest first and whole; of the first loop what fits, from its
+    // first search, never its heading alone.)
+    expect(third).toContain(['- Searches for the latest request:', ...all.slice(3).map(item), '- Searches for the goal:', item(all[0] as { query: string; notes: string[] })].join('\n'));
     expect(third).toContain('- Changed: Shopping list.md — appended "- Basil seeds (Genovese)"');
   });
 });

@@ -4,33 +4,13 @@
 // alike are one line, an error met in one round and resolved in the next shows resolved, and the
 // rules do not crowd a small block. Hand-written runs, never benchmark data.
 import { describe, expect, it } from 'vitest';
-import { compact } from '../../src/core/compact';
 import { codePlaces, placeNamed } from '../../src/core/code-places';
 import type { ChatMessage } from '../../src/core/messages';
-import type { CompactionRecord, ErrorLine } from '../../src/core/record';
+import type { ErrorLine } from '../../src/core/record';
 import { errorLines, errorText, installOf } from '../../src/core/error-fate';
 import { addResolutions } from '../../src/core/render-extras';
 import type { SectionId } from '../../src/core/block-format';
-
-type Step = readonly [text: string, command: string | { name: string; args: Record<string, unknown> }, output: string];
-
-function run(task: string, steps: readonly Step[], followUp = 'Go on.', prefix = ''): ChatMessage[] {
-  const chat: ChatMessage[] = [{ id: `${prefix}u0`, createdAt: 0, role: 'user', content: task }];
-  steps.forEach(([text, call, output], i) => {
-    const n = `${prefix}${i + 1}`;
-    const { name, args } = typeof call === 'string' ? { name: 'bash', args: { command: call } } : call;
-    chat.push({ id: `a${n}`, createdAt: 0, role: 'assistant', content: text, toolCalls: [{ id: `c${n}`, name, arguments: JSON.stringify(args) }] });
-    chat.push({ id: `t${n}`, createdAt: 0, role: 'tool', toolCallId: `c${n}`, content: output });
-  });
-  chat.push({ id: `${prefix}u-last`, createdAt: 0, role: 'user', content: followUp });
-  return chat;
-}
-
-function compacted(chat: ChatMessage[], budgetTokens = 1200, previous: CompactionRecord | null = null): { block: string; record: CompactionRecord } {
-  const r = compact(chat, { budgetTokens, cut: chat.length - 1, model: 'gpt-4o', previous });
-  if (!r.ok) throw new Error(r.message);
-  return { block: r.block, record: r.record };
-}
+import { compacted, run } from './agent-run';
 
 const TASK = 'Fix the bug: invoice totals ignore discounts when an order has more than one line. You must only change source files, never the tests.';
 

@@ -16,21 +16,7 @@ import { estimateMessageTokens } from '../../src/core/message-tokens';
 import { estimateTokens } from '../../src/core/tokens';
 import type { ChatMessage } from '../../src/core/messages';
 import type { TaskState } from '../../src/core/record';
-
-type Step = readonly [text: string, command: string | { name: string; args: Record<string, unknown> }, output: string];
-
-/** An agent run: the task, then one assistant message per step with its tool call and result. */
-function run(task: string, steps: readonly Step[], followUp = 'Go on.'): ChatMessage[] {
-  const chat: ChatMessage[] = [{ id: 'u0', createdAt: 0, role: 'user', content: task }];
-  steps.forEach(([text, call, output], i) => {
-    const n = i + 1;
-    const { name, args } = typeof call === 'string' ? { name: 'bash', args: { command: call } } : call;
-    chat.push({ id: `a${n}`, createdAt: 0, role: 'assistant', content: text, toolCalls: [{ id: `c${n}`, name, arguments: JSON.stringify(args) }] });
-    chat.push({ id: `t${n}`, createdAt: 0, role: 'tool', toolCallId: `c${n}`, content: output });
-  });
-  chat.push({ id: 'u-last', createdAt: 0, role: 'user', content: followUp });
-  return chat;
-}
+import { run, type Step } from './agent-run';
 
 function blockOf(chat: ChatMessage[], budgetTokens = 1200): { block: string; state: TaskState | undefined; errors: string[] } {
   const r = compact(chat, { budgetTokens, cut: chat.length - 1, model: 'gpt-4o' });
