@@ -9,6 +9,7 @@ import { idsOf } from './fact-weights';
 import { IDENTITY_BOOST, readsAsIdentity, tellsAboutUser, tellsIdentity, tellsProfile } from './fact-prior';
 import { wordCount } from './text';
 import { findingOf } from './agent-prose';
+import { asideNamesSomething } from './salience';
 import { traitsOf } from './traits';
 
 /** An assistant message's list, as its items' heads (answer-shape.ts). */
@@ -154,6 +155,15 @@ export function sentenceCandidates(usable: readonly Sentence[], referents: Reado
     }
     // (At work, an agent's finding without its narration: "Looking at the code, I can see that
     // `x` only checks …" is "`x` only checks …".)
+    const aside = s.text.length > 12 && s.text.endsWith(']') ? ASIDE.exec(s.text) : null;
+    // Between two people, a picture's description that names nothing ("[shares a photo: a
+    // photography of a score board with a clock and a phone]") is left out: readers counted it as
+    // filler on every block they read. (LoCoMo recall 0.379/0.554/0.733 → 0.383/0.554/0.731 at
+    // 500/1,000/2,000, events 0.250/0.625/0.882 → 0.243/0.660/0.861.)
+    if (aside?.[1] && ctx.talk && !asideNamesSomething(s.text.slice(aside[1].length))) {
+      candidates.push(sentenceCandidate(s, pos, aside[1], idsOf(aside[1]), ctx));
+      continue;
+    }
     const finding = ctx.work && s.role === 'assistant' && !s.code ? findingOf(s.text) : s.text;
     candidates.push(finding === s.text ? sentenceCandidate(s, pos, s.text, s.ids, ctx) : sentenceCandidate(s, pos, finding, idsOf(finding), ctx));
     // A bracketed aside after the sentence's end ("We won! [shares a photo: …]") may be left
@@ -161,7 +171,6 @@ export function sentenceCandidates(usable: readonly Sentence[], referents: Reado
     // (one of the two at most: they share the group). A block with room for more whole sentences
     // keeps more of the conversation in later rounds too (LoCoMo chain decay at budget 1,000:
     // 0.88 → 0.95; single-shot recall unchanged within 0.01).
-    const aside = s.text.length > 12 && s.text.endsWith(']') ? ASIDE.exec(s.text) : null;
     if (aside?.[1]) candidates.push(sentenceCandidate(s, pos, aside[1], idsOf(aside[1]), ctx));
   }
   return candidates;

@@ -121,7 +121,7 @@ export function onlyShows(text: string): boolean {
     const close = text.indexOf(']', open + 1);
     if (close < 0) break;
     const aside = text.slice(open, close + 1);
-    if (NAMES_SOMETHING.test(aside.slice(aside.indexOf(':') + 2))) return false;
+    if (asideNamesSomething(aside)) return false;
     own += `${text.slice(from, open)} `;
     from = close + 1;
     open = text.indexOf('[', from);
@@ -132,6 +132,13 @@ export function onlyShows(text: string): boolean {
 
 /** What a picture's description names: a figure, or a capitalised word after a space. */
 const NAMES_SOMETHING = /\d|\s\p{Lu}/u;
+
+/** Whether a bracketed aside ("[shares a photo: a photo of a score board with a clock]") names
+ * something (see NAMES_SOMETHING) in what follows its label. */
+export function asideNamesSomething(aside: string): boolean {
+  const colon = aside.indexOf(':');
+  return NAMES_SOMETHING.test(colon < 0 ? aside : aside.slice(colon + 2));
+}
 const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
 
 /** Whether `text` has fewer than `n` whitespace-separated words holding a letter or a number

@@ -402,6 +402,18 @@ describe('key facts', () => {
     expect(both.map((f) => f.text)).toEqual(['Look at this! [shares a photo: Kilimanjaro summit sign at Uhuru Peak, 5895 metres, Tanzania]']);
   });
 
+  it('between two people, carries a sentence without a caption that names nothing, however much room there is', () => {
+    const msgs = [
+      user('u1', 'Last week I scored 40 points against the Hawks, my highest ever! [shares a photo: a photography of a score board with a clock and a phone]'),
+      assistant('a1', 'We climbed to the top in six days. [shares a photo: Kilimanjaro summit sign at Uhuru Peak, 5895 metres]'),
+    ];
+    const texts = selectFacts(sentencesOf(msgs), { poolTokens: 500, round: 1, kind: 'talk' }).map((f) => f.text);
+    expect(texts).toContain('Last week I scored 40 points against the Hawks, my highest ever!');
+    expect(texts.join(' ')).not.toContain('score board');
+    // (A description naming a place or a figure tells what the words do not: it may stay.)
+    expect(texts).toContain('We climbed to the top in six days. [shares a photo: Kilimanjaro summit sign at Uhuru Peak, 5895 metres]');
+  });
+
   it('takes no key fact that opens on a method name', () => {
     const msgs = [user('u1', 'The union query loses its annotations in Django 3.1 and later.\n.annotate() on 2 different querysets. .distinct() will not affect the queryset.')];
     const texts = selectFacts(sentencesOf(msgs), { poolTokens: 200, round: 1 }).map((f) => f.text);
