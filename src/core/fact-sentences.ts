@@ -4,7 +4,7 @@
 // narrating its next step is no fact either. The ranking (extract-facts) reads only what is left.
 import { thinksAloud } from './agent-prose';
 import type { Sentence } from './extract-sentences';
-import { goesOn, onlyShows, opensOnPointer, pointsEarly } from './salience';
+import { buildsOn, goesOn, onlyShows, opensOnPointer, pointsEarly } from './salience';
 import { STANDS_ALONE, assistantProse, cued, mayHold, memo, prose, question } from './sentence-memo';
 import { ANNOUNCEMENT, NARRATION, SHORT_EXCLAMATION } from './traits';
 
@@ -52,6 +52,7 @@ const OPENS_ON_POINTER = question((s) => opensOnPointer(s.text), prose);
 const mayPointEarly = mayHold(['it', 'this', 'that', 'them', 'these', 'those', 'him', 'her']);
 const LEANS_BACK = question((s) => (mayPointEarly(s) && pointsEarly(s.text)) || goesOn(s.text), prose);
 const GOES_ON_TEXT = question((s) => goesOn(s.text), prose);
+const BUILDS_ON_TEXT = question((s) => buildsOn(s.text), prose);
 const AGENT_STEP_TEXT = question(cued(AGENT_STEP, ['let', 'lets']), assistantProse);
 
 /** The sentence a pointer-led sentence (sentences[i]) leans on: the one before it in the same
@@ -98,6 +99,12 @@ export function usableSentences(sentences: readonly Sentence[], talk = false, wo
     const s = sentences[i] as Sentence;
     if (!isFactSentence(s)) continue;
     if (memo(s, OPENS_ON_POINTER)) {
+      const before = referentOf(sentences, i, talk, work);
+      if (!before) continue;
+      referents.set(s, before);
+    } else if (!work && memo(s, BUILDS_ON_TEXT)) {
+      // "Similarly, …", "Others focus on …": with the sentence it builds on, or no fact (away
+      // from it, the line compares with nothing).
       const before = referentOf(sentences, i, talk, work);
       if (!before) continue;
       referents.set(s, before);

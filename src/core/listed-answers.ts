@@ -56,16 +56,17 @@ const INTENT = /^(?:\w+,\s+)?I(?:['’]m| am) (?:thinking of|planning|looking fo
 
 /** A question asking for more of what the answer before gave ("Are there any other hidden gems
  * that you can recommend?", "how many more unique forms do you have?", "What's the most popular
- * book among these recommendations?"): as a thread's head it names nothing the thread is about —
- * readers met it over lists they could not place. One pointing back by "these" / "those" / "the
- * above" in five content words or fewer, or asking for "other" / "more" / "else" in three or fewer. */
+ * book among these recommendations?", "the artist lived before Dali. can you try again?"): as a
+ * thread's head it names nothing the thread is about — readers met it over lists they could not
+ * place, the question the list answers lost. One pointing back by "these" / "those" / "the above"
+ * / "again" in five content words or fewer, or asking for "other" / "more" / "else" in three or fewer. */
 export function asksForMore(text: string): boolean {
   const words = contentWords(text).length;
   // (One naming what it asks for beside the pointer — "websites or stores where I can find these
   // types of gifts" — still heads its list.)
   return (POINTS_BACK.test(text) && words <= POINTING_WORDS) || (MORE.test(text) && words <= MORE_WORDS);
 }
-const POINTS_BACK = /\b(?:these|those|the above|the same)\b/i;
+const POINTS_BACK = /\b(?:these|those|the above|the same|again|another one|instead)\b/i;
 const MORE = /\b(?:other|others|more|else|another)\b/i;
 const MORE_WORDS = 3;
 const POINTING_WORDS = 5;

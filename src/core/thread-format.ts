@@ -12,6 +12,7 @@ import { isChoice, saysChosen } from './fact-prior';
 import { newsRank, profileRank } from './salience';
 import type { Speakers } from './speakers';
 import { dropLoneSurrogates } from './text';
+import { confirmsAnswer } from './thread-outcomes';
 
 export const ABOUT_USER_HEAD = '### About the user:';
 export const THREAD_HEAD_PREFIX = '### ';
@@ -193,7 +194,9 @@ export class FactLayout {
         // (A choice said in so many words: what the user only takes up — "I think I'll start with
         // a hybrid approach" — competes by its rank, as under "About the user" before; taking it
         // here cost LongMemEval recall at 1,000, 0.596 → 0.578.)
-        if (!g.startsWith('thread:') || !f.about || !saysChosen(f.text)) continue;
+        // (Or the assistant's yes to what the user asked it to confirm: thread-outcomes.ts.)
+        const outcome = (f.about && saysChosen(f.text)) || (this.input.roleOf(f.sources[0] ?? '') === 'assistant' && confirmsAnswer(f.text));
+        if (!g.startsWith('thread:') || !outcome) continue;
         const had = choiceOf.get(g);
         if (!had || (f.seq ?? 0) > (had.seq ?? 0)) choiceOf.set(g, f);
       }
@@ -305,18 +308,18 @@ function headFor(t: ThreadLine, own: readonly SourcedLine[], askedOf: ReadonlyMa
 
 /**
  * A thread's facts as laid out under heads: a list shown under the thread that answers another
- * question than its head, asked on a later day, heads the facts from it on by that question ("Now,
- * I'm thinking of scheduling a maintenance check for my road bike" two days after the bike lights
+ * question than its head, asked after a line shown there, heads the facts from it on by that
+ * question ("Now, I'm thinking of scheduling a maintenance check for my road bike" two days after the bike lights
  * chosen under their head): readers found a later session's checklist under the earlier head, with
  * only the day on its line to tell. Else the thread whole under its head.
  */
 function laterAsked(t: ThreadLine, own: readonly SourcedLine[], askedOf: ReadonlyMap<SourcedLine, string>): [ThreadLine, SourcedLine[]][] {
   const sorted = [...own].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
-  const first = sorted[0];
-  const firstDay = first && first.at > 0 ? describeDay(first.at) : '';
+  // (On the same day too: "Do you have any recommendations for photographers?" asked after the
+  // party's theme was chosen, its tips read as theme ideas under the theme's head.)
   const at = sorted.findIndex((f, i) => {
     const asked = askedOf.get(f);
-    return i > 0 && asked !== undefined && f.at > 0 && firstDay !== '' && describeDay(f.at) !== firstDay && !(t.text.includes(asked) || asked.includes(t.text));
+    return i > 0 && asked !== undefined && !(t.text.includes(asked) || asked.includes(t.text));
   });
   if (at <= 0) return [[t, sorted]];
   const split = sorted[at] as SourcedLine;
