@@ -56,6 +56,20 @@ describe('fact sentences', () => {
     expect(referents.get(usable[1]!)?.text).toBe('We visited the Rijksmuseum in Amsterdam on Sunday.');
   });
 
+  it('carries a sentence building on the one before it ("Similarly, …", "Others …") with it, or not at all', () => {
+    const ss = sentencesOf([
+      msg('a1', 'assistant', 'Queen Juliana relied on her husband Prince Bernhard during her reign. Similarly, the Norwegian king leaned on his daughter for advice.'),
+      msg('a2', 'assistant', 'Others read the treaty as a victory for the northern provinces.'),
+      msg('a3', 'assistant', 'Additionally, keep the sourdough starter in the fridge between bakes.'),
+    ]);
+    const { usable, referents } = usableSentences(ss);
+    expect(texts(usable)).toEqual(['Queen Juliana relied on her husband Prince Bernhard during her reign.', 'Similarly, the Norwegian king leaned on his daughter for advice.']);
+    expect(referents.get(usable[1]!)?.text).toBe('Queen Juliana relied on her husband Prince Bernhard during her reign.');
+    // At work, "Additionally, I changed …" names the agent's own step: it stays a candidate.
+    const work = usableSentences(sentencesOf([msg('a4', 'assistant', 'Additionally, the parser now rejects empty headers in the config loader.')]), false, true);
+    expect(texts(work.usable)).toEqual(['Additionally, the parser now rejects empty headers in the config loader.']);
+  });
+
   it('between two people, never takes as a referent a sentence that itself goes on from the one before', () => {
     const ss = sentencesOf([
       msg('u1', 'user', 'Hey Dave, thanks for checking in! The insurance process was a hassle with a ton of paperwork. But it is all sorted now, and the garage is fixing my car. I cannot wait to drive it again on the coast road!'),
