@@ -75,7 +75,9 @@ export function referentOf(sentences: readonly Sentence[], i: number, talk = fal
   // ASC. The difference is …" opened on a contrast whose first half was gone; "… was added to fix
   // X. However, if Y, … Then …" reads on.)
   if (work && !talk && BUT.test(before.text)) return null;
-  if (memo(before, OPENS_ON_POINTER) || (talk && memo(before, GOES_ON_TEXT)) || !memo(before, STANDS_ALONE) || thinksAloud(before) || (before.role === 'assistant' && memo(before, AGENT_STEP_TEXT))) return null;
+  // (Nor, away from work, one that builds on the sentence before it: "Others focus on … There
+  // are also disagreements …" opened on the half of a contrast whose first half was gone.)
+  if (memo(before, OPENS_ON_POINTER) || (talk && memo(before, GOES_ON_TEXT)) || (!work && memo(before, BUILDS_ON_TEXT)) || !memo(before, STANDS_ALONE) || thinksAloud(before) || (before.role === 'assistant' && memo(before, AGENT_STEP_TEXT))) return null;
   return before;
 }
 
@@ -113,14 +115,21 @@ export function usableSentences(sentences: readonly Sentence[], talk = false, wo
       // there's a chance I'll visit more" goes on from it. With it when there is one; alone a
       // pointer stays a candidate (ranking both down cost LoCoMo recall at budget 2,000: 0.709 →
       // 0.692), a "But …" whose first half cannot be carried ("Not yet, been busy. But …") is none.
+      // With an assistant, a pointer said early without its referent is none either: "I've
+      // already got it hung up in my living room" under "About the user" named nothing.
       const before = referentOf(sentences, i, talk, work);
       if (before) referents.set(s, before);
-      else if (memo(s, GOES_ON_TEXT)) continue;
+      else if (memo(s, GOES_ON_TEXT) || (!talk && !work && EARLY_IT.test(s.text))) continue;
     }
     usable.push(s);
   }
   return { usable, referents };
 }
+
+/** "it" or "them" in a sentence's first five words, as an object ("I've already got it hung up"):
+ * a thing named before. ("her", "this", "that" there are as often a determiner: "relied on her
+ * husband".) */
+const EARLY_IT = /^(?:\S+\s+){1,4}(?:it|them)\b(?!\s+(?:is|was|'s|’s)\b)/i;
 
 /** A contrast opening a sentence: its first half is the sentence before it. */
 const BUT = /^but\b/i;

@@ -65,6 +65,13 @@ describe('fact sentences', () => {
     const { usable, referents } = usableSentences(ss);
     expect(texts(usable)).toEqual(['Queen Juliana relied on her husband Prince Bernhard during her reign.', 'Similarly, the Norwegian king leaned on his daughter for advice.']);
     expect(referents.get(usable[1]!)?.text).toBe('Queen Juliana relied on her husband Prince Bernhard during her reign.');
+    // Nor is one a referent: "There are also …" after it opened on a half whose first half was gone.
+    const pair = usableSentences(sentencesOf([msg('a5', 'assistant', 'Others focus on the harvests of the northern provinces. There are also debates over the treaty of Utrecht and its borders.')]));
+    expect(pair.usable).toHaveLength(0);
+    // With an assistant, a pointer said early without its referent is no fact; between two people it stays one.
+    const early = [msg('u6', 'user', "I've already got it hung up in my living room above the sofa.")];
+    expect(usableSentences(sentencesOf(early)).usable).toHaveLength(0);
+    expect(usableSentences(sentencesOf(early), true).usable).toHaveLength(1);
     // At work, "Additionally, I changed …" names the agent's own step: it stays a candidate.
     const work = usableSentences(sentencesOf([msg('a4', 'assistant', 'Additionally, the parser now rejects empty headers in the config loader.')]), false, true);
     expect(texts(work.usable)).toEqual(['Additionally, the parser now rejects empty headers in the config loader.']);
