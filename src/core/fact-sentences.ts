@@ -75,9 +75,9 @@ export function referentOf(sentences: readonly Sentence[], i: number, talk = fal
   // ASC. The difference is …" opened on a contrast whose first half was gone; "… was added to fix
   // X. However, if Y, … Then …" reads on.)
   if (work && !talk && BUT.test(before.text)) return null;
-  // (Nor, away from work, one that builds on the sentence before it: "Others focus on … There
+  // (Nor, with an assistant, one that builds on the sentence before it: "Others focus on … There
   // are also disagreements …" opened on the half of a contrast whose first half was gone.)
-  if (memo(before, OPENS_ON_POINTER) || (talk && memo(before, GOES_ON_TEXT)) || (!work && memo(before, BUILDS_ON_TEXT)) || !memo(before, STANDS_ALONE) || thinksAloud(before) || (before.role === 'assistant' && memo(before, AGENT_STEP_TEXT))) return null;
+  if (memo(before, OPENS_ON_POINTER) || (talk && memo(before, GOES_ON_TEXT)) || (!talk && !work && memo(before, BUILDS_ON_TEXT)) || !memo(before, STANDS_ALONE) || thinksAloud(before) || (before.role === 'assistant' && memo(before, AGENT_STEP_TEXT))) return null;
   return before;
 }
 
@@ -104,7 +104,7 @@ export function usableSentences(sentences: readonly Sentence[], talk = false, wo
       const before = referentOf(sentences, i, talk, work);
       if (!before) continue;
       referents.set(s, before);
-    } else if (!work && memo(s, BUILDS_ON_TEXT)) {
+    } else if (!talk && !work && memo(s, BUILDS_ON_TEXT)) {
       // "Similarly, …", "Others focus on …": with the sentence it builds on, or no fact (away
       // from it, the line compares with nothing).
       const before = referentOf(sentences, i, talk, work);

@@ -102,8 +102,8 @@ export function goesOn(text: string): boolean {
 
 /** A sentence that builds on a point made before it ("Similarly, …", "Additionally, …", "For
  * example, …", "Others focus on …", "Another option is …"): readers of assistant chats met such
- * lines with the sentence they lean on gone. Not read at work, where an agent's "Additionally, I
- * changed …" names its own step. */
+ * lines with the sentence they lean on gone. Read with an assistant only: at work an agent's
+ * "Additionally, I changed …" names its own step, and friends seldom talk so. */
 const BUILDS_ON = /^(?:similarly|additionally|likewise|moreover|furthermore|in addition|for (?:example|instance)|on the other hand|in contrast|by contrast|conversely|instead|otherwise|meanwhile|nevertheless|nonetheless|as a result|in this case|in that case|as well|others|another|the other|the latter|the former|the rest)\b/i;
 
 /** Whether a sentence builds on the one before it (see BUILDS_ON). */
