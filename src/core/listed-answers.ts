@@ -3,7 +3,7 @@
 // just before it — which heads the list's thread when only keyword phrases did (headByAsked). A
 // line "- Asked: …" beside each list cost a thread's line of room (LongMemEval at 1,000, recall
 // 0.554 → 0.585 without it, threads shown unchanged): the thread's head says what was asked. Pure.
-import { listHeadsOf } from './answer-shape';
+import { codeAnswerOf, listHeadsOf } from './answer-shape';
 import { isRequestText } from './extract-goal';
 import type { Sentence } from './extract-sentences';
 import type { ListedAnswer } from './fact-candidates';
@@ -37,7 +37,11 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
   for (const [m, text] of intentOf) if (!askedOf.has(m) || VAGUE.test(askedOf.get(m) as string)) askedOf.set(m, text);
   removed.forEach((m, i) => {
     if (m.role !== 'assistant') return;
-    const heads = listHeadsOf(m);
+    // (Else the command or query it gave, when its one code block is one line and the user asked
+    // for it in the message before.)
+    const list = listHeadsOf(m);
+    const code = list.length || removed[i - 1]?.role !== 'user' ? '' : codeAnswerOf(m);
+    const heads = code ? [code] : list;
     // A list the user turned down in their reply is no answer they will come back for.
     if (!heads.length || (removed[i + 1]?.role === 'user' && rejected.has(i + 1))) return;
     const asked = removed[i - 1]?.role === 'user' ? askedOf.get(i - 1) : undefined;
