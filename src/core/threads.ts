@@ -303,7 +303,11 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     const byRequest = leans && seg.opening && openingHead(seg.opening) ? '' : asked;
     const byOpening = !byRequest && kind === 'assist' && seg.opening ? openingHead(seg.opening) : '';
     let head = byRequest || byOpening;
-    const phrases = head ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
+    // (Else, with an assistant, what the assistant said the user's text was: a thread opened by a
+    // pasted e-mail with no request is headed "This appears to be an email sent by … discussing an
+    // idea for a video-based website.", where its phrases named the e-mail's addressees.)
+    const described = head || kind !== 'assist' ? '' : describedText(seg.sentences);
+    const phrases = head || described ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
     // (A request that follows up on an answer of the session — "write a product description using
     // the above", "can you try again?" — heads it only when nothing else does: the session's
     // opening, else its phrases, say what it was about.)
@@ -320,9 +324,9 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     const line: ThreadLine = {
       id,
       // (One phrase alone reads as a fragment, not a topic: the head is then its days alone.)
-      text: head || (phrases.length >= 2 ? phrases.join(', ') : ''),
+      text: head || described || (phrases.length >= 2 ? phrases.join(', ') : ''),
       head: head ? 'request' : 'phrases',
-      sources: [head && head === byRequest ? (seg.opener?.[0] as Sentence).id : head ? (seg.opening?.[0] as Sentence).id : firstId],
+      sources: [head && head === byRequest ? (seg.opener?.[0] as Sentence).id : head ? (seg.opening?.[0] as Sentence).id : described ? (seg.sentences.find((x) => x.text === described) as Sentence).id : firstId],
       at: seg.from,
       from: seg.from,
       to: seg.to,
@@ -337,6 +341,17 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     for (let i = seg.start; i < seg.end; i++) threadOf.set((messages[i] as ChatMessage).id, id);
   }
   return { threads, threadOf };
+}
+
+/** The assistant saying what the user's text is ("This appears to be an email sent by …", "This
+ * is a cover letter for …"): the opening sentence of its first reply in a thread, when it does. */
+const DESCRIBES = /^(?:this|the (?:text|email|e-mail|message|passage|article|letter|document|code|script|poem|story|essay)|what you (?:shared|sent|pasted|provided)) (?:appears to be|seems to be|looks like|reads like|is) (?:an?|the) /i;
+/** Most words of such a head. */
+const DESCRIBED_WORDS = 30;
+
+function describedText(sentences: readonly Sentence[]): string {
+  const first = sentences.find((s) => s.role === 'assistant');
+  return first && first.index === 0 && first.wc <= DESCRIBED_WORDS && DESCRIBES.test(first.text) ? first.text : '';
 }
 
 function topOf(profile: ReadonlyMap<string, number>): Record<string, number> {

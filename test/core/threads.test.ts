@@ -611,3 +611,20 @@ describe('a new request moving on from the thread opens one of its own', () => {
     expect(threadOf.get(chat[3]!.id)).toBe(threadOf.get(chat[2]!.id));
   });
 });
+
+describe('a thread opened by a pasted text with no request', () => {
+  it("is headed by what the assistant said the text was, in its words, not by the text's names", () => {
+    seq = 0;
+    const day = (d: number, i: number): number => T0 + d * DAY + i * 60_000;
+    const chat = [
+      msg('user', 'From: Marta Visser\nTo: Joost de Wit; Lotte Bakker\nSubject: tulip idea\n\nI do not want to spell the plan out here. Bulbs sell out every spring in Lisse, and nobody ships them abroad well. We could ship tulip bulbs to growers in Canada before the frost. Meet at my place on Friday after eight.\n\nMarta', day(0, 0)),
+      msg('assistant', 'This appears to be an email from Marta Visser to Joost de Wit and Lotte Bakker about shipping tulip bulbs to Canada. She suggests meeting on Friday to discuss it.', day(0, 1)),
+      msg('user', 'What is a simple sourdough bread recipe for a beginner with a Dutch oven?', day(2, 0)),
+      msg('assistant', 'Mix 500 g flour, 350 g water, 100 g starter and 10 g salt, and bake it at 250 °C for 40 minutes.', day(2, 1)),
+    ];
+    const { threads } = extractThreads(chat, sentencesOf(chat), 'assist', [], 1);
+    expect(threads[0]?.text).toBe('This appears to be an email from Marta Visser to Joost de Wit and Lotte Bakker about shipping tulip bulbs to Canada.');
+    expect(threads[0]?.sources).toEqual([chat[1]!.id]);
+    expect(threads[1]?.text).toBe('What is a simple sourdough bread recipe for a beginner with a Dutch oven?');
+  });
+});
