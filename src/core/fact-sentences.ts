@@ -119,7 +119,7 @@ export function usableSentences(sentences: readonly Sentence[], talk = false, wo
       // already got it hung up in my living room" under "About the user" named nothing.
       const before = referentOf(sentences, i, talk, work);
       if (before) referents.set(s, before);
-      else if (memo(s, GOES_ON_TEXT) || (!talk && !work && EARLY_IT.test(s.text))) continue;
+      else if (memo(s, GOES_ON_TEXT) || (!talk && !work && leansEarly(s.text))) continue;
     }
     usable.push(s);
   }
@@ -130,6 +130,19 @@ export function usableSentences(sentences: readonly Sentence[], talk = false, wo
  * a thing named before. ("her", "this", "that" there are as often a determiner: "relied on her
  * husband".) */
 const EARLY_IT = /^(?:\S+\s+){1,4}(?:it|them)\b(?!\s+(?:is|was|'s|’s)\b)/i;
+
+/** "their", "his" or "her" in a sentence's first five words with no name before it ("I've been
+ * listening to their songs a lot"): whose, the sentence before said. ("Queen Juliana relied on her
+ * husband" names her.) */
+const EARLY_WHOSE = /^((?:\S+\s+){1,4})(?:their|his|her)\b/i;
+
+/** Whether a sentence leans, in its first words, on a thing or person it does not name. */
+function leansEarly(text: string): boolean {
+  if (EARLY_IT.test(text)) return true;
+  const m = EARLY_WHOSE.exec(text);
+  // (A capital after the first word, other than "I", is a name.)
+  return m !== null && !/\s(?!I\b|I['’])\p{Lu}/u.test(` ${(m[1] as string).replace(/^\s*\S+/, '')}`);
+}
 
 /** A contrast opening a sentence: its first half is the sentence before it. */
 const BUT = /^but\b/i;

@@ -253,13 +253,33 @@ describe("a same day's list on another topic under its own question", () => {
     expect(lines[photos + 1]).toContain('Ask for referrals');
   });
 
-  it('keeps a follow-up on the same topic under the head', () => {
+  it('keeps a follow-up on the same topic under the head when a list shown there answers the head', () => {
     const lines = layout.lines([
+      fact('Garden party; Decades night; Travel theme', 'a2', 2, { listed: true, asked: 'Do you have any ideas for themes that would make the retirement party special?' }),
       fact("I think I'll go with a garden party theme.", 'u3', 3, { about: true }),
       fact('Bunting; Lanterns; Photo wall', 'a5', 5, { listed: true, asked: 'What decorations would suit a garden party theme for the retirement party?' }),
       vermouth,
     ]);
     expect(lines.filter((l) => l.startsWith('### ')).length).toBe(2);
+  });
+});
+
+describe('the lines said under a head before a list answering another question', () => {
+  it('stay under that head, the list going under its own question', () => {
+    const thread: ThreadLine = { id: 1, text: 'Do you know any reputable music appraisers I could reach out to?', head: 'request', sources: ['u1'], at: T0, from: T0, to: T0, score: 1, round: 1 };
+    const other: ThreadLine = { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'], from: T0 + DAY, to: T0 + DAY };
+    const layout = new FactLayout({ threads: [thread, other], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const seqOf = (message: number): number => 1e9 + message * 1e4;
+    const lines = layout.lines([
+      { text: "A luthier can mend your grandfather's 1950s Gibson guitar before it is appraised.", sources: ['a2'], at: T0, score: 1, round: 1, seq: seqOf(2), thread: 1 },
+      { text: "Omega Service Centers; Bob's Watches; WatchRepair.net", sources: ['a5'], at: T0, score: 1, round: 1, seq: seqOf(5), thread: 1, listed: true, asked: 'Do you know any reputable watch repair services or collectors I could reach out to?' },
+      { text: 'Dolin; Noilly Prat; Carpano Antica', sources: ['a20'], at: T0 + DAY, score: 1, round: 1, seq: seqOf(20), thread: 2, listed: true },
+    ]);
+    const guitar = lines.findIndex((l) => l.includes('Gibson guitar'));
+    const watch = lines.indexOf('### 12 May 2025: Do you know any reputable watch repair services or collectors I could reach out to?');
+    expect(lines.slice(0, guitar).reverse().find((l) => l.startsWith('### '))).toContain('music appraisers');
+    expect(watch).toBeGreaterThan(guitar);
+    expect(lines[watch + 1]).toContain("Bob's Watches");
   });
 });
 
