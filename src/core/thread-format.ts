@@ -192,7 +192,10 @@ export class FactLayout {
     // fact often ranks below older sessions' and was left out of the spread's share, so a block
     // ended on the session before: LoCoMo recall at 1,000 0.551 → 0.550, events 0.625 → 0.611.)
     const order = (g: string): number => (g.startsWith('who:') ? 2 : g === latestKey ? 1 : 0);
-    const groups = talk ? [...firstOf].sort(([a], [b]) => order(b) - order(a)) : [...firstOf];
+    // (With an assistant too, the latest thread first: the kept messages go on with it, and its
+    // best line, ranked below older threads' lists, was left out — the left-off line then followed
+    // no head of its own.)
+    const groups = talk ? [...firstOf].sort(([a], [b]) => order(b) - order(a)) : [...firstOf].sort(([a], [b]) => Number(b === latestKey) - Number(a === latestKey));
     const out = groups.map(([g, f]) => eventOf.get(g)?.f ?? f);
     // With an assistant, each thread's outcome (the user's choice, thread-outcomes.ts) next: the
     // options without the one chosen were what readers could not go on from.

@@ -283,6 +283,18 @@ describe('the lines said under a head before a list answering another question',
   });
 });
 
+describe('the spread with an assistant', () => {
+  it("takes the latest thread's best line first: the kept messages go on with it", () => {
+    const day = (d: number): number => T0 + d * DAY;
+    const mk = (id: number, d: number, text: string): ThreadLine => ({ id, text, head: 'request', sources: [`u${id}`], at: day(d), from: day(d), to: day(d), score: 1, round: 1 });
+    const threads = [mk(1, 0, 'Can you recommend sourdough books?'), mk(2, 1, 'Which bike lights suit a commute?'), mk(3, 2, 'How did Queen Juliana spend her retirement?')];
+    const layout = new FactLayout({ threads, kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const f = (text: string, id: string, t: number, score: number, listed = false): SourcedLine => ({ text, sources: [id], at: day(t - 1), score, round: 1, thread: t, ...(listed ? { listed: true } : {}) });
+    const ranked = [f('Flour Water Salt Yeast; Tartine Bread; The Perfect Loaf', 'a1', 1, 3, true), f('Lezyne Strip Drive; Cygolite Hotrod; Bontrager Ion', 'a2', 2, 2.5, true), f('Queen Juliana moved to Soestdijk Palace and painted there.', 'a3', 3, 1)];
+    expect(layout.spread(ranked).map((x) => x.thread)).toEqual([3, 1, 2]);
+  });
+});
+
 describe('a line that is its thread\'s head', () => {
   it('is said once, by the head, not again under About the user', () => {
     const thread: ThreadLine = { id: 1, text: "I'm planning to buy a cast-iron pan online and I'm on a budget.", head: 'request', sources: ['u1'], at: 0, from: 0, to: 0, score: 1, round: 1 };
