@@ -261,18 +261,10 @@ export class FactLayout {
       if (list) list.push(f);
       else groups.set(key, [f]);
     }
-    const lines: string[] = [];
-    // Who the people are first (their facts under their head, without a speaker's label), then
-    // what belongs to no thread known here, then the threads in the order they began.
-    for (const key of PEOPLE) {
-      const own = groups.get(key);
-      if (own) lines.push(this.head(key), ...groupFacts(own, () => undefined, textOf));
-    }
-    const loose = facts.filter((f) => {
-      const key = this.group(f);
-      return key === '' || (key.startsWith('thread:') && !this.byId.has(Number(key.slice(7))));
-    });
-    if (loose.length) lines.push(...groupFacts(loose, this.labelOf, textOf));
+    // The threads' lines first, so what a head shown says is not said again under "About the
+    // user" (a list's question heading its part: "I'm planning to buy some new cookware online").
+    const threadLines: string[] = [];
+    const heads: string[] = [];
     for (const t of this.input.threads) {
       // (A fact that is the head itself is not said twice: the head alone says it — shown alone
       // for what the user said of themselves, which "About the user" held before; a request alone
@@ -280,18 +272,36 @@ export class FactLayout {
       const all = groups.get(`thread:${t.id}`) ?? [];
       const own = all.filter((f) => !t.text.includes(f.text));
       if (!own.length) {
-        if (this.input.kind === 'assist' && all.some((f) => f.about)) lines.push(threadHead(t));
+        if (this.input.kind === 'assist' && all.some((f) => f.about)) {
+          threadLines.push(threadHead(t));
+          heads.push(t.text);
+        }
         continue;
       }
       const head = headFor(t, own, askedOf);
       for (const [part, facts] of laterAsked(head, own, askedOf)) {
-        lines.push(threadHead(part));
+        threadLines.push(threadHead(part));
+        heads.push(part.text);
         // The head names the days: a fact line names its day only when it differs from the
         // thread's single day.
         const single = part.from > 0 && threadSpan(part.from, part.to) === describeDay(part.from) ? describeDay(part.from) : '';
-        lines.push(...groupFacts(facts, this.labelOf, textOf, single));
+        // (Nor a line that its part's head, a list's question, says.)
+        threadLines.push(...groupFacts(part === head ? facts : facts.filter((f) => !part.text.includes(f.text)), this.labelOf, textOf, single));
       }
     }
+    const lines: string[] = [];
+    // Who the people are first (their facts under their head, without a speaker's label), then
+    // what belongs to no thread known here, then the threads in the order they began.
+    for (const key of PEOPLE) {
+      const own = groups.get(key)?.filter((f) => key !== 'about' || !heads.some((h) => h.includes(f.text)));
+      if (own?.length) lines.push(this.head(key), ...groupFacts(own, () => undefined, textOf));
+    }
+    const loose = facts.filter((f) => {
+      const key = this.group(f);
+      return key === '' || (key.startsWith('thread:') && !this.byId.has(Number(key.slice(7))));
+    });
+    if (loose.length) lines.push(...groupFacts(loose, this.labelOf, textOf));
+    lines.push(...threadLines);
     return lines;
   }
 }

@@ -309,6 +309,19 @@ describe('a line that is its thread\'s head', () => {
     expect(lines.filter((l) => l.includes('cast-iron pan'))).toEqual(["### Asked: I'm planning to buy a cast-iron pan online and I'm on a budget."]);
     expect(lines).toContain('- I cook for my two teenage sons every evening.');
   });
+
+  it("is said once when a list's question heads the thread", () => {
+    const thread: ThreadLine = { id: 1, text: "I'm looking to increase my social media presence.", head: 'request', sources: ['u1'], at: 0, from: 0, to: 0, score: 1, round: 1 };
+    const other: ThreadLine = { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'] };
+    const layout = new FactLayout({ threads: [thread, other], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const plan = "I'm planning to buy a cast-iron pan online and I'm on a budget.";
+    const lines = layout.lines([
+      { text: plan, sources: ['u4'], at: 0, score: 1, round: 1, seq: 1e9 + 4e4, thread: 1, about: true },
+      { text: 'Lodge; Victoria; Staub', sources: ['a5'], at: 0, score: 1, round: 1, seq: 1e9 + 5e4, thread: 1, listed: true, asked: plan },
+      { text: 'Dolin; Noilly Prat; Carpano Antica', sources: ['a9'], at: 0, score: 1, round: 1, seq: 1e9 + 9e4, thread: 2, listed: true },
+    ]);
+    expect(lines.filter((l) => l.includes('cast-iron pan'))).toEqual([`### Asked: ${plan}`]);
+  });
 });
 
 describe('a request head without the words the user moved on by', () => {
