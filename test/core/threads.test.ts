@@ -415,7 +415,8 @@ describe('facts that stand alone', () => {
     const layout = new FactLayout({ threads: [thread(1, 10), thread(2, 20)], kind: 'assist', roleOf: () => 'user' });
     const line = (text: string, thread: number): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread });
     const ranked = [line('First of the old thread.', 1), line('Second of the old thread.', 1), line('First of the latest.', 2), line('Second of the latest.', 2), line('Third of the latest.', 2), line('Fourth of the latest.', 2)];
-    expect(layout.spread(ranked).map((f) => f.text)).toEqual(['First of the old thread.', 'First of the latest.', 'Second of the latest.', 'Third of the latest.']);
+    // (The latest thread's best first of all, then the others' bests, then the latest's next two.)
+    expect(layout.spread(ranked).map((f) => f.text)).toEqual(['First of the latest.', 'First of the old thread.', 'Second of the latest.', 'Third of the latest.']);
   });
 
   it("with an assistant, takes each thread's answer first: its list, else the assistant's best sentence", () => {
@@ -430,7 +431,8 @@ describe('facts that stand alone', () => {
       line('Gardena; Rain Bird; Hozelock', 'a2b', 2, { listed: true }),
       line('Thanks, that helps with the beds.', 'u3', 3),
     ];
-    expect(layout.spread(ranked).slice(0, 3).map((f) => f.sources[0])).toEqual(['a1', 'a2b', 'u3']);
+    // (The latest thread, whose only line is the user's, first.)
+    expect(layout.spread(ranked).slice(0, 3).map((f) => f.sources[0])).toEqual(['u3', 'a1', 'a2b']);
   });
 
   it("takes each session's news first between two people, not what the friend said of it", () => {
