@@ -77,7 +77,9 @@ export function referentOf(sentences: readonly Sentence[], i: number, talk = fal
   if (work && !talk && BUT.test(before.text)) return null;
   // (Nor, with an assistant, one that builds on the sentence before it: "Others focus on … There
   // are also disagreements …" opened on the half of a contrast whose first half was gone.)
-  if (memo(before, OPENS_ON_POINTER) || (talk && memo(before, GOES_ON_TEXT)) || (!talk && !work && memo(before, BUILDS_ON_TEXT)) || !memo(before, STANDS_ALONE) || thinksAloud(before) || (before.role === 'assistant' && memo(before, AGENT_STEP_TEXT))) return null;
+  // (Nor, with an assistant, one that itself leans early on what it does not name: "I've already
+  // got it hung up …" took a "Plus, it's …" after it, both about a thing named nowhere.)
+  if (memo(before, OPENS_ON_POINTER) || (talk && memo(before, GOES_ON_TEXT)) || (!talk && !work && (memo(before, BUILDS_ON_TEXT) || leansEarly(before.text))) || !memo(before, STANDS_ALONE) || thinksAloud(before) || (before.role === 'assistant' && memo(before, AGENT_STEP_TEXT))) return null;
   return before;
 }
 
@@ -126,10 +128,10 @@ export function usableSentences(sentences: readonly Sentence[], talk = false, wo
   return { usable, referents };
 }
 
-/** "it" or "them" in a sentence's first five words, as an object ("I've already got it hung up"):
+/** "it", "them" or "him" in a sentence's first six words, as an object ("I've already got it hung up"):
  * a thing named before. ("her", "this", "that" there are as often a determiner: "relied on her
  * husband".) */
-const EARLY_IT = /^(?:\S+\s+){1,4}(?:it|them)\b(?!\s+(?:is|was|'s|’s)\b)/i;
+const EARLY_IT = /^(?:\S+\s+){1,5}(?:it|them|him)\b(?!\s+(?:is|was|'s|’s)\b)/i;
 
 /** "their", "his" or "her" in a sentence's first five words with no name before it ("I've been
  * listening to their songs a lot"): whose, the sentence before said. ("Queen Juliana relied on her

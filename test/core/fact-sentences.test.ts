@@ -72,6 +72,12 @@ describe('fact sentences', () => {
     const early = [msg('u6', 'user', "I've already got it hung up in my living room above the sofa.")];
     expect(usableSentences(sentencesOf(early)).usable).toHaveLength(0);
     expect(usableSentences(sentencesOf(early), true).usable).toHaveLength(1);
+    // Nor is such a sentence the referent of the one after it: both are about a thing named nowhere.
+    const chain = usableSentences(sentencesOf([msg('u7', 'user', "I've already got it hung up in my living room. Plus, it's a great conversation starter with guests.")]));
+    expect(chain.usable).toHaveLength(0);
+    // "him" with no name before it leans too; a name before "her" says whose.
+    expect(usableSentences(sentencesOf([msg('u8', 'user', 'Thanks to him, I released my first EP in the spring.')])).usable).toHaveLength(0);
+    expect(usableSentences(sentencesOf([msg('u9', 'user', 'Queen Juliana relied on her husband during the long reign.')])).usable).toHaveLength(1);
     // At work, "Additionally, I changed …" names the agent's own step: it stays a candidate.
     const work = usableSentences(sentencesOf([msg('a4', 'assistant', 'Additionally, the parser now rejects empty headers in the config loader.')]), false, true);
     expect(texts(work.usable)).toEqual(['Additionally, the parser now rejects empty headers in the config loader.']);
