@@ -13,6 +13,7 @@ import { MY, QUESTION } from './traits';
 import { openingHead, phrasesOf, requestHead } from './thread-heads';
 import { isContentWord, vocabSize, wordOf } from './vocab';
 import { messageWords, prose, sentencesByMessage, stampedMessage } from './message-words';
+import { contentWords } from './word-scan';
 
 /** A word that points back at what was said before it. */
 const LEANS = /\b(?:they|them|it|these|those|this)\b/i;
@@ -306,8 +307,20 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     // (Else, with an assistant, what the assistant said the user's text was: a thread opened by a
     // pasted e-mail with no request is headed "This appears to be an email sent by … discussing an
     // idea for a video-based website.", where its phrases named the e-mail's addressees.)
-    const described = head || kind !== 'assist' ? '' : describedText(seg.sentences);
-    const phrases = head || described ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
+    let described = head || kind !== 'assist' ? '' : describedText(seg.sentences);
+    let phrases = head || described ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
+    // (Else, with an assistant, the first request of the user in the thread that names what its
+    // phrases name: a thread opened by a pasted report is about what the user asked of it — "Help me
+    // further define the structure of a typical commercial appraisal report …" — where the phrases
+    // read "appraisal report writing application, Income Approach section, capitalization rate".
+    // A request naming none of them — "Please write in English language." — heads nothing.)
+    if (!head && !described && kind === 'assist' && phrases.length) {
+      const asked = topicalRequest(seg.sentences, phrases);
+      if (asked) {
+        described = asked;
+        phrases = [];
+      }
+    }
     // (A request that follows up on an answer of the session — "write a product description using
     // the above", "can you try again?" — heads it only when nothing else does: the session's
     // opening, else its phrases, say what it was about.)
@@ -341,6 +354,18 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     for (let i = seg.start; i < seg.end; i++) threadOf.set((messages[i] as ChatMessage).id, id);
   }
   return { threads, threadOf };
+}
+
+/** The first request of the user among a thread's sentences that reads as a title (requestHead),
+ * does not follow up on an answer and shares a content word with the thread's phrases; ''. */
+function topicalRequest(sentences: readonly Sentence[], phrases: readonly string[]): string {
+  const named = new Set(phrases.flatMap((p) => contentWords(p)));
+  for (const s of sentences) {
+    if (s.role !== 'user' || !isRequest(s) || followsUp([s])) continue;
+    const head = requestHead([s]);
+    if (head && contentWords(head).some((w) => named.has(w))) return head;
+  }
+  return '';
 }
 
 /** The assistant saying what the user's text is ("This appears to be an email sent by …", "This

@@ -630,3 +630,30 @@ describe('a thread opened by a pasted text with no request', () => {
     expect(threads[1]?.text).toBe('What is a simple sourdough bread recipe for a beginner with a Dutch oven?');
   });
 });
+
+describe('a thread of pasted text headed by the request made of it', () => {
+  it("takes the user's request that names what the paste is about, never one naming none of it", () => {
+    seq = 0;
+    const day = (d: number, i: number): number => T0 + d * DAY + i * 60_000;
+    // (A pasted text: a dozen sentences or more.)
+    const report = ['Income Approach section: the capitalization rate of the Keizersgracht office building is 5.2 %.', 'The Income Approach section weighs the net operating income.', 'The capitalization rate follows the Amsterdam market.', 'Comparable offices on the Herengracht sold at a lower capitalization rate.', 'The building has four floors of offices.', 'Its tenants sign leases of five years.', 'Vacancy stood at three percent last year.', 'Operating expenses rose with the energy prices.', 'The roof was renewed in 2019.', 'Parking is rented out separately.', 'The ground floor holds a bakery.', 'Rents are indexed every January.', 'The appraisal date is the first of March.'].join(' ');
+    const chat = [
+      msg('user', report, day(0, 0)),
+      msg('assistant', 'Thank you for the report text, it reads clearly.', day(0, 1)),
+      msg('user', 'Can you help me with that?', day(0, 2)),
+      msg('assistant', 'Of course, tell me what you need.', day(0, 3)),
+      msg('user', 'Help me define each sub section of the Income Approach section of the appraisal report.', day(0, 4)),
+      msg('assistant', 'The Income Approach section can hold the rent roll, the operating expenses, the net operating income and the capitalization rate, each with its sources.', day(0, 5)),
+      msg('user', 'What is a simple sourdough bread recipe for a beginner with a Dutch oven?', day(2, 0)),
+      msg('assistant', 'Mix 500 g flour, 350 g water, 100 g starter and 10 g salt, and bake it at 250 °C for 40 minutes.', day(2, 1)),
+    ];
+    const { threads } = extractThreads(chat, sentencesOf(chat), 'assist', [], 1);
+    expect(threads[0]?.text).toBe('Help me define each sub section of the Income Approach section of the appraisal report.');
+    expect(threads[0]?.sources).toEqual([chat[4]!.id]);
+    // A later request naming nothing the paste is about heads nothing: the phrases stay.
+    chat[4] = { ...chat[4]!, content: 'Please write every answer in the English language from now on.' };
+    const other = extractThreads(chat, sentencesOf(chat), 'assist', [], 1).threads[0];
+    expect(other?.head).toBe('phrases');
+    expect(other?.text).toMatch(/capitalization rate|Income Approach/);
+  });
+});
