@@ -5,6 +5,7 @@
 import { thinksAloud } from './agent-prose';
 import type { Sentence } from './extract-sentences';
 import { buildsOn, goesOn, onlyShows, opensOnPointer, pointsEarly } from './salience';
+import { userConfirms } from './thread-outcomes';
 import { STANDS_ALONE, assistantProse, cued, mayHold, memo, prose, question } from './sentence-memo';
 import { ANNOUNCEMENT, NARRATION, SHORT_EXCLAMATION } from './traits';
 
@@ -33,7 +34,10 @@ export function isFactSentence(s: Sentence): boolean {
   return memo(s, FACT_SENTENCE);
 }
 function factSentence(s: Sentence): boolean {
-  if (s.code || s.template || (s.role !== 'user' && s.role !== 'assistant') || s.keyCount < 3 || s.wc < 5 || s.wc > MAX_WORDS) return false;
+  if (s.code || s.template || (s.role !== 'user' && s.role !== 'assistant') || s.wc < 5 || s.wc > MAX_WORDS) return false;
+  // (Three words of content at least; the user naming which guess was right — "Yes it is the
+  // Arnolfini portrait." — says its two.)
+  if (s.keyCount < 3 && !(s.role === 'user' && s.keyCount >= 2 && userConfirms(s.text))) return false;
   // A list item that is a short name ("- Converse Chuck Taylor All Star"): most of its words
   // capitalised, no stop of its own. ("- The user changes their email address" is a step.)
   if (s.item && s.wc <= ITEM_WORDS && !/[.!?]["'”’)\]]*$/u.test(s.text) && nameLike(s.text)) return false;
@@ -102,6 +106,12 @@ export function usableSentences(sentences: readonly Sentence[], talk = false, wo
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
     if (!isFactSentence(s)) continue;
+    // (With an assistant, the user naming which guess was right — "Yes it is the Arnolfini
+    // portrait." — stands under its thread's head, after the guesses: thread-outcomes.ts.)
+    if (!talk && !work && s.role === 'user' && userConfirms(s.text)) {
+      usable.push(s);
+      continue;
+    }
     if (memo(s, OPENS_ON_POINTER)) {
       const before = referentOf(sentences, i, talk, work);
       if (!before) continue;

@@ -13,7 +13,7 @@ import { newsRank, profileRank } from './salience';
 import type { Speakers } from './speakers';
 import { dropLoneSurrogates } from './text';
 import { contentWords } from './word-scan';
-import { confirmsAnswer } from './thread-outcomes';
+import { confirmsAnswer, userConfirms } from './thread-outcomes';
 
 export const ABOUT_USER_HEAD = '### About the user:';
 export const THREAD_HEAD_PREFIX = '### ';
@@ -207,7 +207,8 @@ export class FactLayout {
         // a hybrid approach" — competes by its rank, as under "About the user" before; taking it
         // here cost LongMemEval recall at 1,000, 0.596 → 0.578.)
         // (Or the assistant's yes to what the user asked it to confirm: thread-outcomes.ts.)
-        const outcome = (f.about && saysChosen(f.text)) || (this.input.roleOf(f.sources[0] ?? '') === 'assistant' && confirmsAnswer(f.text));
+        const role = this.input.roleOf(f.sources[0] ?? '');
+        const outcome = (f.about && saysChosen(f.text)) || (role === 'assistant' && confirmsAnswer(f.text)) || (role === 'user' && userConfirms(f.text));
         if (!g.startsWith('thread:') || !outcome) continue;
         const had = choiceOf.get(g);
         if (!had || (f.seq ?? 0) > (had.seq ?? 0)) choiceOf.set(g, f);

@@ -20,7 +20,7 @@ export function latestChoices(usable: readonly Sentence[], threadOf: ReadonlyMap
   let asked = false;
   for (const s of usable) {
     if (s.role === 'user') asked = (s.traits & QUESTION) !== 0;
-    const outcome = s.role === 'user' ? !(s.traits & QUESTION) && saysChosen(s.text) : s.role === 'assistant' && asked && s.index === 0 && confirmsAnswer(s.text);
+    const outcome = s.role === 'user' ? !(s.traits & QUESTION) && (saysChosen(s.text) || userConfirms(s.text)) : s.role === 'assistant' && asked && s.index === 0 && confirmsAnswer(s.text);
     if (!outcome) continue;
     const t = threadOf.get(s.id);
     if (t !== undefined) latest.set(t, s);
@@ -41,3 +41,16 @@ export function confirmsAnswer(text: string): boolean {
 }
 const SAYS_RIGHT = /\b(?:indeed|correct|right)\b/i;
 const CONFIRMS_WORD = /^(?:yes|yep|correct|exactly|indeed|that['’]s (?:right|correct)|you['’]re (?:right|correct))\b[,!.]*\s+/i;
+
+/** The user saying which of the answer's guesses was right, by its name ("Yes it is the Arnolfini
+ * portrait.", "Yes, it's Velázquez."): the outcome of a question they knew the answer to. Kept
+ * though it opens on "it" — under its thread's head, after the guesses, it reads whole. */
+const USER_CONFIRMS = /^(?:(?:ok(?:ay)?|great|right|perfect|thanks)[,!.]*\s+){0,2}(?:yes|yeah|yep|correct|right)[,!.]*\s+(?:it|that)(?:['’]s| is| was) (?:the |a |an )?["“]?/i;
+
+/** Whether a user's sentence names which guess was right (see USER_CONFIRMS). */
+export function userConfirms(text: string): boolean {
+  const m = USER_CONFIRMS.exec(text);
+  // (The name's capital tells it: "Yes it is the one you said" names nothing.)
+  return m !== null && /^\p{Lu}/u.test(text.slice(m[0].length));
+}
+

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/core/compact';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
-import { confirmsAnswer, latestChoices } from '../../src/core/thread-outcomes';
+import { confirmsAnswer, latestChoices, userConfirms } from '../../src/core/thread-outcomes';
+import { usableSentences } from '../../src/core/fact-sentences';
 import { asksForMore, listedAnswers } from '../../src/core/listed-answers';
 import type { SourcedLine, ThreadLine } from '../../src/core/record';
 import { FactLayout, threadHead, withoutSegue } from '../../src/core/thread-format';
@@ -113,6 +114,21 @@ describe("the assistant's yes to what the user asked it to check", () => {
     const texts = [...latestChoices(sentencesOf(msgs), threadOf)].map((s) => s.text);
     // A yes that only agrees ("Yes, I'm familiar …") says no outcome.
     expect(texts).toEqual(['Yes, "Mira Lent" is indeed an anagram of the word "interval" once you swap two letters.']);
+  });
+
+  it("takes the user's naming of the right guess as the outcome, though it opens on \"it\"", () => {
+    seq = 0;
+    const msgs = [
+      msg('user', 'Which painter shows his own reflection in a tiny mirror?', T0),
+      msg('assistant', 'It could be one of these:\n1. Jan van Eyck\n2. Giovanni Bellini\n3. Diego Velázquez', T0 + 1),
+      msg('user', 'ok great! Yes it is the Arnolfini Portrait by Van Eyck.', T0 + 2),
+    ];
+    const ss = sentencesOf(msgs);
+    expect([...latestChoices(ss, new Map(msgs.map((m) => [m.id, 1])))].map((s) => s.text)).toEqual(['Yes it is the Arnolfini Portrait by Van Eyck.']);
+    // Kept as a fact though it opens on "it"; "Yes it is the one you said" names nothing.
+    expect(usableSentences(ss).usable.map((s) => s.text)).toContain('Yes it is the Arnolfini Portrait by Van Eyck.');
+    expect(userConfirms('Yes it is the one you said.')).toBe(false);
+    expect(userConfirms("Yes, it's Velázquez after all.")).toBe(true);
   });
 
   it('never takes a yes that leans on a pointer, nor one after no question', () => {
