@@ -125,3 +125,36 @@ export function listHeadsOf(m: ChatMessage): string[] {
   headsCache.set(m, { content: m.content, heads });
   return heads;
 }
+
+/** Longest command or query line an answer is carried as (characters). */
+const CODE_CHARS = 200;
+
+/** An answer whose first code block is one line — the command or query the user asked for
+ * ("qemu-system-x86_64 -cdrom … -vnc :1"), in backticks; '' for any other answer. Readers found
+ * the answer's sentence explaining one flag kept and the command itself lost (code is never a
+ * fact sentence). */
+export function codeAnswer(content: string): string {
+  const open = /^\s*(?:```|~~~)[^\n]*\n/m.exec(content);
+  if (!open) return '';
+  const rest = content.slice(open.index + open[0].length);
+  const close = /^\s*(?:```|~~~)\s*$/m.exec(rest);
+  if (!close) return '';
+  const lines = rest.slice(0, close.index).split('\n').map((l) => l.trim()).filter(Boolean);
+  const line = lines[0] ?? '';
+  if (lines.length !== 1 || line.length > CODE_CHARS || line.includes('`') || !/[\p{L}]/u.test(line)) return '';
+  return `\`${dropLoneSurrogates(line)}\``;
+}
+
+/** codeAnswer of a message, read once per message object. */
+const codeCache = new WeakMap<ChatMessage, { content: string; code: string }>();
+export function codeAnswerOf(m: ChatMessage): string {
+  const hit = codeCache.get(m);
+  if (hit && hit.content === m.content) return hit.code;
+  const code = codeAnswer(m.content);
+  codeCache.set(m, { content: m.content, code });
+  return code;
+}
+
+/** Whether a listed fact's text is a code answer (codeAnswer): one backticked span. */
+export const isCodeAnswer = (text: string): boolean => /^`[^`]+`$/.test(text);
+

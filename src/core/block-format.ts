@@ -7,6 +7,7 @@ import type { EditableSection } from './edit-types';
 import type { LeftOffLine, SourcedLine } from './record';
 import { describeDay, resolveRelativeDates } from './dates';
 import { dropLoneSurrogates, wordCount } from './text';
+import { isCodeAnswer } from './answer-shape';
 
 export const OPEN_TAG = '<previous_context>';
 export const CLOSE_TAG = '</previous_context>';
@@ -144,7 +145,8 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
       const role = roleOf(id) ?? '';
       const who = capitalised(role);
       // (Who, then the day when it changes; a comma between when both are there.)
-      const said = f.listed ? `${who || 'Assistant'} listed` : who;
+      // (A command or query the answer gave is no list: "Assistant gave: `…`".)
+      const said = f.listed ? `${who || 'Assistant'} ${isCodeAnswer(f.text) ? 'gave' : 'listed'}` : who;
       const when = day && day !== shownDay ? day : '';
       label = said && when ? `${said}, ${when}` : said || when;
       if (day) shownDay = day;

@@ -182,6 +182,8 @@ export function extractRules(message: ChatMessage): SourcedLine[] {
       // (The binding test first: it rules out most sentences, and the user's is anchored.)
       if (words < 3 || words > 60 || !(harness ? BINDING.test(sentence) : USER_RULE.test(sentence) || SHOUTED.test(sentence)) || advisesReader(sentence)) continue;
       if (FORMAT.test(sentence) || ENVIRONMENT.test(sentence)) continue;
+      // (Nor a user's question: "Don't they care about the future of our planet?" asks, binds nothing.)
+      if (!harness && /\?["'”’)\]]*$/u.test(sentence.trim())) continue;
       // A rule that announces what follows ("… the following files:", "… this command:") carries
       // it: the list's items or the command, or it says nothing whole.
       push(/:\s*$/.test(sentence) ? withWhatFollows(sentence, lines, i) : sentence, i);

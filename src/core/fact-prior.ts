@@ -39,12 +39,17 @@ const named = (text: string): boolean => NAME.test(text.replace(/^\s*\S+/, ''));
  * into the facts' pool (thread-outcomes.ts). Forcing what the user takes up (TAKES_UP) as well cost
  * LongMemEval recall at 1,000, 0.596 → 0.544: "I think I'll start with a hybrid approach." took the
  * room of the user's own facts. */
-export const saysChosen = (text: string): boolean => CHOICE.test(text);
+export const saysChosen = (text: string): boolean => CHOICE.test(text) || GIVES_A_TRY.test(text);
+
+/** The user choosing by trying what the answer offered, named ("I think I'll give Brooklyn
+ * Nine-Nine a try."): not "I'll give it a try", which names nothing. (Case-sensitive: the name's
+ * capital is what tells it.) */
+const GIVES_A_TRY = /\bI(?:['’]ll| will| think I['’]ll| think I will)(?: definitely| probably)? give (?:[A-Z0-9"“][^\s]*\s+){1,6}a (?:try|shot|go)\b/;
 
 /** Whether a text says what the user chose (CHOICE) or took up of the answer (TAKES_UP, naming it):
  * a thread's outcome, laid out under its head. */
 export const isChoice = (text: string): boolean => {
-  if (CHOICE.test(text)) return true;
+  if (saysChosen(text)) return true;
   const m = TAKES_UP.exec(text);
   if (!m) return false;
   // (What it takes up: the words after the verb, and the one inside "check … out".)
@@ -131,7 +136,7 @@ export function priorOf(s: Sentence, text: string, ctx: PriorContext): number {
   // reaction). (With an assistant it moved nothing but recall: LongMemEval at 500, 0.43 → 0.38.)
   // With an assistant, "I had no idea that …" remarks on the answer: first person, no fact of the
   // user's own (ranked as a plain sentence of theirs, not as what they told of themselves).
-  const salience = talk ? salienceOf(text) : s.role === 'user' && kind === 'assist' ? (remarksOnAnswer(text) ? REMARK_RANK : CHOICE.test(text) ? CHOICE_RANK : 1) : 1;
+  const salience = talk ? salienceOf(text) : s.role === 'user' && kind === 'assist' ? (remarksOnAnswer(text) ? REMARK_RANK : saysChosen(text) ? CHOICE_RANK : 1) : 1;
   // (Handed-over text's "I" and "my" are its author's: no first-person weight for the user. Nor is
   // an agent run's task the user telling about themselves: its "I tried to update from 2.0.13 …"
   // is the reporter's story, and readers found it crowding out what the agent found.)

@@ -4,7 +4,8 @@
 // narrating its next step is no fact either. The ranking (extract-facts) reads only what is left.
 import { thinksAloud } from './agent-prose';
 import type { Sentence } from './extract-sentences';
-import { goesOn, onlyShows, opensOnPointer, pointsEarly } from './salience';
+import { buildsOn, goesOn, onlyShows, opensOnPointer, pointsEarly } from './salience';
+import { userConfirms } from './thread-outcomes';
 import { STANDS_ALONE, assistantProse, cued, mayHold, memo, prose, question } from './sentence-memo';
 import { ANNOUNCEMENT, NARRATION, SHORT_EXCLAMATION } from './traits';
 
@@ -33,7 +34,10 @@ export function isFactSentence(s: Sentence): boolean {
   return memo(s, FACT_SENTENCE);
 }
 function factSentence(s: Sentence): boolean {
-  if (s.code || s.template || (s.role !== 'user' && s.role !== 'assistant') || s.keyCount < 3 || s.wc < 5 || s.wc > MAX_WORDS) return false;
+  if (s.code || s.template || (s.role !== 'user' && s.role !== 'assistant') || s.wc < 5 || s.wc > MAX_WORDS) return false;
+  // (Three words of content at least; the user naming which guess was right — "Yes it is the
+  // Arnolfini portrait." — says its two.)
+  if (s.keyCount < 3 && !(s.role === 'user' && s.keyCount >= 2 && userConfirms(s.text))) return false;
   // A list item that is a short name ("- Converse Chuck Taylor All Star"): most of its words
   // capitalised, no stop of its own. ("- The user changes their email address" is a step.)
   if (s.item && s.wc <= ITEM_WORDS && !/[.!?]["'”’)\]]*$/u.test(s.text) && nameLike(s.text)) return false;
@@ -52,6 +56,7 @@ const OPENS_ON_POINTER = question((s) => opensOnPointer(s.text), prose);
 const mayPointEarly = mayHold(['it', 'this', 'that', 'them', 'these', 'those', 'him', 'her']);
 const LEANS_BACK = question((s) => (mayPointEarly(s) && pointsEarly(s.text)) || goesOn(s.text), prose);
 const GOES_ON_TEXT = question((s) => goesOn(s.text), prose);
+const BUILDS_ON_TEXT = question((s) => buildsOn(s.text), prose);
 const AGENT_STEP_TEXT = question(cued(AGENT_STEP, ['let', 'lets']), assistantProse);
 
 /** The sentence a pointer-led sentence (sentences[i]) leans on: the one before it in the same
@@ -74,7 +79,11 @@ export function referentOf(sentences: readonly Sentence[], i: number, talk = fal
   // ASC. The difference is …" opened on a contrast whose first half was gone; "… was added to fix
   // X. However, if Y, … Then …" reads on.)
   if (work && !talk && BUT.test(before.text)) return null;
-  if (memo(before, OPENS_ON_POINTER) || (talk && memo(before, GOES_ON_TEXT)) || !memo(before, STANDS_ALONE) || thinksAloud(before) || (before.role === 'assistant' && memo(before, AGENT_STEP_TEXT))) return null;
+  // (Nor, with an assistant, one that builds on the sentence before it: "Others focus on … There
+  // are also disagreements …" opened on the half of a contrast whose first half was gone.)
+  // (Nor, with an assistant, one that itself leans early on what it does not name: "I've already
+  // got it hung up …" took a "Plus, it's …" after it, both about a thing named nowhere.)
+  if (memo(before, OPENS_ON_POINTER) || (talk && memo(before, GOES_ON_TEXT)) || (!talk && !work && (memo(before, BUILDS_ON_TEXT) || leansEarly(before.text))) || !memo(before, STANDS_ALONE) || thinksAloud(before) || (before.role === 'assistant' && memo(before, AGENT_STEP_TEXT))) return null;
   return before;
 }
 
@@ -97,7 +106,19 @@ export function usableSentences(sentences: readonly Sentence[], talk = false, wo
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
     if (!isFactSentence(s)) continue;
+    // (With an assistant, the user naming which guess was right — "Yes it is the Arnolfini
+    // portrait." — stands under its thread's head, after the guesses: thread-outcomes.ts.)
+    if (!talk && !work && s.role === 'user' && userConfirms(s.text)) {
+      usable.push(s);
+      continue;
+    }
     if (memo(s, OPENS_ON_POINTER)) {
+      const before = referentOf(sentences, i, talk, work);
+      if (!before) continue;
+      referents.set(s, before);
+    } else if (!talk && !work && memo(s, BUILDS_ON_TEXT)) {
+      // "Similarly, …", "Others focus on …": with the sentence it builds on, or no fact (away
+      // from it, the line compares with nothing).
       const before = referentOf(sentences, i, talk, work);
       if (!before) continue;
       referents.set(s, before);
@@ -106,13 +127,33 @@ export function usableSentences(sentences: readonly Sentence[], talk = false, wo
       // there's a chance I'll visit more" goes on from it. With it when there is one; alone a
       // pointer stays a candidate (ranking both down cost LoCoMo recall at budget 2,000: 0.709 →
       // 0.692), a "But …" whose first half cannot be carried ("Not yet, been busy. But …") is none.
+      // With an assistant, a pointer said early without its referent is none either: "I've
+      // already got it hung up in my living room" under "About the user" named nothing.
       const before = referentOf(sentences, i, talk, work);
       if (before) referents.set(s, before);
-      else if (memo(s, GOES_ON_TEXT)) continue;
+      else if (memo(s, GOES_ON_TEXT) || (!talk && !work && leansEarly(s.text))) continue;
     }
     usable.push(s);
   }
   return { usable, referents };
+}
+
+/** "it", "them" or "him" in a sentence's first six words, as an object ("I've already got it hung up"):
+ * a thing named before. ("her", "this", "that" there are as often a determiner: "relied on her
+ * husband".) */
+const EARLY_IT = /^(?:\S+\s+){1,5}(?:it|them|him)\b(?!\s+(?:is|was|'s|’s)\b)/i;
+
+/** "their", "his" or "her" in a sentence's first five words with no name before it ("I've been
+ * listening to their songs a lot"): whose, the sentence before said. ("Queen Juliana relied on her
+ * husband" names her.) */
+const EARLY_WHOSE = /^((?:\S+\s+){1,4})(?:their|his|her)\b/i;
+
+/** Whether a sentence leans, in its first words, on a thing or person it does not name. */
+function leansEarly(text: string): boolean {
+  if (EARLY_IT.test(text)) return true;
+  const m = EARLY_WHOSE.exec(text);
+  // (A capital after the first word, other than "I", is a name.)
+  return m !== null && !/\s(?!I\b|I['’])\p{Lu}/u.test(` ${(m[1] as string).replace(/^\s*\S+/, '')}`);
 }
 
 /** A contrast opening a sentence: its first half is the sentence before it. */

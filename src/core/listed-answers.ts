@@ -3,7 +3,7 @@
 // just before it — which heads the list's thread when only keyword phrases did (headByAsked). A
 // line "- Asked: …" beside each list cost a thread's line of room (LongMemEval at 1,000, recall
 // 0.554 → 0.585 without it, threads shown unchanged): the thread's head says what was asked. Pure.
-import { listHeadsOf } from './answer-shape';
+import { codeAnswerOf, listHeadsOf } from './answer-shape';
 import { isRequestText } from './extract-goal';
 import type { Sentence } from './extract-sentences';
 import type { ListedAnswer } from './fact-candidates';
@@ -37,7 +37,11 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
   for (const [m, text] of intentOf) if (!askedOf.has(m) || VAGUE.test(askedOf.get(m) as string)) askedOf.set(m, text);
   removed.forEach((m, i) => {
     if (m.role !== 'assistant') return;
-    const heads = listHeadsOf(m);
+    // (Else the command or query it gave, when its one code block is one line and the user asked
+    // for it in the message before.)
+    const list = listHeadsOf(m);
+    const code = list.length || removed[i - 1]?.role !== 'user' ? '' : codeAnswerOf(m);
+    const heads = code ? [code] : list;
     // A list the user turned down in their reply is no answer they will come back for.
     if (!heads.length || (removed[i + 1]?.role === 'user' && rejected.has(i + 1))) return;
     const asked = removed[i - 1]?.role === 'user' ? askedOf.get(i - 1) : undefined;
@@ -56,16 +60,17 @@ const INTENT = /^(?:\w+,\s+)?I(?:['’]m| am) (?:thinking of|planning|looking fo
 
 /** A question asking for more of what the answer before gave ("Are there any other hidden gems
  * that you can recommend?", "how many more unique forms do you have?", "What's the most popular
- * book among these recommendations?"): as a thread's head it names nothing the thread is about —
- * readers met it over lists they could not place. One pointing back by "these" / "those" / "the
- * above" in five content words or fewer, or asking for "other" / "more" / "else" in three or fewer. */
+ * book among these recommendations?", "the artist lived before Dali. can you try again?"): as a
+ * thread's head it names nothing the thread is about — readers met it over lists they could not
+ * place, the question the list answers lost. One pointing back by "these" / "those" / "the above"
+ * / "again" in five content words or fewer, or asking for "other" / "more" / "else" in three or fewer. */
 export function asksForMore(text: string): boolean {
   const words = contentWords(text).length;
   // (One naming what it asks for beside the pointer — "websites or stores where I can find these
   // types of gifts" — still heads its list.)
   return (POINTS_BACK.test(text) && words <= POINTING_WORDS) || (MORE.test(text) && words <= MORE_WORDS);
 }
-const POINTS_BACK = /\b(?:these|those|the above|the same)\b/i;
+const POINTS_BACK = /\b(?:these|those|the above|the same|again|another one|instead)\b/i;
 const MORE = /\b(?:other|others|more|else|another)\b/i;
 const MORE_WORDS = 3;
 const POINTING_WORDS = 5;

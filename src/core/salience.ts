@@ -100,6 +100,17 @@ export function goesOn(text: string): boolean {
   return GOES_ON.test(text.trim());
 }
 
+/** A sentence that builds on a point made before it ("Similarly, …", "Additionally, …", "For
+ * example, …", "Others focus on …", "Another option is …"): readers of assistant chats met such
+ * lines with the sentence they lean on gone. Read with an assistant only: at work an agent's
+ * "Additionally, I changed …" names its own step, and friends seldom talk so. */
+const BUILDS_ON = /^(?:similarly|additionally|likewise|moreover|furthermore|in addition|for (?:example|instance)|on the other hand|in contrast|by contrast|conversely|instead|otherwise|meanwhile|nevertheless|nonetheless|as a result|in this case|in that case|as well|others|another|the other|the latter|the former|the rest)\b/i;
+
+/** Whether a sentence builds on the one before it (see BUILDS_ON). */
+export function buildsOn(text: string): boolean {
+  return BUILDS_ON.test(text.trim());
+}
+
 /** A sentence that only shows something ("Here's my latest one! [shares a photo: …]", "Check this
  * out!", "I'll show you a pic I took when they were playing. [shares a photo: …]"): what it shows is
  * gone, its words say nothing of it. (The last form: LoCoMo recall 37.0/55.6/71.9 → 37.2/55.8/71.5,

@@ -12,6 +12,8 @@ import { isChoice, saysChosen } from './fact-prior';
 import { newsRank, profileRank } from './salience';
 import type { Speakers } from './speakers';
 import { dropLoneSurrogates } from './text';
+import { contentWords } from './word-scan';
+import { confirmsAnswer, userConfirms } from './thread-outcomes';
 
 export const ABOUT_USER_HEAD = '### About the user:';
 export const THREAD_HEAD_PREFIX = '### ';
@@ -110,13 +112,21 @@ export class FactLayout {
    * else its thread ('thread:<id>'), or none (''). */
   group(f: SourcedLine): string {
     const { kind, roleOf } = this.input;
-    // (What the user chose goes under the thread whose options it picks from: its outcome.)
-    if (kind === 'assist' && f.about && !(f.thread !== undefined && this.byId.has(f.thread) && isChoice(f.text))) return 'about';
+    // (What the user chose goes under the thread whose options it picks from: its outcome. What
+    // heads its thread is said there, once: readers met it twice, under "About the user" and as
+    // the head.)
+    if (kind === 'assist' && f.about && !(f.thread !== undefined && this.byId.has(f.thread) && (isChoice(f.text) || this.headSays(f)))) return 'about';
     if (kind === 'talk' && f.identity) {
       const role = roleOf(f.sources[0] ?? '');
       if (role === 'user' || role === 'assistant') return `who:${role}`;
     }
     return f.thread === undefined ? '' : `thread:${f.thread}`;
+  }
+
+  /** Whether a fact's text is its own thread's head, or inside it. */
+  private headSays(f: SourcedLine): boolean {
+    const t = f.thread === undefined ? undefined : this.byId.get(f.thread);
+    return t !== undefined && t.text.length > 0 && t.text.includes(f.text);
   }
 
   /** Whether a fact says the first phrase its thread's head names (between two people). */
@@ -191,7 +201,10 @@ export class FactLayout {
     // fact often ranks below older sessions' and was left out of the spread's share, so a block
     // ended on the session before: LoCoMo recall at 1,000 0.551 → 0.550, events 0.625 → 0.611.)
     const order = (g: string): number => (g.startsWith('who:') ? 2 : g === latestKey ? 1 : 0);
-    const groups = talk ? [...firstOf].sort(([a], [b]) => order(b) - order(a)) : [...firstOf];
+    // (With an assistant too, the latest thread first: the kept messages go on with it, and its
+    // best line, ranked below older threads' lists, was left out — the left-off line then followed
+    // no head of its own.)
+    const groups = talk ? [...firstOf].sort(([a], [b]) => order(b) - order(a)) : [...firstOf].sort(([a], [b]) => Number(b === latestKey) - Number(a === latestKey));
     const out = groups.map(([g, f]) => eventOf.get(g)?.f ?? f);
     // With an assistant, each thread's outcome (the user's choice, thread-outcomes.ts) next: the
     // options without the one chosen were what readers could not go on from.
@@ -202,7 +215,10 @@ export class FactLayout {
         // (A choice said in so many words: what the user only takes up — "I think I'll start with
         // a hybrid approach" — competes by its rank, as under "About the user" before; taking it
         // here cost LongMemEval recall at 1,000, 0.596 → 0.578.)
-        if (!g.startsWith('thread:') || !f.about || !saysChosen(f.text)) continue;
+        // (Or the assistant's yes to what the user asked it to confirm: thread-outcomes.ts.)
+        const role = this.input.roleOf(f.sources[0] ?? '');
+        const outcome = (f.about && saysChosen(f.text)) || (role === 'assistant' && confirmsAnswer(f.text)) || (role === 'user' && userConfirms(f.text));
+        if (!g.startsWith('thread:') || !outcome) continue;
         const had = choiceOf.get(g);
         if (!had || (f.seq ?? 0) > (had.seq ?? 0)) choiceOf.set(g, f);
       }
@@ -255,31 +271,47 @@ export class FactLayout {
       if (list) list.push(f);
       else groups.set(key, [f]);
     }
+    // The threads' lines first, so what a head shown says is not said again under "About the
+    // user" (a list's question heading its part: "I'm planning to buy some new cookware online").
+    const threadLines: string[] = [];
+    const heads: string[] = [];
+    for (const t of this.input.threads) {
+      // (A fact that is the head itself is not said twice: the head alone says it — shown alone
+      // for what the user said of themselves, which "About the user" held before; a request alone
+      // is left out, its room going to threads' answers and outcomes.)
+      const all = groups.get(`thread:${t.id}`) ?? [];
+      const own = all.filter((f) => !t.text.includes(f.text));
+      if (!own.length) {
+        if (this.input.kind === 'assist' && all.some((f) => f.about)) {
+          threadLines.push(threadHead(t));
+          heads.push(t.text);
+        }
+        continue;
+      }
+      const head = headFor(t, own, askedOf);
+      for (const [part, facts] of laterAsked(head, own, askedOf)) {
+        threadLines.push(threadHead(part));
+        heads.push(part.text);
+        // The head names the days: a fact line names its day only when it differs from the
+        // thread's single day.
+        const single = part.from > 0 && threadSpan(part.from, part.to) === describeDay(part.from) ? describeDay(part.from) : '';
+        // (Nor a line that its part's head, a list's question, says.)
+        threadLines.push(...groupFacts(part === head ? facts : facts.filter((f) => !part.text.includes(f.text)), this.labelOf, textOf, single));
+      }
+    }
     const lines: string[] = [];
     // Who the people are first (their facts under their head, without a speaker's label), then
     // what belongs to no thread known here, then the threads in the order they began.
     for (const key of PEOPLE) {
-      const own = groups.get(key);
-      if (own) lines.push(this.head(key), ...groupFacts(own, () => undefined, textOf));
+      const own = groups.get(key)?.filter((f) => key !== 'about' || !heads.some((h) => h.includes(f.text)));
+      if (own?.length) lines.push(this.head(key), ...groupFacts(own, () => undefined, textOf));
     }
     const loose = facts.filter((f) => {
       const key = this.group(f);
       return key === '' || (key.startsWith('thread:') && !this.byId.has(Number(key.slice(7))));
     });
     if (loose.length) lines.push(...groupFacts(loose, this.labelOf, textOf));
-    for (const t of this.input.threads) {
-      // (A fact that is the head itself is not said twice.)
-      const own = (groups.get(`thread:${t.id}`) ?? []).filter((f) => !t.text.includes(f.text));
-      if (!own.length) continue;
-      const head = headFor(t, own, askedOf);
-      for (const [part, facts] of laterAsked(head, own, askedOf)) {
-        lines.push(threadHead(part));
-        // The head names the days: a fact line names its day only when it differs from the
-        // thread's single day.
-        const single = part.from > 0 && threadSpan(part.from, part.to) === describeDay(part.from) ? describeDay(part.from) : '';
-        lines.push(...groupFacts(facts, this.labelOf, textOf, single));
-      }
-    }
+    lines.push(...threadLines);
     return lines;
   }
 }
@@ -304,28 +336,42 @@ function headFor(t: ThreadLine, own: readonly SourcedLine[], askedOf: ReadonlyMa
       from = f.seq ?? 0;
     }
   }
-  // (Not when the user chose under the head before that question was asked, at the message before
-  // the list: "I think I'll go with the Lezyne light" stays under the bike lights it chose from, not
-  // under the maintenance check asked two days later. Keeping every earlier line under the old head
-  // cost LongMemEval recall at 1,000, 0.597 → 0.581: the list's question names what it answers.)
-  if (t.text && own.some((f) => f.about && isChoice(f.text) && (f.seq ?? 0) < from - SEQ_MESSAGE)) return t;
+  // (Not when a line shown under the head was said before that question was asked, at the message
+  // before the list: "I think I'll go with the Lezyne light" stays under the bike lights it chose
+  // from, not under the maintenance check asked two days later, and a line on the sextant under the
+  // navigation tool it was said of, not under the watch repairers asked of next; laterAsked gives
+  // the list its own head. Keeping those lines under the head with the list, unsplit, cost
+  // LongMemEval recall at 1,000, 0.597 → 0.581; split, 0.598 → 0.600, at 2,000 0.767 → 0.758.)
+  if (t.text && own.some((f) => (f.seq ?? 0) < from - SEQ_MESSAGE)) return t;
   return other ? { ...t, text: other, head: 'request' } : t;
 }
 
 /**
  * A thread's facts as laid out under heads: a list shown under the thread that answers another
- * question than its head, asked on a later day, heads the facts from it on by that question ("Now,
- * I'm thinking of scheduling a maintenance check for my road bike" two days after the bike lights
+ * question than its head, asked after a line shown there, heads the facts from it on by that
+ * question ("Now, I'm thinking of scheduling a maintenance check for my road bike" two days after the bike lights
  * chosen under their head): readers found a later session's checklist under the earlier head, with
  * only the day on its line to tell. Else the thread whole under its head.
  */
 function laterAsked(t: ThreadLine, own: readonly SourcedLine[], askedOf: ReadonlyMap<SourcedLine, string>): [ThreadLine, SourcedLine[]][] {
   const sorted = [...own].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
-  const first = sorted[0];
-  const firstDay = first && first.at > 0 ? describeDay(first.at) : '';
+  // (On the same day too, when the question shares next to nothing with the head: "Do you have
+  // any recommendations for photographers?" asked after the party's theme was chosen, its tips
+  // read as theme ideas under the theme's head. A follow-up on the head's topic — "What are some
+  // other wheel options …?" — stays under it: splitting those too cost LongMemEval recall at 2,000,
+  // 0.778 → 0.759, a head line each.)
+  const firstDay = sorted[0] && sorted[0].at > 0 ? describeDay(sorted[0].at) : '';
+  const answers = (asked: string): boolean => t.text.includes(asked) || asked.includes(t.text);
+  // (And whenever no list shown answers the head: the lines before the list stay under the head
+  // they were said under — headFor keeps it then — and the list goes under its own question.)
+  const headAnswered = sorted.some((f) => {
+    const asked = askedOf.get(f);
+    return asked !== undefined && answers(asked);
+  });
   const at = sorted.findIndex((f, i) => {
     const asked = askedOf.get(f);
-    return i > 0 && asked !== undefined && f.at > 0 && firstDay !== '' && describeDay(f.at) !== firstDay && !(t.text.includes(asked) || asked.includes(t.text));
+    if (i === 0 || asked === undefined || answers(asked)) return false;
+    return !headAnswered || (f.at > 0 && firstDay !== '' && describeDay(f.at) !== firstDay) || sharesLittle(asked, t.text);
   });
   if (at <= 0) return [[t, sorted]];
   const split = sorted[at] as SourcedLine;
@@ -336,6 +382,16 @@ function laterAsked(t: ThreadLine, own: readonly SourcedLine[], askedOf: Readonl
     [{ ...t, text: askedOf.get(split) as string, head: 'request', from: split.at, to: Math.max(split.at, t.to) }, sorted.slice(at)],
   ];
 }
+
+/** Whether a question shares at most SAME_DAY_OVERLAP of its content words with a head (another
+ * topic asked on the same day). */
+function sharesLittle(asked: string, head: string): boolean {
+  const words = contentWords(asked);
+  if (!words.length) return false;
+  const headWords = new Set(contentWords(head));
+  return words.filter((w) => headWords.has(w)).length <= SAME_DAY_OVERLAP * words.length;
+}
+const SAME_DAY_OVERLAP = 0.1;
 
 /** A fact's order key (SourcedLine.seq) counts a message as this much. */
 const SEQ_MESSAGE = 1e4;

@@ -13,6 +13,7 @@ import { MY, QUESTION } from './traits';
 import { openingHead, phrasesOf, requestHead } from './thread-heads';
 import { isContentWord, vocabSize, wordOf } from './vocab';
 import { messageWords, prose, sentencesByMessage, stampedMessage } from './message-words';
+import { contentWords } from './word-scan';
 
 /** A word that points back at what was said before it. */
 const LEANS = /\b(?:they|them|it|these|those|this)\b/i;
@@ -308,7 +309,23 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     const byRequest = leans && seg.opening && openingHead(seg.opening) ? '' : asked;
     const byOpening = !byRequest && kind === 'assist' && seg.opening ? openingHead(seg.opening) : '';
     let head = byRequest || byOpening;
-    const phrases = head ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
+    // (Else, with an assistant, what the assistant said the user's text was: a thread opened by a
+    // pasted e-mail with no request is headed "This appears to be an email sent by … discussing an
+    // idea for a video-based website.", where its phrases named the e-mail's addressees.)
+    let described = head || kind !== 'assist' ? '' : describedText(seg.sentences);
+    let phrases = head || described ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
+    // (Else, with an assistant, the first request of the user in the thread that names what its
+    // phrases name: a thread opened by a pasted report is about what the user asked of it — "Help me
+    // further define the structure of a typical commercial appraisal report …" — where the phrases
+    // read "appraisal report writing application, Income Approach section, capitalization rate".
+    // A request naming none of them — "Please write in English language." — heads nothing.)
+    if (!head && !described && kind === 'assist' && phrases.length) {
+      const asked = topicalRequest(seg.sentences, phrases);
+      if (asked) {
+        described = asked;
+        phrases = [];
+      }
+    }
     // (A request that follows up on an answer of the session — "write a product description using
     // the above", "can you try again?" — heads it only when nothing else does: the session's
     // opening, else its phrases, say what it was about.)
@@ -325,9 +342,9 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     const line: ThreadLine = {
       id,
       // (One phrase alone reads as a fragment, not a topic: the head is then its days alone.)
-      text: head || (phrases.length >= 2 ? phrases.join(', ') : ''),
+      text: head || described || (phrases.length >= 2 ? phrases.join(', ') : ''),
       head: head ? 'request' : 'phrases',
-      sources: [head && head === byRequest ? (seg.opener?.[0] as Sentence).id : head ? (seg.opening?.[0] as Sentence).id : firstId],
+      sources: [head && head === byRequest ? (seg.opener?.[0] as Sentence).id : head ? (seg.opening?.[0] as Sentence).id : described ? (seg.sentences.find((x) => x.text === described) as Sentence).id : firstId],
       at: seg.from,
       from: seg.from,
       to: seg.to,
@@ -342,6 +359,29 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     for (let i = seg.start; i < seg.end; i++) threadOf.set((messages[i] as ChatMessage).id, id);
   }
   return { threads, threadOf };
+}
+
+/** The first request of the user among a thread's sentences that reads as a title (requestHead),
+ * does not follow up on an answer and shares a content word with the thread's phrases; ''. */
+function topicalRequest(sentences: readonly Sentence[], phrases: readonly string[]): string {
+  const named = new Set(phrases.flatMap((p) => contentWords(p)));
+  for (const s of sentences) {
+    if (s.role !== 'user' || !isRequest(s) || followsUp([s])) continue;
+    const head = requestHead([s]);
+    if (head && contentWords(head).some((w) => named.has(w))) return head;
+  }
+  return '';
+}
+
+/** The assistant saying what the user's text is ("This appears to be an email sent by …", "This
+ * is a cover letter for …"): the opening sentence of its first reply in a thread, when it does. */
+const DESCRIBES = /^(?:this|the (?:text|email|e-mail|message|passage|article|letter|document|code|script|poem|story|essay)|what you (?:shared|sent|pasted|provided)) (?:appears to be|seems to be|looks like|reads like|is) (?:an?|the) /i;
+/** Most words of such a head. */
+const DESCRIBED_WORDS = 30;
+
+function describedText(sentences: readonly Sentence[]): string {
+  const first = sentences.find((s) => s.role === 'assistant');
+  return first && first.index === 0 && first.wc <= DESCRIBED_WORDS && DESCRIBES.test(first.text) ? first.text : '';
 }
 
 function topOf(profile: ReadonlyMap<string, number>): Record<string, number> {

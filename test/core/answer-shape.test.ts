@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { itemHead, listHeads } from '../../src/core/answer-shape';
+import { codeAnswer, itemHead, listHeads } from '../../src/core/answer-shape';
 import { instructsAssistant, remarksOnAnswer } from '../../src/core/salience';
 import { compact } from '../../src/core/compact';
 import { listedAnswers, rejects } from '../../src/core/listed-answers';
@@ -136,6 +136,28 @@ describe('an assistant chat keeps its answers shape', () => {
     expect(r.record.facts.filter((f) => f.listed && f.thread === r.record.facts.find((g) => g.text.startsWith('Mississippi'))?.thread).length).toBeGreaterThan(2);
     expect(under.length).toBeLessThanOrEqual(2);
     expect(under.length).toBeGreaterThan(0);
+  });
+
+  it('carries the one-line command an answer gave under the request, as "Assistant gave"', () => {
+    const messages = chat();
+    const at = (messages[11] as ChatMessage).createdAt;
+    messages.splice(12, 0,
+      msg('user', 'Can you give me an rsync command that mirrors my Obsidian vault to the NAS at backup.local every night?', at + HOUR),
+      msg('assistant', `Here is one:\n\n\`\`\`\nrsync -av --delete ~/Vault/ backup.local:/volume1/vault/\n\`\`\`\n\nThe "-a" flag keeps the modification times. ${'Run it from cron at night so the copy is always at most a day old. '.repeat(3)}`, at + HOUR + 60_000),
+    );
+    const r = compact(messages, { budgetTokens: 1000, cut: 14, model: 'gpt-4o', now: 1 });
+    if (!r.ok) throw new Error(r.message);
+    const lines = r.block.split('\n');
+    const gave = lines.indexOf('- Assistant gave: `rsync -av --delete ~/Vault/ backup.local:/volume1/vault/`');
+    expect(gave).toBeGreaterThan(0);
+    expect(lines.slice(0, gave).reverse().find((l) => l.startsWith('### '))).toContain('rsync command that mirrors my Obsidian vault');
+  });
+
+  it('reads as a command only a code block of one line', () => {
+    expect(codeAnswer('Try this:\n```bash\ngit log --oneline -5\n```\nIt shows the last five.')).toBe('`git log --oneline -5`');
+    expect(codeAnswer('Try this:\n```\ngit fetch\ngit rebase origin/main\n```')).toBe('');
+    expect(codeAnswer('Run `git log` to see them.')).toBe('');
+    expect(codeAnswer(`\`\`\`\n${'x'.repeat(240)}\n\`\`\``)).toBe('');
   });
 
   it('leaves lists out of a block too small for threads heads', () => {

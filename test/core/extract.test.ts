@@ -394,7 +394,9 @@ describe('key facts', () => {
       user('u2', 'It really was a great day out for us. [shares a photo: a photo of a group of people at a table]'),
       assistant('a2', 'I love it so much, what a team. [shares a photo: a photo of a group of people on a beach]'),
     ];
-    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 1, round: 1 });
+    // (Two people sharing photos: read as such. With an assistant, "I love it so much, …" — "it"
+    // said early with nothing before it — is no fact, and the captions' words weigh otherwise.)
+    const facts = selectFacts(sentencesOf(msgs), { poolTokens: 1, round: 1, kind: 'talk' });
     expect(facts[0]?.text).toBe('We pulled off a tough win against the Hawks on Saturday!');
     // An aside that names what the sentence does not is worth its tokens; one variant at most.
     const rare = [user('u2', 'Look at this! [shares a photo: Kilimanjaro summit sign at Uhuru Peak, 5895 metres, Tanzania]')];

@@ -135,12 +135,14 @@ describe('isChoice', () => {
       'I am leaning towards using AWS.',
       "I think I'll look into replacing the battery then.",
       "I think I'll go with the 2700K bulb.",
+      "I think I'll give Brooklyn Nine-Nine a try.",
+      'I\'ll give "The Good Place" a shot.',
     ])
       expect(isChoice(t), t).toBe(true);
   });
 
   it('takes no line whose object is only a pointer or a word for any offer', () => {
-    for (const t of ["I'll check them out!", "I'll check out those options.", "I'll definitely check out that performance!", "I'll check out those websites and apps, thanks.", 'I will check out some of the resources you provided.', 'I bought a warm white LED bulb.', "I'll get back to you on the dates."])
+    for (const t of ["I'll check them out!", "I'll check out those options.", "I'll definitely check out that performance!", "I'll check out those websites and apps, thanks.", 'I will check out some of the resources you provided.', 'I bought a warm white LED bulb.', "I'll get back to you on the dates.", "I'll give it a try!", "I think I'll give them a go."])
       expect(isChoice(t), t).toBe(false);
   });
 });

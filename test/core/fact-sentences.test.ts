@@ -56,6 +56,33 @@ describe('fact sentences', () => {
     expect(referents.get(usable[1]!)?.text).toBe('We visited the Rijksmuseum in Amsterdam on Sunday.');
   });
 
+  it('carries a sentence building on the one before it ("Similarly, …", "Others …") with it, or not at all', () => {
+    const ss = sentencesOf([
+      msg('a1', 'assistant', 'Queen Juliana relied on her husband Prince Bernhard during her reign. Similarly, the Norwegian king leaned on his daughter for advice.'),
+      msg('a2', 'assistant', 'Others read the treaty as a victory for the northern provinces.'),
+      msg('a3', 'assistant', 'Additionally, keep the sourdough starter in the fridge between bakes.'),
+    ]);
+    const { usable, referents } = usableSentences(ss);
+    expect(texts(usable)).toEqual(['Queen Juliana relied on her husband Prince Bernhard during her reign.', 'Similarly, the Norwegian king leaned on his daughter for advice.']);
+    expect(referents.get(usable[1]!)?.text).toBe('Queen Juliana relied on her husband Prince Bernhard during her reign.');
+    // Nor is one a referent: "There are also …" after it opened on a half whose first half was gone.
+    const pair = usableSentences(sentencesOf([msg('a5', 'assistant', 'Others focus on the harvests of the northern provinces. There are also debates over the treaty of Utrecht and its borders.')]));
+    expect(pair.usable).toHaveLength(0);
+    // With an assistant, a pointer said early without its referent is no fact; between two people it stays one.
+    const early = [msg('u6', 'user', "I've already got it hung up in my living room above the sofa.")];
+    expect(usableSentences(sentencesOf(early)).usable).toHaveLength(0);
+    expect(usableSentences(sentencesOf(early), true).usable).toHaveLength(1);
+    // Nor is such a sentence the referent of the one after it: both are about a thing named nowhere.
+    const chain = usableSentences(sentencesOf([msg('u7', 'user', "I've already got it hung up in my living room. Plus, it's a great conversation starter with guests.")]));
+    expect(chain.usable).toHaveLength(0);
+    // "him" with no name before it leans too; a name before "her" says whose.
+    expect(usableSentences(sentencesOf([msg('u8', 'user', 'Thanks to him, I released my first EP in the spring.')])).usable).toHaveLength(0);
+    expect(usableSentences(sentencesOf([msg('u9', 'user', 'Queen Juliana relied on her husband during the long reign.')])).usable).toHaveLength(1);
+    // At work, "Additionally, I changed …" names the agent's own step: it stays a candidate.
+    const work = usableSentences(sentencesOf([msg('a4', 'assistant', 'Additionally, the parser now rejects empty headers in the config loader.')]), false, true);
+    expect(texts(work.usable)).toEqual(['Additionally, the parser now rejects empty headers in the config loader.']);
+  });
+
   it('between two people, never takes as a referent a sentence that itself goes on from the one before', () => {
     const ss = sentencesOf([
       msg('u1', 'user', 'Hey Dave, thanks for checking in! The insurance process was a hassle with a ton of paperwork. But it is all sorted now, and the garage is fixing my car. I cannot wait to drive it again on the coast road!'),

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { compact } from '../../src/core/compact';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
-import { latestChoices } from '../../src/core/thread-outcomes';
+import { confirmsAnswer, latestChoices, userConfirms } from '../../src/core/thread-outcomes';
+import { usableSentences } from '../../src/core/fact-sentences';
 import { asksForMore, listedAnswers } from '../../src/core/listed-answers';
 import type { SourcedLine, ThreadLine } from '../../src/core/record';
 import { FactLayout, threadHead, withoutSegue } from '../../src/core/thread-format';
@@ -98,6 +99,47 @@ describe('a thread carried with its outcome', () => {
   });
 });
 
+describe("the assistant's yes to what the user asked it to check", () => {
+  it("takes an answer opening on a yes that names what it confirms as the thread's outcome, after a guess list", () => {
+    seq = 0;
+    const msgs = [
+      msg('user', 'I named a character Mira Lent. Can you guess the word it is an anagram of?', T0),
+      msg('assistant', 'It could be one of these:\n1. "Terminal"\n2. "Tramline"\n3. "Lament"', T0 + 1),
+      msg('user', "I think I used the word 'interval', does that fit?", T0 + 2),
+      msg('assistant', 'Yes, "Mira Lent" is indeed an anagram of the word "interval" once you swap two letters. Clever name!', T0 + 3),
+      msg('user', 'Is the Rijksmuseum open on Mondays?', T0 + 4),
+      msg('assistant', "Yes, I'm familiar with its opening hours: it opens every day of the week.", T0 + 5),
+    ];
+    const threadOf = new Map(msgs.map((m, i) => [m.id, i < 4 ? 1 : 2]));
+    const texts = [...latestChoices(sentencesOf(msgs), threadOf)].map((s) => s.text);
+    // A yes that only agrees ("Yes, I'm familiar …") says no outcome.
+    expect(texts).toEqual(['Yes, "Mira Lent" is indeed an anagram of the word "interval" once you swap two letters.']);
+  });
+
+  it("takes the user's naming of the right guess as the outcome, though it opens on \"it\"", () => {
+    seq = 0;
+    const msgs = [
+      msg('user', 'Which painter shows his own reflection in a tiny mirror?', T0),
+      msg('assistant', 'It could be one of these:\n1. Jan van Eyck\n2. Giovanni Bellini\n3. Diego Velázquez', T0 + 1),
+      msg('user', 'ok great! Yes it is the Arnolfini Portrait by Van Eyck.', T0 + 2),
+    ];
+    const ss = sentencesOf(msgs);
+    expect([...latestChoices(ss, new Map(msgs.map((m) => [m.id, 1])))].map((s) => s.text)).toEqual(['Yes it is the Arnolfini Portrait by Van Eyck.']);
+    // Kept as a fact though it opens on "it"; "Yes it is the one you said" names nothing.
+    expect(usableSentences(ss).usable.map((s) => s.text)).toContain('Yes it is the Arnolfini Portrait by Van Eyck.');
+    expect(userConfirms('Yes it is the one you said.')).toBe(false);
+    expect(userConfirms("Yes, it's Velázquez after all.")).toBe(true);
+  });
+
+  it('never takes a yes that leans on a pointer, nor one after no question', () => {
+    for (const t of ['Yes, it is indeed the right word.', 'Yes, that is correct.']) expect(confirmsAnswer(t), t).toBe(false);
+    expect(confirmsAnswer('Correct, the Arnolfini Portrait shows the painter in its mirror.')).toBe(true);
+    seq = 0;
+    const msgs = [msg('user', 'I painted the Arnolfini Portrait copy last week.', T0), msg('assistant', 'Yes, the Arnolfini Portrait is indeed a fine choice to copy.', T0 + 1)];
+    expect(latestChoices(sentencesOf(msgs), new Map(msgs.map((m) => [m.id, 1]))).size).toBe(0);
+  });
+});
+
 describe('a list headed by what it answers, a choice by what it chose from', () => {
   it('takes what the user said they were about to do as the request of a list after a question too long to head it', () => {
     seq = 0;
@@ -164,7 +206,7 @@ describe('what the user takes up of an answer', () => {
 
 describe('a list is not headed by a question asking for more of an answer', () => {
   it('reads questions asking for more as naming nothing, and questions naming their subject as heads', () => {
-    for (const t of ['Are there any other hidden gems that you can recommend?', 'how many more unique forms do you have?', "What's the most popular book among these recommendations?", 'Can you tell me more about the hotel?'])
+    for (const t of ['Are there any other hidden gems that you can recommend?', 'how many more unique forms do you have?', "What's the most popular book among these recommendations?", 'Can you tell me more about the hotel?', 'the painter lived before Rembrandt. can you try again?'])
       expect(asksForMore(t), t).toBe(true);
     for (const t of ['What are some other wheel options that offer similar performance at a lower price point?', 'Can you recommend some good harmonica brands for beginners?', 'Can you suggest some websites or stores where I can find these types of gifts?'])
       expect(asksForMore(t), t).toBe(false);
@@ -202,6 +244,99 @@ describe("a later day's list under its own question", () => {
     expect(lines[check]).toBe("### 14 May 2025: I'm thinking of scheduling a maintenance check for my road bike.");
     expect(lines.findIndex((l) => l.includes('go with the Lezyne'))).toBeLessThan(check);
     expect(lines[check + 1]).toContain('Tires; Brakes; Chain; Gears');
+  });
+});
+
+describe("a same day's list on another topic under its own question", () => {
+  const thread: ThreadLine = { id: 1, text: 'Do you have any ideas for themes that would make the retirement party special?', head: 'request', sources: ['u1'], at: T0, from: T0, to: T0, score: 1, round: 1 };
+  const other: ThreadLine = { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'], from: T0 + DAY, to: T0 + DAY };
+  const layout = new FactLayout({ threads: [thread, other], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+  const seqOf = (message: number): number => 1e9 + message * 1e4;
+  const fact = (text: string, id: string, m: number, extra: Partial<SourcedLine> = {}): SourcedLine => ({ text, sources: [id], at: T0, score: 1, round: 1, seq: seqOf(m), thread: 1, ...extra });
+  const vermouth = fact('Dolin; Noilly Prat; Carpano Antica', 'a20', 20, { thread: 2, listed: true, at: T0 + DAY });
+
+  it('heads a list on another topic by its question, the choice staying under the theme it chose', () => {
+    const lines = layout.lines([
+      fact("I think I'll go with a family celebration theme.", 'u3', 3, { about: true }),
+      fact('Ask for referrals; Online search; Check their portfolio', 'a5', 5, { listed: true, asked: 'Do you have any recommendations for photographers near Utrecht?' }),
+      vermouth,
+    ]);
+    const theme = lines.findIndex((l) => l.includes('themes that would make the retirement party special'));
+    const photos = lines.indexOf('### 12 May 2025: Do you have any recommendations for photographers near Utrecht?');
+    expect(theme).toBeGreaterThanOrEqual(0);
+    expect(photos).toBeGreaterThan(theme);
+    expect(lines.findIndex((l) => l.includes('family celebration theme'))).toBeLessThan(photos);
+    expect(lines[photos + 1]).toContain('Ask for referrals');
+  });
+
+  it('keeps a follow-up on the same topic under the head when a list shown there answers the head', () => {
+    const lines = layout.lines([
+      fact('Garden party; Decades night; Travel theme', 'a2', 2, { listed: true, asked: 'Do you have any ideas for themes that would make the retirement party special?' }),
+      fact("I think I'll go with a garden party theme.", 'u3', 3, { about: true }),
+      fact('Bunting; Lanterns; Photo wall', 'a5', 5, { listed: true, asked: 'What decorations would suit a garden party theme for the retirement party?' }),
+      vermouth,
+    ]);
+    expect(lines.filter((l) => l.startsWith('### ')).length).toBe(2);
+  });
+});
+
+describe('the lines said under a head before a list answering another question', () => {
+  it('stay under that head, the list going under its own question', () => {
+    const thread: ThreadLine = { id: 1, text: 'Do you know any reputable music appraisers I could reach out to?', head: 'request', sources: ['u1'], at: T0, from: T0, to: T0, score: 1, round: 1 };
+    const other: ThreadLine = { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'], from: T0 + DAY, to: T0 + DAY };
+    const layout = new FactLayout({ threads: [thread, other], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const seqOf = (message: number): number => 1e9 + message * 1e4;
+    const lines = layout.lines([
+      { text: "A luthier can mend your grandfather's 1950s Gibson guitar before it is appraised.", sources: ['a2'], at: T0, score: 1, round: 1, seq: seqOf(2), thread: 1 },
+      { text: "Omega Service Centers; Bob's Watches; WatchRepair.net", sources: ['a5'], at: T0, score: 1, round: 1, seq: seqOf(5), thread: 1, listed: true, asked: 'Do you know any reputable watch repair services or collectors I could reach out to?' },
+      { text: 'Dolin; Noilly Prat; Carpano Antica', sources: ['a20'], at: T0 + DAY, score: 1, round: 1, seq: seqOf(20), thread: 2, listed: true },
+    ]);
+    const guitar = lines.findIndex((l) => l.includes('Gibson guitar'));
+    const watch = lines.indexOf('### 12 May 2025: Do you know any reputable watch repair services or collectors I could reach out to?');
+    expect(lines.slice(0, guitar).reverse().find((l) => l.startsWith('### '))).toContain('music appraisers');
+    expect(watch).toBeGreaterThan(guitar);
+    expect(lines[watch + 1]).toContain("Bob's Watches");
+  });
+});
+
+describe('the spread with an assistant', () => {
+  it("takes the latest thread's best line first: the kept messages go on with it", () => {
+    const day = (d: number): number => T0 + d * DAY;
+    const mk = (id: number, d: number, text: string): ThreadLine => ({ id, text, head: 'request', sources: [`u${id}`], at: day(d), from: day(d), to: day(d), score: 1, round: 1 });
+    const threads = [mk(1, 0, 'Can you recommend sourdough books?'), mk(2, 1, 'Which bike lights suit a commute?'), mk(3, 2, 'How did Queen Juliana spend her retirement?')];
+    const layout = new FactLayout({ threads, kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const f = (text: string, id: string, t: number, score: number, listed = false): SourcedLine => ({ text, sources: [id], at: day(t - 1), score, round: 1, thread: t, ...(listed ? { listed: true } : {}) });
+    const ranked = [f('Flour Water Salt Yeast; Tartine Bread; The Perfect Loaf', 'a1', 1, 3, true), f('Lezyne Strip Drive; Cygolite Hotrod; Bontrager Ion', 'a2', 2, 2.5, true), f('Queen Juliana moved to Soestdijk Palace and painted there.', 'a3', 3, 1)];
+    expect(layout.spread(ranked).map((x) => x.thread)).toEqual([3, 1, 2]);
+  });
+});
+
+describe('a line that is its thread\'s head', () => {
+  it('is said once, by the head, not again under About the user', () => {
+    const thread: ThreadLine = { id: 1, text: "I'm planning to buy a cast-iron pan online and I'm on a budget.", head: 'request', sources: ['u1'], at: 0, from: 0, to: 0, score: 1, round: 1 };
+    const other: ThreadLine = { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'] };
+    const layout = new FactLayout({ threads: [thread, other], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const line = (text: string, id: string, t: number, extra: Partial<SourcedLine> = {}): SourcedLine => ({ text, sources: [id], at: 0, score: 1, round: 1, thread: t, ...extra });
+    const lines = layout.lines([
+      line("I'm planning to buy a cast-iron pan online and I'm on a budget.", 'u1', 1, { about: true }),
+      line('I cook for my two teenage sons every evening.', 'u2', 1, { about: true }),
+      line('Dolin; Noilly Prat; Carpano Antica', 'a9', 2, { listed: true }),
+    ]);
+    expect(lines.filter((l) => l.includes('cast-iron pan'))).toEqual(["### Asked: I'm planning to buy a cast-iron pan online and I'm on a budget."]);
+    expect(lines).toContain('- I cook for my two teenage sons every evening.');
+  });
+
+  it("is said once when a list's question heads the thread", () => {
+    const thread: ThreadLine = { id: 1, text: "I'm looking to increase my social media presence.", head: 'request', sources: ['u1'], at: 0, from: 0, to: 0, score: 1, round: 1 };
+    const other: ThreadLine = { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'] };
+    const layout = new FactLayout({ threads: [thread, other], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const plan = "I'm planning to buy a cast-iron pan online and I'm on a budget.";
+    const lines = layout.lines([
+      { text: plan, sources: ['u4'], at: 0, score: 1, round: 1, seq: 1e9 + 4e4, thread: 1, about: true },
+      { text: 'Lodge; Victoria; Staub', sources: ['a5'], at: 0, score: 1, round: 1, seq: 1e9 + 5e4, thread: 1, listed: true, asked: plan },
+      { text: 'Dolin; Noilly Prat; Carpano Antica', sources: ['a9'], at: 0, score: 1, round: 1, seq: 1e9 + 9e4, thread: 2, listed: true },
+    ]);
+    expect(lines.filter((l) => l.includes('cast-iron pan'))).toEqual([`### Asked: ${plan}`]);
   });
 });
 

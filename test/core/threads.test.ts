@@ -418,7 +418,8 @@ describe('facts that stand alone', () => {
     const layout = new FactLayout({ threads: [thread(1, 10), thread(2, 20)], kind: 'assist', roleOf: () => 'user' });
     const line = (text: string, thread: number): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread });
     const ranked = [line('First of the old thread.', 1), line('Second of the old thread.', 1), line('First of the latest.', 2), line('Second of the latest.', 2), line('Third of the latest.', 2), line('Fourth of the latest.', 2)];
-    expect(layout.spread(ranked).map((f) => f.text)).toEqual(['First of the old thread.', 'First of the latest.', 'Second of the latest.', 'Third of the latest.']);
+    // (The latest thread's best first of all, then the others' bests, then the latest's next two.)
+    expect(layout.spread(ranked).map((f) => f.text)).toEqual(['First of the latest.', 'First of the old thread.', 'Second of the latest.', 'Third of the latest.']);
   });
 
   it("with an assistant, takes each thread's answer first: its list, else the assistant's best sentence", () => {
@@ -433,7 +434,8 @@ describe('facts that stand alone', () => {
       line('Gardena; Rain Bird; Hozelock', 'a2b', 2, { listed: true }),
       line('Thanks, that helps with the beds.', 'u3', 3),
     ];
-    expect(layout.spread(ranked).slice(0, 3).map((f) => f.sources[0])).toEqual(['a1', 'a2b', 'u3']);
+    // (The latest thread, whose only line is the user's, first.)
+    expect(layout.spread(ranked).slice(0, 3).map((f) => f.sources[0])).toEqual(['u3', 'a1', 'a2b']);
   });
 
   it("takes each session's news first between two people, not what the friend said of it", () => {
@@ -629,5 +631,49 @@ describe('a new request moving on from the thread opens one of its own', () => {
     expect(threads.length).toBe(2);
     expect(threadOf.get(chat[2]!.id)).not.toBe(threadOf.get(chat[0]!.id));
     expect(threadOf.get(chat[3]!.id)).toBe(threadOf.get(chat[2]!.id));
+  });
+});
+
+describe('a thread opened by a pasted text with no request', () => {
+  it("is headed by what the assistant said the text was, in its words, not by the text's names", () => {
+    seq = 0;
+    const day = (d: number, i: number): number => T0 + d * DAY + i * 60_000;
+    const chat = [
+      msg('user', 'From: Marta Visser\nTo: Joost de Wit; Lotte Bakker\nSubject: tulip idea\n\nI do not want to spell the plan out here. Bulbs sell out every spring in Lisse, and nobody ships them abroad well. We could ship tulip bulbs to growers in Canada before the frost. Meet at my place on Friday after eight.\n\nMarta', day(0, 0)),
+      msg('assistant', 'This appears to be an email from Marta Visser to Joost de Wit and Lotte Bakker about shipping tulip bulbs to Canada. She suggests meeting on Friday to discuss it.', day(0, 1)),
+      msg('user', 'What is a simple sourdough bread recipe for a beginner with a Dutch oven?', day(2, 0)),
+      msg('assistant', 'Mix 500 g flour, 350 g water, 100 g starter and 10 g salt, and bake it at 250 °C for 40 minutes.', day(2, 1)),
+    ];
+    const { threads } = extractThreads(chat, sentencesOf(chat), 'assist', [], 1);
+    expect(threads[0]?.text).toBe('This appears to be an email from Marta Visser to Joost de Wit and Lotte Bakker about shipping tulip bulbs to Canada.');
+    expect(threads[0]?.sources).toEqual([chat[1]!.id]);
+    expect(threads[1]?.text).toBe('What is a simple sourdough bread recipe for a beginner with a Dutch oven?');
+  });
+});
+
+describe('a thread of pasted text headed by the request made of it', () => {
+  it("takes the user's request that names what the paste is about, never one naming none of it", () => {
+    seq = 0;
+    const day = (d: number, i: number): number => T0 + d * DAY + i * 60_000;
+    // (A pasted text: a dozen sentences or more.)
+    const report = ['Income Approach section: the capitalization rate of the Keizersgracht office building is 5.2 %.', 'The Income Approach section weighs the net operating income.', 'The capitalization rate follows the Amsterdam market.', 'Comparable offices on the Herengracht sold at a lower capitalization rate.', 'The building has four floors of offices.', 'Its tenants sign leases of five years.', 'Vacancy stood at three percent last year.', 'Operating expenses rose with the energy prices.', 'The roof was renewed in 2019.', 'Parking is rented out separately.', 'The ground floor holds a bakery.', 'Rents are indexed every January.', 'The appraisal date is the first of March.'].join(' ');
+    const chat = [
+      msg('user', report, day(0, 0)),
+      msg('assistant', 'Thank you for the report text, it reads clearly.', day(0, 1)),
+      msg('user', 'Can you help me with that?', day(0, 2)),
+      msg('assistant', 'Of course, tell me what you need.', day(0, 3)),
+      msg('user', 'Help me define each sub section of the Income Approach section of the appraisal report.', day(0, 4)),
+      msg('assistant', 'The Income Approach section can hold the rent roll, the operating expenses, the net operating income and the capitalization rate, each with its sources.', day(0, 5)),
+      msg('user', 'What is a simple sourdough bread recipe for a beginner with a Dutch oven?', day(2, 0)),
+      msg('assistant', 'Mix 500 g flour, 350 g water, 100 g starter and 10 g salt, and bake it at 250 °C for 40 minutes.', day(2, 1)),
+    ];
+    const { threads } = extractThreads(chat, sentencesOf(chat), 'assist', [], 1);
+    expect(threads[0]?.text).toBe('Help me define each sub section of the Income Approach section of the appraisal report.');
+    expect(threads[0]?.sources).toEqual([chat[4]!.id]);
+    // A later request naming nothing the paste is about heads nothing: the phrases stay.
+    chat[4] = { ...chat[4]!, content: 'Please write every answer in the English language from now on.' };
+    const other = extractThreads(chat, sentencesOf(chat), 'assist', [], 1).threads[0];
+    expect(other?.head).toBe('phrases');
+    expect(other?.text).toMatch(/capitalization rate|Income Approach/);
   });
 });

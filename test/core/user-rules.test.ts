@@ -14,4 +14,9 @@ describe("a user's rules", () => {
     expect(rules('Make<i>sure the dates stay in order.')).toEqual(['Make sure the dates stay in order.']);
     expect(rules('Please update the travel note. Priya said the thesis needs 40 more entries.')).toEqual([]);
   });
+
+  it('are never a question, however it opens', () => {
+    expect(rules("Companies keep drilling in the Arctic. Don't they care about the future of our planet?")).toEqual([]);
+    expect(rules("Don't they care about the coast? Never move the garden note out of Projects.")).toEqual(['Never move the garden note out of Projects.']);
+  });
 });
