@@ -226,7 +226,7 @@ function referencesAndFiles(removed: readonly ChatMessage[]): { references: Refe
     for (const { refs, ops } of found.calls) {
       for (const p of ops.read) note(read, p, m.id, i);
       for (const p of ops.modified) note(modified, p, m.id, i);
-      addReferences(references, refs.filter(isRealReference), m.id, i, 0.5);
+      addReferences(references, refs, m.id, i, 0.5);
     }
   });
   const filesModified = mergeSamePaths([...modified.values()]);
@@ -279,7 +279,8 @@ const isRealReference = (r: FoundReference): boolean => !PLACEHOLDER.test(r.text
 export function refsOf(m: ChatMessage): MessageRefs {
   const hit = refCache.get(m);
   if (hit && hit.content === m.content) return hit;
-  const calls = m.role === 'assistant' ? (m.toolCalls ?? []).map((call) => ({ refs: findReferences(call.arguments.length < 2000 ? call.arguments : ''), ops: fileOpsOfCall(call) })) : [];
+  // (A call's references as real ones only: filtered once here, not by every compaction.)
+  const calls = m.role === 'assistant' ? (m.toolCalls ?? []).map((call) => ({ refs: findReferences(call.arguments.length < 2000 ? call.arguments : '').filter(isRealReference), ops: fileOpsOfCall(call) })) : [];
   const out = { content: m.content, refs: m.role === 'tool' || m.role === 'system' ? [] : findReferences(withoutTemplate(m)).filter(isRealReference), calls };
   refCache.set(m, out);
   return out;

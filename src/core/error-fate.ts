@@ -7,7 +7,8 @@ import { errorKey } from './extract-summary';
 import { resultOf, shellCommand } from './extract-state';
 import { shownCommand } from './edit-how';
 import { fileOpsOfCall } from './extract-files';
-import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
+import { callArguments } from './tool-output';
+import type { ChatMessage, ToolCall } from './messages';
 import type { ErrorLine } from './record';
 import { squash, truncateAtWord } from './text';
 import { splitSentences } from './sentence-split';
@@ -71,7 +72,7 @@ function installFits(error: string, install: string): boolean {
 function fixOf(call: ToolCall): string {
   const command = shellCommand(call);
   if (command === null) {
-    const args = parseToolArguments(call) ?? {};
+    const args = callArguments(call) ?? {};
     return `${call.name}${typeof args.path === 'string' ? ` ${args.path}` : ''}`;
   }
   const install = installOf(runKey(call));

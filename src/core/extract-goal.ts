@@ -5,7 +5,6 @@
 // greeting, template text or a lead-in whose announced content is gone.
 import type { Sentence } from './extract-sentences';
 import type { ChatMessage } from './messages';
-import { parseToolArguments } from './messages';
 import type { LeftOffLine, SourcedLine } from './record';
 import { QUESTION } from './traits';
 import { isReaction, opensOnPointer, pointsEarly } from './salience';
@@ -13,7 +12,7 @@ import { isLeadIn, standsAlone } from './text';
 import { STANDS_ALONE, memo, question } from './sentence-memo';
 import { STOPWORDS } from './words';
 import { thinksAloud } from './agent-prose';
-import { PLUGIN_SEARCH, noteToolCommand } from './tool-output';
+import { callArguments, noteToolCommand, PLUGIN_SEARCH } from './tool-output';
 
 /** A thing pointed at, anywhere in a sentence ("I want to make sure I get it on time"). */
 const POINTS_AT = /\b(?:it|them|these|those)\b/i;
@@ -336,7 +335,7 @@ function lastCommand(m: ChatMessage): string {
   // (The plugin's note tools have no command: the step is the tool with what it read or searched.)
   const note = call ? noteToolCommand(call) : null;
   if (note) return note.length <= 160 ? note : '';
-  const args = call ? parseToolArguments(call) : null;
+  const args = call ? callArguments(call) : null;
   const command = args && typeof args.command === 'string' ? args.command : '';
   const first = command.split('\n')[0]?.trim() ?? '';
   return first.length <= 160 ? first : '';

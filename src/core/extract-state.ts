@@ -7,12 +7,12 @@
 // from the block must not redo or undo this work.
 import type { Sentence } from './extract-sentences';
 import { fileOpsOfCall, lexShell, samePath } from './extract-files';
-import { parseToolArguments, type ChatMessage } from './messages';
+import type { ChatMessage } from './messages';
 import type { ChangedFile, CheckLine, TaskState } from './record';
 import { squash, truncateBalanced } from './text';
 import { latestCause, latestPlan, type TaskText } from './agent-cause';
 import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText } from './code-places';
-import { PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, noteToolCommand, resultOf, shellCommand, withoutCd } from './tool-output';
+import { callArguments, noteToolCommand, PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, resultOf, shellCommand, withoutCd } from './tool-output';
 import { TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
 import { MAX_HOW, MAX_PRINTED, escapeRe, heredocBody, noteWriteHow, shellHow, shownCommand, toolHow, withPrinted } from './edit-how';
 
@@ -198,7 +198,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
     if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
     for (const call of m.toolCalls) {
       const result = resultOf(results.get(call.id));
-      const args = parseToolArguments(call) ?? {};
+      const args = callArguments(call) ?? {};
       const name = call.name;
       if (name === PLUGIN_READ || name === PLUGIN_SEARCH || PLUGIN_WRITE.test(name)) {
         const path = typeof args.path === 'string' ? args.path.trim() : '';

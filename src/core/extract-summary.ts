@@ -3,7 +3,8 @@
 // Each is a rule over the sentence pass: cue phrases in English, Chinese and Japanese, and the
 // role that said it. Lines are verbatim sentences (or their first clause), never paraphrase, so
 // the block reads as what was said and the panel can link every line to its message.
-import { parseToolArguments, type ChatMessage } from './messages';
+import { callArguments } from './tool-output';
+import type { ChatMessage } from './messages';
 import type { Sentence } from './extract-sentences';
 import type { CompactionRecord, ErrorLine, SourcedLine } from './record';
 import { QUESTION } from './traits';
@@ -217,7 +218,7 @@ function findResolution(messages: readonly ChatMessage[], sentences: readonly Se
   for (let i = afterMessage + 1; i < Math.min(messages.length, afterMessage + 5); i++) {
     const m = messages[i];
     for (const call of m?.role === 'assistant' ? (m.toolCalls ?? []) : []) {
-      const args = parseToolArguments(call);
+      const args = callArguments(call);
       const command = typeof args?.command === 'string' ? (args.command.split('\n')[0] ?? '').trim() : '';
       if (FIX_COMMAND.test(command) && command.length <= 120) return command;
     }

@@ -87,7 +87,9 @@ export function pickFacts(candidates: readonly Candidate[], covered: Uint8Array,
     const fresh = gainOf(top.c, covered, coveredWeight);
     const next = heap.peek();
     if (next && fresh < next.gain - 1e-12) {
-      heap.push({ c: top.c, gain: fresh });
+      // (The entry goes back with its gain brought up to date: no new object per re-ranking.)
+      top.gain = fresh;
+      heap.push(top);
       continue;
     }
     if (fresh <= 0) break;
