@@ -68,7 +68,10 @@ export function listFragment(s: Sentence): boolean {
 
 /** The sentences without an agent's list fragments (see {@link listFragment}); order kept. */
 export function withoutListFragments(sentences: readonly Sentence[]): Sentence[] {
-  return sentences.filter((s) => !memo(s, LIST_FRAGMENT));
+  return sentences.filter((s) => !isListFragment(s));
 }
+
+/** {@link listFragment}, asked once per sentence. */
+export const isListFragment = (s: Sentence): boolean => memo(s, LIST_FRAGMENT);
 // (Asked once per sentence, and ahead as its message arrives: sentence-memo.ts.)
 const LIST_FRAGMENT = question(listFragment, assistantProse);

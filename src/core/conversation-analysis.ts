@@ -15,9 +15,9 @@ import { extractTaskLines } from './extract-goal';
 import { leftOffOutcome, settleLeftOff } from './left-off';
 import { errorKey, extractErrors, extractSections } from './extract-summary';
 import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
-import { withoutPendingPlans } from './agent-cause';
-import { withoutListFragments } from './agent-lists';
-import { LIBRARY, laterFates, withFates, withoutSettledFailures } from './error-fate';
+import { statesPlan } from './agent-cause';
+import { isListFragment } from './agent-lists';
+import { LIBRARY, laterFates, settledFailureFilter, withFates } from './error-fate';
 import { taskRules } from './extract-rules';
 import { extractState, shellCommand, stateIsEmpty } from './extract-state';
 import { mergeLines, type ExtractedContent } from './chain';
@@ -157,7 +157,10 @@ function fresh(removed: readonly ChatMessage[], all: Sentence[], previous: Compa
   // nor its statements of a fix not made yet: Planned fix says the one that stands.)
   const lastEdit = Math.max(-1, ...(state?.changed ?? []).flatMap((c) => c.sources.map((id) => removed.findIndex((m) => m.id === id))));
   // (Nor its list items and short sentences that are no clause, read alone: agent-lists.ts.)
-  const ranked = agent ? withoutListFragments(withoutSettledFailures(withoutPendingPlans(sentences, lastEdit), errors, removed)) : sentences;
+  // (One pass for the three, in the order they were applied one after the other: the settled
+  // failures' test keeps state, and sees only what the pending plans' test kept.)
+  const settledKeeps = agent ? settledFailureFilter(errors, removed) : null;
+  const ranked = agent ? sentences.filter((s) => (s.message <= lastEdit || !statesPlan(s)) && (settledKeeps === null || settledKeeps(s)) && !isListFragment(s)) : sentences;
   const speakerNames = speakers ? [speakers.user, speakers.assistant].filter((n): n is string => !!n) : undefined;
   const pool = selectFactsPool(ranked, {
     ...(kind === 'assist' ? { threadOf } : {}),
