@@ -155,8 +155,13 @@ describe('compaction reuses what it read, and only its speed changes', () => {
         const first = { budgetTokens, model: 'gpt-4o', now: 1 };
         expect(run(warm, first)).toBe(run(fresh(messages), first));
         const second = { budgetTokens: otherBudget, model: 'gpt-4o', now: 1, ...(focus ? { focus } : {}) };
-        expect(run(warm, second)).toBe(run(fresh(messages), second));
+        const coldSecond = run(fresh(messages), second);
+        expect(run(warm, second)).toBe(coldSecond);
         expect(run(warm, first)).toBe(run(fresh(messages), first));
+        // Read as they arrived, then compacted with the other options first.
+        const arrived = fresh(messages);
+        for (const m of arrived) prepareMessage(m);
+        expect(run(arrived, second)).toBe(coldSecond);
       }),
       { numRuns: 100 },
     );
