@@ -299,8 +299,9 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
     const looked = last ? [...named.filter((p) => !(p.name === last.name && p.path === last.path)), last].slice(-LIMITS.looked) : named;
     if (looked.length) state.looked = looked;
   }
-  const index = new Map(messages.map((m, i) => [m.id, i]));
-  const lastEdit = Math.max(-1, ...state.changed.flatMap((c) => c.sources.map((id) => index.get(id) ?? -1)));
+  // (The index by id only when a file was changed: most compactions change none.)
+  const index = state.changed.length ? new Map(messages.map((m, i) => [m.id, i])) : null;
+  const lastEdit = index ? Math.max(-1, ...state.changed.flatMap((c) => c.sources.map((id) => index.get(id) ?? -1))) : -1;
   const plan = latestPlan(sentences, lastEdit, said);
   if (plan && !(state.cause?.text ?? '').includes(plan.text)) state.plan = plan;
   return state;

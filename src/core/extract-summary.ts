@@ -144,6 +144,9 @@ export function prepareErrorLines(m: ChatMessage): void {
 export function extractErrors(messages: readonly ChatMessage[], sentences: readonly Sentence[]): ErrorLine[] {
   const errors: ErrorLine[] = [];
   const seen = new Map<string, ErrorLine>();
+  // (Each error's sources as a set beside its list: an error shown in every tool result must not
+  // make each sighting a scan of all the earlier ones.)
+  const sourcesOf = new Map<ErrorLine, Set<string>>();
   messages.forEach((m, mi) => {
     const keep = errorLinesOf(m);
     if (!keep.length) return;
@@ -153,7 +156,11 @@ export function extractErrors(messages: readonly ChatMessage[], sentences: reado
       const existing = seen.get(key);
       if (existing) {
         existing.score += 1;
-        if (!existing.sources.includes(m.id)) existing.sources.push(m.id);
+        const ids = sourcesOf.get(existing) as Set<string>;
+        if (!ids.has(m.id)) {
+          ids.add(m.id);
+          existing.sources.push(m.id);
+        }
         continue;
       }
       // (Cut before a bracket it would leave open: "Key (content_type_id, codename)=(12, add…".)
@@ -161,6 +168,7 @@ export function extractErrors(messages: readonly ChatMessage[], sentences: reado
       const resolution = findResolution(messages, sentences, mi);
       if (resolution) err.resolution = resolution;
       seen.set(key, err);
+      sourcesOf.set(err, new Set(err.sources));
       errors.push(err);
     }
   });

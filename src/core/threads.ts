@@ -71,7 +71,11 @@ interface Segment {
   /** Message indices [start, end) among the removed messages. */
   start: number;
   end: number;
-  sentences: Sentence[];
+  /** Its prose sentences, one list per message (each message's own, never changed), and how many:
+   * joined into one list only where they are read as one (`flatOf`), not pushed one by one. */
+  parts: (readonly Sentence[])[];
+  count: number;
+  flat?: readonly Sentence[];
   /** The request that opened it, when a user's request did. */
   opener: Sentence[] | null;
   /** The first user message's prose sentences (the session's opening). */
@@ -84,6 +88,11 @@ interface Segment {
   continued?: boolean;
 }
 
+
+/** A segment's prose sentences as one list, joined once. */
+function flatOf(seg: Segment): readonly Sentence[] {
+  return (seg.flat ??= seg.parts.flat());
+}
 
 function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Sentence[], kind: ConversationKind, earlierTo: number): Segment[] {
   const byMessage = sentencesByMessage(messages, sentences);
@@ -106,7 +115,7 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
   };
   const open = (i: number, at: number): Segment => {
     close();
-    const seg: Segment = { start: i, end: i, sentences: [], opener: null, opening: null, from: at, to: at, tf: new Map() };
+    const seg: Segment = { start: i, end: i, parts: [], count: 0, opener: null, opening: null, from: at, to: at, tf: new Map() };
     segments.push(seg);
     return seg;
   };
@@ -156,7 +165,10 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
     // (Each prose sentence's content words counted once: the message's tally, read once; its
     // prose sentences are the tally's own list.)
     const words = messageWords(m, own);
-    for (let k = 0; k < words.from.length; k++) current.sentences.push(words.from[k] as Sentence);
+    if (words.from.length) {
+      current.parts.push(words.from);
+      current.count += words.from.length;
+    }
     for (let k = 0; k < words.ids.length; k++) {
       const id = words.ids[k] as number;
       const c = counts[id] as number;
@@ -165,7 +177,7 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
     }
   }
   close();
-  return segments.filter((s) => s.sentences.length > 0);
+  return segments.filter((s) => s.count > 0);
 }
 
 /** Words by which a request points back at what was just said: "these", "the above", "again",
@@ -276,8 +288,8 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       const shared = words.filter((w) => w in (lastEarlier.profile ?? {})).length;
       if (!seg.opener || shared > SHIFT_OVERLAP * words.length) join = lastEarlier;
     }
-    const state = seg.opener ? (seg.sentences.some((s) => s.role === 'assistant' && s.message > (seg.opener?.[0]?.message ?? 0)) ? 'answered' : 'open') : undefined;
-    const firstId = (seg.sentences[0] as Sentence).id;
+    const state = seg.opener ? (seg.parts.some((part) => part.some((s) => s.role === 'assistant' && s.message > (seg.opener?.[0]?.message ?? 0))) ? 'answered' : 'open') : undefined;
+    const firstId = ((seg.parts[0] as readonly Sentence[])[0] as Sentence).id;
     if (join) {
       const t = threads.includes(join) ? join : { ...join, sources: [...join.sources] };
       if (!threads.includes(t)) threads.push(t);
@@ -303,13 +315,13 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     const byRequest = leans && seg.opening && openingHead(seg.opening) ? '' : asked;
     const byOpening = !byRequest && kind === 'assist' && seg.opening ? openingHead(seg.opening) : '';
     let head = byRequest || byOpening;
-    const phrases = head ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
+    const phrases = head ? [] : phrasesOf(flatOf(seg), weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
     // (A request that follows up on an answer of the session — "write a product description using
     // the above", "can you try again?" — heads it only when nothing else does: the session's
     // opening, else its phrases, say what it was about.)
     if (head && head === byRequest && kind === 'assist' && seg.opener && followsUp(seg.opener)) {
       const opening = seg.opening && seg.opening[0] !== seg.opener[0] ? openingHead(seg.opening) : '';
-      const own = opening ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
+      const own = opening ? [] : phrasesOf(flatOf(seg), weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
       if (opening) head = opening;
       else if (own.length >= 2) {
         head = '';
@@ -326,7 +338,7 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       at: seg.from,
       from: seg.from,
       to: seg.to,
-      score: seg.sentences.length,
+      score: seg.count,
       round,
       profile: topOf(profile),
       ...(state ? { state } : {}),
