@@ -22,6 +22,7 @@ import { answerAhead } from './sentence-memo';
 import { containedIn } from './substring-probe';
 import { analyse, refsOf } from './conversation-analysis';
 import { resultOf, shellCommand } from './tool-output';
+import { prepareRequest } from './threads';
 
 export interface CompactOptions {
   /** Token budget of the whole `<previous_context>` block, tags included. */
@@ -183,6 +184,7 @@ export function prepareMessage(message: ChatMessage): void {
   if (message.role === 'user') rulesOf(message);
   if (message.role !== 'tool') stampedMessage(message);
   messageWords(message, sentences);
+  prepareRequest(message, sentences);
   // (A tool result's output and a call's arguments and command, read once per object.)
   if (message.role === 'tool') resultOf(message);
   if (message.role === 'assistant') for (const call of message.toolCalls ?? []) shellCommand(call);

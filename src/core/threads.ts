@@ -191,6 +191,12 @@ export function followsUp(request: readonly Sentence[]): boolean {
   return first !== undefined && POINTS_BACK.test(first.text);
 }
 
+/** Reads where a user message's request starts ahead of compaction (`prepareMessage`), with the
+ * message's own sentences: the threads then find it read. */
+export function prepareRequest(m: ChatMessage, own: readonly Sentence[]): void {
+  if (m.role === 'user') requestSentences(m, own);
+}
+
 /** The sentences of a user message that make its request, from the first request sentence on. */
 function requestSentences(m: ChatMessage, own: readonly Sentence[]): Sentence[] | null {
   // (Where the request starts is read once per message object: the sentences are the message's
