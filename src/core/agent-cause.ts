@@ -89,7 +89,10 @@ const TAKES_BACK = /^(?:(?:but|and|oh|hmm|so|ok(?:ay)?),?\s+)?(?:actually\b|wait
  * retracted or hedged (agent-prose.ts); `said`: all its sentences, those too. `lastEdit`: index
  * among the removed messages of the last message that changed a source file (-1: none). */
 export function latestPlan(sentences: readonly Sentence[], lastEdit: number, said: readonly Sentence[] = sentences): SourcedLine | null {
-  const kept = said === sentences ? null : new Set(sentences);
+  // (The set of what was kept only once a plan is met: most runs' sentences hold none, and a set
+  // of every sentence cost more than the walk.)
+  let kept: Set<Sentence> | null | undefined = said === sentences ? null : undefined;
+  const keptOf = (): Set<Sentence> | null => (kept === undefined ? (kept = new Set(sentences)) : kept);
   for (let k = said.length - 1; k >= 0; k--) {
     const s = said[k] as Sentence;
     if (s.message <= lastEdit) return null;
@@ -101,9 +104,10 @@ export function latestPlan(sentences: readonly Sentence[], lastEdit: number, sai
     if (TAKES_BACK.test(s.text) || STRONG_HEDGE.test(s.text) || NEW_DIAGNOSIS.test(s.text) || !PLAN_SHAPE.test(bare)) return null;
     if (next && next.message === s.message && TAKES_BACK.test(next.text)) return null;
     // (Left out of the sentences for its hedge alone, a plan is said with the hedge, in its words.)
-    const hedged = kept !== null && !kept.has(s);
+    const known = keptOf();
+    const hedged = known !== null && !known.has(s);
     if (hedged && !MILD_HEDGE.test(s.text)) return null;
-    const i = kept ? sentences.indexOf(s) : k;
+    const i = known ? sentences.indexOf(s) : k;
     if (/:\s*$/.test(s.text) && s.wc <= 12) {
       const announced = i >= 0 ? announcedCause(sentences, i) : [];
       if (announced.length) return { text: causeText(announced.map((x) => x.text).join(' ')), sources: [s.id], at: s.at, score: 1, round: 0 };

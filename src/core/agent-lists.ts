@@ -7,6 +7,7 @@
 // a short sentence of prose that is no clause ("Line 114 and line 280."), or a remark that a line
 // it looked at holds nothing. Pure.
 import type { Sentence } from './extract-sentences';
+import { assistantProse, memo, question } from './sentence-memo';
 
 /** A word that makes a clause: a form of be / have / do, a modal, a negation, or a contraction
  * ("it's"; not a possessive: "the model's ordering"). */
@@ -67,5 +68,10 @@ export function listFragment(s: Sentence): boolean {
 
 /** The sentences without an agent's list fragments (see {@link listFragment}); order kept. */
 export function withoutListFragments(sentences: readonly Sentence[]): Sentence[] {
-  return sentences.filter((s) => !listFragment(s));
+  return sentences.filter((s) => !isListFragment(s));
 }
+
+/** {@link listFragment}, asked once per sentence. */
+export const isListFragment = (s: Sentence): boolean => memo(s, LIST_FRAGMENT);
+// (Asked once per sentence, and ahead as its message arrives: sentence-memo.ts.)
+const LIST_FRAGMENT = question(listFragment, assistantProse);

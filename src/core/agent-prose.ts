@@ -66,6 +66,7 @@ const SCAFFOLDING =
   /^(?:(?:so|ok(?:ay)?|i see|ah|hmm|but)[,!]?\s+)?(?:(?:the|my|this|our) (?:(?:test|reproduction|repro|fix|patch)(?: script| setup| file)?s?|scripts?|shell|output|setup|environment) (?:is getting|are getting|gets|had|has|have|needs?|is not|isn['’]t|are not|aren['’]t|is interpreting|did(?:n['’]t| not)|does(?:n['’]t| not)|failed|fails)\b|the (?:issue|problem|bug) (?:must|has to) be (?:somewhere else|elsewhere)\b|unless\b)/i;
 const thinking = cued(THINKING, ['need', 'want', 'have', 'should', 'will']);
 const THINKS_ALOUD = question((s) => thinking(s) || SCAFFOLDING.test(s.text), assistantProse);
+const ANNOUNCES_NEXT = question((s) => ANNOUNCES.test(s.text), assistantProse);
 
 /** Whether an agent's sentence only thinks aloud about its progress (see THINKING): no fact. */
 export function thinksAloud(s: Sentence): boolean {
@@ -96,7 +97,7 @@ export function withoutRefuted(sentences: readonly Sentence[]): Sentence[] {
       if (previous) drop.add(previous);
       if (memo(s, REDIAGNOSES)) for (let j = i - 1; j >= 0 && (sentences[j] as Sentence).message === s.message; j--) if (!(sentences[j] as Sentence).code) drop.add(sentences[j] as Sentence);
     } else if (memo(s, HEDGES_OR_POINTS)) drop.add(s);
-    if (!ANNOUNCES.test(s.text)) previous = s;
+    if (!memo(s, ANNOUNCES_NEXT)) previous = s;
   });
   return drop.size ? sentences.filter((s) => !drop.has(s)) : [...sentences];
 }

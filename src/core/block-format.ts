@@ -98,11 +98,12 @@ const LINE_WORDS = 120;
 
 /** A fact's day label and its shown text's word count, worked out once per fact object (and text):
  * a render lays the same facts out again on every try (render.ts), each time through groupFacts. */
-const factBits = new WeakMap<SourcedLine, { text: string; at: number; day: string; n: number }>();
-function bitsOf(f: SourcedLine, text: string): { day: string; n: number } {
+const factBits = new WeakMap<SourcedLine, { text: string; own: string; at: number; day: string; n: number; bold: boolean }>();
+function bitsOf(f: SourcedLine, text: string): { day: string; n: number; bold: boolean } {
   const hit = factBits.get(f);
-  if (hit !== undefined && hit.text === text && hit.at === f.at) return hit;
-  const bits = { text, at: f.at, day: f.at > 0 ? describeDay(f.at) : '', n: wordCount(text) };
+  if (hit !== undefined && hit.text === text && hit.own === f.text && hit.at === f.at) return hit;
+  // (`bold`: whether it is a list item opening on its bold term, BOLD_ITEM, asked once too.)
+  const bits = { text, own: f.text, at: f.at, day: f.at > 0 ? describeDay(f.at) : '', n: wordCount(text), bold: BOLD_ITEM.test(f.text) };
   factBits.set(f, bits);
   return bits;
 }
@@ -133,10 +134,10 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
     const id = f.sources[0] ?? '';
     // (An answer's list heads are a line of their own: "Assistant listed: A; B; C." So is an item
     // of a list opening on its bold term: two glued on one line read as one run-on sentence.)
-    const key = f.listed ? `${id}#listed` : BOLD_ITEM.test(f.text) ? `${id}#item${i}` : id;
     const text = textOf(f);
     texts[i] = text;
-    const { day, n } = bitsOf(f, text);
+    const { day, n, bold } = bitsOf(f, text);
+    const key = f.listed ? `${id}#listed` : bold ? `${id}#item${i}` : id;
     if (i === start || key !== groupKey || words + n > LINE_WORDS) {
       if (i > start) lines.push(groupLine(memo, sorted, texts, start, i, label));
       start = i;

@@ -4,8 +4,8 @@
 // cause lies with them ("Cause: … (at django/http/response.py, line 223, make_bytes)"): a model
 // continuing from the block goes to the place instead of searching for it again. Pure.
 import { fileOpsOfCall } from './extract-files';
-import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
-import { resultOf, shellCommand } from './tool-output';
+import type { ChatMessage, ToolCall } from './messages';
+import { callArguments, resultOf, shellCommand } from './tool-output';
 
 export interface CodePlace {
   path: string;
@@ -126,7 +126,7 @@ const DEF_SEARCH = /\bgrep\b[^|\n]*\b(?:def|class|function|func|fn)\b/;
  * next function, not what was read); in a search for a definition, the ones found; else none. */
 function readBy(call: ToolCall, places: readonly CodePlace[]): CodePlace[] {
   const command = shellCommand(call) ?? '';
-  const args = parseToolArguments(call) ?? {};
+  const args = callArguments(call) ?? {};
   const range = SHOWN_RANGE.exec(command);
   const view = Array.isArray(args.view_range) ? (args.view_range as unknown[]).map(Number) : null;
   const [from, to] = range ? [Number(range[1]), Number(range[2])] : view && view.length === 2 && view.every((n) => Number.isFinite(n) && n > 0) ? (view as [number, number]) : [NaN, NaN];

@@ -4,35 +4,25 @@
 // caller keeps the full transcript, and the record names every message it removed.
 import { mergeContent, type ExtractedContent } from './chain';
 import { selectCut } from './cut';
-import { applyEdits, carryEdits, isRemoved, lineState } from './edits';
-import { selectFacts } from './extract-facts';
-import { headByAsked, listedAnswers } from './listed-answers';
-import { fileOpsOfCall, mergeSamePaths, referencesNotListed, samePath } from './extract-files';
-import { addReferences, findReferences, type FoundReference } from './extract-references';
-import { prepareSentences, sentencesOf, templateSection } from './extract-sentences';
-import { openingMessages } from './session-openers';
-import { extractTaskLines } from './extract-goal';
-import { leftOffOutcome, nameLeftOffCode, settleLeftOff } from './left-off';
-import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
-import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
-import { withoutPendingPlans } from './agent-cause';
-import { withoutListFragments } from './agent-lists';
-import { LIBRARY, laterFates, withFates, withoutSettledFailures } from './error-fate';
-import { rulesOf, taskRules } from './extract-rules';
-import { extractState, shellCommand, stateIsEmpty } from './extract-state';
-import { mergeLines } from './chain';
+import { applyEdits, carryEdits, lineState } from './edits';
+import { pickFromPool } from './extract-facts';
+import { headByAsked } from './listed-answers';
+import { prepareSentences } from './extract-sentences';
+import { prepareErrorLines } from './extract-summary';
+import { rulesOf } from './extract-rules';
 import { estimateMessageTokens } from './message-tokens';
 import type { ChatMessage } from './messages';
-import { type CompactionRecord, type CompactionTrigger, type FileEntry, type Reference, type SourcedLine, RECORD_VERSION, isCompactionRecord } from './record';
+import { type CompactionRecord, type CompactionTrigger, RECORD_VERSION, isCompactionRecord } from './record';
 import { THREADS_MIN_ROOM, renderBlock } from './render';
 import { contentWords } from './word-scan';
 import { estimateTokens } from './tokens';
 import { wholeUnits } from './units';
-import { conversationKind, extractThreads } from './threads';
 import { messageWords, stampedMessage } from './message-words';
-import { findSpeakers } from './speakers';
 import { answerAhead } from './sentence-memo';
 import { containedIn } from './substring-probe';
+import { analyse, refsOf } from './conversation-analysis';
+import { resultOf, shellCommand } from './tool-output';
+import { prepareRequest } from './threads';
 
 export interface CompactOptions {
   /** Token budget of the whole `<previous_context>` block, tags included. */
@@ -88,9 +78,6 @@ const POOL_FACTOR = 2.5;
  * round and the block's fresh share finds no fresh facts left to show (LongMemEval: 16 of this
  * round's facts in the pool in round 2, under 5 in round 5). */
 const FRESH_POOL_SHARE = 0.1;
-/** A user message longer than this (characters) in a chat with an assistant is taken for pasted
- * text when it comes to rules (see extract). */
-const PASTED_CHARS = 1500;
 /** Carried facts' rank multiplier in a later round (see selectFacts). */
 const SENIORITY = 1.6;
 /** Further multiplier for carried facts the previous block showed: summaries of summaries must not
@@ -197,6 +184,10 @@ export function prepareMessage(message: ChatMessage): void {
   if (message.role === 'user') rulesOf(message);
   if (message.role !== 'tool') stampedMessage(message);
   messageWords(message, sentences);
+  prepareRequest(message, sentences);
+  // (A tool result's output and a call's arguments and command, read once per object.)
+  if (message.role === 'tool') resultOf(message);
+  if (message.role === 'assistant') for (const call of message.toolCalls ?? []) shellCommand(call);
 }
 
 /** A message's estimate, worked out once per compaction. */
@@ -223,157 +214,23 @@ function factRoles(record: CompactionRecord, roles: ReadonlyMap<string, string>)
   return out;
 }
 
-/** What a message yields that does not depend on the conversation around it: its references and
- * file operations. Cached per message object (messages are immutable), so compacting or
- * previewing the same messages again does not re-read them. */
-interface MessageRefs {
-  content: string;
-  refs: FoundReference[];
-  calls: { refs: FoundReference[]; ops: ReturnType<typeof fileOpsOfCall> }[];
-}
-const refCache = new WeakMap<ChatMessage, MessageRefs>();
-
-/** A message's text without its instruction-template sections (see `templateSection`): what a
- * harness's template names (README.md, patch.txt) is the same in every run, not this one's work. */
-function withoutTemplate(m: ChatMessage): string {
-  if ((m.role !== 'user' && m.role !== 'system') || !m.content.includes('<')) return m.content;
-  const section = templateSection();
-  return m.content
-    .split('\n')
-    .filter((line) => section(line) === false)
-    .join('\n');
-}
-
-/**
- * An assistant's "I need to install dependencies." said in a message that runs a tool, with more
- * work after it: the step it was taking then, not a task still open (the block would list every
- * step of an agent run as pending). What it says in its last message is where the work stands.
- */
-function stepTaken(removed: readonly ChatMessage[], task: SourcedLine): boolean {
-  const at = removed.findIndex((m) => m.id === task.sources[0]);
-  const m = removed[at];
-  if (!m || m.role !== 'assistant' || !m.toolCalls?.length) return false;
-  for (let i = at + 1; i < removed.length; i++) if (removed[i]?.role === 'assistant') return true;
-  return false;
-}
-
-/** Placeholders (`path/to/file`, `/path/to/x`, `foo/bar.py`) and command lines are no references. */
-const PLACEHOLDER = /(?:^|\/)(?:path\/to|your[-_]?\w*|foo\/bar|some\/path)(?:\/|$)/i;
-// (Nor a path into installed packages — a traceback's `…/site-packages/django/core/base.py`: the
-// project's own files are what the work refers to.)
-const isRealReference = (r: FoundReference): boolean => !PLACEHOLDER.test(r.text) && (r.kind === 'wikilink' || r.kind === 'embed' || r.kind === 'markdown-link' || (!/\s/.test(r.text) && !(r.kind === 'path' && LIBRARY.test(r.text))));
-
-function refsOf(m: ChatMessage): MessageRefs {
-  const hit = refCache.get(m);
-  if (hit && hit.content === m.content) return hit;
-  const calls = m.role === 'assistant' ? (m.toolCalls ?? []).map((call) => ({ refs: findReferences(call.arguments.length < 2000 ? call.arguments : ''), ops: fileOpsOfCall(call) })) : [];
-  const out = { content: m.content, refs: m.role === 'tool' || m.role === 'system' ? [] : findReferences(withoutTemplate(m)).filter(isRealReference), calls };
-  refCache.set(m, out);
-  return out;
-}
-
 function extract(removed: readonly ChatMessage[], previous: CompactionRecord | null, options: CompactOptions, round: number): ExtractedContent {
-  const all = sentencesOf(removed);
-  // In an agent run the assistant thinks aloud: what it retracted, guessed or asked, and what
-  // points at output no longer shown, is no fact, decision or cause (agent-prose.ts).
-  const agent = isAgentRun(removed);
-  // (What the task reported — its own words, not a template's — for the agent's lines that only
-  // say it again: the symptom is no finding, nor a cause.)
-  // (Joined only when read: a cause that may restate the symptom is rare outside shell work.)
-  let joined: string | undefined;
-  const reported = (): string => (joined ??= [previous?.goal?.text, previous?.request?.text, ...all.filter((s) => s.role === 'user' && !s.template && !s.code).map((s) => s.text)].filter(Boolean).join(' '));
-  // (Only in work through a shell — a bug to find: the plugin's note tools answer questions, where
-  // "X while Y" said after the user is an answer.)
-  const shell = agent && removed.some((m) => m.role === 'assistant' && m.toolCalls?.some((c) => shellCommand(c) !== null));
-  const sentences = agent ? (shell ? withoutSymptoms(withoutRefuted(all), reported()) : withoutRefuted(all)) : all;
-  // (What the task is about, for the output lines under the left-off command: an earlier round's
-  // goal and request too, when this part of the conversation has none.)
-  const task = extractTaskLines(removed, sentences, [previous?.goal?.text, previous?.request?.text].filter(Boolean).join(' '));
-  settleLeftOff(task, removed);
-  // The goal is the first request of the conversation: once a round has one, later rounds keep it
-  // and what they find is the latest request instead.
-  const goal = previous?.goal ? null : task.goal;
-  const request = previous?.goal ? (task.request ?? task.goal) : task.request;
-  const extracted = extractSections(sentences);
-  // The task's standing rules (what may be changed, how to hand in) come first among constraints.
-  // Two people chatting set a model no rules: "Don't give up on your dreams!" is encouragement.
-  // (One reading for the whole conversation: a later round's slice of talk can look like an
-  // assistant chat, and its sessions then joined into threads of months. Tools make it work.)
-  const fresh = conversationKind(removed, sentences);
-  const kind = fresh === 'work' || !previous?.kind ? fresh : previous.kind;
-  // With an assistant, a latest request the assistant answered after it is no task at hand.
-  const answered = kind === 'assist' && request ? answeredAfter(removed, request) : false;
-  // With an assistant, a rule inside a long pasted text (a prompt template, a document) is the
-  // text's, not the user's standing instruction to this chat.
-  const pasted = kind === 'assist' ? new Set(removed.filter((m) => m.role === 'user' && m.content.length > PASTED_CHARS).map((m) => m.id)) : new Set<string>();
-  const ownRules = extracted.constraints.filter((c) => !pasted.has(c.sources[0] ?? ''));
-  const sections = { ...extracted, constraints: kind === 'talk' ? [] : onceEach(mergeLines(taskRules(removed), ownRules, Number.MAX_SAFE_INTEGER, 'first')) };
-  // (With what this round did about the earlier rounds' open errors: chain.ts merges them by key.)
-  const met = withFates(removed, extractErrors(removed, all));
-  const errors = [...met, ...laterFates(previous?.errors ?? [], removed).filter((e) => !met.some((f) => errorKey(f.text) === errorKey(e.text)))];
-  const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
-  const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known, reported, all) : null;
-  // The left-off command's outcome in one line, as the state read it (left-off.ts).
-  if (task.leftOff) leftOffOutcome(task.leftOff, state);
-  // (And names the code it read where it said "this function".)
-  if (task.leftOff) nameLeftOffCode(task.leftOff, state);
-
-  const references = new Map<string, Reference>();
-  const read = new Map<string, FileEntry>();
-  const modified = new Map<string, FileEntry>();
-  const note = (into: Map<string, FileEntry>, path: string, id: string, pos: number): void => {
-    const e = into.get(path);
-    if (e) {
-      e.last = pos;
-      if (!e.sources.includes(id)) e.sources.push(id);
-    } else into.set(path, { path, sources: [id], last: pos });
-  };
-  removed.forEach((m, i) => {
-    const found = refsOf(m);
-    // Tool output is evidence of files and errors, not of what the conversation referred to (a
-    // listing names every file in a folder): its paths are not references. Nor are a system
-    // prompt's: it says how to work ("cite notes as [[wikilinks]]"), not what was talked about.
-    addReferences(references, found.refs, m.id, i, m.role === 'user' ? 2 : 1);
-    for (const { refs, ops } of found.calls) {
-      for (const p of ops.read) note(read, p, m.id, i);
-      for (const p of ops.modified) note(modified, p, m.id, i);
-      addReferences(references, refs.filter(isRealReference), m.id, i, 0.5);
-    }
-  });
-  // One canonical path per file; a file modified is not listed again as read, nor as a reference.
-  const filesModified = mergeSamePaths([...modified.values()]);
-  const filesRead = mergeSamePaths([...read.values()]).filter((f) => !filesModified.some((x) => samePath(x.path, f.path)));
-  const files = [...filesModified, ...filesRead];
-
+  // What the removed messages say whatever the options, read once per sequence of them
+  // (conversation-analysis.ts); what follows depends on the budget and the focus.
+  const a = analyse(removed, previous, round);
+  const content = a.content;
   // What the task lines and constraints say need not be said again by a key fact.
   // (A focus asks for its words: what the task lines say of them does not count as said.)
   const focusWords = new Set(options.focus ? contentWords(options.focus) : []);
-  const covered = [goal, request, task.leftOff]
-    .flatMap((l) => (l ? contentWords(l.text) : []))
-    .concat(sections.constraints.flatMap((c) => contentWords(c.text)))
-    .filter((w) => !focusWords.has(w));
-  const speakers = kind === 'talk' ? findSpeakers(removed) : undefined;
-  // The threads: this round's segments, joined to earlier threads they come back to. With an
-  // assistant the pool holds a line of every thread (selectFacts), so no session goes missing from
-  // the block for want of one; between two people the sessions say who each speaker is.
-  const { threads, threadOf } = extractThreads(removed, sentences, kind, previous?.threads ?? [], round);
+  const covered = a.coveredWords.filter((w) => !focusWords.has(w));
   // (Answers' lists only where the block lays facts out under their threads' heads.)
-  const answers = kind === 'assist' && options.budgetTokens >= THREADS_MIN_ROOM ? listedAnswers(removed, sentences) : [];
-  headByAsked(threads, answers, removed, threadOf, round);
-  // (In a tool loop, not the agent's report of a failure resolved since — Errors met says its fate —
-  // nor its statements of a fix not made yet: Planned fix says the one that stands.)
-  const lastEdit = Math.max(-1, ...(state?.changed ?? []).flatMap((c) => c.sources.map((id) => removed.findIndex((m) => m.id === id))));
-  // (Nor its list items and short sentences that are no clause, read alone: agent-lists.ts.)
-  const facts = selectFacts(agent ? withoutListFragments(withoutSettledFailures(withoutPendingPlans(sentences, lastEdit), errors, removed)) : sentences, {
-    ...(kind === 'assist' ? { threadOf } : {}),
-    kind,
-    sessionOf: (s) => threadOf.get(s.id),
-    ...(speakers ? { speakerNames: [speakers.user, speakers.assistant].filter((n): n is string => !!n) } : {}),
+  const answers = a.kind === 'assist' && options.budgetTokens >= THREADS_MIN_ROOM ? a.answers() : [];
+  const threads = content.threads ?? [];
+  headByAsked(threads, answers, removed, a.threadOf, round);
+  const facts = pickFromPool(a.pool, {
     answers,
     focus: options.focus,
     covered,
-    // A fact the user removed is not ranked again; one they rewrote keeps its place.
-    carried: previous ? previous.facts.filter((f) => !isRemoved(previous, 'facts', f)) : [],
     carriedRole: (id) => previous?.factRoles?.[id],
     seniority: SENIORITY,
     shownSeniority: SHOWN_SENIORITY,
@@ -383,59 +240,12 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   });
   // Each new fact names its thread (carried ones keep theirs), and between two people whether its
   // speaker said it as they came back (their first message of the session).
-  const openers = kind === 'talk' ? openingMessages(sentences, (s) => threadOf.get(s.id)) : undefined;
   for (const f of facts) {
     if (f.thread !== undefined) continue;
-    const t = threadOf.get(f.sources[0] ?? '');
+    const t = a.threadOf.get(f.sources[0] ?? '');
     if (t !== undefined) f.thread = t;
-    if (openers?.has(f.sources[0] ?? '')) f.opens = true;
+    if (a.openers?.has(f.sources[0] ?? '')) f.opens = true;
   }
-  const stamp = <T extends { round: number }>(xs: T[]): T[] => xs.map((x) => ({ ...x, round }));
-  const sectionsStamped = {
-    constraints: stamp(sections.constraints),
-    decisions: stamp(sections.decisions),
-    done: stamp(sections.done),
-    openTasks: stamp(sections.openTasks.filter((t) => !stepTaken(removed, t))),
-    topics: stamp(sections.topics),
-  };
-  const stampOne = <T extends { round: number }>(x: T | null): T | null => (x ? { ...x, round } : null);
-  return {
-    goal: stampOne(goal),
-    request: request ? { ...request, round, ...(answered ? { answered } : {}) } : null,
-    nextStep: stampOne(task.nextStep),
-    leftOff: stampOne(task.leftOff),
-    ...sectionsStamped,
-    errors: stamp(errors),
-    facts,
-    references: referencesNotListed([...references.values()], files),
-    filesRead,
-    filesModified,
-    kind,
-    threads,
-    ...(speakers ? { speakers } : {}),
-    ...(state && !stateIsEmpty(state) ? { state } : {}),
-  };
-}
-
-/** Whether an assistant message with words follows the request's message among the removed. */
-function answeredAfter(removed: readonly ChatMessage[], request: SourcedLine): boolean {
-  const at = removed.findIndex((m) => m.id === request.sources[0]);
-  if (at < 0) return false;
-  for (let i = at + 1; i < removed.length; i++) {
-    const m = removed[i] as ChatMessage;
-    if (m.role === 'assistant' && m.content.trim()) return true;
-  }
-  return false;
-}
-
-/** Rules that open with the same eight words are one rule said again (a template pasted into
- * several messages, each copy with another tail): the first is kept. */
-function onceEach(rules: SourcedLine[]): SourcedLine[] {
-  const seen = new Set<string>();
-  return rules.filter((r) => {
-    const key = contentWords(r.text).slice(0, 8).join(' ');
-    if (key.split(' ').length >= 8 && seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const { goal, request, nextStep, leftOff, constraints, decisions, done, openTasks, topics, errors, ...rest } = content;
+  return { goal, request, nextStep, leftOff, constraints, decisions, done, openTasks, topics, errors, facts, ...rest };
 }

@@ -8,7 +8,8 @@ import { resultOf, shellCommand } from './extract-state';
 import { probeCommand, withoutCd } from './tool-output';
 import { shownCommand } from './edit-how';
 import { fileOpsOfCall } from './extract-files';
-import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
+import { callArguments } from './tool-output';
+import type { ChatMessage, ToolCall } from './messages';
 import type { ErrorLine } from './record';
 import { squash, truncateAtWord } from './text';
 import { splitSentences } from './sentence-split';
@@ -72,7 +73,7 @@ function installFits(error: string, install: string): boolean {
 function fixOf(call: ToolCall): string {
   const command = shellCommand(call);
   if (command === null) {
-    const args = parseToolArguments(call) ?? {};
+    const args = callArguments(call) ?? {};
     return `${call.name}${typeof args.path === 'string' ? ` ${args.path}` : ''}`;
   }
   const install = installOf(runKey(call));
@@ -321,12 +322,20 @@ const SHARED_WITH_ERROR = 2;
  * message offers as a way round (to retry, to enable something, to do it by hand) goes with it.
  */
 export function withoutSettledFailures(sentences: readonly Sentence[], errors: readonly ErrorLine[], messages: readonly ChatMessage[]): Sentence[] {
+  const keeps = settledFailureFilter(errors, messages);
+  return keeps ? sentences.filter(keeps) : [...sentences];
+}
+
+/** The test {@link withoutSettledFailures} filters by (null when no error is settled): it keeps
+ * state, so it must be asked of the sentences in order, each once. (Asked inside one filter with
+ * the other tests of an agent's sentences: conversation-analysis.ts.) */
+export function settledFailureFilter(errors: readonly ErrorLine[], messages: readonly ChatMessage[]): ((s: Sentence) => boolean) | null {
   const settled = errors.filter((e) => e.resolution && !e.unresolved);
-  if (!settled.length) return [...sentences];
+  if (!settled.length) return null;
   const at = new Map(messages.map((m, i) => [m.id, i]));
   const reports = settled.map((e) => ({ from: Math.min(...e.sources.map((id) => at.get(id) ?? Infinity)), words: new Set(contentWords(e.text)) })).filter((r) => Number.isFinite(r.from));
   const reported = new Set<number>();
-  return sentences.filter((s) => {
+  return (s) => {
     if (s.role !== 'assistant' || s.code) return true;
     // (What the report offered in its message — "You can enable it and I will retry" — went with it.)
     if (reported.has(s.message)) return !WORKAROUND.test(s.text);
@@ -335,7 +344,7 @@ export function withoutSettledFailures(sentences: readonly Sentence[], errors: r
     const settledReport = reports.some((r) => s.message > r.from && words.filter((w) => r.words.has(w)).length >= SHARED_WITH_ERROR);
     if (settledReport) reported.add(s.message);
     return !settledReport;
-  });
+  };
 }
 
 /** An offer of a way round a failure: to retry, to switch something on, to do it by hand. */

@@ -28,13 +28,29 @@ import { latestChoices } from './thread-outcomes';
 
 export type { ListedAnswer } from './fact-candidates';
 
-export interface FactOptions {
+/** What the pool is read with: the conversation's, whatever the budget and focus. */
+export interface PoolOptions {
+  /** Facts carried from the previous round; they compete with the new sentences. */
+  carried?: readonly SourcedLine[];
+  /** What kind of conversation it is (threads.ts); read from the sentences when not given. */
+  kind?: ConversationKind;
+  /** The thread (between two people: the session) a sentence belongs to, when known: what a
+   * speaker comes back to session after session says who they are (speaker-themes.ts). */
+  sessionOf?: (s: Sentence) => number | undefined;
+  /** The speakers' names (speakers.ts), between two people. */
+  speakerNames?: readonly string[];
+  /** With an assistant, the thread of each removed message (by id): the pool then holds a line of
+   * every thread — its answer's list, else its best sentence of the assistant — even past its
+   * tokens (fact-pick.ts coverThreads). */
+  threadOf?: ReadonlyMap<string, number>;
+}
+
+/** What a pick from the pool is asked: this compaction's budget and focus. */
+export interface PickOptions {
   /** Focus text ("Compact now" with a focus): sentences sharing its words are boosted. */
   focus?: string;
   /** Words already carried by other sections (goal, constraints): covered from the start. */
   covered?: Iterable<string>;
-  /** Facts carried from the previous round; they compete with the new sentences. */
-  carried?: readonly SourcedLine[];
   /** Multiplier on carried facts: what an earlier round judged worth keeping stays unless the
    * new part has clearly better. */
   seniority?: number;
@@ -47,23 +63,34 @@ export interface FactOptions {
   poolTokens: number;
   /** Round number given to new facts. */
   round: number;
-  /** What kind of conversation it is (threads.ts); read from the sentences when not given. */
-  kind?: ConversationKind;
   /** Assistant answers carried as their list items' heads (answer-shape.ts), by message: they
    * compete with the sentences as one fact each. */
   answers?: readonly ListedAnswer[];
-  /** The thread (between two people: the session) a sentence belongs to, when known: what a
-   * speaker comes back to session after session says who they are (speaker-themes.ts). */
-  sessionOf?: (s: Sentence) => number | undefined;
-  /** The speakers' names (speakers.ts), between two people. */
-  speakerNames?: readonly string[];
-  /** With an assistant, the thread of each removed message (by id): the pool then holds a line of
-   * every thread — its answer's list, else its best sentence of the assistant — even past its
-   * tokens (fact-pick.ts coverThreads). */
-  threadOf?: ReadonlyMap<string, number>;
   /** Share of the pool that carried facts may not take while new sentences are left to fill it:
    * a later round's block can only show this round's facts if the pool kept them. */
   freshReserve?: number;
+}
+
+export type FactOptions = PoolOptions & PickOptions;
+
+/** What the ranking reads of the sentences and carried facts before any budget or focus: the
+ * usable sentences, their words' rarity, priors and rough values, the sentences forced in.
+ * Built once per conversation analysis (conversation-analysis.ts) and picked from per compaction. */
+export interface FactPool {
+  kind: ConversationKind;
+  talk: boolean;
+  usable: readonly Sentence[];
+  referents: ReadonlyMap<Sentence, Sentence>;
+  carried: readonly SourcedLine[];
+  carriedIds: readonly number[][];
+  idf: (id: number) => number;
+  pasted: ReadonlySet<number> | undefined;
+  prior: (s: Sentence, text: string) => number;
+  themes: ReadonlySet<Sentence> | undefined;
+  news: ReadonlySet<Sentence> | undefined;
+  choices: ReadonlySet<Sentence> | undefined;
+  threadOf: ReadonlyMap<string, number> | undefined;
+  rough: ReturnType<typeof roughValues>;
 }
 
 // (A fact sentence's name and code marks are read ahead too, as its message arrives: see
@@ -74,7 +101,11 @@ aheadAlso((s) => {
 
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */
 export function selectFacts(sentences: readonly Sentence[], options: FactOptions): SourcedLine[] {
-  const focusIds = new Set(options.focus ? idsOf(options.focus) : []);
+  return pickFromPool(selectFactsPool(sentences, options), options);
+}
+
+/** The pool the ranking picks from, read once whatever the budget and focus. */
+export function selectFactsPool(sentences: readonly Sentence[], options: PoolOptions): FactPool {
   // Two people chatting (both sides tell about their lives: both count), an assistant explaining
   // things, or one at work with tools (whatever its pronouns: an agent run's user text is an issue
   // report, often with no "my" at all). One reading for the whole compaction (threads.ts).
@@ -96,6 +127,22 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   // Between two people, the sentence that stands for each speaker (speaker-themes.ts) is a
   // candidate whatever its rough value, laid out under "About <name>".
   const themes = talk && options.sessionOf ? speakerThemes(usable, options.sessionOf, options.speakerNames) : undefined;
+  const rough = roughValues(usable, weights, prior);
+  // So is each speaker's news as they came back to a session (openingNews), which the spread
+  // takes first for the session: readers found a session's main event only in its head ("Minnesota
+  // Wolves") over a side remark, "I just signed with a new team" left out of the pool. (LoCoMo
+  // recall 0.545/0.722 → 0.540/0.714 at 1,000/2,000, events 0.590 → 0.583 at 1,000.)
+  const news = talk && options.sessionOf ? openingNews(usable, options.sessionOf) : undefined;
+  // (Each thread's best sentences are ranked, whatever the prefilter kept of a long conversation;
+  // so is each thread's latest choice of the user, its outcome: thread-outcomes.ts.)
+  const choices = options.threadOf && kind === 'assist' ? latestChoices(usable, options.threadOf) : undefined;
+  return { kind, talk, usable, referents, carried, carriedIds, idf, pasted, prior, themes, news, choices, threadOf: options.threadOf, rough };
+}
+
+/** The facts picked from `pool` for this budget and focus, best first. */
+export function pickFromPool(pool: FactPool, options: PickOptions): SourcedLine[] {
+  const { kind, talk, usable, referents, carried, carriedIds, idf, pasted, prior, themes, news, choices, threadOf, rough } = pool;
+  const focusIds = new Set(options.focus ? idsOf(options.focus) : []);
   const ctx: CandidateContext = {
     round: options.round,
     talk,
@@ -107,18 +154,9 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
     ...(themes?.size ? { themes } : {}),
     ...(kind === 'work' ? { work: true } : {}),
   };
-  const rough = roughValues(usable, weights, prior);
   const chosen = prefilter(rough, options.poolTokens);
-  // So is each speaker's news as they came back to a session (openingNews), which the spread
-  // takes first for the session: readers found a session's main event only in its head ("Minnesota
-  // Wolves") over a side remark, "I just signed with a new team" left out of the pool. (LoCoMo
-  // recall 0.545/0.722 → 0.540/0.714 at 1,000/2,000, events 0.590 → 0.583 at 1,000.)
-  const news = talk && options.sessionOf ? openingNews(usable, options.sessionOf) : undefined;
   if (themes || news) for (let pos = 0; pos < usable.length; pos++) if (themes?.has(usable[pos] as Sentence) || news?.has(usable[pos] as Sentence)) chosen[pos] = 1;
-  // (Each thread's best sentences are ranked, whatever the prefilter kept of a long conversation;
-  // so is each thread's latest choice of the user, its outcome: thread-outcomes.ts.)
-  const choices = options.threadOf && kind === 'assist' ? latestChoices(usable, options.threadOf) : undefined;
-  if (options.threadOf) keepThreadsBest(usable, rough.value, chosen, options.threadOf);
+  if (threadOf) keepThreadsBest(usable, rough.value, chosen, threadOf);
   if (choices?.size) for (let pos = 0; pos < usable.length; pos++) if (choices.has(usable[pos] as Sentence)) chosen[pos] = 1;
   const candidates = [
     ...sentenceCandidates(usable, referents, chosen, ctx),
@@ -134,7 +172,7 @@ export function selectFacts(sentences: readonly Sentence[], options: FactOptions
   if (news?.size) picked = withForced(candidates, picked, news, covered, coveredWeightFor(options.poolTokens), false);
   if (themes?.size) return withForced(candidates, picked, themes, covered, coveredWeightFor(options.poolTokens), true);
   if (choices?.size) picked = withForced(candidates, picked, choices, covered, coveredWeightFor(options.poolTokens), false);
-  return options.threadOf ? coverThreads(candidates, picked, options.threadOf, covered, coveredWeightFor(options.poolTokens)) : picked;
+  return threadOf ? coverThreads(candidates, picked, threadOf, covered, coveredWeightFor(options.poolTokens)) : picked;
 }
 
 

@@ -5,7 +5,6 @@
 // greeting, template text or a lead-in whose announced content is gone.
 import type { Sentence } from './extract-sentences';
 import type { ChatMessage } from './messages';
-import { parseToolArguments } from './messages';
 import type { LeftOffLine, SourcedLine } from './record';
 import { QUESTION } from './traits';
 import { isReaction, opensOnPointer, pointsEarly } from './salience';
@@ -13,7 +12,7 @@ import { isLeadIn, standsAlone } from './text';
 import { STANDS_ALONE, memo, question } from './sentence-memo';
 import { STOPWORDS } from './words';
 import { thinksAloud } from './agent-prose';
-import { PLUGIN_SEARCH, noteToolCommand } from './tool-output';
+import { callArguments, noteToolCommand, PLUGIN_SEARCH } from './tool-output';
 
 /** A thing pointed at, anywhere in a sentence ("I want to make sure I get it on time"). */
 const POINTS_AT = /\b(?:it|them|these|those)\b/i;
@@ -131,10 +130,11 @@ const ANSWERING_WORDS = 35;
 /** The question the left-off line's message answers: the message before it, by the other side,
  * from its last question on ("Have you been to Universal Studios? Planning a trip there next
  * month."), when it asks one; else null. */
-function questionAnswered(groups: readonly (readonly Sentence[])[], leftOff: SourcedLine): SourcedLine | null {
-  const at = groups.findIndex((g) => (g[0] as Sentence).id === leftOff.sources[0]);
-  const answer = groups[at];
-  const asked = groups[at - 1];
+function questionAnswered(groups: MessageGroups, leftOff: SourcedLine): SourcedLine | null {
+  let at = -1;
+  for (let g = 0; g < groups.length && at < 0; g++) if (groups.first(g).id === leftOff.sources[0]) at = g;
+  const answer = groups.at(at);
+  const asked = groups.at(at - 1);
   if (!answer || !asked || (asked[0] as Sentence).role === (answer[0] as Sentence).role) return null;
   let q = -1;
   for (let i = asked.length - 1; i >= 0 && q < 0; i--) {
@@ -145,18 +145,37 @@ function questionAnswered(groups: readonly (readonly Sentence[])[], leftOff: Sou
   return lineOf(sentencesFrom(asked, q, ANSWERING_WORDS), 1);
 }
 
-/** The removed messages' sentences grouped by message, in order. */
-function byMessage(sentences: readonly Sentence[]): Sentence[][] {
-  const out: Sentence[][] = [];
-  let last = -1;
-  for (const s of sentences) {
-    if (s.message !== last) {
-      out.push([]);
-      last = s.message;
+/** The removed messages' sentences grouped by message, in order: each group sliced only when it
+ * is read (the task lines read the first few and the last few of a thousand). */
+class MessageGroups {
+  readonly length: number;
+  private readonly starts: number[] = [];
+  private readonly made: (Sentence[] | undefined)[];
+
+  constructor(private readonly flat: readonly Sentence[]) {
+    let last = -1;
+    for (let i = 0; i < flat.length; i++) {
+      const m = (flat[i] as Sentence).message;
+      if (m !== last) {
+        this.starts.push(i);
+        last = m;
+      }
     }
-    (out[out.length - 1] as Sentence[]).push(s);
+    this.length = this.starts.length;
+    this.starts.push(flat.length);
+    this.made = new Array<Sentence[] | undefined>(this.length);
   }
-  return out;
+
+  /** Group `g` (undefined past either end). */
+  at(g: number): Sentence[] | undefined {
+    if (g < 0 || g >= this.length) return undefined;
+    return (this.made[g] ??= this.flat.slice(this.starts[g], this.starts[g + 1]));
+  }
+
+  /** The first sentence of group `g`, without slicing it. */
+  first(g: number): Sentence {
+    return this.flat[this.starts[g] as number] as Sentence;
+  }
 }
 
 /** The request a user message makes: from its first request sentence on; or, in a message that an
@@ -192,7 +211,7 @@ export interface TaskLines {
 /** The task lines of the removed part (see {@link TaskLines}); `earlierTask`: the goal and request
  * of earlier rounds, for what the left-off command's output showed of the task. */
 export function extractTaskLines(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlierTask = ''): TaskLines {
-  const groups = byMessage(sentences.filter((s) => s.role === 'user' || s.role === 'assistant'));
+  const groups = new MessageGroups(sentences.filter((s) => s.role === 'user' || s.role === 'assistant'));
   let goal: SourcedLine | null = null;
   let request: SourcedLine | null = null;
   // A question that set tools to work ("Which of my notes mention compost?") is the request, even
@@ -207,12 +226,12 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
     return lineOf(requestOf(group, harness), 1) ?? (asked >= 0 ? lineOf(sentencesFrom(group, asked, GOAL_WORDS), 1) : null);
   };
   let goalAt = 0;
-  for (; goalAt < groups.length && !goal; goalAt++) goal = requestLine(groups[goalAt] as Sentence[]);
-  for (let i = groups.length - 1; i >= goalAt && !request; i--) request = requestLine(groups[i] as Sentence[]);
+  for (; goalAt < groups.length && !goal; goalAt++) goal = requestLine(groups.at(goalAt) as Sentence[]);
+  for (let i = groups.length - 1; i >= goalAt && !request; i--) request = requestLine(groups.at(i) as Sentence[]);
 
   let leftOff: TaskLines['leftOff'] = null;
   let nextStep: SourcedLine | null = null;
-  const last = groups[groups.length - 1];
+  const last = groups.at(groups.length - 1);
   if (last && (last[0] as Sentence).role === 'user') {
     // The user spoke last: their request is where things stand (unless it is the goal again).
     let from = last.findIndex(substantive);
@@ -229,8 +248,8 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
   for (let i = messages.length - 1; i >= 0 && lastCallAt < 0; i--) if (callsTool(messages[i])) lastCallAt = i;
   const lastCall = lastCallAt >= 0 ? messages[lastCallAt] : undefined;
   for (let g = groups.length - 1; g >= 0 && !leftOff; g--) {
-    const group = groups[g] as Sentence[];
-    if ((group[0] as Sentence).role !== 'assistant') continue;
+    if (groups.first(g).role !== 'assistant') continue;
+    const group = groups.at(g) as Sentence[];
     const at = (group[0] as Sentence).message;
     // Prose said before a few silent steps still says what they were for; older prose does not.
     if (lastCall && at < lastCallAt && callsAfter(messages, at, lastCallAt) > MAX_SILENT_STEPS) break;
@@ -336,7 +355,7 @@ function lastCommand(m: ChatMessage): string {
   // (The plugin's note tools have no command: the step is the tool with what it read or searched.)
   const note = call ? noteToolCommand(call) : null;
   if (note) return note.length <= 160 ? note : '';
-  const args = call ? parseToolArguments(call) : null;
+  const args = call ? callArguments(call) : null;
   const command = args && typeof args.command === 'string' ? args.command : '';
   const first = command.split('\n')[0]?.trim() ?? '';
   return first.length <= 160 ? first : '';

@@ -46,8 +46,10 @@ export interface Sentence {
   /** How the summary rules classify it (extract-summary), worked out once: a sentence is the same
    * object in every compaction of its message. */
   summary?: unknown;
-  /** Answers about the sentence alone, asked once (sentence-memo.ts). */
+  /** Answers about the sentence alone, asked once (sentence-memo.ts): the first fifteen
+   * questions' bits, then the next fifteen's. */
   memo: number;
+  memo2: number;
 }
 
 const FENCE = /^\s*(```|~~~)/;
@@ -153,7 +155,7 @@ const NO_IDS: number[] = [];
 function sentence(m: ChatMessage, text: string, index: number): Sentence {
   // Every field, `summary` too, from the start: one object shape for all sentences (a field added
   // later would move each sentence to a new shape, and the loops over them would slow down).
-  return { text, id: m.id, role: m.role, message: -1, index, of: 0, at: 0, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0, code: true, template: false, summary: undefined, memo: 0 };
+  return { text, id: m.id, role: m.role, message: -1, index, of: 0, at: 0, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0, code: true, template: false, summary: undefined, memo: 0, memo2: 0 };
 }
 
 function proseSentence(m: ChatMessage, text: string, index: number): Sentence {

@@ -7,13 +7,13 @@
 // from the block must not redo or undo this work.
 import type { Sentence } from './extract-sentences';
 import { fileOpsOfCall, lexShell, samePath } from './extract-files';
-import { parseToolArguments, type ChatMessage } from './messages';
+import type { ChatMessage } from './messages';
 import type { ChangedFile, CheckLine, TaskState } from './record';
 import { squash, truncateBalanced } from './text';
 import { latestCause, latestPlan, type TaskText } from './agent-cause';
 import { isRequest } from './extract-goal';
 import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText } from './code-places';
-import { PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, noteToolCommand, probesEnvironment, resultOf, shellCommand, withoutCd } from './tool-output';
+import { callArguments, noteToolCommand, PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, probesEnvironment, resultOf, shellCommand, withoutCd } from './tool-output';
 import { TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
 import { MAX_HOW, MAX_PRINTED, escapeRe, heredocBody, noteWriteHow, shellHow, shownCommand, toolHow, withPrinted } from './edit-how';
 
@@ -225,7 +225,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
     if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
     for (const call of m.toolCalls) {
       const result = resultOf(results.get(call.id));
-      const args = parseToolArguments(call) ?? {};
+      const args = callArguments(call) ?? {};
       const name = call.name;
       if (name === PLUGIN_READ || name === PLUGIN_SEARCH || PLUGIN_WRITE.test(name)) {
         const path = typeof args.path === 'string' ? args.path.trim() : '';
@@ -327,8 +327,9 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
     const looked = last ? [...named.filter((p) => !(p.name === last.name && p.path === last.path)), last].slice(-LIMITS.looked) : named;
     if (looked.length) state.looked = looked;
   }
-  const index = new Map(messages.map((m, i) => [m.id, i]));
-  const lastEdit = Math.max(-1, ...state.changed.flatMap((c) => c.sources.map((id) => index.get(id) ?? -1)));
+  // (The index by id only when a file was changed: most compactions change none.)
+  const index = state.changed.length ? new Map(messages.map((m, i) => [m.id, i])) : null;
+  const lastEdit = index ? Math.max(-1, ...state.changed.flatMap((c) => c.sources.map((id) => index.get(id) ?? -1))) : -1;
   const plan = latestPlan(sentences, lastEdit, said);
   if (plan && !(state.cause?.text ?? '').includes(plan.text)) state.plan = plan;
   return state;

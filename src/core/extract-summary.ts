@@ -3,7 +3,8 @@
 // Each is a rule over the sentence pass: cue phrases in English, Chinese and Japanese, and the
 // role that said it. Lines are verbatim sentences (or their first clause), never paraphrase, so
 // the block reads as what was said and the panel can link every line to its message.
-import { parseToolArguments, type ChatMessage } from './messages';
+import { callArguments } from './tool-output';
+import type { ChatMessage } from './messages';
 import type { Sentence } from './extract-sentences';
 import type { CompactionRecord, ErrorLine, SourcedLine } from './record';
 import { QUESTION } from './traits';
@@ -168,6 +169,9 @@ export function prepareErrorLines(m: ChatMessage): void {
 export function extractErrors(messages: readonly ChatMessage[], sentences: readonly Sentence[]): ErrorLine[] {
   const errors: ErrorLine[] = [];
   const seen = new Map<string, ErrorLine>();
+  // (Each error's sources as a set beside its list: an error shown in every tool result must not
+  // make each sighting a scan of all the earlier ones.)
+  const sourcesOf = new Map<ErrorLine, Set<string>>();
   messages.forEach((m, mi) => {
     const keep = errorLinesOf(m);
     if (!keep.length) return;
@@ -177,7 +181,11 @@ export function extractErrors(messages: readonly ChatMessage[], sentences: reado
       const existing = seen.get(key);
       if (existing) {
         existing.score += 1;
-        if (!existing.sources.includes(m.id)) existing.sources.push(m.id);
+        const ids = sourcesOf.get(existing) as Set<string>;
+        if (!ids.has(m.id)) {
+          ids.add(m.id);
+          existing.sources.push(m.id);
+        }
         continue;
       }
       // (Cut before a bracket it would leave open: "Key (content_type_id, codename)=(12, add…".)
@@ -185,6 +193,7 @@ export function extractErrors(messages: readonly ChatMessage[], sentences: reado
       const resolution = findResolution(messages, sentences, mi);
       if (resolution) err.resolution = resolution;
       seen.set(key, err);
+      sourcesOf.set(err, new Set(err.sources));
       errors.push(err);
     }
   });
@@ -242,7 +251,7 @@ function findResolution(messages: readonly ChatMessage[], sentences: readonly Se
   for (let i = afterMessage + 1; i < Math.min(messages.length, afterMessage + 5); i++) {
     const m = messages[i];
     for (const call of m?.role === 'assistant' ? (m.toolCalls ?? []) : []) {
-      const args = parseToolArguments(call);
+      const args = callArguments(call);
       const command = typeof args?.command === 'string' ? (args.command.split('\n')[0] ?? '').trim() : '';
       if (FIX_COMMAND.test(command) && command.length <= 120) return command;
     }

@@ -111,7 +111,7 @@ export function sentenceCandidate(s: Sentence, pos: number, text: string, ids: r
   const theme = text === s.text && ctx.themes?.has(s) === true;
   const rankedAsIdentity = theme || tellsIdentity(s, text, ctx.talk);
   const identity = (rankedAsIdentity && readsAsIdentity(s, text)) || tellsProfile(text, ctx.talk);
-  return {
+  const c: Candidate = {
     text,
     sources: [s.id],
     at: s.at,
@@ -123,10 +123,12 @@ export function sentenceCandidate(s: Sentence, pos: number, text: string, ids: r
     weights: ctx.weigh(text, ids),
     boost: rankedAsIdentity ? boost * IDENTITY_BOOST : boost,
     cost: cheapCost(text),
-    ...(about ? { about } : {}),
-    ...(identity ? { identity } : {}),
-    ...(s.role === 'assistant' ? { assistant: true } : {}),
   };
+  // (Set when they hold, not spread from an object made for each: a compaction builds thousands.)
+  if (about) c.about = about;
+  if (identity) c.identity = identity;
+  if (s.role === 'assistant') c.assistant = true;
+  return c;
 }
 
 /** The candidates of the usable sentences the prefilter `chosen`: each alone (or with its referent,
@@ -240,13 +242,18 @@ export function carriedCandidates(carried: readonly SourcedLine[], carriedIds: r
  * candidate, a picked candidate gives them back to its line. */
 type Marks = 'shown' | 'about' | 'identity' | 'listed' | 'asked' | 'thread' | 'opens';
 export function lineMarks(x: Pick<SourcedLine, Marks>): Pick<SourcedLine, Marks> {
-  return {
-    ...(x.shown ? { shown: x.shown } : {}),
-    ...(x.about ? { about: true } : {}),
-    ...(x.identity ? { identity: true } : {}),
-    ...(x.listed ? { listed: true } : {}),
-    ...(x.asked ? { asked: x.asked } : {}),
-    ...(x.thread !== undefined ? { thread: x.thread } : {}),
-    ...(x.opens ? { opens: true } : {}),
-  };
+  return withMarks({}, x);
+}
+
+/** `into` with the marks of `x` set on it, in the order {@link lineMarks} gives them (a record's
+ * fact keeps its key order), without an object per mark. */
+export function withMarks<T extends Pick<SourcedLine, Marks>>(into: T, x: Pick<SourcedLine, Marks>): T {
+  if (x.shown) into.shown = x.shown;
+  if (x.about) into.about = true;
+  if (x.identity) into.identity = true;
+  if (x.listed) into.listed = true;
+  if (x.asked) into.asked = x.asked;
+  if (x.thread !== undefined) into.thread = x.thread;
+  if (x.opens) into.opens = true;
+  return into;
 }

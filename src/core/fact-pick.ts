@@ -5,7 +5,7 @@
 // on position: deterministic.
 import type { Sentence } from './extract-sentences';
 import type { SourcedLine } from './record';
-import { COST_OFFSET, type Candidate, lineMarks } from './fact-candidates';
+import { COST_OFFSET, type Candidate, withMarks } from './fact-candidates';
 import { MaxHeap } from './max-heap';
 import { lookupWord, vocabSize } from './vocab';
 
@@ -54,15 +54,7 @@ export function carriedCap(candidates: readonly Candidate[], poolTokens: number,
 
 /** A picked candidate as a fact line, with its gain when picked as its score. */
 export function pickedLine(c: Candidate, gain: number): SourcedLine {
-  return {
-    text: c.text,
-    sources: c.sources,
-    at: c.at,
-    score: Math.round(gain * 1000) / 1000,
-    round: c.round,
-    seq: c.seq,
-    ...lineMarks(c),
-  };
+  return withMarks<SourcedLine>({ text: c.text, sources: c.sources, at: c.at, score: Math.round(gain * 1000) / 1000, round: c.round, seq: c.seq }, c);
 }
 
 /** The facts picked from the candidates until `poolTokens`, best first; `covered` (words other
@@ -87,7 +79,9 @@ export function pickFacts(candidates: readonly Candidate[], covered: Uint8Array,
     const fresh = gainOf(top.c, covered, coveredWeight);
     const next = heap.peek();
     if (next && fresh < next.gain - 1e-12) {
-      heap.push({ c: top.c, gain: fresh });
+      // (The entry goes back with its gain brought up to date: no new object per re-ranking.)
+      top.gain = fresh;
+      heap.push(top);
       continue;
     }
     if (fresh <= 0) break;

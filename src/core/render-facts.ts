@@ -138,6 +138,8 @@ export class KeyFacts {
   // and key are the render's, shared by both writes of the block: `memo`.)
   private readonly saidAboveMemo = new Map<SourcedLine, boolean>();
   private readonly headsShown = new Set<string>();
+  /** How many answer lists of each message (by source id) are among the facts taken. */
+  private readonly listedTaken = new Map<string, number>();
 
   constructor(
     private readonly draft: BlockDraft,
@@ -172,6 +174,9 @@ export class KeyFacts {
   private repeatsList(f: SourcedLine): boolean {
     if (f.listed) return false;
     const source = f.sources[0];
+    // (Most facts have no list of their message taken: ruled out by one lookup, not by a walk over
+    // every fact taken — the passes ask it of every fact in the pool.)
+    if (source === undefined || !this.listedTaken.get(source)) return false;
     const opening = f.text.replace(/^[\s*_#>"“]+|^\d{1,2}[.)]\s+/g, '').toLowerCase();
     for (const g of this.facts) {
       if (!g.listed || g.sources[0] !== source) continue;
@@ -202,12 +207,25 @@ export class KeyFacts {
       if (!added) break;
       this.relayout();
       while (this.facts.length && this.start + this.linesCost > this.draft.target) {
-        const dropped = this.facts.pop() as SourcedLine;
+        const dropped = this.dropLast();
         this.draft.shown.delete(this.keyOf(dropped));
         this.relayout();
       }
     }
     this.draft.used = this.start + this.linesCost;
+  }
+
+  private take(f: SourcedLine): void {
+    this.facts.push(f);
+    const source = f.sources[0];
+    if (f.listed && source !== undefined) this.listedTaken.set(source, (this.listedTaken.get(source) ?? 0) + 1);
+  }
+
+  private dropLast(): SourcedLine {
+    const f = this.facts.pop() as SourcedLine;
+    const source = f.sources[0];
+    if (f.listed && source !== undefined) this.listedTaken.set(source, (this.listedTaken.get(source) ?? 1) - 1);
+    return f;
   }
 
   private relayout(): void {
@@ -247,7 +265,7 @@ export class KeyFacts {
       used += c;
       this.picked.add(f);
       draft.shown.add(key);
-      this.facts.push(f);
+      this.take(f);
       if (this.manyThreads) this.headsShown.add(this.layout.group(f));
       added = true;
     }
@@ -275,12 +293,12 @@ export class KeyFacts {
         // A fact costs at least its own text: most are ruled out without measuring the block.
         if (this.costOf(part) - 2 + (this.facts.length ? 0 : this.heading) > slack) continue;
         tries++;
-        this.facts.push(part);
+        this.take(part);
         const lines = this.layout.lines(this.facts, this.textOf);
         built.set('facts', lines);
         const c = draft.cost(assemble(built));
         if (c > limit) {
-          this.facts.pop();
+          this.dropLast();
           if (this.lines.length) built.set('facts', this.lines);
           else built.delete('facts');
           continue;

@@ -126,18 +126,21 @@ export function onlyShows(text: string): boolean {
   if (open < 0) return false;
   // The text with each aside (what `/\[[^\]]*\]/g` matches: a bracket to the next closing one)
   // put as a space, read in one walk over the brackets rather than by patterns over the text.
-  let own = '';
+  // (Its pieces joined once, into one flat string: a string grown by `+=` is a chain of pieces
+  // that the walk over its characters flattens first.)
+  const pieces: string[] = [];
   let from = 0;
   while (open >= 0) {
     const close = text.indexOf(']', open + 1);
     if (close < 0) break;
     const aside = text.slice(open, close + 1);
     if (asideNamesSomething(aside)) return false;
-    own += `${text.slice(from, open)} `;
+    pieces.push(text.slice(from, open), ' ');
     from = close + 1;
     open = text.indexOf('[', from);
   }
-  own = (own + text.slice(from)).trim();
+  pieces.push(text.slice(from));
+  const own = pieces.join('').trim();
   return fewerWordsThan(own, 5) || SHOWS.test(own);
 }
 

@@ -17,9 +17,10 @@ const askedOf: Test[] = [];
 const alsoAhead: ((s: Sentence) => void)[] = [];
 
 /** Registers a question about a sentence alone (`test` must read only the sentence's own fields),
- * answered ahead for the sentences `worthAsking` picks. Its id is for `memo`. At most 15. */
+ * answered ahead for the sentences `worthAsking` picks. Its id is for `memo`. At most 30 (two bits
+ * each in two 32-bit fields). */
 export function question(test: Test, worthAsking: Test = () => true): number {
-  if (tests.length >= 15) throw new Error('too many sentence questions');
+  if (tests.length >= 30) throw new Error('too many sentence questions');
   tests.push(test);
   askedOf.push(worthAsking);
   return tests.length - 1;
@@ -32,12 +33,24 @@ export function aheadAlso(work: (s: Sentence) => void): void {
 
 /** The answer to question `q` about `s`, from its two bits in `s.memo` (asked, answer). */
 export function memo(s: Sentence, q: number): boolean {
+  if (q >= 15) return memoHigh(s, q);
   const asked = 1 << (2 * q);
   const yes = asked << 1;
   const m = s.memo;
   if (m & asked) return (m & yes) !== 0;
   const answer = (tests[q] as Test)(s);
   s.memo = m | asked | (answer ? yes : 0);
+  return answer;
+}
+
+/** The same for the questions past the fifteenth, in `s.memo2`. */
+function memoHigh(s: Sentence, q: number): boolean {
+  const asked = 1 << (2 * (q - 15));
+  const yes = asked << 1;
+  const m = s.memo2;
+  if (m & asked) return (m & yes) !== 0;
+  const answer = (tests[q] as Test)(s);
+  s.memo2 = m | asked | (answer ? yes : 0);
   return answer;
 }
 

@@ -72,7 +72,11 @@ interface Segment {
   /** Message indices [start, end) among the removed messages. */
   start: number;
   end: number;
-  sentences: Sentence[];
+  /** Its prose sentences, one list per message (each message's own, never changed), and how many:
+   * joined into one list only where they are read as one (`flatOf`), not pushed one by one. */
+  parts: (readonly Sentence[])[];
+  count: number;
+  flat?: readonly Sentence[];
   /** The request that opened it, when a user's request did. */
   opener: Sentence[] | null;
   /** The first user message's prose sentences (the session's opening). */
@@ -85,6 +89,11 @@ interface Segment {
   continued?: boolean;
 }
 
+
+/** A segment's prose sentences as one list, joined once. */
+function flatOf(seg: Segment): readonly Sentence[] {
+  return (seg.flat ??= seg.parts.flat());
+}
 
 function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Sentence[], kind: ConversationKind, earlierTo: number): Segment[] {
   const byMessage = sentencesByMessage(messages, sentences);
@@ -107,7 +116,7 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
   };
   const open = (i: number, at: number): Segment => {
     close();
-    const seg: Segment = { start: i, end: i, sentences: [], opener: null, opening: null, from: at, to: at, tf: new Map() };
+    const seg: Segment = { start: i, end: i, parts: [], count: 0, opener: null, opening: null, from: at, to: at, tf: new Map() };
     segments.push(seg);
     return seg;
   };
@@ -157,7 +166,10 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
     // (Each prose sentence's content words counted once: the message's tally, read once; its
     // prose sentences are the tally's own list.)
     const words = messageWords(m, own);
-    for (let k = 0; k < words.from.length; k++) current.sentences.push(words.from[k] as Sentence);
+    if (words.from.length) {
+      current.parts.push(words.from);
+      current.count += words.from.length;
+    }
     for (let k = 0; k < words.ids.length; k++) {
       const id = words.ids[k] as number;
       const c = counts[id] as number;
@@ -166,7 +178,7 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
     }
   }
   close();
-  return segments.filter((s) => s.sentences.length > 0);
+  return segments.filter((s) => s.count > 0);
 }
 
 /** Words by which a request points back at what was just said: "these", "the above", "again",
@@ -178,6 +190,12 @@ const POINTS_BACK = /\b(?:these|those|the above|again|the same|another one|inste
 export function followsUp(request: readonly Sentence[]): boolean {
   const first = request[0];
   return first !== undefined && POINTS_BACK.test(first.text);
+}
+
+/** Reads where a user message's request starts ahead of compaction (`prepareMessage`), with the
+ * message's own sentences: the threads then find it read. */
+export function prepareRequest(m: ChatMessage, own: readonly Sentence[]): void {
+  if (m.role === 'user') requestSentences(m, own);
 }
 
 /** The sentences of a user message that make its request, from the first request sentence on. */
@@ -282,8 +300,8 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       const shared = words.filter((w) => w in (lastEarlier.profile ?? {})).length;
       if (!seg.opener || shared > SHIFT_OVERLAP * words.length) join = lastEarlier;
     }
-    const state = seg.opener ? (seg.sentences.some((s) => s.role === 'assistant' && s.message > (seg.opener?.[0]?.message ?? 0)) ? 'answered' : 'open') : undefined;
-    const firstId = (seg.sentences[0] as Sentence).id;
+    const state = seg.opener ? (seg.parts.some((part) => part.some((s) => s.role === 'assistant' && s.message > (seg.opener?.[0]?.message ?? 0))) ? 'answered' : 'open') : undefined;
+    const firstId = ((seg.parts[0] as readonly Sentence[])[0] as Sentence).id;
     if (join) {
       const t = threads.includes(join) ? join : { ...join, sources: [...join.sources] };
       if (!threads.includes(t)) threads.push(t);
@@ -312,15 +330,15 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     // (Else, with an assistant, what the assistant said the user's text was: a thread opened by a
     // pasted e-mail with no request is headed "This appears to be an email sent by … discussing an
     // idea for a video-based website.", where its phrases named the e-mail's addressees.)
-    let described = head || kind !== 'assist' ? '' : describedText(seg.sentences);
-    let phrases = head || described ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
+    let described = head || kind !== 'assist' ? '' : describedText(flatOf(seg));
+    let phrases = head || described ? [] : phrasesOf(flatOf(seg), weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
     // (Else, with an assistant, the first request of the user in the thread that names what its
     // phrases name: a thread opened by a pasted report is about what the user asked of it — "Help me
     // further define the structure of a typical commercial appraisal report …" — where the phrases
     // read "appraisal report writing application, Income Approach section, capitalization rate".
     // A request naming none of them — "Please write in English language." — heads nothing.)
     if (!head && !described && kind === 'assist' && phrases.length) {
-      const asked = topicalRequest(seg.sentences, phrases);
+      const asked = topicalRequest(flatOf(seg), phrases);
       if (asked) {
         described = asked;
         phrases = [];
@@ -331,7 +349,7 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     // opening, else its phrases, say what it was about.)
     if (head && head === byRequest && kind === 'assist' && seg.opener && followsUp(seg.opener)) {
       const opening = seg.opening && seg.opening[0] !== seg.opener[0] ? openingHead(seg.opening) : '';
-      const own = opening ? [] : phrasesOf(seg.sentences, weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
+      const own = opening ? [] : phrasesOf(flatOf(seg), weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
       if (opening) head = opening;
       else if (own.length >= 2) {
         head = '';
@@ -344,11 +362,11 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       // (One phrase alone reads as a fragment, not a topic: the head is then its days alone.)
       text: head || described || (phrases.length >= 2 ? phrases.join(', ') : ''),
       head: head ? 'request' : 'phrases',
-      sources: [head && head === byRequest ? (seg.opener?.[0] as Sentence).id : head ? (seg.opening?.[0] as Sentence).id : described ? (seg.sentences.find((x) => x.text === described) as Sentence).id : firstId],
+      sources: [head && head === byRequest ? (seg.opener?.[0] as Sentence).id : head ? (seg.opening?.[0] as Sentence).id : described ? (flatOf(seg).find((x) => x.text === described) as Sentence).id : firstId],
       at: seg.from,
       from: seg.from,
       to: seg.to,
-      score: seg.sentences.length,
+      score: seg.count,
       round,
       profile: topOf(profile),
       ...(state ? { state } : {}),

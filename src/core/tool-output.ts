@@ -6,9 +6,31 @@ import { parseToolArguments, type ChatMessage, type ToolCall } from './messages'
 const SHELL_TOOL = /^(?:bash|shell|sh|zsh|terminal|exec|execute|run|run_command|run_shell|command|cmd|shell_command|execute_command)$/i;
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commands'];
 
+/** A call's arguments parsed (null when they are no JSON object), once per call object: every
+ * compaction reads every call's. Shared: never changed by a reader. */
+export function callArguments(call: ToolCall): Readonly<Record<string, unknown>> | null {
+  const hit = parsed.get(call);
+  if (hit && hit.arguments === call.arguments) return hit.args;
+  const args = parseToolArguments(call);
+  parsed.set(call, { arguments: call.arguments, args });
+  return args;
+}
+const parsed = new WeakMap<ToolCall, { arguments: string; args: Readonly<Record<string, unknown>> | null }>();
+
 /** A tool call's shell command, when it runs one. */
 export function shellCommand(call: ToolCall): string | null {
-  const args = parseToolArguments(call);
+  // (Read once per call object: every compaction asks it of every call, and parsing the
+  // arguments cost most of it.)
+  const hit = shellCommands.get(call);
+  if (hit && hit.name === call.name && hit.arguments === call.arguments) return hit.command;
+  const command = readShellCommand(call);
+  shellCommands.set(call, { name: call.name, arguments: call.arguments, command });
+  return command;
+}
+const shellCommands = new WeakMap<ToolCall, { name: string; arguments: string; command: string | null }>();
+
+function readShellCommand(call: ToolCall): string | null {
+  const args = callArguments(call);
   if (!args) return null;
   const command = COMMAND_KEYS.map((k) => args[k]).find((v): v is string => typeof v === 'string');
   return command !== undefined && (SHELL_TOOL.test(call.name) || !('path' in args)) ? command : null;
@@ -24,14 +46,29 @@ export const PLUGIN_WRITE = /^(?:create_note|append_to_note)$/;
  * say it alike. */
 export function noteToolCommand(call: ToolCall): string | null {
   if (call.name !== PLUGIN_READ && call.name !== PLUGIN_SEARCH && !PLUGIN_WRITE.test(call.name)) return null;
-  const args = parseToolArguments(call) ?? {};
+  const args = callArguments(call) ?? {};
   const what = typeof args.query === 'string' ? `"${args.query.replace(/\s+/g, ' ').trim()}"` : typeof args.path === 'string' ? args.path.trim() : '';
   return `${call.name} ${what}`.trim();
 }
 
 /** The output of a tool result without a harness's tags, and its return code when it gives one. */
-export function resultOf(m: ChatMessage | undefined): { text: string; code: number | null; error: boolean } {
+export function resultOf(m: ChatMessage | undefined): Readonly<ToolResult> {
   if (!m) return { text: '', code: null, error: false };
+  // (Read once per message object: the patterns run over the whole output.)
+  const hit = results.get(m);
+  if (hit && hit.content === m.content && hit.result.error === (m.role === 'tool' && m.isError === true)) return hit.result;
+  const result = readResult(m);
+  results.set(m, { content: m.content, result });
+  return result;
+}
+interface ToolResult {
+  text: string;
+  code: number | null;
+  error: boolean;
+}
+const results = new WeakMap<ChatMessage, { content: string; result: Readonly<ToolResult> }>();
+
+function readResult(m: ChatMessage): ToolResult {
   const rc = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(m.content);
   // (A harness's own notes — "<warning>The output of your last command was too long …" and the
   // count of characters it left out — are not the command's output; its head and tail are.)
