@@ -321,12 +321,13 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const references = new Map<string, Reference>();
   const read = new Map<string, FileEntry>();
   const modified = new Map<string, FileEntry>();
-  const note = (into: Map<string, FileEntry>, path: string, id: string, pos: number): void => {
+  const note = (into: Map<string, FileEntry>, path: string, id: string, pos: number, searched = false): void => {
     const e = into.get(path);
     if (e) {
       e.last = pos;
       if (!e.sources.includes(id)) e.sources.push(id);
-    } else into.set(path, { path, sources: [id], last: pos });
+      if (!searched) delete e.searched;
+    } else into.set(path, { path, sources: [id], last: pos, ...(searched ? { searched } : {}) });
   };
   removed.forEach((m, i) => {
     const found = refsOf(m);
@@ -335,7 +336,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     // prompt's: it says how to work ("cite notes as [[wikilinks]]"), not what was talked about.
     addReferences(references, found.refs, m.id, i, m.role === 'user' ? 2 : 1);
     for (const { refs, ops } of found.calls) {
-      for (const p of ops.read) note(read, p, m.id, i);
+      for (const p of ops.read) note(read, p, m.id, i, ops.searched?.includes(p) === true);
       for (const p of ops.modified) note(modified, p, m.id, i);
       addReferences(references, refs.filter(isRealReference), m.id, i, 0.5);
     }

@@ -181,6 +181,8 @@ export interface FileEntry {
   sources: string[];
   /** Index of the last operation (higher is more recent). */
   last: number;
+  /** A file read only by searches (grep without context): the block lists it as searched. */
+  searched?: boolean;
 }
 
 export interface CompactionRecord {
