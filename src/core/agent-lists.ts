@@ -65,7 +65,26 @@ export function listFragment(s: Sentence): boolean {
   return s.wc <= SHORT_FRAGMENT_WORDS && !hasClause(s.text);
 }
 
-/** The sentences without an agent's list fragments (see {@link listFragment}); order kept. */
+/** A lead-in that sets up a case the items work through ("For transitive ordering:", "When we
+ * have `-pk` and …:", "If the item starts with `'-'`:"): each item holds only in that case. */
+const CASE_LEAD = /^(?:(?:so|but|and|now|ok(?:ay)?),?\s+)?(?:for|if|when|whenever|in the case|with|suppose|say|consider|e\.g\.|for example|example)\b.*:\s*$/i;
+
+/** Whether an agent's list item works through a case its lead-in sets up (see CASE_LEAD): carried
+ * alone, "Result should be order by author's pk in DESC order." reads as a claim about the task
+ * when it was one step of an example. `at`: its index in `sentences`. */
+function caseItem(sentences: readonly Sentence[], at: number): boolean {
+  const s = sentences[at] as Sentence;
+  if (!s.item || s.role !== 'assistant' || s.code) return false;
+  for (let j = at - 1; j >= 0; j--) {
+    const t = sentences[j] as Sentence;
+    if (t.message !== s.message) return false;
+    if (!t.item) return !t.code && CASE_LEAD.test(t.text);
+  }
+  return false;
+}
+
+/** The sentences without an agent's list fragments (see {@link listFragment}) and the items of a
+ * case worked through (see {@link caseItem}); order kept. */
 export function withoutListFragments(sentences: readonly Sentence[]): Sentence[] {
-  return sentences.filter((s) => !listFragment(s));
+  return sentences.filter((s, i) => !listFragment(s) && !caseItem(sentences, i));
 }

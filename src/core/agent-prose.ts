@@ -14,6 +14,9 @@ const RETRACTION = /^(?:(?:but|and|oh|hmm|so|ok(?:ay)?),?\s+)?(?:actually\b|wait
 /** A sentence that says an earlier one was wrong, anywhere in it ("So my double-negative analysis
  * is wrong."). */
 const WAS_WRONG = /\b(?:my (?:[\w-]+ )?(?:analysis|assumption|reasoning|theory|idea|approach|understanding)|that|this) (?:is|was) (?:wrong|incorrect|not right|mistaken)\b|\bI was wrong\b/i;
+/** The agent saying its own reasoning was wrong, with what it called it ("my double-negative
+ * analysis is wrong": "double-negative"). */
+const OWN_WRONG = /\bmy ((?:[\w]+-)*[\w]+ )?(?:analysis|assumption|reasoning|theory|understanding) (?:is|was) (?:wrong|incorrect|not right|mistaken)\b/i;
 /** A sentence leaning on the one before it: an alternative or a condition on it ("Or to fix …",
  * "If so, …"), or a pointer at output ("Look at line 730: …"). */
 const LEANS = /^(?:or|if so|if not|otherwise|either|look at|see)\b/i;
@@ -95,6 +98,17 @@ export function withoutRefuted(sentences: readonly Sentence[]): Sentence[] {
       drop.add(s);
       if (previous) drop.add(previous);
       if (memo(s, REDIAGNOSES)) for (let j = i - 1; j >= 0 && (sentences[j] as Sentence).message === s.message; j--) if (!(sentences[j] as Sentence).code) drop.add(sentences[j] as Sentence);
+      // ("So my double-negative analysis is wrong.": every sentence of its message before it that
+      // reasoned so — "we should get ASC (double negative)" — is taken back, however far back;
+      // "my analysis is wrong" takes back all of them.)
+      const own = OWN_WRONG.exec(s.text);
+      if (own) {
+        const mark = own[1] && !/^(?:previous|initial|earlier|original|first|whole|entire|above|own|last) $/i.test(own[1]) ? new RegExp(`\\b${own[1].trim().replace(/[-\s]+/g, '[-\\s]+')}\\b`, 'i') : null;
+        for (let j = i - 1; j >= 0 && (sentences[j] as Sentence).message === s.message; j--) {
+          const t = sentences[j] as Sentence;
+          if (!t.code && (!mark || mark.test(t.text))) drop.add(t);
+        }
+      }
     } else if (memo(s, HEDGES_OR_POINTS)) drop.add(s);
     if (!ANNOUNCES.test(s.text)) previous = s;
   });
