@@ -32,6 +32,10 @@ const DELIBERATES = /^(?:(?:actually|wait|hmm+|ok(?:ay)?|so|now|but|first)[,.!]?
  * duplicate key violation …", "The comment says …"): the Errors section says the error in its own
  * words, and the comment is gone with the output that showed it. */
 const READS_ERROR = /^(?:(?:so|now|ok(?:ay)?),?\s+)?the (?:error(?: message)?|traceback|exception|comment) (?:says|indicates|shows|tells us|states|is saying|means|reads)\b/i;
+/** The output just shown, quoted back ("The query shows `ORDER BY … ASC` but it should be
+ * `DESC` …", "The SQL shows `…`."): the Checked line says what the run printed, the task what it
+ * should print; said a third time it is a repeat. */
+const READS_OUTPUT = /^(?:(?:so|now|ok(?:ay)?|but),?\s+)?the (?:(?:expected|actual|generated|resulting) )?(?:query|sql|output|result|printed \w+) (?:still )?(?:shows|is showing|prints|gives|reads|has)\s+`|\b(?:is|are)(?:n['’]t| not)? (?:in|on|among) (?:the|this|that) (?:list|output|results?)\s*[!.]*$/i;
 /** Opens on a word whose referent is the output or the sentence before it. */
 const POINTER = /^(?:it|its|it['’]s|this|that|that['’]s|these|those|they|they['’]re|there|such|both|which|he|she|here)\b/i;
 
@@ -45,7 +49,7 @@ const THINKING =
   /^(?:(?:now|ok(?:ay)?|great|good|perfect|so|ah|aha|alright|excellent)[,!]?\s+)?(?:(?:now\s+)?I (?:now |can |finally )?(?:understand|see|get)(?: now)?(?: (?:the |what the )?(?:root cause|(?:real |actual )?(?:issue|problem|bug|cause)|full picture|whole picture|picture|current behaviou?r|code|structure|flow|logic|situation|structure better))?(?: (?:better|now|clearly|fully|more clearly|here))?|I see|I(?:['’]ve| have)? (?:found|located) (?:the |a |an )?(?:relevant |main |right )?(?:[`'"]?[\w./-]+(?:\(\))?[`'"]? )?(?:files?|methods?|functions?|class(?:es)?|modules?|code|director(?:y|ies)|definitions?|implementations?|tests?)(?: (?:in question|I need|we need|itself|that handles (?:it|this)))?(?: in [`'"]?[\w./-]+[`'"]?)?|(?:the|this|my) (?:test|script|output|reproduction)(?: script)? (?:shows|confirms|reproduces|demonstrates) the (?:issue|problem|bug)|(?:now )?I (?:can )?see (?:the |a |an )?[^.,;:]{0,80}?\b(?:class(?:es)?|methods?|functions?|files?|code|modules?|definitions?|implementations?)(?: and (?:its|the|their) [^.,;:]{0,60}?\b(?:class(?:es)?|methods?|functions?|attributes?))?|(?:the|my) (?:changes?|fix(?:es)?|edits?) (?:looks?|seems?|is|are) (?:complete|good|correct|right|fine|in place))\W*$|\bI (?:need|want|have|should|will need|['’]ll need) to (?:(?:first|now|also|better) )?(?:understand|look|check|see|find|explore|examine|investigate|figure out|study|review|dig|search|locate|read)\b/i;
 /** The task said again ("The PR description mentions …", "According to the PR description, …"):
  * the goal and the task's rules carry it. */
-const RESTATES_TASK = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?(?:(?:according to|based on|looking at|from|re-?reading|going back to) the (?:pr|issue|task)(?: description| statement)?\b|the (?:pr|issue|task)(?: description| statement)? (?:(?:specifically|clearly|explicitly|also|only) )?(?:says|mentions|states|describes|asks|explains|wants|notes|shows)\b)/i;
+const RESTATES_TASK = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?(?:(?:according to|based on|looking at|from|re-?reading|going back to) the (?:pr|issue|task)(?: description| statement)?\b|the (?:(?:pr|issue|task)(?: description| statement| title)?|title) (?:(?:specifically|clearly|explicitly|also|only) )?(?:says|mentions|states|describes|asks|explains|wants|notes|shows)\b)/i;
 
 /** A sentence that says the agent's diagnosis so far was wrong or is superseded ("Actually, I think I
  * now understand the real issue.", "Actually, that's not quite right either.", "Actually, the code
@@ -61,7 +65,7 @@ const rediagnoses = cued(REDIAGNOSIS, ['real', 'actual', 'true', 'right', 'corre
 const hedges = cued(HEDGE, ['might', 'maybe', 'perhaps', 'possibly', 'probably', 'likely', 'may', 'could', 'sure', 'think', 'suspect', 'guess', 'wonder', 'wondering', 'seem', 'seems'], '?');
 const RETRACTS = question((s) => RETRACTION.test(s.text) || wasWrong(s), assistantProse);
 const REDIAGNOSES = question(rediagnoses, assistantProse);
-const HEDGES_OR_POINTS = question((s) => hedges(s) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text) || READS_ERROR.test(s.text) || DELIBERATES.test(s.text), assistantProse);
+const HEDGES_OR_POINTS = question((s) => hedges(s) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text) || READS_ERROR.test(s.text) || READS_OUTPUT.test(s.text) || DELIBERATES.test(s.text), assistantProse);
 /** The agent on its own scaffolding, not the code at hand: its test or script getting complex,
  * needing setup, having a bug, the shell quoting ("The test setup is getting complex.", "My test
  * script had a bug.", "The tests need proper Django configuration."), or the bug being elsewhere. */
