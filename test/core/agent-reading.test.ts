@@ -1,0 +1,102 @@
+// Agent-run blocks as a fresh reader found them (issue 30, fourth pass): a file only searched is
+// not said to be read, a reasoning the agent called wrong is not carried, nor the steps of an
+// example it worked through, nor output quoted back, and an edit script says what it did rather
+// than one of its lines. Hand-written runs, never benchmark data.
+import { describe, expect, it } from 'vitest';
+import { fileOpsOfShell } from '../../src/core/extract-files';
+import { shellHow } from '../../src/core/edit-how';
+import { compacted, run } from './agent-run';
+
+const TASK = 'Fix the bug: invoice totals ignore discounts when an order has more than one line. You must only change source files, never the tests.';
+
+const factsOf = (block: string): string => block.slice(block.indexOf('Key facts:'), block.includes('Left off:') ? block.indexOf('Left off:') : undefined);
+
+describe('a file only searched', () => {
+  it('is a search when grep shows no lines of context, a read with -A/-B/-C or another reader', () => {
+    expect(fileOpsOfShell('grep -n "discount" billing/lines.py | head -20').searched).toEqual(['billing/lines.py']);
+    expect(fileOpsOfShell('grep -rn discount billing/lines.py billing/totals.py').searched).toEqual(['billing/lines.py', 'billing/totals.py']);
+    expect(fileOpsOfShell('grep -B5 -A5 "discount" billing/lines.py').searched).toBeUndefined();
+    expect(fileOpsOfShell('grep -n discount -A 20 billing/lines.py').searched).toBeUndefined();
+    expect(fileOpsOfShell('cat billing/lines.py; grep -n discount billing/lines.py').searched).toBeUndefined();
+    expect(fileOpsOfShell('sed -n 1,40p billing/lines.py').searched).toBeUndefined();
+  });
+
+  it('is listed under "Files searched", apart from the files read; read once, it is read', () => {
+    const chat = run(TASK, [
+      ['Let me look for the discount field.', 'grep -n "discount" billing/lines.py', '12:    discount = 0\n'],
+      ['Let me read the totals.', 'cat billing/totals.py', 'def total(lines):\n    return sum(l.price for l in lines)\n'],
+      ['Let me search the invoice module.', 'grep -n "total" billing/invoice.py', '3:    t = total(self.lines)\n'],
+      ['Let me read it whole.', 'cat billing/invoice.py', 'class Invoice:\n    t = total(self.lines)\n'],
+    ]);
+    const { block, record } = compacted(chat);
+    expect(record.filesRead.find((f) => f.path === 'billing/lines.py')?.searched).toBe(true);
+    expect(record.filesRead.find((f) => f.path === 'billing/invoice.py')?.searched).toBeUndefined();
+    expect(block).toMatch(/^Files read: (?=.*billing\/totals\.py)(?=.*billing\/invoice\.py)(?!.*lines\.py).*$/m);
+    expect(block).toMatch(/^Files searched: billing\/lines\.py$/m);
+  });
+});
+
+describe("the agent's reasoning", () => {
+  it('that it called wrong ("my double-negative analysis is wrong") is not carried, however far back in its message', () => {
+    const chat = run(TASK, [
+      [
+        'The totals are summed in `total`. According to my analysis, the discount is applied twice (double negative). The `total` function reads `price` from each line. So my double-negative analysis is wrong.',
+        'cat billing/totals.py',
+        'def total(lines):\n    return sum(l.price for l in lines)\n',
+      ],
+      ['The `total` function never reads the `discount` field of a line.', 'grep -n discount billing/lines.py', '12:    discount = 0\n'],
+    ]);
+    const { block } = compacted(chat);
+    expect(block).not.toMatch(/applied twice/);
+    expect(block).not.toMatch(/analysis is wrong/);
+    expect(block).toMatch(/`total` function never reads the `discount` field/);
+  });
+
+  it('drops the items of an example it worked through under a lead-in ("For two lines:"), not those of a finding', () => {
+    const chat = run(TASK, [
+      [
+        'The `total` function never reads the `discount` field of a line.\n\nFor an order with two discounted lines:\n- The result should be the sum of the discounted prices',
+        'cat billing/totals.py',
+        'def total(lines):\n    return sum(l.price for l in lines)\n',
+      ],
+      ['Let me run the tests.', 'python -m pytest tests', '1 failed\n'],
+    ]);
+    const facts = factsOf(compacted(chat).block);
+    expect(facts).not.toMatch(/sum of the discounted prices/);
+    expect(facts).toMatch(/`total` function never reads the `discount` field/);
+  });
+
+  it('quoting back the output just shown, or saying a name is not in the list, is no key fact', () => {
+    const chat = run(TASK, [
+      ['The output shows `total: 30` but it should be `total: 27` since the discount is 10%.', 'python repro.py', 'total: 30\n'],
+      ['`discount` is NOT in the list! The `total` function never reads the `discount` field of a line.', "python -c \"import billing; print(dir(billing.Line))\"", "['price', 'qty']\n"],
+      ['Let me run the tests.', 'python -m pytest tests', '1 failed\n'],
+    ]);
+    const facts = factsOf(compacted(chat).block);
+    expect(facts).not.toMatch(/The output shows `total: 30`/);
+    expect(facts).not.toMatch(/NOT in the list/);
+    expect(facts).toMatch(/`total` function never reads the `discount` field/);
+  });
+});
+
+describe('an edit script', () => {
+  it('whose replace or insert call holds no text of its own reads as its run, not as that line', () => {
+    const script = "cat > fix.py << 'EOF'\n# Read the file\nwith open('billing/totals.py') as f:\n    lines = f.readlines()\nlines.insert(at, new_method)\nwith open('billing/totals.py', 'w') as f:\n    f.writelines(lines)\nEOF\npython fix.py";
+    expect(shellHow(script, 'billing/totals.py')).toBe('python fix.py');
+    const literal = "cat > fix.py << 'EOF'\ntext = open('billing/totals.py').read()\ntext = text.replace('l.price', 'l.price - l.discount')\nopen('billing/totals.py', 'w').write(text)\nEOF\npython fix.py";
+    expect(shellHow(literal, 'billing/totals.py')).toBe("text = text.replace('l.price', 'l.price - l.discount')");
+  });
+
+  it('is said by what it printed under Changed, and a script written alone by a comment on what it does, not its plumbing', () => {
+    const script = "cat > fix.py << 'EOF'\n# Read the file\nwith open('billing/totals.py') as f:\n    lines = f.readlines()\nlines.insert(at, new_method)\nwith open('billing/totals.py', 'w') as f:\n    f.writelines(lines)\nEOF\npython fix.py";
+    const chat = run(TASK, [
+      ['Let me apply the fix.', script, 'Added the discount to total\n'],
+      ['Let me write a checker.', "cat > check.py << 'EOF'\n# Read the file\n# Check that total subtracts the discount\nimport billing\nEOF", ''],
+    ]);
+    const { block } = compacted(chat);
+    expect(block).toContain('python fix.py — printed: Added the discount to total');
+    expect(block).not.toContain('lines.insert(at, new_method)');
+    expect(block).toContain('# Check that total subtracts the discount');
+    expect(block).not.toContain('# Read the file');
+  });
+});
