@@ -12,7 +12,7 @@ import type { ChangedFile, CheckLine, TaskState } from './record';
 import { squash, truncateBalanced } from './text';
 import { latestCause, latestPlan, type TaskText } from './agent-cause';
 import { isRequest } from './extract-goal';
-import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText } from './code-places';
+import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText, searchFinds } from './code-places';
 import { PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, noteToolCommand, probesEnvironment, resultOf, shellCommand, withoutCd } from './tool-output';
 import { TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
 import { MAX_HOW, MAX_PRINTED, escapeRe, heredocBody, noteWriteHow, shellHow, shownCommand, toolHow, withPrinted } from './edit-how';
@@ -23,7 +23,7 @@ export { resultOf, shellCommand };
 /** Most earlier edits of one file a state keeps beside its latest. */
 const MAX_EARLIER = 2;
 /** Bounds of the lists a chain carries. */
-const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8, looked: 8, editScripts: 8 };
+const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8, looked: 8, editScripts: 8, found: 2 };
 
 const BACKUP = /(?:\.(?:backup|bak|orig|old|save|tmp)|~)$/i;
 const SCRIPT_EXT = /\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl|php|txt|patch|diff|log|out|json)$/i;
@@ -326,6 +326,8 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
     const last = lastReadPlace(messages);
     const looked = last ? [...named.filter((p) => !(p.name === last.name && p.path === last.path)), last].slice(-LIMITS.looked) : named;
     if (looked.length) state.looked = looked;
+    const found = searchFinds(messages).slice(-LIMITS.found);
+    if (found.length) state.found = found;
   }
   const index = new Map(messages.map((m, i) => [m.id, i]));
   const lastEdit = Math.max(-1, ...state.changed.flatMap((c) => c.sources.map((id) => index.get(id) ?? -1)));
@@ -373,6 +375,7 @@ export function mergeState(earlier: TaskState | null | undefined, fresh: TaskSta
     lastAction: fresh.lastAction ?? earlier.lastAction,
     ...(earlier.editing || fresh.editing ? { editing: true } : {}),
     ...lookedUnion(earlier.looked, fresh.looked),
+    ...foundUnion(earlier.found, fresh.found),
     // (extractState starts from the earlier scripts: the fresh list holds them.)
     ...((fresh.editScripts ?? earlier.editScripts) ? { editScripts: fresh.editScripts ?? earlier.editScripts } : {}),
     // (A fix planned earlier is made once this round edits a source file without planning again.)
@@ -385,4 +388,11 @@ function lookedUnion(earlier: TaskState['looked'], fresh: TaskState['looked']): 
   const all = [...(earlier ?? []), ...(fresh ?? [])];
   const out = all.filter((p, i) => !all.slice(i + 1).some((q) => q.name === p.name && q.path === p.path));
   return out.length ? { looked: out.slice(Math.max(0, out.length - LIMITS.looked)) } : {};
+}
+
+/** What the searches found over the rounds: one per word and definition, the latest last. */
+function foundUnion(earlier: TaskState['found'], fresh: TaskState['found']): Pick<TaskState, 'found'> {
+  const all = [...(Array.isArray(earlier) ? earlier : []), ...(fresh ?? [])];
+  const out = all.filter((f, i) => !all.slice(i + 1).some((g) => g.pattern === f.pattern && g.name === f.name));
+  return out.length ? { found: out.slice(Math.max(0, out.length - LIMITS.found)) } : {};
 }

@@ -144,6 +144,9 @@ export interface TaskState {
   /** The definitions the agent looked at and talked about, where the tools showed them (the latest
    * few, in the order seen; code-places.ts). */
   looked?: { path: string; line: number; name: string }[];
+  /** The definitions the agent's searches found the words it searched for in (code-places.ts
+   * `searchFinds`): the lead a search gave, the latest few. */
+  found?: { pattern: string; path: string; name: string }[];
   /** The fix it said it would make, while no source file was edited after it saying so. */
   plan?: SourcedLine;
   /** Notes read through the plugin's read_note. */

@@ -63,6 +63,9 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
     // emoticon to a scorer — "8)" — and the line as unbalanced markup.)
     out.push(`- Looked at: ${path} — ${names.slice(-MAX_LOOKED_NAMES).map((p) => `${p.name} at line ${p.line}`).join(', ')}`);
   }
+  // (What a search found: the definition the searched word lies in, "Found: `models.E012` in
+  // `_check_local_fields`, django/db/models/base.py".)
+  for (const f of Array.isArray(state.found) ? state.found : []) out.push(`- Found: \`${f.pattern}\` in \`${f.name}\`, ${f.path}`);
   if (state.notesRead.length) out.push(`- Notes read: ${state.notesRead.slice(-MAX_LISTED).join(', ')}`);
   out.push(...searchLines(state.searches, asked));
   const last = state.lastAction;
