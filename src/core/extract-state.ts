@@ -10,6 +10,7 @@ import { fileOpsOfCall, lexShell, samePath } from './extract-files';
 import { parseToolArguments, type ChatMessage } from './messages';
 import type { ChangedFile, CheckLine, TaskState } from './record';
 import { squash, truncateBalanced } from './text';
+import { splitSentences } from './sentence-split';
 import { latestCause, latestPlan, type TaskText } from './agent-cause';
 import { isRequest } from './extract-goal';
 import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText, searchFinds } from './code-places';
@@ -96,6 +97,17 @@ function requestSentence(sentences: readonly Sentence[], at: number): string | u
   // (The question first: "Which seeds do I still need? Check my notes, then add them." asks the
   // first and says how in the second.)
   return (own.find((s) => /\?["'”’)\]]*$/u.test(s.text)) ?? own.find(isRequest) ?? own[0])?.text;
+}
+
+/** The agent finding fault with what a run printed, in the first sentences of its next words
+ * ("That's DESC, which is correct! But it's ordering by `parent_ptr_id` instead of `id`."): a
+ * check that printed what was wanted is not the fix when the agent saw it was not. */
+const OBJECTION = /^But (?!(?:wait|first|let me|let's|I|we need|we should|now)\b)(?=[^?]{12,200}$)/;
+
+/** The sentence of `remark` that finds fault with the run before it, quoted, or ''. */
+export function objectionIn(remark: string): string {
+  const said = splitSentences(remark.replace(/```[\s\S]*?```/g, ' ')).slice(0, 4).map(squash);
+  return said.find((s) => OBJECTION.test(s) && !s.endsWith(':')) ?? '';
 }
 
 /** What the agent said first after the message at `at` (its next message's prose), or ''. */
@@ -300,8 +312,11 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       const runsEdit = [...editScripts.keys()].some((w) => new RegExp(`(?:^|[\\s/])${escapeRe(w.slice(w.lastIndexOf('/') + 1))}(?:\\s|$)`).test(run));
       if (run && !runsEdit) {
         // (What the agent said of it next quotes the line that mattered.)
-        const { passed, outcome } = outcomeOf(result, remarkAfter(messages, at), reportedText);
-        state.checked = { command: run, passed, outcome, sources: [m.id] } satisfies CheckLine;
+        const remark = remarkAfter(messages, at);
+        const { passed, outcome } = outcomeOf(result, remark, reportedText);
+        // (With the fault the agent found in it next: "But it's ordering by `parent_ptr_id` …".)
+        const fault = outcome.startsWith('failed') ? '' : objectionIn(remark);
+        state.checked = { command: run, passed, outcome, sources: [m.id], ...(fault ? { fault } : {}) } satisfies CheckLine;
       }
       const shown = command !== null ? shownCommand(command) : truncateBalanced(`${name} ${typeof args.path === 'string' ? args.path : ''}`.trim(), MAX_HOW);
       // (A file shown in part — `sed -n '1867,1900p' x.py`, `cat x.py` — says how much it showed:

@@ -116,6 +116,10 @@ export interface CheckLine {
   /** "passed", or its failure line ("AssertionError: …"), one line. */
   outcome: string;
   sources: string[];
+  /** The fault the agent found in a run that went through, in its next words ("But it's ordering
+   * by `parent_ptr_id` instead of `id`."): shown under the check, so an experiment's output does
+   * not read as the fix. */
+  fault?: string;
 }
 
 /** What one search of the plugin's search_vault returned. */

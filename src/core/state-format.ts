@@ -51,7 +51,11 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   // The fix it means to make, not made yet: where the work goes next.
   if (state.plan && !leftOffText.toLowerCase().includes(state.plan.text.toLowerCase())) out.push(`- Planned fix: ${state.plan.text}`);
   // (Nor the check "Left off" shows run with its outcome.)
-  if (state.checked && !(leftOffOutcome && (state.checked.command === leftOffCommand || leftOffCommand.endsWith(` … ${state.checked.command}`)))) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
+  if (state.checked && !(leftOffOutcome && (state.checked.command === leftOffCommand || leftOffCommand.endsWith(` … ${state.checked.command}`)))) {
+    out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
+    // (The agent's own words, whole: "  - Agent: But it's ordering by … instead of `id`.")
+    if (typeof state.checked.fault === 'string' && state.checked.fault) out.push(`  - Agent: ${state.checked.fault}`);
+  }
   // The code it looked at and talked about, per file (the cause's own place is said with it).
   const looked = (Array.isArray(state.looked) ? state.looked : []).filter((p) => !(typeof state.causeAt === 'string' && state.causeAt.endsWith(`, line ${p.line}, ${p.name}`)));
   // (One file under two spellings — `/testbed/x.py` and `x.py` — is one; its names once each.)
