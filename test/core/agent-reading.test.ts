@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { fileOpsOfShell } from '../../src/core/extract-files';
 import { shellHow } from '../../src/core/edit-how';
+import type { ChatMessage } from '../../src/core/messages';
 import { compacted, run } from './agent-run';
 
 const TASK = 'Fix the bug: invoice totals ignore discounts when an order has more than one line. You must only change source files, never the tests.';
@@ -98,5 +99,33 @@ describe('an edit script', () => {
     expect(block).not.toContain('lines.insert(at, new_method)');
     expect(block).toContain('# Check that total subtracts the discount');
     expect(block).not.toContain('# Read the file');
+  });
+});
+
+describe('what a search found', () => {
+  it('is the function its match lies in, when the lines of context show it (not a class, a test file, or a definition searched for)', () => {
+    const chat = run(TASK, [
+      ['Let me find where the error code is raised.', 'grep -B8 -A2 "billing.E012" billing/checks.py', "    @classmethod\n    def _check_lines(cls, lines):\n        errors = []\n        for line in lines:\n            if line.qty < 0:\n                errors.append(\n                    Error('negative quantity', id='billing.E012')\n                )\n        return errors\n"],
+      ['Let me look at the tests.', 'grep -B3 "billing.E012" tests/test_checks.py', "class CheckTests:\n    def test_negative(self):\n        assert errors[0].id == 'billing.E012'\n"],
+      ['Let me find the definition.', 'grep -n -A3 "def total" billing/totals.py', '1:def total(lines):\n2-    return sum(l.price for l in lines)\n'],
+      ['Let me run the tests.', 'python -m pytest tests', '1 failed\n'],
+    ]);
+    const { block, record } = compacted(chat);
+    expect(record.state?.found).toEqual([{ pattern: 'billing.E012', path: 'billing/checks.py', name: '_check_lines' }]);
+    expect(block).toContain('- Found: `billing.E012` in `_check_lines`, billing/checks.py');
+  });
+});
+
+describe('a check that went through', () => {
+  it('shows the fault the agent found in it next, in its own words, and none when it found none', () => {
+    const steps = (remark: string): ChatMessage[] =>
+      run(TASK, [
+        ['Let me try the idea with a patched total.', "cat > explore.py << 'EOF'\nimport billing\nbilling.total = lambda lines: 27\nprint('total:', billing.total([]))\nEOF\npython explore.py", 'total: 27\n'],
+        [remark, 'grep -n "def total" billing/totals.py', '1:def total(lines):\n'],
+      ]);
+    const faulted = compacted(steps("That's 27, which is correct! But it's a constant, not the sum of the discounted lines. Let me look at total again.")).block;
+    expect(faulted).toMatch(/- Checked: python explore\.py — .*total: 27\n {2}- Agent: But it's a constant, not the sum of the discounted lines\./);
+    const fine = compacted(steps("That's 27, which is correct! Let me look at total again.")).block;
+    expect(fine).not.toContain('- Agent:');
   });
 });
