@@ -132,7 +132,7 @@ const INTERJECTION = /^(?:good|great|perfect|interesting|excellent|ah|aha|oh|ok(
 /** Narration around a finding: how the agent came to see it ("Looking at the code, I can see that
  * …", "Line 505 shows that …", "Notice that …"), not what it found. */
 const NARRATED =
-  /^(?:(?:now|so),?\s+)?(?:looking (?:at|through) [^,]{1,60},\s*(?:(?:now\s+)?I (?:can )?(?:now )?(?:see|notice) (?:that\s+)?)?|(?:now\s+)?I (?:can )?(?:now )?(?:see|notice|noticed) (?:that\s+|(?=(?:it|there)\b|`))|notice that\s+|note that\s+|as (?:we|you) can see(?: from [^,]{1,60})?,\s*|lines? \d+(?:\s*[-–]\s*\d+)? shows? that\s+|the (?:output|result|results|test|traceback) (?:shows?|confirms?) that\s+)/i;
+  /^(?:(?:now|so),?\s+)?(?:looking (?:back |again |closer |more closely )?(?:at|through) [^,]{1,60},\s*(?:(?:now\s+)?I (?:can )?(?:now )?(?:see|notice) (?:that\s+)?)?|(?:now\s+)?I (?:can )?(?:now )?(?:see|notice|noticed) (?:that\s+|(?=(?:it|there)\b|`))|notice that\s+|note that\s+|as (?:we|you) can see(?: from [^,]{1,60})?,\s*|lines? \d+(?:\s*[-–]\s*\d+)? shows? that\s+|the (?:output|result|results|test|traceback) (?:shows?|confirms?) that\s+)/i;
 
 /**
  * An agent's finding without its narration: the interjection and the "Looking at the code, I can
@@ -153,9 +153,16 @@ export function findingOf(text: string): string {
   // ("Looking at the `create_rows` function, I see that it skips …": what it names is what "it" is.)
   // (Else the thing it names: "Looking at the migration code, it's trying …" → "The migration code
   // is trying …".)
-  const looked = /^(?:(?:now|so),?\s+)?looking (?:at|through) [^,`]{0,40}(`[^`]+`)[^,`]{0,20},/i.exec(text)?.[1] ?? /^(?:(?:now|so),?\s+)?looking (?:at|through) (the [\w.-]+(?: [\w.-]+){0,4}),/i.exec(text)?.[1];
+  const looked = /^(?:(?:now|so),?\s+)?looking (?:back |again |closer |more closely )?(?:at|through) [^,`]{0,40}(`[^`]+`)[^,`]{0,30},/i.exec(text)?.[1] ?? /^(?:(?:now|so),?\s+)?looking (?:back |again |closer |more closely )?(?:at|through) (the [\w.-]+(?: [\w.-]+){0,4}),/i.exec(text)?.[1];
   const named = looked?.startsWith('the ') ? `The${looked.slice(3)}` : looked;
   if (named && out !== text && /^it(?:['’]s)?\s/i.test(out)) out = out.replace(/^it(['’]s)?\s/i, (_, is: string | undefined) => (is ? `${named} is ` : `${named} `));
+  // ("When `x` is used (line 278), it sets …": the "it" after the clause is what it named too;
+  // with no name for it, the narration stays.)
+  else if (out !== text && /,\s+it(?:['’]s)?\s/i.test(out)) {
+    if (!named) return text;
+    const name = named.startsWith('The') ? `the${named.slice(3)}` : named;
+    out = out.replace(/,\s+it(['’]s)?\s/i, (_, is: string | undefined) => (is ? `, ${name} is ` : `, ${name} `));
+  }
   // ("There is …" says that something exists: no pointer.)
   const exists = /^there(?:['’]s| is| are| was| were)\b/i.test(out);
   if (out === text || out.length < 12 || (POINTER.test(out) && !exists) || LEANS.test(out)) return text;
