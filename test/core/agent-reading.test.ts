@@ -129,3 +129,25 @@ describe('a check that went through', () => {
     expect(fine).not.toContain('- Agent:');
   });
 });
+
+describe('a view of a function', () => {
+  it("says the function and its docstring's first sentence, not only how many lines it showed", () => {
+    const chat = run(TASK, [
+      ['Let me run the tests.', 'python -m pytest tests', '1 failed\n'],
+      ['Let me look at the helper.', "sed -n '10,16p' billing/totals.py", 'def apply_discount(line, rate):\n    """\n    Return the price of one line less its discount.\n    The rate is a fraction.\n    """\n    return line.price * (1 - rate)\n\n'],
+    ]);
+    expect(compacted(chat).block).toContain("- Ran: sed -n '10,16p' billing/totals.py — showed 6 lines of `apply_discount`: \"Return the price of one line less its discount.\"");
+    const bare = run(TASK, [['Let me look at the helper.', "sed -n '10,12p' billing/totals.py", 'def apply_discount(line, rate):\n    return line.price * (1 - rate)\n']]);
+    expect(compacted(bare).block).toContain('— showed 2 lines');
+  });
+});
+
+describe('a finding narrated as looked at again', () => {
+  it('drops "Looking back at the `f` method, I see that", and the "it" after a clause is `f`', () => {
+    const chat = run(TASK, [
+      ['Looking back at the `total` function in totals.py, I see that when a line has a discount, it adds the price without it.', 'grep -n discount billing/lines.py', '12:    discount = 0\n'],
+      ['Let me run the tests.', 'python -m pytest tests', '1 failed\n'],
+    ]);
+    expect(factsOf(compacted(chat).block)).toContain('When a line has a discount, `total` adds the price without it.');
+  });
+});
