@@ -154,10 +154,13 @@ describe('a finding narrated as looked at again', () => {
 
 describe('the left-off view of source code', () => {
   it('fences none of its code lines (picked for naming the task they read as arbitrary); a run of a script still shows its lines', () => {
-    const view = run(TASK, [['Let me check the discount models.', 'cat billing/discounts.py', 'from billing import models\nclass LineDiscount(models.Model):\n    discount_rate = 0\nclass OrderDiscount(models.Model):\n    discount_rate = 0\n']]);
+    const view = run(TASK, [
+      ['Let me run the tests.', 'python -m pytest tests', '1 failed\n'],
+      ['Let me check the discount models.', 'cat billing/discounts.py', 'from billing import models\nclass LineDiscount(models.Model):\n    total = invoice.discounts(order)\nclass OrderDiscount(models.Model):\n    total = invoice.discounts(order)\n'],
+    ]);
     const block = compacted(view).block;
     expect(block).toContain('- Ran: cat billing/discounts.py — showed 5 lines');
-    expect(block).not.toContain('discount_rate = 0');
+    expect(block).not.toContain('total = invoice.discounts(order)');
     const script = run(TASK, [['Let me run the check.', 'python check_discounts.py', 'order discount: 0\nline discount: 0.1\n']]);
     expect(compacted(script).block).toMatch(/discount: 0\.1/);
   });
