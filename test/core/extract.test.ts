@@ -198,7 +198,7 @@ describe('files from tool calls', () => {
       read: ['/tmp/repro.py'],
       modified: ['/tmp/repro.py'],
     });
-    expect(fileOpsOfShell('grep -rn "needle" --include="*.py" django/db | head -20')).toEqual({ read: ['django/db'], modified: [] });
+    expect(fileOpsOfShell('grep -rn "needle" --include="*.py" django/db | head -20')).toEqual({ read: ['django/db'], modified: [], searched: ['django/db'] });
     expect(fileOpsOfCall({ id: 'c', name: 'bash', arguments: JSON.stringify({ command: 'head -50 README.md' }) })).toEqual({
       read: ['README.md'],
       modified: [],
