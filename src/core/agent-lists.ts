@@ -7,6 +7,7 @@
 // a short sentence of prose that is no clause ("Line 114 and line 280."), or a remark that a line
 // it looked at holds nothing. Pure.
 import type { Sentence } from './extract-sentences';
+import type { SourcedLine } from './record';
 
 /** A word that makes a clause: a form of be / have / do, a modal, a negation, or a contraction
  * ("it's"; not a possessive: "the model's ordering"). */
@@ -87,4 +88,28 @@ function caseItem(sentences: readonly Sentence[], at: number): boolean {
  * case worked through (see {@link caseItem}); order kept. */
 export function withoutListFragments(sentences: readonly Sentence[]): Sentence[] {
   return sentences.filter((s, i) => !listFragment(s) && !caseItem(sentences, i));
+}
+
+/** Most key facts one message of an agent's reasoning gives. */
+export const AGENT_FACTS_PER_MESSAGE = 3;
+
+/**
+ * The key facts with at most `n` from each of the agent's messages, its best-ranked: a message
+ * reasoning through a case gives a run of sentences that read as one glued paragraph on a fact
+ * line ("… semantically it's just the primary key. If `descending` is `True` … But that's exactly
+ * what happens …"), a step of the reasoning without the others. `assistant`: whether an id is one
+ * of the agent's messages. Order kept.
+ */
+export function atMostPerMessage(facts: readonly SourcedLine[], assistant: (id: string) => boolean, n = AGENT_FACTS_PER_MESSAGE): SourcedLine[] {
+  const byMessage = new Map<string, SourcedLine[]>();
+  for (const f of facts) {
+    const id = f.sources[0] ?? '';
+    if (!assistant(id)) continue;
+    const list = byMessage.get(id);
+    if (list) list.push(f);
+    else byMessage.set(id, [f]);
+  }
+  const drop = new Set<SourcedLine>();
+  for (const list of byMessage.values()) if (list.length > n) for (const f of [...list].sort((a, b) => b.score - a.score).slice(n)) drop.add(f);
+  return drop.size ? facts.filter((f) => !drop.has(f)) : [...facts];
 }

@@ -16,7 +16,7 @@ import { leftOffOutcome, nameLeftOffCode, settleLeftOff } from './left-off';
 import { errorKey, extractErrors, extractSections, prepareErrorLines } from './extract-summary';
 import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
 import { withoutPendingPlans } from './agent-cause';
-import { withoutListFragments } from './agent-lists';
+import { atMostPerMessage, withoutListFragments } from './agent-lists';
 import { LIBRARY, laterFates, withFates, withoutSettledFailures } from './error-fate';
 import { rulesOf, taskRules } from './extract-rules';
 import { extractState, shellCommand, stateIsEmpty } from './extract-state';
@@ -365,7 +365,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // nor its statements of a fix not made yet: Planned fix says the one that stands.)
   const lastEdit = Math.max(-1, ...(state?.changed ?? []).flatMap((c) => c.sources.map((id) => removed.findIndex((m) => m.id === id))));
   // (Nor its list items and short sentences that are no clause, read alone: agent-lists.ts.)
-  const facts = selectFacts(agent ? withoutListFragments(withoutSettledFailures(withoutPendingPlans(sentences, lastEdit), errors, removed)) : sentences, {
+  const selected = selectFacts(agent ? withoutListFragments(withoutSettledFailures(withoutPendingPlans(sentences, lastEdit), errors, removed)) : sentences, {
     ...(kind === 'assist' ? { threadOf } : {}),
     kind,
     sessionOf: (s) => threadOf.get(s.id),
@@ -382,6 +382,9 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     round,
     freshReserve: FRESH_POOL_SHARE,
   });
+  // (An agent's message gives at most a few of them: its reasoning is no paragraph of facts.)
+  const agentSaid = new Set(removed.filter((m) => m.role === 'assistant').map((m) => m.id));
+  const facts = agent ? atMostPerMessage(selected, (id) => agentSaid.has(id)) : selected;
   // Each new fact names its thread (carried ones keep theirs), and between two people whether its
   // speaker said it as they came back (their first message of the session).
   const openers = kind === 'talk' ? openingMessages(sentences, (s) => threadOf.get(s.id)) : undefined;

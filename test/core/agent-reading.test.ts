@@ -165,3 +165,22 @@ describe('the left-off view of source code', () => {
     expect(compacted(script).block).toMatch(/discount: 0\.1/);
   });
 });
+
+describe("an agent's message of reasoning", () => {
+  it('gives at most three key facts, its best-ranked: no paragraph glued on one fact line', () => {
+    const reasoning = [
+      'The `total` function sums `price` over the lines of an order.',
+      'The `discount` field of a line is set by `apply_discount` in the pricing module.',
+      'The `Invoice.net_total` method calls `total` before `apply_discount` runs.',
+      'The `Order.lines` property returns the lines without their discounts loaded.',
+      'The `Line.discount` attribute defaults to zero when the order has several lines.',
+    ].join(' ');
+    const chat = run(TASK, [
+      [reasoning, 'grep -n discount billing/lines.py', '12:    discount = 0\n'],
+      ['Let me run the tests.', 'python -m pytest tests', '1 failed\n'],
+    ]);
+    const facts = factsOf(compacted(chat, 3000).block);
+    const said = ['sums `price`', '`apply_discount` in the pricing', 'calls `total` before', 'without their discounts loaded', 'defaults to zero'].filter((s) => facts.includes(s));
+    expect(said.length).toBe(3);
+  });
+});
