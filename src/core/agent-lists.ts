@@ -8,6 +8,7 @@
 // it looked at holds nothing. Pure.
 import type { Sentence } from './extract-sentences';
 import { assistantProse, memo, question } from './sentence-memo';
+import type { SourcedLine } from './record';
 
 /** A word that makes a clause: a form of be / have / do, a modal, a negation, or a contraction
  * ("it's"; not a possessive: "the model's ordering"). */
@@ -66,9 +67,52 @@ export function listFragment(s: Sentence): boolean {
   return s.wc <= SHORT_FRAGMENT_WORDS && !hasClause(s.text);
 }
 
-/** The sentences without an agent's list fragments (see {@link listFragment}); order kept. */
+/** A lead-in that sets up a case the items work through ("For transitive ordering:", "When we
+ * have `-pk` and …:", "If the item starts with `'-'`:"): each item holds only in that case. */
+const CASE_LEAD = /^(?:(?:so|but|and|now|ok(?:ay)?),?\s+)?(?:for|if|when|whenever|in the case|with|suppose|say|consider|e\.g\.|for example|example)\b.*:\s*$/i;
+
+/** Whether an agent's list item works through a case its lead-in sets up (see CASE_LEAD): carried
+ * alone, "Result should be order by author's pk in DESC order." reads as a claim about the task
+ * when it was one step of an example. `at`: its index in `sentences`. */
+export function isCaseItem(sentences: readonly Sentence[], at: number): boolean {
+  const s = sentences[at] as Sentence;
+  if (!s.item || s.role !== 'assistant' || s.code) return false;
+  for (let j = at - 1; j >= 0; j--) {
+    const t = sentences[j] as Sentence;
+    if (t.message !== s.message) return false;
+    if (!t.item) return !t.code && CASE_LEAD.test(t.text);
+  }
+  return false;
+}
+
+/** The sentences without an agent's list fragments (see {@link listFragment}) and the items of a
+ * case worked through (see {@link isCaseItem}); order kept. */
 export function withoutListFragments(sentences: readonly Sentence[]): Sentence[] {
-  return sentences.filter((s) => !isListFragment(s));
+  return sentences.filter((s, i) => !isListFragment(s) && !isCaseItem(sentences, i));
+}
+
+/** Most key facts one message of an agent's reasoning gives. */
+export const AGENT_FACTS_PER_MESSAGE = 3;
+
+/**
+ * The key facts with at most `n` from each of the agent's messages, its best-ranked: a message
+ * reasoning through a case gives a run of sentences that read as one glued paragraph on a fact
+ * line ("… semantically it's just the primary key. If `descending` is `True` … But that's exactly
+ * what happens …"), a step of the reasoning without the others. `assistant`: whether an id is one
+ * of the agent's messages. Order kept.
+ */
+export function atMostPerMessage(facts: readonly SourcedLine[], assistant: (id: string) => boolean, n = AGENT_FACTS_PER_MESSAGE): SourcedLine[] {
+  const byMessage = new Map<string, SourcedLine[]>();
+  for (const f of facts) {
+    const id = f.sources[0] ?? '';
+    if (!assistant(id)) continue;
+    const list = byMessage.get(id);
+    if (list) list.push(f);
+    else byMessage.set(id, [f]);
+  }
+  const drop = new Set<SourcedLine>();
+  for (const list of byMessage.values()) if (list.length > n) for (const f of [...list].sort((a, b) => b.score - a.score).slice(n)) drop.add(f);
+  return drop.size ? facts.filter((f) => !drop.has(f)) : [...facts];
 }
 
 /** {@link listFragment}, asked once per sentence. */

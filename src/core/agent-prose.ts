@@ -14,6 +14,9 @@ const RETRACTION = /^(?:(?:but|and|oh|hmm|so|ok(?:ay)?),?\s+)?(?:actually\b|wait
 /** A sentence that says an earlier one was wrong, anywhere in it ("So my double-negative analysis
  * is wrong."). */
 const WAS_WRONG = /\b(?:my (?:[\w-]+ )?(?:analysis|assumption|reasoning|theory|idea|approach|understanding)|that|this) (?:is|was) (?:wrong|incorrect|not right|mistaken)\b|\bI was wrong\b/i;
+/** The agent saying its own reasoning was wrong, with what it called it ("my double-negative
+ * analysis is wrong": "double-negative"). */
+const OWN_WRONG = /\bmy ((?:[\w]+-)*[\w]+ )?(?:analysis|assumption|reasoning|theory|understanding) (?:is|was) (?:wrong|incorrect|not right|mistaken)\b/i;
 /** A sentence leaning on the one before it: an alternative or a condition on it ("Or to fix …",
  * "If so, …"), or a pointer at output ("Look at line 730: …"). */
 const LEANS = /^(?:or|if so|if not|otherwise|either|look at|see)\b/i;
@@ -21,7 +24,7 @@ const LEANS = /^(?:or|if so|if not|otherwise|either|look at|see)\b/i;
  * inheritance."). */
 const TOPIC = /^(?:(?:so|now|ok(?:ay)?),?\s+)?the (?:issue|problem|bug|pr|task|pr description) (?:is|seems to be|appears to be) (?:about|related to|regarding|concerning)\b/i;
 /** A guess or a question: not a fact. */
-const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|likely|may be|could be|not sure|I think|I suspect|I guess|I wonder|I['’]m wondering|I was wondering|seems? (?:like|to be))\b/i;
+const HEDGE = /\?|\b(?:might|maybe|perhaps|possibly|probably|likely|may be|could be|not sure|I think|I suspect|I guess|I wonder|I['’]m wondering|I was wondering|seems? (?:like|to))\b/i;
 /** The agent telling itself to think ("I need to think about this more carefully.", "Let me think
  * about this.", "Let me step back."): no task, no step, no fact. */
 const DELIBERATES = /^(?:(?:actually|wait|hmm+|ok(?:ay)?|so|now|but|first)[,.!]?\s+)*(?:I (?:need|have|want|should) to|I['’]ll|I will|I must|let me|let['’]s|we (?:need|have|should) to) (?:(?:first|now|really|also) )?(?:think|rethink|reconsider|step back|pause|take a step back)\b/i;
@@ -29,6 +32,10 @@ const DELIBERATES = /^(?:(?:actually|wait|hmm+|ok(?:ay)?|so|now|but|first)[,.!]?
  * duplicate key violation …", "The comment says …"): the Errors section says the error in its own
  * words, and the comment is gone with the output that showed it. */
 const READS_ERROR = /^(?:(?:so|now|ok(?:ay)?),?\s+)?the (?:error(?: message)?|traceback|exception|comment) (?:says|indicates|shows|tells us|states|is saying|means|reads)\b/i;
+/** The output just shown, quoted back ("The query shows `ORDER BY … ASC` but it should be
+ * `DESC` …", "The SQL shows `…`."): the Checked line says what the run printed, the task what it
+ * should print; said a third time it is a repeat. */
+const READS_OUTPUT = /^(?:(?:so|now|ok(?:ay)?|but),?\s+)?the (?:(?:expected|actual|generated|resulting) )?(?:query|sql|output|result|printed \w+) (?:still )?(?:shows|is showing|prints|gives|reads|has)\s+`|\b(?:is|are)(?:n['’]t| not)? (?:in|on|among) (?:the|this|that) (?:list|output|results?)\s*[!.]*$/i;
 /** Opens on a word whose referent is the output or the sentence before it. */
 const POINTER = /^(?:it|its|it['’]s|this|that|that['’]s|these|those|they|they['’]re|there|such|both|which|he|she|here)\b/i;
 
@@ -39,10 +46,10 @@ const POINTER = /^(?:it|its|it['’]s|this|that|that['’]s|these|those|they|the
  * reader of the block learns nothing from it: no key fact. (The cause pass still reads "Now I
  * understand the issue." as announcing the sentences after it: this is no filter of sentences.) */
 const THINKING =
-  /^(?:(?:now|ok(?:ay)?|great|good|perfect|so|ah|aha|alright|excellent)[,!]?\s+)?(?:(?:now\s+)?I (?:now |can |finally )?(?:understand|see|get)(?: now)?(?: (?:the |what the )?(?:root cause|(?:real |actual )?(?:issue|problem|bug|cause)|full picture|whole picture|picture|current behaviou?r|code|structure|flow|logic|situation|structure better))?(?: (?:better|now|clearly|fully|more clearly|here))?|I see|I(?:['’]ve| have)? (?:found|located) (?:the |a |an )?(?:relevant |main |right )?(?:[`'"]?[\w./-]+(?:\(\))?[`'"]? )?(?:files?|methods?|functions?|class(?:es)?|modules?|code|director(?:y|ies)|definitions?|implementations?|tests?)(?: (?:in question|I need|we need|itself|that handles (?:it|this)))?(?: in [`'"]?[\w./-]+[`'"]?)?|(?:the|this|my) (?:test|script|output|reproduction)(?: script)? (?:shows|confirms|reproduces|demonstrates) the (?:issue|problem|bug)|(?:now )?I (?:can )?see (?:the |a |an )?[^.,;:]{0,80}?\b(?:class(?:es)?|methods?|functions?|files?|code|modules?|definitions?|implementations?)(?: and (?:its|the|their) [^.,;:]{0,60}?\b(?:class(?:es)?|methods?|functions?|attributes?))?|(?:the|my) (?:changes?|fix(?:es)?|edits?) (?:looks?|seems?|is|are) (?:complete|good|correct|right|fine|in place))\W*$|\bI (?:need|want|have|should|will need|['’]ll need) to (?:(?:first|now|also|better) )?(?:understand|look|check|see|find|explore|examine|investigate|figure out|study|review|dig|search|locate|read)\b/i;
+  /^(?:(?:now|ok(?:ay)?|great|good|perfect|so|ah|aha|alright|excellent)[,!]?\s+)?(?:(?:now\s+)?I (?:now |can |finally )?(?:understand|see|get)(?: now)?(?: (?:the |what the )?(?:root cause|(?:real |actual )?(?:issue|problem|bug|cause)|full picture|whole picture|picture|current behaviou?r|code|structure|flow|logic|situation|structure better))?(?: (?:better|now|clearly|fully|more clearly|here))?|I see|I(?:['’]ve| have)? (?:found|located) (?:the |a |an )?(?:relevant |main |right )?(?:[`'"]?[\w./-]+(?:\(\))?[`'"]? )?(?:files?|methods?|functions?|class(?:es)?|modules?|code|director(?:y|ies)|definitions?|implementations?|tests?)(?: (?:in question|I need|we need|itself|that handles (?:it|this)))?(?: in [`'"]?[\w./-]+[`'"]?)?|(?:the|this|my) (?:test|script|output|reproduction)(?: script)? (?:shows|confirms|reproduces|demonstrates) the (?:issue|problem|bug)|(?:now )?I (?:can )?see (?:the |a |an )?[^.,;:]{0,80}?\b(?:class(?:es)?|methods?|functions?|files?|code|modules?|definitions?|implementations?)(?: and (?:its|the|their) [^.,;:]{0,60}?\b(?:class(?:es)?|methods?|functions?|attributes?))?|(?:the|my) (?:changes?|fix(?:es)?|edits?) (?:looks?|seems?|is|are) (?:complete|good|correct|right|fine|in place))\W*$|\bI (?:(?:need|want|have|should|will need|['’]ll need) to|should|must) (?:(?:first|now|also|better) )?(?:understand|look|check|see|find|explore|examine|investigate|figure out|study|review|dig|search|locate|read)\b/i;
 /** The task said again ("The PR description mentions …", "According to the PR description, …"):
  * the goal and the task's rules carry it. */
-const RESTATES_TASK = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?(?:(?:according to|based on|looking at|from|re-?reading|going back to) the (?:pr|issue|task)(?: description| statement)?\b|the (?:pr|issue|task)(?: description| statement)? (?:(?:specifically|clearly|explicitly|also|only) )?(?:says|mentions|states|describes|asks|explains|wants|notes|shows)\b)/i;
+const RESTATES_TASK = /^(?:(?:so|now|ok(?:ay)?)[,]?\s+)?(?:(?:according to|based on|looking at|from|re-?reading|going back to) the (?:pr|issue|task)(?: description| statement)?\b|the (?:(?:pr|issue|task)(?: description| statement| title)?|title) (?:(?:specifically|clearly|explicitly|also|only) )?(?:says|mentions|states|describes|asks|explains|wants|notes|shows)\b)/i;
 
 /** A sentence that says the agent's diagnosis so far was wrong or is superseded ("Actually, I think I
  * now understand the real issue.", "Actually, that's not quite right either.", "Actually, the code
@@ -58,13 +65,13 @@ const rediagnoses = cued(REDIAGNOSIS, ['real', 'actual', 'true', 'right', 'corre
 const hedges = cued(HEDGE, ['might', 'maybe', 'perhaps', 'possibly', 'probably', 'likely', 'may', 'could', 'sure', 'think', 'suspect', 'guess', 'wonder', 'wondering', 'seem', 'seems'], '?');
 const RETRACTS = question((s) => RETRACTION.test(s.text) || wasWrong(s), assistantProse);
 const REDIAGNOSES = question(rediagnoses, assistantProse);
-const HEDGES_OR_POINTS = question((s) => hedges(s) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text) || READS_ERROR.test(s.text) || DELIBERATES.test(s.text), assistantProse);
+const HEDGES_OR_POINTS = question((s) => hedges(s) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text) || READS_ERROR.test(s.text) || READS_OUTPUT.test(s.text) || DELIBERATES.test(s.text), assistantProse);
 /** The agent on its own scaffolding, not the code at hand: its test or script getting complex,
  * needing setup, having a bug, the shell quoting ("The test setup is getting complex.", "My test
  * script had a bug.", "The tests need proper Django configuration."), or the bug being elsewhere. */
 const SCAFFOLDING =
   /^(?:(?:so|ok(?:ay)?|i see|ah|hmm|but)[,!]?\s+)?(?:(?:the|my|this|our) (?:(?:test|reproduction|repro|fix|patch)(?: script| setup| file)?s?|scripts?|shell|output|setup|environment) (?:is getting|are getting|gets|had|has|have|needs?|is not|isn['’]t|are not|aren['’]t|is interpreting|did(?:n['’]t| not)|does(?:n['’]t| not)|failed|fails)\b|the (?:issue|problem|bug) (?:must|has to) be (?:somewhere else|elsewhere)\b|unless\b)/i;
-const thinking = cued(THINKING, ['need', 'want', 'have', 'should', 'will']);
+const thinking = cued(THINKING, ['need', 'want', 'have', 'should', 'will', 'must']);
 const THINKS_ALOUD = question((s) => thinking(s) || SCAFFOLDING.test(s.text), assistantProse);
 const ANNOUNCES_NEXT = question((s) => ANNOUNCES.test(s.text), assistantProse);
 
@@ -96,6 +103,17 @@ export function withoutRefuted(sentences: readonly Sentence[]): Sentence[] {
       drop.add(s);
       if (previous) drop.add(previous);
       if (memo(s, REDIAGNOSES)) for (let j = i - 1; j >= 0 && (sentences[j] as Sentence).message === s.message; j--) if (!(sentences[j] as Sentence).code) drop.add(sentences[j] as Sentence);
+      // ("So my double-negative analysis is wrong.": every sentence of its message before it that
+      // reasoned so — "we should get ASC (double negative)" — is taken back, however far back;
+      // "my analysis is wrong" takes back all of them.)
+      const own = OWN_WRONG.exec(s.text);
+      if (own) {
+        const mark = own[1] && !/^(?:previous|initial|earlier|original|first|whole|entire|above|own|last) $/i.test(own[1]) ? new RegExp(`\\b${own[1].trim().replace(/[-\s]+/g, '[-\\s]+')}\\b`, 'i') : null;
+        for (let j = i - 1; j >= 0 && (sentences[j] as Sentence).message === s.message; j--) {
+          const t = sentences[j] as Sentence;
+          if (!t.code && (!mark || mark.test(t.text))) drop.add(t);
+        }
+      }
     } else if (memo(s, HEDGES_OR_POINTS)) drop.add(s);
     if (!memo(s, ANNOUNCES_NEXT)) previous = s;
   });
@@ -115,7 +133,7 @@ const INTERJECTION = /^(?:good|great|perfect|interesting|excellent|ah|aha|oh|ok(
 /** Narration around a finding: how the agent came to see it ("Looking at the code, I can see that
  * …", "Line 505 shows that …", "Notice that …"), not what it found. */
 const NARRATED =
-  /^(?:(?:now|so),?\s+)?(?:looking (?:at|through) [^,]{1,60},\s*(?:(?:now\s+)?I (?:can )?(?:now )?(?:see|notice) (?:that\s+)?)?|(?:now\s+)?I (?:can )?(?:now )?(?:see|notice|noticed) (?:that\s+|(?=(?:it|there)\b|`))|notice that\s+|note that\s+|as (?:we|you) can see(?: from [^,]{1,60})?,\s*|lines? \d+(?:\s*[-–]\s*\d+)? shows? that\s+|the (?:output|result|results|test|traceback) (?:shows?|confirms?) that\s+)/i;
+  /^(?:(?:now|so),?\s+)?(?:looking (?:back |again |closer |more closely )?(?:at|through) [^,]{1,60},\s*(?:(?:now\s+)?I (?:can )?(?:now )?(?:see|notice) (?:that\s+)?)?|(?:now\s+)?I (?:can )?(?:now )?(?:see|notice|noticed) (?:that\s+|(?=(?:it|there)\b|`))|notice that\s+|note that\s+|as (?:we|you) can see(?: from [^,]{1,60})?,\s*|lines? \d+(?:\s*[-–]\s*\d+)? shows? that\s+|the (?:output|result|results|test|traceback) (?:shows?|confirms?) that\s+)/i;
 
 /**
  * An agent's finding without its narration: the interjection and the "Looking at the code, I can
@@ -136,9 +154,16 @@ export function findingOf(text: string): string {
   // ("Looking at the `create_rows` function, I see that it skips …": what it names is what "it" is.)
   // (Else the thing it names: "Looking at the migration code, it's trying …" → "The migration code
   // is trying …".)
-  const looked = /^(?:(?:now|so),?\s+)?looking (?:at|through) [^,`]{0,40}(`[^`]+`)[^,`]{0,20},/i.exec(text)?.[1] ?? /^(?:(?:now|so),?\s+)?looking (?:at|through) (the [\w.-]+(?: [\w.-]+){0,4}),/i.exec(text)?.[1];
+  const looked = /^(?:(?:now|so),?\s+)?looking (?:back |again |closer |more closely )?(?:at|through) [^,`]{0,40}(`[^`]+`)[^,`]{0,30},/i.exec(text)?.[1] ?? /^(?:(?:now|so),?\s+)?looking (?:back |again |closer |more closely )?(?:at|through) (the [\w.-]+(?: [\w.-]+){0,4}),/i.exec(text)?.[1];
   const named = looked?.startsWith('the ') ? `The${looked.slice(3)}` : looked;
   if (named && out !== text && /^it(?:['’]s)?\s/i.test(out)) out = out.replace(/^it(['’]s)?\s/i, (_, is: string | undefined) => (is ? `${named} is ` : `${named} `));
+  // ("When `x` is used (line 278), it sets …": the "it" after the clause is what it named too;
+  // with no name for it, the narration stays.)
+  else if (out !== text && /,\s+it(?:['’]s)?\s/i.test(out)) {
+    if (!named) return text;
+    const name = named.startsWith('The') ? `the${named.slice(3)}` : named;
+    out = out.replace(/,\s+it(['’]s)?\s/i, (_, is: string | undefined) => (is ? `, ${name} is ` : `, ${name} `));
+  }
   // ("There is …" says that something exists: no pointer.)
   const exists = /^there(?:['’]s| is| are| was| were)\b/i.test(out);
   if (out === text || out.length < 12 || (POINTER.test(out) && !exists) || LEANS.test(out)) return text;

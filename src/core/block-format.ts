@@ -21,6 +21,7 @@ export type SectionId =
   | 'errors'
   | 'modified'
   | 'read'
+  | 'searched'
   | 'references'
   | 'topics'
   | 'facts'
@@ -46,7 +47,7 @@ export function outputOf(leftOff: LeftOffLine | null | undefined): string[] {
 }
 
 /** Display order of the sections (stable format). */
-export const ORDER: SectionId[] = ['people', 'goal', 'request', 'constraints', 'state', 'decisions', 'done', 'open', 'errors', 'modified', 'read', 'references', 'topics', 'facts', 'leftOff', 'nextStep'];
+export const ORDER: SectionId[] = ['people', 'goal', 'request', 'constraints', 'state', 'decisions', 'done', 'open', 'errors', 'modified', 'read', 'searched', 'references', 'topics', 'facts', 'leftOff', 'nextStep'];
 
 export const HEADINGS: Record<SectionId, string> = {
   goal: 'Goal:',
@@ -57,6 +58,7 @@ export const HEADINGS: Record<SectionId, string> = {
   errors: 'Errors met:',
   modified: 'Files modified',
   read: 'Files read',
+  searched: 'Files searched',
   references: 'References:',
   topics: 'Requests:',
   facts: 'Key facts:',
@@ -324,5 +326,5 @@ export function bareOf(line: string): string {
 }
 
 export function needsHeading(id: SectionId): boolean {
-  return !['people', 'goal', 'request', 'leftOff', 'nextStep', 'modified', 'read', 'references'].includes(id);
+  return !['people', 'goal', 'request', 'leftOff', 'nextStep', 'modified', 'read', 'searched', 'references'].includes(id);
 }

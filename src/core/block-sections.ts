@@ -3,7 +3,7 @@
 // to a share each (the cue-phrase ones only when the conversation did tool work), the structured
 // ones past it up to a reserve left for the key facts, then — after the facts — all with what is
 // left. The lines the user rewrote go first. render.ts calls the fills in that order.
-import type { CompactionRecord, SourcedLine, ThreadLine } from './record';
+import type { CompactionRecord, FileEntry, SourcedLine, ThreadLine } from './record';
 import type { BlockDraft } from './block-draft';
 import { HEADINGS, type SectionId, bareOf, fileLine, shownText } from './block-format';
 import { topicStatus } from './extract-summary';
@@ -35,7 +35,7 @@ export const FIRST_SHARE: Partial<Record<SectionId, number>> = {
  * ones (instructions, errors, files), denser than any sentence. Prose sections picked by cue
  * phrases (decisions, done, open tasks) compete with the ranked facts only after them. */
 const PROSE: ReadonlySet<SectionId> = new Set<SectionId>(['decisions', 'done', 'open']);
-const STRUCTURED: ReadonlySet<SectionId> = new Set<SectionId>(['constraints', 'state', 'errors', 'modified', 'read']);
+const STRUCTURED: ReadonlySet<SectionId> = new Set<SectionId>(['constraints', 'state', 'errors', 'modified', 'read', 'searched']);
 /** Share of the budget the sections leave to key facts when they grow past their first share. */
 const FACTS_RESERVE = 0.25;
 /** Least room (estimated tokens) in which an error line says where in the project it was raised:
@@ -112,13 +112,21 @@ export function inlineSectionsOf(record: CompactionRecord, goalText: string): In
     // (Nor the notes State lists as read.)
     // (Nor the scripts the agent wrote for itself: the Scratch line names them. Nor a folder listed,
     // "django/": readers took it for a path cut short.)
-    ['read', orderFiles(record.filesRead.filter((f) => !f.path.endsWith('/') && !record.filesModified.some((m) => m.path === f.path) && !record.state?.notesRead.includes(f.path) && !inScratch(record.state, f.path))), (xs) => fileLine(HEADINGS.read, xs)],
+    // (A file only searched — grep without context — is said apart: it was not read.)
+    ['read', orderFiles(listedRead(record).filter((f) => !f.searched)), (xs) => fileLine(HEADINGS.read, xs)],
+    ['searched', orderFiles(listedRead(record).filter((f) => f.searched)), (xs) => fileLine(HEADINGS.searched, xs)],
     // A link or URL the goal shows is not listed again (paths are: "README.md" may be part of one).
     // (Nor, in an agent's work on files, a bare file name — "setup.py", "settings.py", "models.py":
     // a name the agent or the task said in passing, no path it can open; the files it read and
     // changed are listed with their paths.)
     ['references', orderRefs(record.references).filter((r) => !(/^(?:!?\[|https?:)/.test(r) && goalText.includes(r)) && !(record.state?.editing === true && BARE_FILE.test(r))), (xs) => `References: ${xs.join(', ')}`],
   ];
+}
+
+/** The files read that are listed: not those changed, nor the notes State lists, the scratch
+ * scripts, a folder. */
+function listedRead(record: CompactionRecord): FileEntry[] {
+  return record.filesRead.filter((f) => !f.path.endsWith('/') && !record.filesModified.some((m) => m.path === f.path) && !record.state?.notesRead.includes(f.path) && !inScratch(record.state, f.path));
 }
 
 /** The sections of the record, and the lines the user rewrote added first, each section's ahead of

@@ -56,6 +56,7 @@ function mergeFiles(earlier: readonly FileEntry[], later: readonly FileEntry[], 
     if (existing) {
       existing.last = Math.max(existing.last, last);
       for (const id of f.sources) if (!existing.sources.includes(id)) existing.sources.push(id);
+      if (!f.searched) delete existing.searched;
     } else byPath.set(f.path, { ...f, sources: [...f.sources], last });
   }
   return mergeSamePaths([...byPath.values()])

@@ -3,7 +3,7 @@
 // 'a,bp' file` (numbered from a) — in the file the call read. The State section says where the
 // cause lies with them ("Cause: … (at django/http/response.py, line 223, make_bytes)"): a model
 // continuing from the block goes to the place instead of searching for it again. Pure.
-import { fileOpsOfCall } from './extract-files';
+import { fileOpsOfCall, lexShell } from './extract-files';
 import type { ChatMessage, ToolCall } from './messages';
 import { callArguments, resultOf, shellCommand } from './tool-output';
 
@@ -158,3 +158,67 @@ export function lastReadPlace(messages: readonly ChatMessage[]): CodePlace | nul
 
 /** A place as the block writes it. */
 export const placeText = (p: CodePlace): string => `${p.path}, line ${p.line}, ${p.name}`;
+
+/** What a search found: the word searched for and the definition its match lies in. */
+export interface SearchFind {
+  pattern: string;
+  path: string;
+  name: string;
+}
+
+/** Options of grep that take a value. */
+const GREP_VALUED = new Set(['-A', '-B', '-C', '-m', '-e', '-f', '--include', '--exclude', '--exclude-dir']);
+/** A file of the tests, not of the code under them. */
+const TEST_PATH = /(?:^|\/)tests?\/|(?:^|\/)test_[^/]*$/;
+/** A pattern that is a word or a dotted name, not a regular expression nor a definition searched for. */
+const PLAIN_PATTERN = /^[\w.'":-]{3,60}$/;
+
+/**
+ * Where the words the agent searched for lie (`grep -B30 -A30 "models.E012" base.py` → the
+ * `_check_local_fields` its match sits in), from searches of one file whose lines of context show
+ * the definition above the match: the lead a search gave, gone with its output. In order; a
+ * definition searched for by name is none (the Looked at line says it).
+ */
+export function searchFinds(messages: readonly ChatMessage[]): SearchFind[] {
+  const results = new Map<string, ChatMessage>();
+  for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, m);
+  const out: SearchFind[] = [];
+  for (const m of messages) {
+    if (m.role !== 'assistant') continue;
+    for (const call of m.toolCalls ?? []) {
+      const result = results.get(call.id);
+      const command = shellCommand(call);
+      if (!result || command === null || DEF_SEARCH.test(command)) continue;
+      const seg = lexShell(command).segments.find((w) => /^(?:grep|egrep|rg)$/.test((w[0] ?? '').replace(/^.*\//, '')));
+      const read = fileOpsOfCall(call).read;
+      if (!seg || read.length !== 1) continue;
+      const args = seg.slice(1);
+      let pattern = '';
+      for (let i = 0; i < args.length && !pattern; i++) {
+        const a = args[i] as string;
+        if (a === '-e') pattern = args[i + 1] ?? '';
+        else if (GREP_VALUED.has(a)) i++;
+        else if (!a.startsWith('-')) pattern = a;
+      }
+      pattern = pattern.replace(/\\\./g, '.');
+      if (!PLAIN_PATTERN.test(pattern) || /^(?:def|class|function)\b/.test(pattern)) continue;
+      const { text, error } = resultOf(result);
+      if (error) continue;
+      const lines = text.split('\n').map((l) => l.replace(/^\s*\d{1,6}[:-]/, ''));
+      const at = lines.findIndex((l) => l.includes(pattern));
+      if (at < 0) continue;
+      const indent = (l: string): number => /^\s*/.exec(l)?.[0].length ?? 0;
+      for (let i = at - 1; i >= 0 && (lines[i] as string).trim() !== '--'; i--) {
+        const def = DEFINITION.exec(lines[i] as string);
+        if (!def || indent(lines[i] as string) >= indent(lines[at] as string)) continue;
+        const name = def[1] as string;
+        // (A function or method, not a class — the method between was out of view — nor a dunder
+        // such as `__init__`, which names no place; and in the project's code, not its tests.)
+        if (/^\s*(?:async\s+)?class\b/.test(lines[i] as string) || /^__\w+__$/.test(name) || TEST_PATH.test(read[0] as string)) break;
+        if (name !== pattern && !out.some((f) => f.pattern === pattern && f.name === name)) out.push({ pattern, path: read[0] as string, name });
+        break;
+      }
+    }
+  }
+  return out;
+}

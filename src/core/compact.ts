@@ -10,6 +10,7 @@ import { headByAsked } from './listed-answers';
 import { prepareSentences } from './extract-sentences';
 import { prepareErrorLines } from './extract-summary';
 import { rulesOf } from './extract-rules';
+import { atMostPerMessage } from './agent-lists';
 import { estimateMessageTokens } from './message-tokens';
 import type { ChatMessage } from './messages';
 import { type CompactionRecord, type CompactionTrigger, RECORD_VERSION, isCompactionRecord } from './record';
@@ -227,7 +228,7 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   const answers = a.kind === 'assist' && options.budgetTokens >= THREADS_MIN_ROOM ? a.answers() : [];
   const threads = content.threads ?? [];
   headByAsked(threads, answers, removed, a.threadOf, round);
-  const facts = pickFromPool(a.pool, {
+  const selected = pickFromPool(a.pool, {
     answers,
     focus: options.focus,
     covered,
@@ -238,6 +239,9 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
     round,
     freshReserve: FRESH_POOL_SHARE,
   });
+  // (An agent's message gives at most a few of them: its reasoning is no paragraph of facts.)
+  const agentSaid = new Set(removed.filter((m) => m.role === 'assistant').map((m) => m.id));
+  const facts = a.agent ? atMostPerMessage(selected, (id) => agentSaid.has(id)) : selected;
   // Each new fact names its thread (carried ones keep theirs), and between two people whether its
   // speaker said it as they came back (their first message of the session).
   for (const f of facts) {

@@ -16,7 +16,7 @@ import { leftOffOutcome, nameLeftOffCode, settleLeftOff } from './left-off';
 import { errorKey, extractErrors, extractSections } from './extract-summary';
 import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
 import { statesPlan } from './agent-cause';
-import { isListFragment } from './agent-lists';
+import { isCaseItem, isListFragment } from './agent-lists';
 import { LIBRARY, laterFates, settledFailureFilter, withFates } from './error-fate';
 import { taskRules } from './extract-rules';
 import { extractState, shellCommand, stateIsEmpty } from './extract-state';
@@ -38,6 +38,8 @@ const PASTED_CHARS = 1500;
 /** What the removed messages say whatever the options. */
 export interface Analysis {
   kind: ConversationKind;
+  /** Whether the removed messages are an agent's run (agent-prose.ts isAgentRun). */
+  agent: boolean;
   /** The content this round extracted but its facts (key order as the record has it). */
   content: Omit<ExtractedContent, 'facts'>;
   /** Words the task lines and constraints say, before the focus takes its own back. */
@@ -162,7 +164,7 @@ function fresh(removed: readonly ChatMessage[], all: Sentence[], previous: Compa
   // (One pass for the three, in the order they were applied one after the other: the settled
   // failures' test keeps state, and sees only what the pending plans' test kept.)
   const settledKeeps = agent ? settledFailureFilter(errors, removed) : null;
-  const ranked = agent ? sentences.filter((s) => (s.message <= lastEdit || !statesPlan(s)) && (settledKeeps === null || settledKeeps(s)) && !isListFragment(s)) : sentences;
+  const ranked = agent ? sentences.filter((s, i) => (s.message <= lastEdit || !statesPlan(s)) && (settledKeeps === null || settledKeeps(s)) && !isListFragment(s) && !isCaseItem(sentences, i)) : sentences;
   const speakerNames = speakers ? [speakers.user, speakers.assistant].filter((n): n is string => !!n) : undefined;
   const pool = selectFactsPool(ranked, {
     ...(kind === 'assist' ? { threadOf } : {}),
@@ -180,6 +182,7 @@ function fresh(removed: readonly ChatMessage[], all: Sentence[], previous: Compa
   const stampOne = <T extends { round: number }>(x: T | null): T | null => (x ? { ...x, round } : null);
   return {
     kind,
+    agent,
     content: {
       goal: stampOne(goal),
       request: request ? { ...request, round, ...(answered ? { answered } : {}) } : null,
@@ -215,12 +218,13 @@ function referencesAndFiles(removed: readonly ChatMessage[]): { references: Refe
   const references = new Map<string, Reference>();
   const read = new Map<string, FileEntry>();
   const modified = new Map<string, FileEntry>();
-  const note = (into: Map<string, FileEntry>, path: string, id: string, pos: number): void => {
+  const note = (into: Map<string, FileEntry>, path: string, id: string, pos: number, searched = false): void => {
     const e = into.get(path);
     if (e) {
       e.last = pos;
       if (!e.sources.includes(id)) e.sources.push(id);
-    } else into.set(path, { path, sources: [id], last: pos });
+      if (!searched) delete e.searched;
+    } else into.set(path, { path, sources: [id], last: pos, ...(searched ? { searched } : {}) });
   };
   removed.forEach((m, i) => {
     const found = refsOf(m);
@@ -229,7 +233,7 @@ function referencesAndFiles(removed: readonly ChatMessage[]): { references: Refe
     // prompt's: it says how to work ("cite notes as [[wikilinks]]"), not what was talked about.
     addReferences(references, found.refs, m.id, i, m.role === 'user' ? 2 : 1);
     for (const { refs, ops } of found.calls) {
-      for (const p of ops.read) note(read, p, m.id, i);
+      for (const p of ops.read) note(read, p, m.id, i, ops.searched?.includes(p) === true);
       for (const p of ops.modified) note(modified, p, m.id, i);
       addReferences(references, refs, m.id, i, 0.5);
     }

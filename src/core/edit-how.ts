@@ -61,9 +61,14 @@ export function shownCommand(command: string): string {
  * a script does. */
 const COMMENTED_CODE = /^(?:[\w.]+\(.*\)\s*;?|[\w.[\]'"]+\s*[+\-*/]?=\s*.+|(?:import|from|def|class|return|print)\b.*)$/;
 
-/** The first comment of a script that says what it does (not a shebang, nor code commented out). */
+/** A comment on a script's plumbing, not on what it does ("Read the file", "Write back", "Let me
+ * manually edit the file"). */
+const PLUMBING = /^(?:(?:let me|now|then|first|finally)\s+)?(?:(?:manually\s+)?(?:read|open|load|write|save|edit)(?:\s+(?:it\s+)?back)?(?:\s+(?:(?:the|this|a|its)\s+)?(?:(?:file|source)\s+)?(?:file|content|contents|lines?|source|result|changes?))?(?:\s+(?:back|again))?|(?:manually\s+)?edit\s+the\s+file|write\s+(?:it\s+)?back)\.?$/i;
+
+/** The first comment of a script that says what it does (not a shebang, nor code commented out,
+ * nor its plumbing). */
 function describingComment(body: readonly string[]): string | undefined {
-  return body.map((l) => /^\s*(?:#|\/\/)\s*(.{8,})$/.exec(l)?.[1]).find((c): c is string => c !== undefined && !/^!/.test(c) && !COMMENTED_CODE.test(c.trim()));
+  return body.map((l) => /^\s*(?:#|\/\/)\s*(.{8,})$/.exec(l)?.[1]).find((c): c is string => c !== undefined && !/^!/.test(c) && !COMMENTED_CODE.test(c.trim()) && !PLUMBING.test(c.trim()));
 }
 
 /** The body of the heredoc a command feeds (lines after `<<EOF` up to the marker), or null. */
@@ -104,7 +109,14 @@ export function shellHow(command: string, path: string): string {
     for (let j = at + 1; replace && j < Math.min(body.length, at + 3) && count(replace, '(') > count(replace, ')'); j++) replace += ` ${(body[j] as string).trim()}`;
     const writesDirectly = new RegExp(`>\\s*['"]?[^\\s'"]*${escapeRe(base)}['"]?\\s*<<`).test(command);
     if (writesDirectly) return firstSaying(body);
-    if (replace) return squash(replace);
+    // (A call with no text of its own — `lines.insert(insert_point, new_method)`, `re.sub(pattern,
+    // replacement, content)` — says nothing of what went in, and read as an arbitrary line of the
+    // script: the script's run says it, with what it printed, withPrinted.)
+    if (replace && /['"]/.test(replace)) return squash(replace);
+    if (replace) {
+      const shown = shownCommand(command);
+      return shown.includes(' … ') ? shown.slice(shown.indexOf(' … ') + 3) : shown;
+    }
   }
   // (As the block shows a command: `python -c "` alone says nothing of what the script did.)
   return shownCommand(command);

@@ -237,8 +237,11 @@ function fateAfter(out: ErrorLine, messages: readonly ChatMessage[], lastAt: num
     if (fix && retried && fix === fixOf(retried) && shellCommand(retried) === null) {
       const outcome = squash(resultOf(m).text.split('\n').find((l) => l.trim()) ?? '');
       out.resolution = `${said ? `the user said "${said}"; ` : ''}${fix} succeeded on retry${outcome && outcome.length <= 80 ? ` (${outcome})` : ''}`;
-    } else if (fix) out.resolution = fix;
-    else if (said) out.resolution = `the user said "${said}"`;
+    } else if (fix) {
+      // (A script written and not run in the same call resolved it by the run after it: "wrote
+      // t.py" alone does not say the error stopped.)
+      out.resolution = /^wrote /.test(fix) && !fix.includes(', then ran ') ? `${fix}, then ${shownCommand(failing)} ran without it` : fix;
+    } else if (said) out.resolution = `the user said "${said}"`;
     else out.resolution = inline ? `a later ${INLINE.exec(failing)?.[1] ?? ''} script ran without it` : `${shownCommand(failing)} ran again without it`;
     return out;
   }

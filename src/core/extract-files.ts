@@ -6,6 +6,9 @@ import { parseToolArguments, type ToolCall } from './messages';
 export interface FileOps {
   read: string[];
   modified: string[];
+  /** Of `read`, the files this call only searched (a grep with no lines of context shows matches,
+   * not the code around them): listed apart, "searched", so the block does not claim they were read. */
+  searched?: string[];
 }
 
 const PATH_KEYS = ['path', 'file', 'file_path', 'filepath', 'filename', 'note', 'note_path', 'notePath', 'target', 'target_file', 'source', 'destination', 'folder', 'dir', 'directory'];
@@ -178,6 +181,8 @@ export function fileOpsOfShell(command: string): FileOps {
       // (`head -n 20 f` gives -n a value; `cat -n f` numbers lines and takes none.)
       const files = positional(args, isGrep ? GREP_VALUE_OPTS : /^(?:head|tail)$/.test(cmd) ? new Set(['-n', '-c']) : new Set<string>(), isGrep && !hasPatternOpt);
       ops.read.push(...files.filter(looksLikePath));
+      // (A search shows matching lines; with lines of context around them — -A/-B/-C — it shows code.)
+      if (cmd !== 'awk' && isGrep && !args.some((a) => SEARCH_CONTEXT.test(a))) (ops.searched ??= []).push(...files.filter(looksLikePath));
     } else if (cmd === 'tee') {
       ops.modified.push(...positional(args, new Set(), false).filter(looksLikePath));
     } else if (WRITERS.has(cmd)) {
@@ -203,7 +208,17 @@ export function fileOpsOfShell(command: string): FileOps {
       if (first && !args.includes('-c') && !args.includes('-m') && looksLikePath(first)) ops.read.push(first);
     }
   }
-  return { read: unique(ops.read), modified: unique(ops.modified) };
+  // (A file also read some other way in the same command was read.)
+  const searched = unique(ops.searched ?? []).filter((p) => !segmentsRead(segments, p));
+  return { read: unique(ops.read), modified: unique(ops.modified), ...(searched.length ? { searched } : {}) };
+}
+
+/** Options of grep-like commands that show lines of context around each match. */
+const SEARCH_CONTEXT = /^(?:-[a-zA-Z]*[ABC]\d*|--(?:after|before)?-?context(?:=.*)?)$/;
+
+/** True when a segment other than a search names the path (`cat f; grep x f`). */
+function segmentsRead(segments: readonly string[][], path: string): boolean {
+  return segments.some((seg) => !/^(?:grep|egrep|fgrep|rg|ag|ack)$/.test((seg[0] ?? '').replace(/^.*\//, '')) && seg.slice(1).some((w) => w.replace(/^(?:\.\/)+(?=.)/, '') === path));
 }
 
 /** Positional arguments, skipping options (and the values of `valueOpts`); drops the first one when
@@ -305,6 +320,9 @@ export function mergeSamePaths<T extends { path: string; sources: string[]; last
     }
     into.last = Math.max(into.last, e.last);
     for (const id of e.sources) if (!into.sources.includes(id)) into.sources.push(id);
+    // (A file read one way and searched another was read.)
+    const searchedOnly = (x: T): boolean => (x as { searched?: boolean }).searched === true;
+    if (searchedOnly(into) && !searchedOnly(e)) delete (into as { searched?: boolean }).searched;
   }
   return out;
 }

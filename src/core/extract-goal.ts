@@ -12,7 +12,8 @@ import { isLeadIn, standsAlone } from './text';
 import { STANDS_ALONE, memo, question } from './sentence-memo';
 import { STOPWORDS } from './words';
 import { thinksAloud } from './agent-prose';
-import { callArguments, noteToolCommand, PLUGIN_SEARCH } from './tool-output';
+import { callArguments, noteToolCommand, PLUGIN_SEARCH, shellCommand, withoutCd } from './tool-output';
+import { VIEWS_FILE } from './run-outcome';
 
 /** A thing pointed at, anywhere in a sentence ("I want to make sure I get it on time"). */
 const POINTS_AT = /\b(?:it|them|these|those)\b/i;
@@ -378,6 +379,9 @@ export function brokenOff(line: string, next: string): boolean {
   return OPEN_END.test(line) || (/^[a-z]+\b/.test(after) && !CODE_MARKS.test(after));
 }
 
+/** A command naming a file of source code. */
+const SOURCE_FILE = /\.(?:py|pyx|js|mjs|cjs|jsx|ts|tsx|rb|go|rs|java|kt|c|cc|cpp|h|hpp|cs|php|swift|scala)\b/;
+
 /** Most output lines shown under the command that produced them, and their length bounds. */
 const OUTPUT_LINES = 3;
 const OUTPUT_MIN_CHARS = 12;
@@ -406,6 +410,10 @@ function outputLines(messages: readonly ChatMessage[], call: ChatMessage, task: 
   // (A search of the notes says what it found by the notes it named — the State's outcome —, not
   // by a line of its raw result: a snippet, or a JSON result whole.)
   if (last?.name === PLUGIN_SEARCH) return [];
+  // (Nor a view of source code — `cat proxy.py`, `sed -n '1867,1900p' base.py` —: lines of code picked for naming the task read as arbitrary ("proxy = True"); the
+  // outcome says what it showed, a function's docstring among it.)
+  const command = last ? withoutCd(shellCommand(last) ?? '') : '';
+  if (SOURCE_FILE.test(command) && VIEWS_FILE.test(command)) return [];
   const id = last?.id;
   const result = id ? messages.find((m) => m.role === 'tool' && m.toolCallId === id) : undefined;
   if (!result?.content) return [];
@@ -435,7 +443,8 @@ function outputLines(messages: readonly ChatMessage[], call: ChatMessage, task: 
     if (line.length < OUTPUT_MIN_CHARS || line.length > OUTPUT_MAX_CHARS || TAG_LINE.test(line) || HEADING_LINE.test(line) || !standsAlone(line) || /[,([{\\]$/.test(line) || brokenOff(line, lines[at + 1] ?? '')) continue;
     const named = [...new Set(line.toLowerCase().match(TASK_WORD) ?? [])].filter((w) => words.has(w));
     for (const w of named) lineCount.set(w, (lineCount.get(w) ?? 0) + 1);
-    if (named.length) found.push({ at, line, named });
+    // (A line shown again — "proxy = True" of two classes — is said once.)
+    if (named.length && !found.some((x) => x.line === line)) found.push({ at, line, named });
   }
   const scored = found.map((x) => ({ ...x, score: x.named.reduce((sum, w) => sum + 1 / Math.sqrt(lineCount.get(w) ?? 1), 0) }));
   // (A line naming only words most lines name — a note's log of "Compost note 3: …" — is the

@@ -10,9 +10,10 @@ import { fileOpsOfCall, lexShell, samePath } from './extract-files';
 import type { ChatMessage } from './messages';
 import type { ChangedFile, CheckLine, TaskState } from './record';
 import { squash, truncateBalanced } from './text';
+import { splitSentences } from './sentence-split';
 import { latestCause, latestPlan, type TaskText } from './agent-cause';
 import { isRequest } from './extract-goal';
-import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText } from './code-places';
+import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText, searchFinds } from './code-places';
 import { callArguments, noteToolCommand, PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, probesEnvironment, resultOf, shellCommand, withoutCd } from './tool-output';
 import { TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
 import { MAX_HOW, MAX_PRINTED, escapeRe, heredocBody, noteWriteHow, shellHow, shownCommand, toolHow, withPrinted } from './edit-how';
@@ -23,7 +24,7 @@ export { resultOf, shellCommand };
 /** Most earlier edits of one file a state keeps beside its latest. */
 const MAX_EARLIER = 2;
 /** Bounds of the lists a chain carries. */
-const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8, looked: 8, editScripts: 8 };
+const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8, looked: 8, editScripts: 8, found: 2 };
 
 const BACKUP = /(?:\.(?:backup|bak|orig|old|save|tmp)|~)$/i;
 const SCRIPT_EXT = /\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl|php|txt|patch|diff|log|out|json)$/i;
@@ -96,6 +97,17 @@ function requestSentence(sentences: readonly Sentence[], at: number): string | u
   // (The question first: "Which seeds do I still need? Check my notes, then add them." asks the
   // first and says how in the second.)
   return (own.find((s) => /\?["'”’)\]]*$/u.test(s.text)) ?? own.find(isRequest) ?? own[0])?.text;
+}
+
+/** The agent finding fault with what a run printed, in the first sentences of its next words
+ * ("That's DESC, which is correct! But it's ordering by `parent_ptr_id` instead of `id`."): a
+ * check that printed what was wanted is not the fix when the agent saw it was not. */
+const OBJECTION = /^But (?!(?:wait|first|let me|let's|I|we need|we should|now)\b)(?=[^?]{12,200}$)/;
+
+/** The sentence of `remark` that finds fault with the run before it, quoted, or ''. */
+export function objectionIn(remark: string): string {
+  const said = splitSentences(remark.replace(/```[\s\S]*?```/g, ' ')).slice(0, 4).map(squash);
+  return said.find((s) => OBJECTION.test(s) && !s.endsWith(':')) ?? '';
 }
 
 /** What the agent said first after the message at `at` (its next message's prose), or ''. */
@@ -300,8 +312,11 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       const runsEdit = [...editScripts.keys()].some((w) => new RegExp(`(?:^|[\\s/])${escapeRe(w.slice(w.lastIndexOf('/') + 1))}(?:\\s|$)`).test(run));
       if (run && !runsEdit) {
         // (What the agent said of it next quotes the line that mattered.)
-        const { passed, outcome } = outcomeOf(result, remarkAfter(messages, at), reportedText);
-        state.checked = { command: run, passed, outcome, sources: [m.id] } satisfies CheckLine;
+        const remark = remarkAfter(messages, at);
+        const { passed, outcome } = outcomeOf(result, remark, reportedText);
+        // (With the fault the agent found in it next: "But it's ordering by `parent_ptr_id` …".)
+        const fault = outcome.startsWith('failed') ? '' : objectionIn(remark);
+        state.checked = { command: run, passed, outcome, sources: [m.id], ...(fault ? { fault } : {}) } satisfies CheckLine;
       }
       const shown = command !== null ? shownCommand(command) : truncateBalanced(`${name} ${typeof args.path === 'string' ? args.path : ''}`.trim(), MAX_HOW);
       // (A file shown in part — `sed -n '1867,1900p' x.py`, `cat x.py` — says how much it showed:
@@ -326,6 +341,8 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
     const last = lastReadPlace(messages);
     const looked = last ? [...named.filter((p) => !(p.name === last.name && p.path === last.path)), last].slice(-LIMITS.looked) : named;
     if (looked.length) state.looked = looked;
+    const found = searchFinds(messages).slice(-LIMITS.found);
+    if (found.length) state.found = found;
   }
   // (The index by id only when a file was changed: most compactions change none.)
   const index = state.changed.length ? new Map(messages.map((m, i) => [m.id, i])) : null;
@@ -374,6 +391,7 @@ export function mergeState(earlier: TaskState | null | undefined, fresh: TaskSta
     lastAction: fresh.lastAction ?? earlier.lastAction,
     ...(earlier.editing || fresh.editing ? { editing: true } : {}),
     ...lookedUnion(earlier.looked, fresh.looked),
+    ...foundUnion(earlier.found, fresh.found),
     // (extractState starts from the earlier scripts: the fresh list holds them.)
     ...((fresh.editScripts ?? earlier.editScripts) ? { editScripts: fresh.editScripts ?? earlier.editScripts } : {}),
     // (A fix planned earlier is made once this round edits a source file without planning again.)
@@ -386,4 +404,11 @@ function lookedUnion(earlier: TaskState['looked'], fresh: TaskState['looked']): 
   const all = [...(earlier ?? []), ...(fresh ?? [])];
   const out = all.filter((p, i) => !all.slice(i + 1).some((q) => q.name === p.name && q.path === p.path));
   return out.length ? { looked: out.slice(Math.max(0, out.length - LIMITS.looked)) } : {};
+}
+
+/** What the searches found over the rounds: one per word and definition, the latest last. */
+function foundUnion(earlier: TaskState['found'], fresh: TaskState['found']): Pick<TaskState, 'found'> {
+  const all = [...(Array.isArray(earlier) ? earlier : []), ...(fresh ?? [])];
+  const out = all.filter((f, i) => !all.slice(i + 1).some((g) => g.pattern === f.pattern && g.name === f.name));
+  return out.length ? { found: out.slice(Math.max(0, out.length - LIMITS.found)) } : {};
 }

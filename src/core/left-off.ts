@@ -57,7 +57,7 @@ export function leftOffOutcome(left: LeftOffLine, state: TaskState | null): void
   // failure or "no output" is said in words.)
   // (The state's own words — failed, no output, how much a view showed — are not output.)
   // (A search of the notes says the notes it found: "found Garden/Soil.md, Garden/Log.md".)
-  const said = outcome && (/^(?:failed\b|showed \d+ lines?$|read, \d+ lines?$|found )/.test(outcome) || outcome === 'no output' || outcome === 'no matches' || outcome === 'no notes found' || outcome.includes('`') ? outcome : `\`${outcome}\``);
+  const said = outcome && (/^(?:failed\b|showed \d+ lines?(?:$| of `)|read, \d+ lines?$|found )/.test(outcome) || outcome === 'no output' || outcome === 'no matches' || outcome === 'no notes found' || outcome.includes('`') ? outcome : `\`${outcome}\``);
   // A test or reproduction run is said as the State's check says it (passed, or its failure line).
   // (A script written and run in one call shows as "cat > t.py << 'EOF' … python t.py".)
   const ranCheck = (command: string, check: string): boolean => command === check || command.endsWith(` … ${check}`);
@@ -68,5 +68,5 @@ export function leftOffOutcome(left: LeftOffLine, state: TaskState | null): void
   // (A file shown says how much it showed: a line of it picked for naming the task read as arbitrary.)
   // (A run of a script named for changing code says what it printed last — "Fixed content setter
   // logic" —, not a line of its output that names the task.)
-  else if (left.command && said) left.outcome = left.output?.length && !runsEditScript(left.command) && !said.startsWith('failed') && !/^(?:showed|read,) \d+ lines?$/.test(said) && !left.output[0]?.includes('`') && !/:\s*$/.test(left.output[0] ?? '') ? `\`${squash(left.output[0] ?? '')}\`` : said;
+  else if (left.command && said) left.outcome = left.output?.length && !runsEditScript(left.command) && !said.startsWith('failed') && !/^(?:showed|read,) \d+ lines?\b/.test(said) && !left.output[0]?.includes('`') && !/:\s*$/.test(left.output[0] ?? '') ? `\`${squash(left.output[0] ?? '')}\`` : said;
 }

@@ -116,6 +116,10 @@ export interface CheckLine {
   /** "passed", or its failure line ("AssertionError: …"), one line. */
   outcome: string;
   sources: string[];
+  /** The fault the agent found in a run that went through, in its next words ("But it's ordering
+   * by `parent_ptr_id` instead of `id`."): shown under the check, so an experiment's output does
+   * not read as the fix. */
+  fault?: string;
 }
 
 /** What one search of the plugin's search_vault returned. */
@@ -144,6 +148,9 @@ export interface TaskState {
   /** The definitions the agent looked at and talked about, where the tools showed them (the latest
    * few, in the order seen; code-places.ts). */
   looked?: { path: string; line: number; name: string }[];
+  /** The definitions the agent's searches found the words it searched for in (code-places.ts
+   * `searchFinds`): the lead a search gave, the latest few. */
+  found?: { pattern: string; path: string; name: string }[];
   /** The fix it said it would make, while no source file was edited after it saying so. */
   plan?: SourcedLine;
   /** Notes read through the plugin's read_note. */
@@ -181,6 +188,8 @@ export interface FileEntry {
   sources: string[];
   /** Index of the last operation (higher is more recent). */
   last: number;
+  /** A file read only by searches (grep without context): the block lists it as searched. */
+  searched?: boolean;
 }
 
 export interface CompactionRecord {

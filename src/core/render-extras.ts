@@ -118,7 +118,7 @@ const FENCE = /^\s*```/;
  * off: Let me run the tests:") goes too.
  */
 export function trimToFit(lines: Map<SectionId, string[]>, budget: number, margin: number, cost: Cost, strict?: TokenizerFamily): string {
-  const dropOrder: SectionId[] = ['facts', 'topics', 'references', 'done', 'decisions', 'read', 'open', 'modified', 'errors', 'state', 'constraints', 'nextStep', 'request', 'leftOff', 'goal'];
+  const dropOrder: SectionId[] = ['facts', 'topics', 'references', 'done', 'decisions', 'searched', 'read', 'open', 'modified', 'errors', 'state', 'constraints', 'nextStep', 'request', 'leftOff', 'goal'];
   let block = assemble(lines);
   while (block && cost(block) > Math.floor(budget * (1 - (strict ? Math.max(margin, shareFor(blockMargin(block, cost, strict), budget, strict)) : margin)))) {
     const id = dropOrder.find((s) => lines.get(s)?.length);

@@ -147,9 +147,48 @@ export const VIEWS_FILE = /^\s*(?:cat|head|tail|nl|sed\s+-n)\s+[^|;&>]*(?:\|\s*(
 export function viewOutcome(result: RunResult): string {
   const plain = actionOutcome(result);
   if (plain.startsWith('failed') || plain === 'no output') return plain;
-  const n = result.text.split('\n').filter((l) => l.trim()).length;
+  const lines = result.text.split('\n').filter((l) => l.trim());
+  const n = lines.length;
   // (One line shown is itself the outcome.)
-  return n <= 1 ? plain : `showed ${n} lines`;
+  if (n <= 1) return plain;
+  // (A function shown from its start says what it does by its docstring's first sentence: "showed
+  // 20 lines of `get_order_dir`: \"Return the field name and direction for an order
+  // specification.\"" — how many lines alone says nothing once the output is gone.)
+  const doc = docOfShown(lines);
+  return doc ? `showed ${n} lines of \`${doc.name}\`: "${doc.text}"` : `showed ${n} lines`;
+}
+
+/** A line shown without its number (grep -n, cat -n). */
+const unnumbered = (l: string): string => l.replace(/^\s*\d{1,6}(?:[:-]|\t| {2,})/, '');
+/** A docstring's opening quotes and what follows them on its line. */
+const DOC_OPEN = /^\s*[rub]?("""|''')(.*)$/;
+
+/** A definition opening the lines shown (among the first three) and its docstring's first
+ * sentence, or null. */
+function docOfShown(lines: readonly string[]): { name: string; text: string } | null {
+  for (let i = 0; i < Math.min(3, lines.length); i++) {
+    const def = /^\s*(?:async\s+)?(?:def|function)\s+([A-Za-z_$][\w$]*)/.exec(unnumbered(lines[i] as string));
+    if (!def) continue;
+    // (The docstring opens on a line after the signature, which may run over a few lines.)
+    for (let j = i + 1; j < Math.min(i + 5, lines.length); j++) {
+      const open = DOC_OPEN.exec(unnumbered(lines[j] as string));
+      if (!open) continue;
+      const quote = open[1] as string;
+      const body: string[] = [];
+      const first = (open[2] ?? '').split(quote)[0]?.trim() ?? '';
+      if (first) body.push(first);
+      for (let k = j + 1; k < Math.min(j + 6, lines.length) && !(open[2] ?? '').includes(quote); k++) {
+        const l = unnumbered(lines[k] as string).trim();
+        if (!l || l.startsWith(quote)) break;
+        body.push(l.split(quote)[0]?.trim() ?? '');
+        if (l.includes(quote) || /[.!?]$/.test(l)) break;
+      }
+      const sentence = /^(.{12,200}?[.!?])(?:\s|$)/.exec(squash(body.join(' ')))?.[1];
+      return sentence ? { name: def[1] as string, text: sentence } : null;
+    }
+    return null;
+  }
+  return null;
 }
 
 /** A note read in full: how many lines it had. */

@@ -51,7 +51,11 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   // The fix it means to make, not made yet: where the work goes next.
   if (state.plan && !leftOffText.toLowerCase().includes(state.plan.text.toLowerCase())) out.push(`- Planned fix: ${state.plan.text}`);
   // (Nor the check "Left off" shows run with its outcome.)
-  if (state.checked && !(leftOffOutcome && (state.checked.command === leftOffCommand || leftOffCommand.endsWith(` … ${state.checked.command}`)))) out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
+  if (state.checked && !(leftOffOutcome && (state.checked.command === leftOffCommand || leftOffCommand.endsWith(` … ${state.checked.command}`)))) {
+    out.push(`- Checked: ${state.checked.command} — ${state.checked.outcome}`);
+    // (The agent's own words, whole: "  - Agent: But it's ordering by … instead of `id`.")
+    if (typeof state.checked.fault === 'string' && state.checked.fault) out.push(`  - Agent: ${state.checked.fault}`);
+  }
   // The code it looked at and talked about, per file (the cause's own place is said with it).
   const looked = (Array.isArray(state.looked) ? state.looked : []).filter((p) => !(typeof state.causeAt === 'string' && state.causeAt.endsWith(`, line ${p.line}, ${p.name}`)));
   // (One file under two spellings — `/testbed/x.py` and `x.py` — is one; its names once each.)
@@ -63,6 +67,9 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
     // emoticon to a scorer — "8)" — and the line as unbalanced markup.)
     out.push(`- Looked at: ${path} — ${names.slice(-MAX_LOOKED_NAMES).map((p) => `${p.name} at line ${p.line}`).join(', ')}`);
   }
+  // (What a search found: the definition the searched word lies in, "Found: `models.E012` in
+  // `_check_local_fields`, django/db/models/base.py".)
+  for (const f of Array.isArray(state.found) ? state.found : []) out.push(`- Found: \`${f.pattern}\` in \`${f.name}\`, ${f.path}`);
   if (state.notesRead.length) out.push(`- Notes read: ${state.notesRead.slice(-MAX_LISTED).join(', ')}`);
   out.push(...searchLines(state.searches, asked));
   const last = state.lastAction;

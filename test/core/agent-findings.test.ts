@@ -86,11 +86,14 @@ describe('the Checked line', () => {
   });
 
   it('shows no line of code left open (ending on a comma or an opener) as what the left-off command showed', () => {
-    const chat = run('Fix the check of constraints: unsupported constraints give no warning.', [['Let me examine the constraint check.', "sed -n '1889,1893p' shop/base.py", "                    checks.Warning(\n                        '%s does not support check constraints.' % connection.display_name,\n                        hint=(\n                            \"A constraint won't be created. Silence this \"\n                    warn(unsupported, constraints)"]]);
+    const chat = run('Fix the check of constraints: unsupported constraints give no warning.', [['Let me examine the constraint check.', 'grep -B1 -A3 "does not support" shop/base.py', "                    checks.Warning(\n                        '%s does not support check constraints.' % connection.display_name,\n                        hint=(\n                            \"A constraint won't be created. Silence this \"\n                    warn(unsupported, constraints)"]]);
     const removed = chat.slice(0, -1);
     const output = extractTaskLines(removed, sentencesOf(removed)).leftOff?.output ?? [];
     expect(output.some((l) => l.includes("warn(unsupported, constraints)"))).toBe(true);
     expect(output.some((l) => l.includes('connection.display_name,'))).toBe(false);
+    // (A view of the file — `sed -n`, `cat` — shows none of its code lines: its outcome says what it showed.)
+    const view = run('Fix the check of constraints: unsupported constraints give no warning.', [['Let me examine the constraint check.', "sed -n '1893,1893p' shop/base.py", 'warn(unsupported, constraints)\nwarn(unsupported, constraints, hint)']]).slice(0, -1);
+    expect(extractTaskLines(view, sentencesOf(view)).leftOff?.output).toBeUndefined();
   });
 
   it('tells a prose line broken off from a whole one and from code', () => {

@@ -137,14 +137,14 @@ describe('errors and what resolved them', () => {
     expect(block).toContain("- Unresolved: ModuleNotFoundError: No module named 'billing_tests'");
   });
 
-  it('says a script rewritten by a heredoc was written, never the heredoc opening line', () => {
+  it('says a script rewritten by a heredoc was written and then ran without the error, never the heredoc opening line', () => {
     const chat = run(TASK, [
       ['', "cat > repro.py << 'EOF'\nimport billing\nprint(billing.totl([]))\nEOF\npython repro.py", "AttributeError: module 'billing' has no attribute 'totl'\n"],
       ['', "cat > repro.py << 'EOF'\nimport billing\nprint(billing.total([]))\nEOF", ''],
       ['', 'python repro.py', '0\n'],
     ]);
     const { block, record } = compacted(chat, 1500);
-    expect(record.errors[0]?.resolution).toBe('wrote repro.py');
+    expect(record.errors[0]?.resolution).toBe('wrote repro.py, then python repro.py ran without it');
     expect(block).not.toMatch(/Then: cat > repro\.py << 'EOF'$/m);
   });
 

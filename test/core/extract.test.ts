@@ -190,13 +190,15 @@ describe('files from tool calls', () => {
     expect(fileOpsOfShell('cat src/a.py | grep -n "def foo" src/b.py && nl -ba lib/c.py | sed -n \'10,20p\'')).toEqual({
       read: ['src/a.py', 'src/b.py', 'lib/c.py'],
       modified: [],
+      // (b.py is only grepped, without lines of context: searched, not read.)
+      searched: ['src/b.py'],
     });
     expect(fileOpsOfShell("sed -i 's/a/b/' pkg/mod.py && echo ok > out.txt 2>&1")).toEqual({ read: [], modified: ['out.txt', 'pkg/mod.py'] });
     expect(fileOpsOfShell("cat <<'EOF' > /tmp/repro.py\nprint('hi > there.txt')\nEOF\npython /tmp/repro.py")).toEqual({
       read: ['/tmp/repro.py'],
       modified: ['/tmp/repro.py'],
     });
-    expect(fileOpsOfShell('grep -rn "needle" --include="*.py" django/db | head -20')).toEqual({ read: ['django/db'], modified: [] });
+    expect(fileOpsOfShell('grep -rn "needle" --include="*.py" django/db | head -20')).toEqual({ read: ['django/db'], modified: [], searched: ['django/db'] });
     expect(fileOpsOfCall({ id: 'c', name: 'bash', arguments: JSON.stringify({ command: 'head -50 README.md' }) })).toEqual({
       read: ['README.md'],
       modified: [],
