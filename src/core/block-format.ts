@@ -115,8 +115,10 @@ const BOLD_ITEM = /^(?:\d{1,2}[.)]\s+)?(?:\*\*|__)[^*_]/;
 
 /** Fact lines in conversation order, one turn per line: the facts of one message share a line (up
  * to LINE_WORDS words), labelled with who said them and the day (when it changes). A line never
- * joins two turns, so every line reads as what one side said at one point. */
-export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined, textOf: (f: SourcedLine) => string = factText, dayShown = ''): string[] {
+ * joins two turns, so every line reads as what one side said at one point. `apart`: each fact on a
+ * line of its own (an agent at work: findings of one long reasoning message glued on one line read
+ * as one run-on claim, readers found, with a step of an example beside the conclusion). */
+export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) => string | undefined, textOf: (f: SourcedLine) => string = factText, dayShown = '', apart = false): string[] {
   const lines: string[] = [];
   // (`dayShown`: the day a heading above the lines already names.)
   let shownDay = dayShown;
@@ -139,7 +141,7 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
     const text = textOf(f);
     texts[i] = text;
     const { day, n, bold } = bitsOf(f, text);
-    const key = f.listed ? `${id}#listed` : bold ? `${id}#item${i}` : id;
+    const key = f.listed ? `${id}#listed` : bold || apart ? `${id}#item${i}` : id;
     if (i === start || key !== groupKey || words + n > LINE_WORDS) {
       if (i > start) lines.push(groupLine(memo, sorted, texts, start, i, label));
       start = i;

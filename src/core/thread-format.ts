@@ -263,7 +263,7 @@ export class FactLayout {
     });
     // (Without the threads' heads — a small block — the people's heads would stand over facts of
     // no thread that follow them: Tim's trip read as said "About John". The plain layout then.)
-    if (!byThreads(facts) || !this.input.threads.length) return groupFacts(facts, this.labelOf, textOf);
+    if (!byThreads(facts) || !this.input.threads.length) return groupFacts(facts, this.labelOf, textOf, '', this.input.kind === 'work');
     const groups = new Map<string, SourcedLine[]>();
     for (const f of facts) {
       const key = this.group(f);

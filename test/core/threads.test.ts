@@ -513,6 +513,15 @@ describe('facts that stand alone', () => {
     expect(other.spread(ranked)[0]?.text).toBe(ranked[0]?.text);
   });
 
+  it("at work, writes each of a message's facts on a line of its own; elsewhere a turn's facts share one", () => {
+    const line = (text: string, seq: number): SourcedLine => ({ text, sources: ['a7'], at: 0, score: 1, round: 1, seq });
+    const facts = [line('`get_order_by` reads the meta ordering.', 1), line('The recursion passes `order` as the default.', 2)];
+    const input = { threads: [], roleOf: () => 'assistant' };
+    // (Two findings of one long reasoning message glued on one line read as one run-on claim.)
+    expect(new FactLayout({ ...input, kind: 'work' }).lines(facts)).toEqual(['- Assistant: `get_order_by` reads the meta ordering.', '- Assistant: The recursion passes `order` as the default.']);
+    expect(new FactLayout({ ...input, kind: 'assist' }).lines(facts)).toEqual(['- Assistant: `get_order_by` reads the meta ordering. The recursion passes `order` as the default.']);
+  });
+
   it('lays facts out plainly when the threads are not shown, never under a person they are not about', () => {
     const line = (text: string, id: string, thread: number, identity = false): SourcedLine => ({ text, sources: [id], at: 0, score: 1, round: 1, thread, ...(identity ? { identity } : {}) });
     const facts = [line('I play shooting guard for the Wolves.', 'a', 1, true), line('I went to a castle in the UK last Friday.', 'u', 2)];
