@@ -68,9 +68,11 @@ const REDIAGNOSES = question(rediagnoses, assistantProse);
 const HEDGES_OR_POINTS = question((s) => hedges(s) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text) || READS_ERROR.test(s.text) || READS_OUTPUT.test(s.text) || DELIBERATES.test(s.text), assistantProse);
 /** The agent on its own scaffolding, not the code at hand: its test or script getting complex,
  * needing setup, having a bug, the shell quoting ("The test setup is getting complex.", "My test
- * script had a bug.", "The tests need proper Django configuration."), or the bug being elsewhere. */
+ * script had a bug.", "The tests need proper Django configuration."), or the bug being elsewhere;
+ * nor its report of having reproduced the issue ("I've successfully reproduced the issue."): the
+ * State's Checked line says what the run showed. */
 const SCAFFOLDING =
-  /^(?:(?:so|ok(?:ay)?|i see|ah|hmm|but)[,!]?\s+)?(?:(?:the|my|this|our) (?:(?:test|reproduction|repro|fix|patch)(?: script| setup| file)?s?|scripts?|shell|output|setup|environment) (?:is getting|are getting|gets|had|has|have|needs?|is not|isn['’]t|are not|aren['’]t|is interpreting|did(?:n['’]t| not)|does(?:n['’]t| not)|failed|fails)\b|the (?:issue|problem|bug) (?:must|has to) be (?:somewhere else|elsewhere)\b|unless\b)/i;
+  /^(?:(?:so|ok(?:ay)?|i see|ah|hmm|but)[,!]?\s+)?(?:(?:the|my|this|our) (?:(?:test|reproduction|repro|fix|patch)(?: script| setup| file)?s?|scripts?|shell|output|setup|environment) (?:is getting|are getting|gets|had|has|have|needs?|is not|isn['’]t|are not|aren['’]t|is interpreting|did(?:n['’]t| not)|does(?:n['’]t| not)|failed|fails)\b|the (?:issue|problem|bug) (?:must|has to) be (?:somewhere else|elsewhere)\b|unless\b|(?:I|we)(?:['’]ve| have)? (?:now |successfully |just )*(?:reproduced|confirmed) (?:the|this) (?:issue|problem|bug|error)[.!]?$)/i;
 const thinking = cued(THINKING, ['need', 'want', 'have', 'should', 'will', 'must']);
 const THINKS_ALOUD = question((s) => thinking(s) || SCAFFOLDING.test(s.text), assistantProse);
 const ANNOUNCES_NEXT = question((s) => ANNOUNCES.test(s.text), assistantProse);

@@ -321,6 +321,18 @@ describe("an agent's prose", () => {
     for (const gone of ['getting complex', 'had a bug', 'somewhere else']) expect(facts).not.toContain(gone);
   });
 
+  it("carries the agent's report of having reproduced the issue neither as done nor as a key fact: Checked says what the run showed", () => {
+    const chat = run('Fix the totals.', [
+      ["I've successfully reproduced the issue. The discount helper rounds each line before summing.", 'python repro.py', 'total: 30 (expected 27)'],
+      ['The helper is called once per line.', 'cat billing/discounts.py', 'def apply_discount(total, rate): ...'],
+    ]);
+    const r = compact(chat, { budgetTokens: 1200, cut: chat.length - 1, model: 'gpt-4o' });
+    if (!r.ok) throw new Error(r.message);
+    const lines = [...r.record.facts, ...r.record.done].map((f) => f.text).join('\n');
+    expect(lines).toContain('The discount helper rounds each line before summing.');
+    expect(lines).not.toContain('reproduced the issue');
+  });
+
   it('carries no telling itself to think, no wondering and no restated task: not a fact, an open task nor a step', () => {
     const chat = run('Fix the totals.', [
       ['The PR specifically asks to round once, after the sum. The discount helper rounds each line before summing.', 'cat billing/discounts.py', 'def apply_discount(total, rate): ...'],
