@@ -21,7 +21,17 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
   const askedOf = new Map<number, string>();
   const rejected = new Set<number>();
   const intentOf = new Map<number, string>();
+  // (What a request leaning on a pointer at its end points at: the user's sentence before it.)
+  const pointedAt = new Map<number, string>();
+  let before: Sentence | undefined;
   for (const s of sentences) {
+    const prior = before?.message === s.message && before.role === 'user' ? before : undefined;
+    before = s;
+    // ("I've heard the Blue Mountains are a must-visit, but I'm not sure how to get there from the
+    // city. Can you help me with that?": the list of ways there answers the sentence the question
+    // points at, not the trip to Sydney the user opened with, which headed it before — readers
+    // could not tell what the options were options for.)
+    if (s.role === 'user' && prior && !pointedAt.has(s.message) && !askedOf.has(s.message) && s.traits & QUESTION && LEANS.test(s.text) && contentWords(s.text).length < 3 && prior.wc <= ASKED_WORDS && contentWords(prior.text).length >= 3 && !opensOnPointer(prior.text)) pointedAt.set(s.message, prior.text);
     if (!atOf.has(s.message)) atOf.set(s.message, s.at);
     // (The reply's opening two sentences: "Honestly, none of those are really doing it for me.")
     if (s.role === 'user' && s.index < 2 && rejects(s.text)) rejected.add(s.message);
@@ -35,6 +45,7 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
   // options?" — says less than the user's plan before it: "I'm planning to buy some new cookware
   // online and I'm on a budget.")
   for (const [m, text] of intentOf) if (!askedOf.has(m) || VAGUE.test(askedOf.get(m) as string)) askedOf.set(m, text);
+  for (const [m, text] of pointedAt) askedOf.set(m, text);
   removed.forEach((m, i) => {
     if (m.role !== 'assistant') return;
     // (Else the command or query it gave, when its one code block is one line and the user asked
@@ -68,12 +79,19 @@ export function asksForMore(text: string): boolean {
   const words = contentWords(text).length;
   // (One naming what it asks for beside the pointer — "websites or stores where I can find these
   // types of gifts" — still heads its list.)
-  return (POINTS_BACK.test(text) && words <= POINTING_WORDS) || (MORE.test(text) && words <= MORE_WORDS);
+  // ("Can you tell me a bit more about Brooklyn Nine-Nine?" names what it asks more of by its name:
+  // its cast list headed by the TV shows asked for before it read as a list of shows.)
+  return (POINTS_BACK.test(text) && words <= POINTING_WORDS) || (MORE.test(text) && words <= MORE_WORDS && !MORE_ABOUT.test(text));
 }
+/** "more about" a name ("… about Brooklyn Nine-Nine", not "… about the hotel" the answer named). */
+const MORE_ABOUT = /\bmore (?:about|on) \p{Lu}/u;
 const POINTS_BACK = /\b(?:these|those|the above|the same|again|another one|instead)\b/i;
 const MORE = /\b(?:other|others|more|else|another)\b/i;
 const MORE_WORDS = 3;
 const POINTING_WORDS = 5;
+
+/** A request ending on a pointer: "Can you help me with that?", "Any tips on this?". */
+const LEANS = /\b(?:that|this|it|them|those|these)\s*[?.!]*$/i;
 
 /** A question that names its subject by a pointer or a word for any kind of thing. */
 const VAGUE = /\b(?:they|them|it|these|those|this|options|ones)\b/i;

@@ -326,7 +326,11 @@ export class FactLayout {
 function headFor(t: ThreadLine, own: readonly SourcedLine[], askedOf: ReadonlyMap<SourcedLine, string>): ThreadLine {
   let other = '';
   let from = 0;
-  for (const f of own) {
+  // (In the order said: the first list's question heads the thread, not the best-ranked one's —
+  // readers found a city's venues under the head of how its musicians promote their work, a later
+  // list of its musicians under a part of its own. A later list on the same topic stays under the
+  // first's question: a head line for it cost LongMemEval recall at 1,000, 0.610 → 0.594.)
+  for (const f of [...own].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
     const asked = askedOf.get(f);
     if (asked === undefined) continue;
     // (A head of no words answers nothing: the list's question heads it.)
