@@ -98,3 +98,23 @@ describe("a thread headed by its first shown list's question", () => {
     expect(lines.some((l) => l.includes('promote their work'))).toBe(false);
   });
 });
+
+describe("a later list on another topic under a head that is the first list's question", () => {
+  it('heads a part of its own', () => {
+    const thread: ThreadLine = { id: 1, text: 'Tell me about the history of the Tour de France.', head: 'request', sources: ['u1'], at: T0, from: T0, to: T0, score: 1, round: 1 };
+    const other: ThreadLine = { ...thread, id: 2, text: 'Can you suggest a vermouth for my gin?', sources: ['u9'], from: T0 + 86_400_000, to: T0 + 86_400_000 };
+    const layout = new FactLayout({ threads: [thread, other], kind: 'assist', roleOf: (id) => (id.startsWith('a') ? 'assistant' : 'user') });
+    const seqOf = (message: number): number => 1e9 + message * 1e4;
+    const fact = (text: string, id: string, m: number, asked: string): SourcedLine => ({ text, sources: [id], at: T0, score: 1, round: 1, seq: seqOf(m), thread: 1, listed: true, asked });
+    const lines = layout.lines([
+      fact('Maurice Garin; Jacques Anquetil; Eddy Merckx', 'a3', 3, 'Which riders won the Tour de France in its early decades?'),
+      fact('Anti-doping controls; Crowd barriers; Medical teams', 'a5', 5, 'What safety measures protect the riders during the race stages?'),
+      { text: 'Dolin; Noilly Prat; Carpano Antica', sources: ['a20'], at: T0 + 86_400_000, score: 1, round: 1, seq: seqOf(20), thread: 2, listed: true },
+    ]);
+    const winners = lines.indexOf('### 12 May 2025: Which riders won the Tour de France in its early decades?');
+    const safety = lines.indexOf('### 12 May 2025: What safety measures protect the riders during the race stages?');
+    expect(lines[winners + 1]).toContain('Eddy Merckx');
+    expect(safety).toBeGreaterThan(winners);
+    expect(lines[safety + 1]).toContain('Anti-doping controls');
+  });
+});
