@@ -7,6 +7,7 @@ import { selectCut } from './cut';
 import { applyEdits, carryEdits, isRemoved, lineState } from './edits';
 import { selectFacts } from './extract-facts';
 import { headByAsked, listedAnswers } from './listed-answers';
+import { withoutRetried } from './retried-answers';
 import { fileOpsOfCall, mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { addReferences, findReferences, type FoundReference } from './extract-references';
 import { prepareSentences, sentencesOf, templateSection } from './extract-sentences';
@@ -364,7 +365,8 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   // nor its statements of a fix not made yet: Planned fix says the one that stands.)
   const lastEdit = Math.max(-1, ...(state?.changed ?? []).flatMap((c) => c.sources.map((id) => removed.findIndex((m) => m.id === id))));
   // (Nor its list items and short sentences that are no clause, read alone: agent-lists.ts.)
-  const facts = selectFacts(agent ? withoutListFragments(withoutSettledFailures(withoutPendingPlans(sentences, lastEdit), errors, removed)) : sentences, {
+  // (With an assistant, nor an answer the user sent back: retried-answers.ts.)
+  const facts = selectFacts(agent ? withoutListFragments(withoutSettledFailures(withoutPendingPlans(sentences, lastEdit), errors, removed)) : kind === 'assist' ? withoutRetried(sentences, removed) : sentences, {
     ...(kind === 'assist' ? { threadOf } : {}),
     kind,
     sessionOf: (s) => threadOf.get(s.id),

@@ -10,6 +10,7 @@ import type { ListedAnswer } from './fact-candidates';
 import type { ChatMessage } from './messages';
 import type { ThreadLine } from './record';
 import { opensOnPointer } from './salience';
+import { confirmsAnswer } from './thread-outcomes';
 import { QUESTION } from './traits';
 import { contentWords } from './word-scan';
 
@@ -21,10 +22,12 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
   const askedOf = new Map<number, string>();
   const rejected = new Set<number>();
   const intentOf = new Map<number, string>();
+  const firstOf = new Map<number, string>();
   // (What a request leaning on a pointer at its end points at: the user's sentence before it.)
   const pointedAt = new Map<number, string>();
   let before: Sentence | undefined;
   for (const s of sentences) {
+    if (!firstOf.has(s.message)) firstOf.set(s.message, s.text);
     const prior = before?.message === s.message && before.role === 'user' ? before : undefined;
     before = s;
     // ("I've heard the Blue Mountains are a must-visit, but I'm not sure how to get there from the
@@ -55,10 +58,27 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
     const heads = code ? [code] : list;
     // A list the user turned down in their reply is no answer they will come back for.
     if (!heads.length || (removed[i + 1]?.role === 'user' && rejected.has(i + 1))) return;
+    // Nor a list of guesses the answer after the user's reply says missed: the assistant's yes to
+    // what the user put forward instead, naming none of them ("Yes, "Gary Niami" is indeed an
+    // anagram of the word "imaginary."" after "Grainy; Rangy; …"). Readers met the wrong guesses
+    // kept, the right answer lost.
+    if (removed[i + 1]?.role === 'user' && removed[i + 2]?.role === 'assistant' && missed(heads, firstOf.get(i + 2) ?? '')) return;
     const asked = removed[i - 1]?.role === 'user' ? askedOf.get(i - 1) : undefined;
     out.push({ id: m.id, at: atOf.get(i) ?? (m.createdAt > 0 ? m.createdAt : 0), message: i, heads, ...(asked ? { asked } : {}) });
   });
   return out;
+}
+
+/** Whether an answer's first sentence confirms something (thread-outcomes.ts confirmsAnswer)
+ * that none of the list's heads names. */
+function missed(heads: readonly string[], confirm: string): boolean {
+  if (!confirmsAnswer(confirm)) return false;
+  const said = confirm.toLowerCase();
+  return !heads.some((h) => {
+    const bare = h.replace(/\s*\(.*$/u, '').replace(/["“”'‘’]/g, '').trim().toLowerCase();
+    // (As whole words: "Imag" is no name of "imaginary".)
+    return bare !== '' && new RegExp(`(?<![\\p{L}\\p{N}])${bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(said);
+  });
 }
 
 /** A reply turning down the options just given ("none of those suggestions are doing it for me",

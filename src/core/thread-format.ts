@@ -172,6 +172,10 @@ export class FactLayout {
       // Else the assistant's best-ranked sentence: the answer is what the user comes back for,
       // not their own question or remark under its head.
       if (this.input.kind === 'assist' && !f.listed && g.startsWith('thread:') && !eventOf.has(g) && this.input.roleOf(f.sources[0] ?? '') === 'assistant') eventOf.set(g, { f, rank: 1 });
+      // (Before which the assistant's yes to what the user put forward, "Yes, "Gary Niami" is
+      // indeed an anagram of the word "imaginary."": the thread's answer, where its best-ranked
+      // sentence was a remark on a film from an earlier part of the session.)
+      if (this.input.kind === 'assist' && !f.listed && g.startsWith('thread:') && (eventOf.get(g)?.rank ?? 0) < CONFIRMED_RANK && this.input.roleOf(f.sources[0] ?? '') === 'assistant' && confirmsAnswer(f.text)) eventOf.set(g, { f, rank: CONFIRMED_RANK });
       // Between two people, a speaker's profile (what they own, run or work as) heads what is said
       // of who they are, before what ranks higher there.
       if (talk && g.startsWith('who:') && !eventOf.has(g) && profileRank(f.text)) eventOf.set(g, { f, rank: 1 });
@@ -404,6 +408,10 @@ function sharesLittle(asked: string, head: string, overlap = SAME_DAY_OVERLAP): 
  * that head may hold at most for the later list to head a part of its own. */
 const HEADED_OVERLAP = 0.3;
 const SAME_DAY_OVERLAP = 0.1;
+
+/** A thread's confirmed answer in the spread: above the assistant's best sentence (1), below a
+ * list (2). */
+const CONFIRMED_RANK = 1.5;
 
 /** A fact's order key (SourcedLine.seq) counts a message as this much. */
 const SEQ_MESSAGE = 1e4;
