@@ -201,6 +201,7 @@ describe('what the user says that is not about them', () => {
     expect(remarksOnAnswer("I like the idea of joining a choir since I've sung since school.")).toBe(false);
     expect(remarksOnAnswer('I feel like my knees are better since I started swimming.')).toBe(false);
     expect(remarksOnAnswer('I like the sound of Depeche Mode, I will check them out.')).toBe(false);
+    expect(remarksOnAnswer('I love these ideas, especially the lemon tart and the pear crumble.')).toBe(false);
   });
 });
 
