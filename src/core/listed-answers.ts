@@ -33,13 +33,14 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
     // ("I've heard the Blue Mountains are a must-visit, but I'm not sure how to get there from the
     // city. Can you help me with that?": the list of ways there answers the sentence the question
     // points at, not the trip to Sydney the user opened with, which headed it before — readers
-    // could not tell what the options were options for.)
-    if (s.role === 'user' && prior && !pointedAt.has(s.message) && !askedOf.has(s.message) && s.traits & QUESTION && LEANS.test(s.text) && contentWords(s.text).length < 3 && prior.wc <= ASKED_WORDS && contentWords(prior.text).length >= 3 && !opensOnPointer(prior.text)) pointedAt.set(s.message, prior.text);
+    // could not tell what the options were options for. Not a sentence naming its own subject
+    // by "they": "… curious about how they address other barriers".)
+    if (s.role === 'user' && prior && !pointedAt.has(s.message) && !askedOf.has(s.message) && s.traits & QUESTION && leansOnPointer(s.text) && prior.wc <= ASKED_WORDS && contentWords(prior.text).length >= 3 && !opensOnPointer(prior.text) && !/\b(?:they|them|their)\b/i.test(prior.text)) pointedAt.set(s.message, prior.text);
     if (!atOf.has(s.message)) atOf.set(s.message, s.at);
     // (The reply's opening two sentences: "Honestly, none of those are really doing it for me.")
     if (s.role === 'user' && s.index < 2 && rejects(s.text)) rejected.add(s.message);
     // (A question that leans on what came before, "Do you think they're worth it?", says too little.)
-    if (s.role === 'user' && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && (s.traits & QUESTION || isRequestText(s.text)) && contentWords(s.text).length >= 3 && !opensOnPointer(s.text) && !asksForMore(s.text)) askedOf.set(s.message, s.text);
+    if (s.role === 'user' && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && (s.traits & QUESTION || isRequestText(s.text)) && contentWords(s.text).length >= 3 && !opensOnPointer(s.text) && !leansOnPointer(s.text) && !asksForMore(s.text)) askedOf.set(s.message, s.text);
     // (Else what the user said they were about to do before it: "Now, I'm thinking of scheduling
     // a maintenance check for my road bike." before a question too long to head anything.)
     if (s.role === 'user' && !intentOf.has(s.message) && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && INTENT.test(s.text) && contentWords(s.text).length >= 3 && !opensOnPointer(s.text)) intentOf.set(s.message, s.text);
@@ -48,7 +49,12 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
   // options?" — says less than the user's plan before it: "I'm planning to buy some new cookware
   // online and I'm on a budget.")
   for (const [m, text] of intentOf) if (!askedOf.has(m) || VAGUE.test(askedOf.get(m) as string)) askedOf.set(m, text);
-  for (const [m, text] of pointedAt) askedOf.set(m, text);
+  // (Below what the user said they were about to do: "I'm considering buying a new car and I'd
+  // like to know more about the maintenance costs of the Toyota Camry and Honda Accord." says more
+  // than a remark on one figure the question after it points at.)
+  // A sentence saying what the user does not know ("I'm not sure how to get there from the city")
+  // is the need itself, and goes first.
+  for (const [m, text] of pointedAt) if (!askedOf.has(m) || NEED.test(text)) askedOf.set(m, text);
   removed.forEach((m, i) => {
     if (m.role !== 'assistant') return;
     // (Else the command or query it gave, when its one code block is one line and the user asked
@@ -110,8 +116,18 @@ const MORE = /\b(?:other|others|more|else|another)\b/i;
 const MORE_WORDS = 3;
 const POINTING_WORDS = 5;
 
-/** A request ending on a pointer: "Can you help me with that?", "Any tips on this?". */
-const LEANS = /\b(?:that|this|it|them|those|these)\s*[?.!]*$/i;
+/** A request ending on a pointer ("Can you help me with that?", "… would go well with it?"), or
+ * asking of a pointer ("Don't they care about …?", "Is it worth …?"): it names its subject by the
+ * sentence before it, which heads its list instead — readers met "Don't they care about the
+ * future of our planet?" over a list they could not place. */
+const LEANS_END = /\b(?:that|this|it|them|those|these)\s*[?.!]*$/i;
+const LEANS_START = /^(?:\w+,\s+)?(?:do|does|did|don['’]t|doesn['’]t|didn['’]t|are|aren['’]t|is|isn['’]t|can|could|will|would|should|were|was) (?:they|it|these|those|that)\b/i;
+/** A sentence saying what the user does not know or needs help with. */
+const NEED = /\b(?:not sure|unsure|(?:don['’]t|do not) know|no idea|need (?:some )?(?:help|advice|tips))\b/i;
+/** Content words a request ending on a pointer may have to lean on it: one with more names its
+ * subject ("… the different types of dance shoes and … take care of them?"). */
+const LEANING_WORDS = 4;
+export const leansOnPointer = (text: string): boolean => LEANS_START.test(text) || (LEANS_END.test(text) && contentWords(text).length <= LEANING_WORDS);
 
 /** A question that names its subject by a pointer or a word for any kind of thing. */
 const VAGUE = /\b(?:they|them|it|these|those|this|options|ones)\b/i;
