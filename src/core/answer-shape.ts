@@ -9,6 +9,14 @@ import { dropLoneSurrogates } from './text';
 /** A top-level list item: a number or bullet at the line's start (one space of indent at most:
  * deeper lines are sub-items, details of the item above). */
 const ITEM = /^ ?(?:\d{1,2}[.)]|[-*•+])\s+(\S.*)$/u;
+/** A line at the margin labelled by a word and its number, "Day 1: …", "Week 2 - …" (bold marks
+ * around the label allowed): an item of a list written without markers. */
+const LABELLED = /^(?:\*\*|__)?(\p{L}+) (\d{1,2})(?:\*\*|__)?(?::|\s[-–—])(?:\*\*|__)?\s+\S/u;
+/** Such an item's label and what it names, up to an aside (a bracket, a comma, a dash). */
+const LABELLED_ITEM = /^(?:\*\*|__)?(\p{L}+ \d{1,2})(?:\*\*|__)?(?::|\s[-–—])(?:\*\*|__)?\s+([^(,;:–—]+?)(?:\*\*|__)?\s*(?:[(,;:–—]|\s-\s|$)/u;
+/** Words what a labelled item names may have. */
+const LABELLED_WORDS = 8;
+
 /** A bold term opening the item ("**Mindful.org**: …"). */
 const BOLD = /^(?:\*\*|__)(.{2,80}?)(?:\*\*|__)/u;
 /** The item's head before what explains it ("Patagonia - this outdoor …", "Headspace app: …"). */
@@ -34,6 +42,13 @@ const wordsIn = (s: string): number => s.split(/\s+/).filter(Boolean).length;
 /** The head of one list item, or null when the item is all explanation. */
 export function itemHead(item: string): string | null {
   const text = item.trim();
+  // "Day 1: Grilled lemon herb chicken with roasted vegetables (carrots, …)": the label and what
+  // it names ("Day 1" alone says nothing).
+  const labelled = LABELLED_ITEM.exec(text);
+  if (labelled) {
+    const named = (labelled[2] as string).replace(/[\s.]+$/u, '').trim();
+    if (wordsIn(named) <= LABELLED_WORDS && /[\p{L}\p{N}]/u.test(named) && !/\*\*|__|`|\?$/.test(named)) return dropLoneSurrogates(`${labelled[1]}: ${named}`);
+  }
   const bold = BOLD.exec(text);
   // "Length: 70.6 m" — a field with a short value that holds a figure: the label alone ("Length")
   // says nothing the user can come back for.
@@ -50,6 +65,9 @@ export function itemHead(item: string): string | null {
   if (/\*\*|__|`/.test(head)) return null;
   // (A question heading an item, "Want to earn more?", introduces it; it names nothing.)
   if (!head || wordsIn(head) > HEAD_WORDS || !/[\p{L}\p{N}]/u.test(head) || /\?$/.test(head)) return null;
+  // (A template's placeholder, "[Specific Practice Area or Legal Theory]", is a blank the user
+  // fills in, not an item of the answer: readers met it in a list of a cover letter's strengths.)
+  if (/^\[[^\]]*\]$/.test(head)) return null;
   return dropLoneSurrogates(head);
 }
 
@@ -94,22 +112,26 @@ function itemRuns(content: string): string[][] {
       continue;
     }
     if (fenced) continue;
-    const m = ITEM.exec(line);
+    // ("Day 1: Grilled lemon herb chicken …", "Day 2: …": a list written without markers, its
+    // items numbered by their labels — readers found one recipe step standing for a five days'
+    // menu whose days were written so.)
+    const labelled = LABELLED.exec(line);
+    const m = ITEM.exec(line) ?? (labelled ? [line, line] : null);
     if (!m) {
       // A paragraph at the left margin ends the list; blank lines and indented lines (an item's
       // own explanation) do not.
       if (run.length && /^\S/.test(line)) broken = true;
       continue;
     }
-    const number = /^ ?(\d+)/.exec(line);
-    const k = number ? 'number' : 'bullet';
-    if (broken && !(k === 'number' && kind === 'number' && Number(number?.[1]) === last + 1)) end();
+    const number = labelled ? [line, labelled[2] as string] : /^ ?(\d+)/.exec(line);
+    const k = labelled ? `label ${labelled[1]}` : number ? 'number' : 'bullet';
+    if (broken && !(k !== 'bullet' && kind === k && Number(number?.[1]) === last + 1)) end();
     broken = false;
     if (!kind) kind = k;
     // (A bullet under a numbered item, written flush: a detail of the item above.)
     if (k !== kind) continue;
     if (number) last = Number(number[1]);
-    run.push(m[1] as string);
+    run.push(m[1] ?? line);
   }
   end();
   return runs;

@@ -17,6 +17,7 @@ import { errorKey, extractErrors, extractSections } from './extract-summary';
 import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
 import { statesPlan } from './agent-cause';
 import { isCaseItem, isListFragment } from './agent-lists';
+import { withoutRetried } from './retried-answers';
 import { LIBRARY, laterFates, settledFailureFilter, withFates } from './error-fate';
 import { taskRules } from './extract-rules';
 import { extractState, shellCommand, stateIsEmpty } from './extract-state';
@@ -161,10 +162,11 @@ function fresh(removed: readonly ChatMessage[], all: Sentence[], previous: Compa
   // nor its statements of a fix not made yet: Planned fix says the one that stands.)
   const lastEdit = Math.max(-1, ...(state?.changed ?? []).flatMap((c) => c.sources.map((id) => removed.findIndex((m) => m.id === id))));
   // (Nor its list items and short sentences that are no clause, read alone: agent-lists.ts.)
+  // (With an assistant, nor an answer the user sent back: retried-answers.ts.)
   // (One pass for the three, in the order they were applied one after the other: the settled
   // failures' test keeps state, and sees only what the pending plans' test kept.)
   const settledKeeps = agent ? settledFailureFilter(errors, removed) : null;
-  const ranked = agent ? sentences.filter((s, i) => (s.message <= lastEdit || !statesPlan(s)) && (settledKeeps === null || settledKeeps(s)) && !isListFragment(s) && !isCaseItem(sentences, i)) : sentences;
+  const ranked = agent ? sentences.filter((s, i) => (s.message <= lastEdit || !statesPlan(s)) && (settledKeeps === null || settledKeeps(s)) && !isListFragment(s) && !isCaseItem(sentences, i)) : kind === 'assist' ? withoutRetried(sentences, removed) : sentences;
   const speakerNames = speakers ? [speakers.user, speakers.assistant].filter((n): n is string => !!n) : undefined;
   const pool = selectFactsPool(ranked, {
     ...(kind === 'assist' ? { threadOf } : {}),

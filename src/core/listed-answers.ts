@@ -10,6 +10,7 @@ import type { ListedAnswer } from './fact-candidates';
 import type { ChatMessage } from './messages';
 import type { ThreadLine } from './record';
 import { opensOnPointer } from './salience';
+import { confirmsAnswer } from './thread-outcomes';
 import { QUESTION } from './traits';
 import { contentWords } from './word-scan';
 
@@ -21,12 +22,25 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
   const askedOf = new Map<number, string>();
   const rejected = new Set<number>();
   const intentOf = new Map<number, string>();
+  const firstOf = new Map<number, string>();
+  // (What a request leaning on a pointer at its end points at: the user's sentence before it.)
+  const pointedAt = new Map<number, string>();
+  let before: Sentence | undefined;
   for (const s of sentences) {
+    if (!firstOf.has(s.message)) firstOf.set(s.message, s.text);
+    const prior = before?.message === s.message && before.role === 'user' ? before : undefined;
+    before = s;
+    // ("I've heard the Blue Mountains are a must-visit, but I'm not sure how to get there from the
+    // city. Can you help me with that?": the list of ways there answers the sentence the question
+    // points at, not the trip to Sydney the user opened with, which headed it before — readers
+    // could not tell what the options were options for. Not a sentence naming its own subject
+    // by "they": "… curious about how they address other barriers".)
+    if (s.role === 'user' && prior && !pointedAt.has(s.message) && !askedOf.has(s.message) && s.traits & QUESTION && leansOnPointer(s.text) && prior.wc <= ASKED_WORDS && contentWords(prior.text).length >= 3 && !opensOnPointer(prior.text) && !/\b(?:they|them|their)\b/i.test(prior.text)) pointedAt.set(s.message, prior.text);
     if (!atOf.has(s.message)) atOf.set(s.message, s.at);
     // (The reply's opening two sentences: "Honestly, none of those are really doing it for me.")
     if (s.role === 'user' && s.index < 2 && rejects(s.text)) rejected.add(s.message);
     // (A question that leans on what came before, "Do you think they're worth it?", says too little.)
-    if (s.role === 'user' && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && (s.traits & QUESTION || isRequestText(s.text)) && contentWords(s.text).length >= 3 && !opensOnPointer(s.text) && !asksForMore(s.text)) askedOf.set(s.message, s.text);
+    if (s.role === 'user' && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && (s.traits & QUESTION || isRequestText(s.text)) && contentWords(s.text).length >= 3 && !opensOnPointer(s.text) && !leansOnPointer(s.text) && !asksForMore(s.text)) askedOf.set(s.message, s.text);
     // (Else what the user said they were about to do before it: "Now, I'm thinking of scheduling
     // a maintenance check for my road bike." before a question too long to head anything.)
     if (s.role === 'user' && !intentOf.has(s.message) && !askedOf.has(s.message) && s.wc <= ASKED_WORDS && INTENT.test(s.text) && contentWords(s.text).length >= 3 && !opensOnPointer(s.text)) intentOf.set(s.message, s.text);
@@ -35,6 +49,12 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
   // options?" — says less than the user's plan before it: "I'm planning to buy some new cookware
   // online and I'm on a budget.")
   for (const [m, text] of intentOf) if (!askedOf.has(m) || VAGUE.test(askedOf.get(m) as string)) askedOf.set(m, text);
+  // (Below what the user said they were about to do: "I'm considering buying a new car and I'd
+  // like to know more about the maintenance costs of the Toyota Camry and Honda Accord." says more
+  // than a remark on one figure the question after it points at.)
+  // A sentence saying what the user does not know ("I'm not sure how to get there from the city")
+  // is the need itself, and goes first.
+  for (const [m, text] of pointedAt) if (!askedOf.has(m) || NEED.test(text)) askedOf.set(m, text);
   removed.forEach((m, i) => {
     if (m.role !== 'assistant') return;
     // (Else the command or query it gave, when its one code block is one line and the user asked
@@ -44,10 +64,27 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
     const heads = code ? [code] : list;
     // A list the user turned down in their reply is no answer they will come back for.
     if (!heads.length || (removed[i + 1]?.role === 'user' && rejected.has(i + 1))) return;
+    // Nor a list of guesses the answer after the user's reply says missed: the assistant's yes to
+    // what the user put forward instead, naming none of them ("Yes, "Gary Niami" is indeed an
+    // anagram of the word "imaginary."" after "Grainy; Rangy; …"). Readers met the wrong guesses
+    // kept, the right answer lost.
+    if (removed[i + 1]?.role === 'user' && removed[i + 2]?.role === 'assistant' && missed(heads, firstOf.get(i + 2) ?? '')) return;
     const asked = removed[i - 1]?.role === 'user' ? askedOf.get(i - 1) : undefined;
     out.push({ id: m.id, at: atOf.get(i) ?? (m.createdAt > 0 ? m.createdAt : 0), message: i, heads, ...(asked ? { asked } : {}) });
   });
   return out;
+}
+
+/** Whether an answer's first sentence confirms something (thread-outcomes.ts confirmsAnswer)
+ * that none of the list's heads names. */
+function missed(heads: readonly string[], confirm: string): boolean {
+  if (!confirmsAnswer(confirm)) return false;
+  const said = confirm.toLowerCase();
+  return !heads.some((h) => {
+    const bare = h.replace(/\s*\(.*$/u, '').replace(/["“”'‘’]/g, '').trim().toLowerCase();
+    // (As whole words: "Imag" is no name of "imaginary".)
+    return bare !== '' && new RegExp(`(?<![\\p{L}\\p{N}])${bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(said);
+  });
 }
 
 /** A reply turning down the options just given ("none of those suggestions are doing it for me",
@@ -68,12 +105,29 @@ export function asksForMore(text: string): boolean {
   const words = contentWords(text).length;
   // (One naming what it asks for beside the pointer — "websites or stores where I can find these
   // types of gifts" — still heads its list.)
-  return (POINTS_BACK.test(text) && words <= POINTING_WORDS) || (MORE.test(text) && words <= MORE_WORDS);
+  // ("Can you tell me a bit more about Brooklyn Nine-Nine?" names what it asks more of by its name:
+  // its cast list headed by the TV shows asked for before it read as a list of shows.)
+  return (POINTS_BACK.test(text) && words <= POINTING_WORDS) || (MORE.test(text) && words <= MORE_WORDS && !MORE_ABOUT.test(text));
 }
+/** "more about" a name ("… about Brooklyn Nine-Nine", not "… about the hotel" the answer named). */
+const MORE_ABOUT = /\bmore (?:about|on) \p{Lu}/u;
 const POINTS_BACK = /\b(?:these|those|the above|the same|again|another one|instead)\b/i;
 const MORE = /\b(?:other|others|more|else|another)\b/i;
 const MORE_WORDS = 3;
 const POINTING_WORDS = 5;
+
+/** A request ending on a pointer ("Can you help me with that?", "… would go well with it?"), or
+ * asking of a pointer ("Don't they care about …?", "Is it worth …?"): it names its subject by the
+ * sentence before it, which heads its list instead — readers met "Don't they care about the
+ * future of our planet?" over a list they could not place. */
+const LEANS_END = /\b(?:that|this|it|them|those|these)\s*[?.!]*$/i;
+const LEANS_START = /^(?:\w+,\s+)?(?:do|does|did|don['’]t|doesn['’]t|didn['’]t|are|aren['’]t|is|isn['’]t|can|could|will|would|should|were|was) (?:they|it|these|those|that)\b/i;
+/** A sentence saying what the user does not know or needs help with. */
+const NEED = /\b(?:not sure|unsure|(?:don['’]t|do not) know|no idea|need (?:some )?(?:help|advice|tips))\b/i;
+/** Content words a request ending on a pointer may have to lean on it: one with more names its
+ * subject ("… the different types of dance shoes and … take care of them?"). */
+const LEANING_WORDS = 4;
+export const leansOnPointer = (text: string): boolean => LEANS_START.test(text) || (LEANS_END.test(text) && contentWords(text).length <= LEANING_WORDS);
 
 /** A question that names its subject by a pointer or a word for any kind of thing. */
 const VAGUE = /\b(?:they|them|it|these|those|this|options|ones)\b/i;

@@ -266,8 +266,22 @@ export function instructsAssistant(text: string): boolean {
 /** Whether a user's first-person sentence only remarks on the answer (see REMARK). */
 export function remarksOnAnswer(text: string): boolean {
   const t = text.trim();
-  return REMARK.test(t) || TAKES_UP.test(t);
+  return REMARK.test(t) || TAKES_UP.test(t) || (LIKES_ANSWER.test(t) && !OWN_AFTER.test(t.replace(LIKES_ANSWER, ''))) || (ANSWER_NAMED.test(t) && !PICKS.test(t));
 }
+
+/** The user liking what the answer proposed, or leaning on it by a pointer ("I like the idea of a
+ * glass-fronted wooden case, it sounds elegant", "I feel like those are the areas that get
+ * cluttered the most"): readers found such lines under "About the user". */
+const LIKES_ANSWER = /^(?:(?:wow|oh|ah|hmm|well|yeah|yes|ok(?:ay)?|thanks|thank you)[,!.]*\s+)*I (?:really |also |definitely )?(?:like|love|appreciate) the (?:idea|suggestion|tip) (?:of|about|to)\b|^(?:\w+[,!.]?\s+)?I (?:feel|think) (?:like )?(?:those|these|they) (?:are|were|would|will|sound|seem|look)\b/i;
+/** Words that tell a fact of the user's own beside the liking ("I like the idea of joining a book
+ * club since I love reading. However, my previous experience …"): it stays theirs. */
+const OWN_AFTER = /\b(?:my|since|because|I(?:['’]ve| have| had| love| am|['’]m| used to))\b/i;
+/** The user picking out of the answer ("I love these ideas, especially the matcha tiramisu"): what
+ * they chose, kept. */
+const PICKS = /\b(?:especially|particularly|in particular|above all)\b/i;
+/** The answer named in the user's sentence by a pointer ("… just thinking about incorporating
+ * these practices into my routine"). */
+const ANSWER_NAMED = /\b(?:these|those|your) (?:\w+ )?(?:tips|suggestions|ideas|practices|options|recommendations|strategies|steps|resources|techniques|pointers)\b/i;
 
 /** The speaker saying who they are: their work, their role, where they live, what they do. */
 const IDENTITY =

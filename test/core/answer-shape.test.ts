@@ -192,6 +192,17 @@ describe('what the user says that is not about them', () => {
     expect(remarksOnAnswer("I'll be moving to Leeds in May, as you suggested I might.")).toBe(true);
     expect(remarksOnAnswer("I'll be moving to Leeds in May with my partner.")).toBe(false);
   });
+
+  it('tells liking what the answer proposed, or leaning on it by a pointer, from the user\'s own facts', () => {
+    expect(remarksOnAnswer('I like the idea of a walnut display case, it sounds elegant.')).toBe(true);
+    expect(remarksOnAnswer('I feel like those are the rooms that get cluttered the most.')).toBe(true);
+    expect(remarksOnAnswer('I already feel calmer just thinking about trying these breathing techniques.')).toBe(true);
+    // (A fact of their own beside the liking stays theirs.)
+    expect(remarksOnAnswer("I like the idea of joining a choir since I've sung since school.")).toBe(false);
+    expect(remarksOnAnswer('I feel like my knees are better since I started swimming.')).toBe(false);
+    expect(remarksOnAnswer('I like the sound of Depeche Mode, I will check them out.')).toBe(false);
+    expect(remarksOnAnswer('I love these ideas, especially the lemon tart and the pear crumble.')).toBe(false);
+  });
 });
 
 describe('a list the user turned down', () => {
