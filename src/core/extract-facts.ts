@@ -192,10 +192,26 @@ const wordsOf = (text: string): Set<string> => new Set(text.toLowerCase().match(
 
 /** The lines without one whose every word a longer picked line holds. */
 export function withoutRepeats(lines: readonly SourcedLine[]): SourcedLine[] {
-  const words = lines.map((l) => wordsOf(l.text));
+  const sets = lines.map((l) => wordsOf(l.text));
+  const words = sets.map((set) => [...set]);
+  // (Only the lines holding a line's least shared word can hold all of its words: each line is
+  // compared with those, not with every other line — the pool of a long run holds hundreds.)
+  const holders = new Map<string, number[]>();
+  words.forEach((ws, j) => {
+    for (const w of ws) {
+      const list = holders.get(w);
+      if (list) list.push(j);
+      else holders.set(w, [j]);
+    }
+  });
   return lines.filter((l, i) => {
-    const mine = words[i] as Set<string>;
-    if (!mine.size) return true;
-    return !lines.some((o, j) => j !== i && o.text.length > l.text.length && [...mine].every((w) => (words[j] as Set<string>).has(w)));
+    const mine = words[i] as string[];
+    if (!mine.length) return true;
+    let fewest: number[] = holders.get(mine[0] as string) ?? [];
+    for (const w of mine) {
+      const list = holders.get(w) ?? [];
+      if (list.length < fewest.length) fewest = list;
+    }
+    return !fewest.some((j) => j !== i && (lines[j] as SourcedLine).text.length > l.text.length && mine.every((w) => (sets[j] as Set<string>).has(w)));
   });
 }
