@@ -269,16 +269,11 @@ function explanation(sentences: readonly Sentence[], at: number): Sentence[] {
 }
 
 /** Whether an agent's sentence states a fix ("The fix should be to …", "I think the fix is to …",
- * "So the logic should be: …"): the State's "Planned fix" says the one that stands. */
+ * "So the logic should be: …"): the State's "Planned fix" says the one that stands. One said after
+ * the last message that changed a source file is no key fact (conversation-analysis.ts leaves it
+ * out of the pool), abandoned or not; a plan an edit then carried out stays: it says why the file
+ * was changed. */
 export function statesPlan(s: Sentence): boolean {
   return s.role === 'assistant' && !s.code && memo(s, TALKS_FIX) && PLAN_SHAPE.test(s.text.replace(PLAN_OPENER, ''));
 }
 
-/** The sentences without the agent's statements of a fix not made yet (said after the last message
- * that changed a source file, `lastEdit` its index among the removed messages, -1 for none): an
- * earlier plan, abandoned or not, is no key fact beside the plan that stands (or none, when the
- * agent took them back), nor is the one "Planned fix" shows. A plan an edit then carried out
- * stays: it says why the file was changed. */
-export function withoutPendingPlans(sentences: readonly Sentence[], lastEdit: number): Sentence[] {
-  return sentences.filter((s) => s.message <= lastEdit || !statesPlan(s));
-}

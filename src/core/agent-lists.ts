@@ -85,12 +85,6 @@ export function isCaseItem(sentences: readonly Sentence[], at: number): boolean 
   return false;
 }
 
-/** The sentences without an agent's list fragments (see {@link listFragment}) and the items of a
- * case worked through (see {@link isCaseItem}); order kept. */
-export function withoutListFragments(sentences: readonly Sentence[]): Sentence[] {
-  return sentences.filter((s, i) => !isListFragment(s) && !isCaseItem(sentences, i));
-}
-
 /** Most key facts one message of an agent's reasoning gives. */
 export const AGENT_FACTS_PER_MESSAGE = 3;
 

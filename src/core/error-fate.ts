@@ -318,19 +318,14 @@ const REPORTS_FAILURE = /\b(?:fail(?:ed|s|ure)?|errors?|couldn['’]t|could not|
 const SHARED_WITH_ERROR = 2;
 
 /**
- * The sentences without the agent's reports of a failure that was resolved afterwards ("The edit
+ * The agent's reports of a failure that was resolved afterwards ("The edit
  * failed: note editing is switched off …" once the write succeeded on retry): once it no longer
  * holds it is no fact, and "Errors met" says what happened to it. A report is an assistant
  * sentence after the error, saying something failed, that shares words with the error; what its
  * message offers as a way round (to retry, to enable something, to do it by hand) goes with it.
- */
-export function withoutSettledFailures(sentences: readonly Sentence[], errors: readonly ErrorLine[], messages: readonly ChatMessage[]): Sentence[] {
-  const keeps = settledFailureFilter(errors, messages);
-  return keeps ? sentences.filter(keeps) : [...sentences];
-}
-
-/** The test {@link withoutSettledFailures} filters by (null when no error is settled): it keeps
- * state, so it must be asked of the sentences in order, each once. (Asked inside one filter with
+ *
+ * The test such sentences fail (null when no error is settled): it keeps state, so it must be
+ * asked of the sentences in order, each once. (Asked inside one filter with
  * the other tests of an agent's sentences: conversation-analysis.ts.) */
 export function settledFailureFilter(errors: readonly ErrorLine[], messages: readonly ChatMessage[]): ((s: Sentence) => boolean) | null {
   const settled = errors.filter((e) => e.resolution && !e.unresolved);
