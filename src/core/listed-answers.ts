@@ -83,7 +83,8 @@ function missed(heads: readonly string[], confirm: string): boolean {
   return !heads.some((h) => {
     const bare = h.replace(/\s*\(.*$/u, '').replace(/["“”'‘’]/g, '').trim().toLowerCase();
     // (As whole words: "Imag" is no name of "imaginary".)
-    return bare !== '' && new RegExp(`(?<![\\p{L}\\p{N}])${bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(said);
+    // (No lookbehind: iOS before 16.4 cannot parse one — the bundle check refuses it.)
+    return bare !== '' && new RegExp(`(?:^|[^\\p{L}\\p{N}])${bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(said);
   });
 }
 
