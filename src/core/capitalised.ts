@@ -2,7 +2,7 @@
 // written with a capital where no sentence starts, marked by vocabulary id. Module-private marks,
 // owned here and valid until the next text is marked.
 import { isSpaceCode } from './text';
-import { lookupWord, vocabSize } from './vocab';
+import { internWord, vocabSize } from './vocab';
 
 const UPPER = /\p{Lu}/u;
 const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
@@ -21,8 +21,7 @@ let capitalPass = 0;
 /**
  * Marks the proper nouns of a text: capitalised words that do not start it, i.e. a capital letter
  * after whitespace and the letters, digits, `_` and `-` after it (a word after a sentence end inside
- * the text is counted too: rare, and a slight over-weight at worst). Only words the vocabulary holds
- * can be asked about, so a word it lacks is not marked.
+ * the text is counted too: rare, and a slight over-weight at worst).
  */
 export function markCapitalised(text: string): void {
   if (capitalMark.length < vocabSize()) capitalMark = new Int32Array(vocabSize() * 2);
@@ -51,8 +50,16 @@ export function markCapitalised(text: string): void {
     }
     // A word with a hyphen is no vocabulary word (the scanner splits at hyphens).
     if (!hyphen && !isVocative(text, i, j)) {
-      const id = lookupWord(text.slice(i, j).toLowerCase());
-      if (id >= 0 && id < capitalMark.length) capitalMark[id] = capitalPass;
+      // (Interned, not looked up: whether the table already held a word depended on what was
+      // compacted before in the same process, so one block of 64 came out differently after
+      // other conversations than alone.)
+      const id = internWord(text.slice(i, j).toLowerCase());
+      if (id >= capitalMark.length) {
+        const grown = new Int32Array(vocabSize() * 2);
+        grown.set(capitalMark);
+        capitalMark = grown;
+      }
+      if (id >= 0) capitalMark[id] = capitalPass;
     }
     i = j - 1;
   }

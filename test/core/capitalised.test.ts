@@ -16,6 +16,13 @@ describe('capitalised words', () => {
     expect(isCapitalised(delft as number)).toBe(false);
   });
 
+  it('marks a word the table did not hold yet the same as one it held: what was compacted before changes nothing', () => {
+    // (Before, a capitalised word was only looked up: one the table lacked went unmarked, so a
+    // block depended on which conversations the same process had read before.)
+    markCapitalised('We flew to Qwzmbrook on Friday');
+    expect(isCapitalised(internWord('qwzmbrook'))).toBe(true);
+  });
+
   it('does not mark the name of the one addressed, only the names talked about', () => {
     const [tim, dave, boston, calvin, rome] = ['tim', 'dave', 'boston', 'calvin', 'rome'].map((w) => internWord(w));
     markCapitalised('Hey Tim, sorry I missed you at the Boston show.');
