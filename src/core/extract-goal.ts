@@ -14,6 +14,7 @@ import { STOPWORDS } from './words';
 import { thinksAloud } from './agent-prose';
 import { callArguments, noteToolCommand, PLUGIN_SEARCH, shellCommand, withoutCd } from './tool-output';
 import { VIEWS_FILE } from './run-outcome';
+import { MessageGroups } from './message-groups';
 
 /** A thing pointed at, anywhere in a sentence ("I want to make sure I get it on time"). */
 const POINTS_AT = /\b(?:it|them|these|those)\b/i;
@@ -144,39 +145,6 @@ function questionAnswered(groups: MessageGroups, leftOff: SourcedLine): SourcedL
   }
   if (q < 0) return null;
   return lineOf(sentencesFrom(asked, q, ANSWERING_WORDS), 1);
-}
-
-/** The removed messages' sentences grouped by message, in order: each group sliced only when it
- * is read (the task lines read the first few and the last few of a thousand). */
-class MessageGroups {
-  readonly length: number;
-  private readonly starts: number[] = [];
-  private readonly made: (Sentence[] | undefined)[];
-
-  constructor(private readonly flat: readonly Sentence[]) {
-    let last = -1;
-    for (let i = 0; i < flat.length; i++) {
-      const m = (flat[i] as Sentence).message;
-      if (m !== last) {
-        this.starts.push(i);
-        last = m;
-      }
-    }
-    this.length = this.starts.length;
-    this.starts.push(flat.length);
-    this.made = new Array<Sentence[] | undefined>(this.length);
-  }
-
-  /** Group `g` (undefined past either end). */
-  at(g: number): Sentence[] | undefined {
-    if (g < 0 || g >= this.length) return undefined;
-    return (this.made[g] ??= this.flat.slice(this.starts[g], this.starts[g + 1]));
-  }
-
-  /** The first sentence of group `g`, without slicing it. */
-  first(g: number): Sentence {
-    return this.flat[this.starts[g] as number] as Sentence;
-  }
 }
 
 /** The request a user message makes: from its first request sentence on; or, in a message that an
