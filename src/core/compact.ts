@@ -241,7 +241,10 @@ function extract(removed: readonly ChatMessage[], previous: CompactionRecord | n
   });
   // (An agent's message gives at most a few of them: its reasoning is no paragraph of facts.)
   const agentSaid = new Set(removed.filter((m) => m.role === 'assistant').map((m) => m.id));
-  const facts = a.agent ? atMostPerMessage(selected, (id) => agentSaid.has(id)) : selected;
+  // (Only in code work through a shell: in the plugin's note-tool loops a message is an answer — a
+  // drafted paragraph, a reference — whose sentences the block should keep, and the cap, applied
+  // after the pick, left its room unused.)
+  const facts = a.shell ? atMostPerMessage(selected, (id) => agentSaid.has(id)) : selected;
   // Each new fact names its thread (carried ones keep theirs), and between two people whether its
   // speaker said it as they came back (their first message of the session).
   for (const f of facts) {

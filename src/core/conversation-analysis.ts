@@ -41,6 +41,8 @@ export interface Analysis {
   kind: ConversationKind;
   /** Whether the removed messages are an agent's run (agent-prose.ts isAgentRun). */
   agent: boolean;
+  /** Whether that run works through a shell (code work), not only the plugin's note tools. */
+  shell: boolean;
   /** The content this round extracted but its facts (key order as the record has it). */
   content: Omit<ExtractedContent, 'facts'>;
   /** Words the task lines and constraints say, before the focus takes its own back. */
@@ -185,6 +187,7 @@ function fresh(removed: readonly ChatMessage[], all: Sentence[], previous: Compa
   return {
     kind,
     agent,
+    shell,
     content: {
       goal: stampOne(goal),
       request: request ? { ...request, round, ...(answered ? { answered } : {}) } : null,

@@ -183,4 +183,20 @@ describe("an agent's message of reasoning", () => {
     const said = ['sums `price`', '`apply_discount` in the pricing', 'calls `total` before', 'without their discounts loaded', 'defaults to zero'].filter((s) => facts.includes(s));
     expect(said.length).toBe(3);
   });
+
+  it("in the plugin's note-tool loop, an answer keeps every sentence worth its room: the cap is for code work's reasoning", () => {
+    const answer = [
+      'The garden plan puts four raised beds along the east fence, each 1.2 metres deep.',
+      'The pond liner and pump cost 240 euros of the 900 euro budget.',
+      'The seed inventory lists tomatoes, beans and zucchini but no basil.',
+      'The carrot seeds were ordered from Kings Seeds on 2 March.',
+      'The compost bins are turned every three weeks from April.',
+    ];
+    const chat = run('Summarise my garden notes for the spring.', [
+      [answer.join(' '), { name: 'read_note', args: { path: 'Garden/Plan.md' } }, '# Plan\nFour raised beds.\n'],
+      ['Let me check the inventory too.', { name: 'read_note', args: { path: 'Garden/Seed inventory.md' } }, '# Inventory\nTomatoes, beans.\n'],
+    ]);
+    const facts = factsOf(compacted(chat, 3000).block);
+    expect(['east fence', '240 euros', 'no basil', 'Kings Seeds', 'every three weeks'].filter((s) => facts.includes(s))).toHaveLength(5);
+  });
 });
