@@ -152,7 +152,11 @@ export function internRange(source: string, start: number, end: number, h: numbe
   hashes[e] = h;
   flags[e] = flagsFor(w);
   slots[p] = e;
-  if (words.length * 2 > slots.length) grow();
+  // Grown when half full: `hashes` and `flags` hold half as many entries as `slots`, so the next
+  // id must fit them (growing one word later wrote that word's hash and flags past their end,
+  // where a typed array drops them: the word was then never found again, and interned a second
+  // time under another id, as whichever word happened to land there).
+  if (words.length * 2 >= slots.length) grow();
   return e;
 }
 
