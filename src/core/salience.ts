@@ -86,6 +86,19 @@ export function pointsEarly(text: string): boolean {
   return EARLY_POINTER.test(text) && !/^(?:\S+\s+){1,3}that\s+(?:I|you|we|he|she|they|it|the|a|an|my|your|our|his|her|their)\b/i.test(text);
 }
 
+/** A pointer early in a sentence that is a time, not a thing said before ("I started this week",
+ * "that night we …"). */
+const EARLY_TIME = /^(?:\S+\s+){0,4}(?:this|that|these|those)\s+(?:morning|afternoon|evening|night|day|days|week|weekend|weeks|month|months|year|years|season|summer|winter|spring|fall|autumn|time|moment)\b/i;
+
+/** Whether a sentence leans, as it opens, on a thing it does not name: it opens on a pointer ("It's
+ * a book by …"), or points at it in its first words ("I snapped that pic on my trip …", "On that
+ * whiteboard, I wrote …", "I had this custom made …"), not at a time ("this week"). Such a line
+ * read alone names nothing for a reader: between two people it is no session's line of its own
+ * (thread-format.ts spread). */
+export function leansOnUnnamed(text: string): boolean {
+  return (opensOnPointer(text) || pointsEarly(text)) && !EARLY_TIME.test(text);
+}
+
 /** A reaction or pleasantry: praise, thanks, wishes, sympathy — the other side's news already
  * told, nothing of its own. Matched at the sentence's start. */
 const REACTION =

@@ -501,6 +501,17 @@ describe('facts that stand alone', () => {
     expect(firsts.slice(0, 2)).toEqual([ranked[1]?.text, ranked[2]?.text]);
   });
 
+  it("never takes as a session's news a line leaning on a thing it does not name", () => {
+    const layout = new FactLayout({ threads: [], kind: 'talk', roleOf: () => 'user' });
+    const line = (text: string): SourcedLine => ({ text, sources: ['t1'], at: 0, score: 1, round: 1, thread: 1 });
+    // Both tell an event; the first points at a whiteboard (in a photo) that no line names.
+    const ranked = [line('On that whiteboard, I wrote down the quotes that got me through training last week.'), line('I started a new strength routine at the gym with my coach.')];
+    expect(layout.spread(ranked)[0]?.text).toBe(ranked[1]?.text);
+    // A pointer at a time is no such thing: "this week" names when.
+    const timed = [line('This week I started a new strength routine at the gym.'), line('We finally moved that weekend into a new flat by the river.'), line('I joined a cooking class with my sister.')];
+    expect(layout.spread(timed)[0]?.text).toBe(timed[0]?.text);
+  });
+
   it("takes first in a session the news that says what the session's head names first", () => {
     const thread: ThreadLine = { id: 1, text: 'music gear, city lights, Tokyo', head: 'phrases', sources: ['t1'], at: 0, from: 10, to: 10, score: 1, round: 1 };
     const layout = new FactLayout({ threads: [thread], kind: 'talk', roleOf: () => 'user' });
