@@ -361,6 +361,11 @@ describe('facts that stand alone', () => {
     // A wish for the other's news, which is gone: "Hope your injury is feeling better."
     expect(isReaction('Hope your injury is feeling better.')).toBe(true);
     expect(isReaction('Hopefully the new gym opens in May.')).toBe(false);
+    // Sympathy for the other's news, which names the news but tells none: no session's news.
+    expect(isReaction('Ouch, bummer about the injury.')).toBe(true);
+    expect(newsRank('Ouch, bummer about the injury.')).toBe(0);
+    expect(isReaction('What a bummer about the rejection.')).toBe(true);
+    expect(isReaction('I hurt my ankle at practice last week, what a bummer.')).toBe(false);
     expect(isReaction('The exam is on Friday at nine.')).toBe(false);
     expect(tellsEvent('We adopted a beagle puppy from the shelter.')).toBe(true);
     expect(tellsEvent('Did you adopt the puppy?')).toBe(false);
