@@ -45,6 +45,32 @@ function withPrefixes(set) {
   return { ...set, instances };
 }
 
+/** Of the session heads' topics ("### 21 August 2023: Santa Clause, strength training"), the share
+ * that no line under their head names: readers found heads naming what the lines below do not
+ * cover. */
+function headTopicsUncovered(blocks) {
+  let topics = 0;
+  let uncovered = 0;
+  for (const block of blocks) {
+    const lines = block.split('\n');
+    lines.forEach((line, i) => {
+      const m = /^### \d[^:]*\d{4}: (.+)$/.exec(line);
+      if (!m) return;
+      const below = [];
+      for (const next of lines.slice(i + 1)) {
+        if (!next.startsWith('- ')) break;
+        below.push(next.toLowerCase());
+      }
+      const text = below.join(' ');
+      for (const topic of m[1].split(', ')) {
+        topics++;
+        if (!text.includes(topic.toLowerCase())) uncovered++;
+      }
+    });
+  }
+  return topics ? +(uncovered / topics).toFixed(3) : null;
+}
+
 /** Runs one of the kit's scripts; resolves to its last line of output, parsed. */
 function run(script, scriptArgs) {
   return new Promise((resolve, reject) => {
@@ -67,14 +93,15 @@ try {
   writeFileSync(join(dir, 'locomo.json'), JSON.stringify(set));
   writeFileSync(join(dir, 'locomo-events.json'), readFileSync(join(DATA, 'locomo-events.json')));
   console.log(`LoCoMo prefixes: ${set.instances.length} blocks (every ${step} messages from the ${from}th)`);
-  console.log('| budget | recall | coherence | dangling | filler | events |');
-  console.log('| --- | --- | --- | --- | --- | --- |');
+  console.log('| budget | recall | coherence | dangling | filler | events | head topics not named below |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const budget of budgets) {
     const details = join(dir, `details-${budget}.jsonl`);
     const scored = await run('score.mjs', ['--compactor', join('bench', 'retention-adapter.mjs'), '--budget', String(budget), '--dataset', 'locomo', '--data-dir', dir, '--quality', '--details', details, '--quiet']);
     const events = await run('events.mjs', [details, '--data-dir', dir]);
     const q = scored.quality ?? {};
-    console.log(`| ${budget} | ${scored.recall} | ${q.coherence} | ${q.danglingRate} | ${q.fillerRate} | ${events.eventCoverage} (${events.covered}/${events.events}) |`);
+    const blocks = readFileSync(details, 'utf8').trim().split('\n').map((l) => JSON.parse(l).previousContext ?? '');
+    console.log(`| ${budget} | ${scored.recall} | ${q.coherence} | ${q.danglingRate} | ${q.fillerRate} | ${events.eventCoverage} (${events.covered}/${events.events}) | ${headTopicsUncovered(blocks)} |`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
