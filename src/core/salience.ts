@@ -86,10 +86,23 @@ export function pointsEarly(text: string): boolean {
   return EARLY_POINTER.test(text) && !/^(?:\S+\s+){1,3}that\s+(?:I|you|we|he|she|they|it|the|a|an|my|your|our|his|her|their)\b/i.test(text);
 }
 
+/** A pointer early in a sentence that is a time, not a thing said before ("I started this week",
+ * "that night we …"). */
+const EARLY_TIME = /^(?:\S+\s+){0,4}(?:this|that|these|those)\s+(?:morning|afternoon|evening|night|day|days|week|weekend|weeks|month|months|year|years|season|summer|winter|spring|fall|autumn|time|moment)\b/i;
+
+/** Whether a sentence leans, as it opens, on a thing it does not name: it opens on a pointer ("It's
+ * a book by …"), or points at it in its first words ("I snapped that pic on my trip …", "On that
+ * whiteboard, I wrote …", "I had this custom made …"), not at a time ("this week"). Such a line
+ * read alone names nothing for a reader: between two people it is no session's line of its own
+ * (thread-format.ts spread). */
+export function leansOnUnnamed(text: string): boolean {
+  return (opensOnPointer(text) || pointsEarly(text)) && !EARLY_TIME.test(text);
+}
+
 /** A reaction or pleasantry: praise, thanks, wishes, sympathy — the other side's news already
  * told, nothing of its own. Matched at the sentence's start. */
 const REACTION =
-  /^(?:(?:oh|ah|aw+|wow|woah|whoa|omg|yay|haha|lol|hey|yes|yeah|so|and|but|well)[,!.]*\s+)*(?:wow|woah|whoa|omg|yay|congrats|congratulations|kudos|bravo|cheers|thanks|thank you|(?:good|best of) luck|take care|keep (?:it up|going|up the good work|at it|pushing|rocking)|you got this|way to go|well done|nice (?:one|work|job)|good (?:job|for you|to hear)|great (?:job|work|to hear|news)|sounds (?:great|fun|awesome|amazing|lovely|good|cool|like (?:a|an|so))|(?:that|this|it)(?:'s|’s| is| was| sounds| looks| must be)\s+(?:so\s+|really\s+|super\s+|pretty\s+|such\s+an?\s+)?(?:great|awesome|amazing|cool|wonderful|fantastic|incredible|lovely|beautiful|nice|exciting|inspiring|impressive|sweet|huge|fun|tough|hard|rough|sad|terrible|awful)|(?:i'm|i am|i’m)\s+(?:so\s+|really\s+)?(?:happy|glad|proud|sorry|thrilled|stoked) (?:for|to hear|that)|glad (?:to hear|you)|sorry (?:to hear|about)|(?:i|we) (?:hope|wish) you|(?:i |we )?hope (?:your|you|it|things|everything|all)\b|i believe in you|enjoy|have (?:fun|a (?:great|good|nice))|can't wait|looking forward)\b/i;
+  /^(?:(?:oh|ah|aw+|wow|woah|whoa|omg|yay|haha|lol|hey|yes|yeah|so|and|but|well)[,!.]*\s+)*(?:wow|woah|whoa|omg|yay|ouch|oof|yikes|(?:what a |such a |that['’]s a )?bummer|congrats|congratulations|kudos|bravo|cheers|thanks|thank you|(?:good|best of) luck|take care|keep (?:it up|going|up the good work|at it|pushing|rocking)|you got this|way to go|well done|nice (?:one|work|job)|good (?:job|for you|to hear)|great (?:job|work|to hear|news)|sounds (?:great|fun|awesome|amazing|lovely|good|cool|like (?:a|an|so))|(?:that|this|it)(?:'s|’s| is| was| sounds| looks| must be)\s+(?:so\s+|really\s+|super\s+|pretty\s+|such\s+an?\s+)?(?:great|awesome|amazing|cool|wonderful|fantastic|incredible|lovely|beautiful|nice|exciting|inspiring|impressive|sweet|huge|fun|tough|hard|rough|sad|terrible|awful)|(?:i'm|i am|i’m)\s+(?:so\s+|really\s+)?(?:happy|glad|proud|sorry|thrilled|stoked) (?:for|to hear|that)|glad (?:to hear|you)|sorry (?:to hear|about)|(?:i|we) (?:hope|wish) you|(?:i |we )?hope (?:your|you|it|things|everything|all)\b|i believe in you|enjoy|have (?:fun|a (?:great|good|nice))|can't wait|looking forward)\b/i;
 
 /** A sentence that goes on from the one before it ("And there's a chance …", "Plus, it boosts …",
  * "But I got the hang of it."): its first half is elsewhere. */

@@ -4,7 +4,7 @@
 // letters outside the BMP, lone surrogates).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCjkLetter, onlyShows, opensOnPointer } from '../../src/core/salience';
+import { isCjkLetter, leansOnUnnamed, onlyShows, opensOnPointer } from '../../src/core/salience';
 
 const SHOWS = /^(?:(?:oh|hey|look|wow|so)[,!]?\s+)?(?:here(?:['’]s| is| are)|check (?:it|this|that) out|check out|look at (?:this|that|these|my)|take a look|this is (?:my|our|a pic|a photo)|that['’]s me)\b/i;
 /** The patterns onlyShows was written with. */
@@ -101,5 +101,16 @@ describe('opensOnPointer', () => {
   });
   it('takes as letters every code unit it skips as a CJK or Hangul opening', () => {
     for (let c = 0; c < 0x10000; c++) if (isCjkLetter(c)) expect(/^\p{L}$/u.test(String.fromCharCode(c))).toBe(true);
+  });
+});
+
+describe('leansOnUnnamed', () => {
+  it('tells a line pointing at a thing it does not name from one pointing at a time', () => {
+    expect(leansOnUnnamed('On that whiteboard, I wrote down some quotes.')).toBe(true);
+    expect(leansOnUnnamed('I had this custom made by a friend of mine.')).toBe(true);
+    expect(leansOnUnnamed("It's a book by an author I love.")).toBe(true);
+    expect(leansOnUnnamed('This week I started a new strength routine.')).toBe(false);
+    expect(leansOnUnnamed('We finally moved that weekend into a new flat.')).toBe(false);
+    expect(leansOnUnnamed('I adopted a puppy from the shelter last month.')).toBe(false);
   });
 });

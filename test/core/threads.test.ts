@@ -361,6 +361,11 @@ describe('facts that stand alone', () => {
     // A wish for the other's news, which is gone: "Hope your injury is feeling better."
     expect(isReaction('Hope your injury is feeling better.')).toBe(true);
     expect(isReaction('Hopefully the new gym opens in May.')).toBe(false);
+    // Sympathy for the other's news, which names the news but tells none: no session's news.
+    expect(isReaction('Ouch, bummer about the injury.')).toBe(true);
+    expect(newsRank('Ouch, bummer about the injury.')).toBe(0);
+    expect(isReaction('What a bummer about the rejection.')).toBe(true);
+    expect(isReaction('I hurt my ankle at practice last week, what a bummer.')).toBe(false);
     expect(isReaction('The exam is on Friday at nine.')).toBe(false);
     expect(tellsEvent('We adopted a beagle puppy from the shelter.')).toBe(true);
     expect(tellsEvent('Did you adopt the puppy?')).toBe(false);
@@ -499,6 +504,17 @@ describe('facts that stand alone', () => {
     const firsts = layout.spread(ranked).map((f) => f.text);
     // The latest session by its opening; an older one by its most newsworthy line.
     expect(firsts.slice(0, 2)).toEqual([ranked[1]?.text, ranked[2]?.text]);
+  });
+
+  it("never takes as a session's news a line leaning on a thing it does not name", () => {
+    const layout = new FactLayout({ threads: [], kind: 'talk', roleOf: () => 'user' });
+    const line = (text: string): SourcedLine => ({ text, sources: ['t1'], at: 0, score: 1, round: 1, thread: 1 });
+    // Both tell an event; the first points at a whiteboard (in a photo) that no line names.
+    const ranked = [line('On that whiteboard, I wrote down the quotes that got me through training last week.'), line('I started a new strength routine at the gym with my coach.')];
+    expect(layout.spread(ranked)[0]?.text).toBe(ranked[1]?.text);
+    // A pointer at a time is no such thing: "this week" names when.
+    const timed = [line('This week I started a new strength routine at the gym.'), line('We finally moved that weekend into a new flat by the river.'), line('I joined a cooking class with my sister.')];
+    expect(layout.spread(timed)[0]?.text).toBe(timed[0]?.text);
   });
 
   it("takes first in a session the news that says what the session's head names first", () => {
