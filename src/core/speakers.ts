@@ -56,10 +56,11 @@ export function findSpeakers(messages: readonly ChatMessage[]): Speakers {
   return out;
 }
 
-/** The one line that says who is who: "Speakers: Tim (user), John (assistant)". '' when neither
- * side is named. */
+/** The one line that says who is who: "Speakers: Tim (as user), John (as assistant)". '' when
+ * neither side is named. ("as": the chat's roles, which the kept messages carry; readers took a
+ * bare "John (assistant)" for saying the friend is an assistant.) */
 export function speakersLine(speakers: Speakers | undefined): string {
   if (!speakers) return '';
-  const parts = [speakers.user ? `${speakers.user} (user)` : '', speakers.assistant ? `${speakers.assistant} (assistant)` : ''].filter(Boolean);
+  const parts = [speakers.user ? `${speakers.user} (as user)` : '', speakers.assistant ? `${speakers.assistant} (as assistant)` : ''].filter(Boolean);
   return parts.length ? `Speakers: ${parts.join(', ')}` : '';
 }

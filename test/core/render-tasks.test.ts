@@ -34,7 +34,7 @@ describe('task lines', () => {
     const record = blank({ kind: 'talk', goal: line('Nah, I have not been to the mountains yet.'), speakers: { user: 'Tim', assistant: 'John' } });
     const tasks = addTaskLines(d, record, input({ work: false, speakers: record.speakers }));
     expect(tasks.goalText).toBe('');
-    expect(d.lines.get('people')).toEqual(['Speakers: Tim (user), John (assistant)']);
+    expect(d.lines.get('people')).toEqual(['Speakers: Tim (as user), John (as assistant)']);
     expect(d.lines.has('goal')).toBe(false);
   });
 

@@ -125,7 +125,7 @@ describe('threads of a conversation between two friends', () => {
 
   it('names the speakers and labels facts with their names', () => {
     expect(r.record.speakers).toEqual({ user: 'Jonas', assistant: 'Maya' });
-    expect(r.block).toContain('Speakers: Jonas (user), Maya (assistant)');
+    expect(r.block).toContain('Speakers: Jonas (as user), Maya (as assistant)');
     expect(r.block).toMatch(/^- Jonas(?:, \d+ \w+ \d{4})?: /m);
     expect(r.block).not.toMatch(/^- (?:User|Assistant)\b/m);
     // Either could have said the line the conversation left off at: it names who did.

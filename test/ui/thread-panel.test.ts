@@ -137,7 +137,7 @@ describe('threads in the summary panel and the notice', () => {
     const state = threadedRound(messages);
     const figure = (record: CompactionRecord): string | undefined =>
       renderPanel({ ...state, record }, messages).find('.compact-chat-figure-speakers')?.getText();
-    expect(figure({ ...state.record, kind: 'talk', speakers: { user: 'Sam', assistant: 'Alex' } })).toBe('Sam (user), Alex (assistant)');
+    expect(figure({ ...state.record, kind: 'talk', speakers: { user: 'Sam', assistant: 'Alex' } })).toBe('Sam (as user), Alex (as assistant)');
     expect(figure({ ...state.record, kind: 'talk' })).toBeUndefined();
   });
 
