@@ -140,6 +140,8 @@ export interface TaskState {
   /** Files the agent made for itself: reproduction and test scripts, backups, files under /tmp. */
   scratch: string[];
   checked: CheckLine | null;
+  /** The check ran after the last source edit (absent: no edit, or none known). */
+  checkedSinceEdit?: boolean;
   /** The agent's latest conclusion about the cause. */
   cause: SourcedLine | null;
   /** Where the code the cause names is defined, as the tools showed it ("django/http/response.py,

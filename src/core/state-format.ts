@@ -5,7 +5,7 @@
 // short labels. Pure.
 import { samePath } from './extract-files';
 import type { TaskState } from './record';
-import { UNCHANGED_LINE } from './block-format';
+import { STATE_STATUS, UNCHANGED_LINE } from './block-format';
 
 /** How extract-state says a write of the plugin's note tools (`appended "…"`, `created with "…"`). */
 const NOTE_WRITE = /^(?:appended|created)\b/;
@@ -56,6 +56,9 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
     // (The agent's own words, whole: "  - Agent: But it's ordering by … instead of `id`.")
     if (typeof state.checked.fault === 'string' && state.checked.fault) out.push(`  - Agent: ${state.checked.fault}`);
   }
+  // The scripts it wrote for itself, before where it looked: one short line a model continuing
+  // needs not to write them again (readers missed it where the State's share ran out).
+  if (state.scratch.length) out.push(`- Scratch: ${state.scratch.slice(-MAX_LISTED).join(', ')}`);
   // The code it looked at and talked about, per file (the cause's own place is said with it).
   const looked = (Array.isArray(state.looked) ? state.looked : []).filter((p) => !(typeof state.causeAt === 'string' && state.causeAt.endsWith(`, line ${p.line}, ${p.name}`)));
   // (One file under two spellings — `/testbed/x.py` and `x.py` — is one; its names once each.)
@@ -74,7 +77,6 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   out.push(...searchLines(state.searches, asked));
   const last = state.lastAction;
   if (last && last.command !== leftOffCommand && last.command !== state.checked?.command) out.push(`- Last action: ${last.command} — ${last.outcome}`);
-  if (state.scratch.length) out.push(`- Scratch: ${state.scratch.slice(-MAX_LISTED).join(', ')}`);
   return out;
 }
 
@@ -158,4 +160,15 @@ export function searchLines(searches: TaskState['searches'], asked: AskedLines =
     out.push(`- Searches for ${label(request)}:\n${items[0] ?? ''}`, ...items.slice(1));
   }
   return out;
+}
+
+/** Where a run that edited source files stands since its last edit, as the State's heading says
+ * it: the test run since passed or failed, a check ran without a verdict, or none ran; null when
+ * it edited none (or only restored them). */
+export function stateStatus(state: TaskState | null | undefined): string | null {
+  if (!state || state.editing !== true || !state.changed.some((c) => !c.restored)) return null;
+  const check = state.checkedSinceEdit === true ? state.checked : null;
+  if (!check) return STATE_STATUS.untested;
+  if (check.passed) return STATE_STATUS.passed;
+  return check.outcome.startsWith('failed') ? STATE_STATUS.failed : STATE_STATUS.ran;
 }
