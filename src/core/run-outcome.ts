@@ -30,7 +30,7 @@ export const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception
 /** Lines a tool prints about itself, not about the work: pip's and npm's warnings and notices. */
 export const TOOL_NOISE = /^(?:WARNING:|DEPRECATION:|\[notice\]|npm (?:WARN|notice)\b)/;
 /** The line of a passing run that says so. */
-const PASS_LINE = /^(?:OK\b.*|Ran \d+ tests? in .*|.*\b\d+ passed\b.*|.*\ball (?:the )?(?:tests?|checks?) (?:passed|pass|work).*|.*\b(?:tests? passed|success(?:fully)?|works correctly|fixed)\b.*)$/i;
+const PASS_LINE = /^(?:OK\b.*|Ran \d+ tests? in .*|.*\b\d+ passed\b.*|.*\ball (?:the )?(?:tests?|checks?) (?:passed|pass|work).*|.*\b(?:tests? passed|success(?:fully)?|works correctly|fixed)\b.*|.*:\s*PASS(?:ED)?[.!]?)$/i;
 
 /** A line a script prints to say a check failed or showed the bug (marks and capitals it chose to
  * stand out: "❌ ISSUE: …", "BUG: …", "PROBLEM: …", "… (should be False but is True)"). */

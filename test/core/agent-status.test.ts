@@ -78,3 +78,10 @@ describe('the scratch scripts', () => {
     if (looked >= 0) expect(scratch).toBeLessThan(looked);
   });
 });
+
+describe('a verdict a check printed', () => {
+  it('reads "Result: PASS" as passed', () => {
+    const verdict: Step = ['Trying the fix.', 'python test_fix.py', 'Total: 25\nResult: PASS\n<returncode>0</returncode>'];
+    expect(heading([READ, EDIT, verdict])).toBe('State (edited, test passed):');
+  });
+});
