@@ -17,6 +17,7 @@ import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText, searchFi
 import { callArguments, noteToolCommand, PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, probesEnvironment, resultOf, shellCommand, withoutCd } from './tool-output';
 import { TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, neverStarted, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
 import { LIMITS, MAX_EARLIER } from './state-merge';
+import { withSaid } from './place-said';
 import { MAX_HOW, MAX_PRINTED, escapeRe, heredocBody, noteWriteHow, shellHow, shownCommand, toolHow, withPrinted } from './edit-how';
 
 // (Read by the other extractors from here, as before they had their own module.)
@@ -352,7 +353,8 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
     // (With the one it read last, named or not: where it stood in the code, the latest sighting.)
     const last = lastReadPlace(messages);
     const looked = last ? [...named.filter((p) => !(p.name === last.name && p.path === last.path)), last].slice(-LIMITS.looked) : named;
-    if (looked.length) state.looked = looked;
+    // (With what it said of each: what the code does, why it mattered.)
+    if (looked.length) state.looked = withSaid(looked, sentences, state.cause?.text);
     const found = searchFinds(messages).slice(-LIMITS.found);
     if (found.length) state.found = found;
   }

@@ -149,7 +149,7 @@ export interface TaskState {
   causeAt?: string;
   /** The definitions the agent looked at and talked about, where the tools showed them (the latest
    * few, in the order seen; code-places.ts). */
-  looked?: { path: string; line: number; name: string }[];
+  looked?: { path: string; line: number; name: string; said?: string }[];
   /** The definitions the agent's searches found the words it searched for in (code-places.ts
    * `searchFinds`): the lead a search gave, the latest few. */
   found?: { pattern: string; path: string; name: string }[];

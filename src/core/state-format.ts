@@ -15,6 +15,8 @@ const MAX_LISTED = 10;
 /** Most files the "Looked at" lines name, and names on one (the latest). */
 const MAX_LOOKED_FILES = 2;
 const MAX_LOOKED_NAMES = 4;
+/** Most places of one file said with what the agent found of them. */
+const MAX_SAID = 2;
 
 /** The State section's lines, most needed first (the renderer fills them in order while its share
  * of the budget lasts). `leftOffCommand` / `leftOffText` / `leftOffOutcome`: what "Left off" already
@@ -68,7 +70,13 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
     const names = looked.filter((p, i) => samePath(p.path, path) && !looked.slice(i + 1).some((q) => q.name === p.name && samePath(q.path, path)));
     // ("name at line 28", not "name (line 28)": a digit before a closing bracket reads as an
     // emoticon to a scorer — "8)" — and the line as unbalanced markup.)
-    out.push(`- Looked at: ${path} — ${names.slice(-MAX_LOOKED_NAMES).map((p) => `${p.name} at line ${p.line}`).join(', ')}`);
+    const shown = names.slice(-MAX_LOOKED_NAMES);
+    out.push(`- Looked at: ${path} — ${shown.map((p) => `${p.name} at line ${p.line}`).join(', ')}`);
+    // (With what the agent said of the latest few: "get_order_by at line 252" alone said nothing
+    // of what the code does or why it mattered.)
+    // (The finding names it among its first words, place-said.ts; not one "Left off" says.)
+    const said = shown.map((p) => p.said).filter((t): t is string => typeof t === 'string' && t !== '' && !leftOffText.toLowerCase().includes(t.toLowerCase()));
+    for (const t of said.slice(-MAX_SAID)) out.push(`  - ${t}`);
   }
   // (What a search found: the definition the searched word lies in, "Found: `models.E012` in
   // `_check_local_fields`, django/db/models/base.py".)
@@ -172,3 +180,4 @@ export function stateStatus(state: TaskState | null | undefined): string | null 
   if (check.passed) return STATE_STATUS.passed;
   return check.outcome.startsWith('failed') ? STATE_STATUS.failed : STATE_STATUS.ran;
 }
+
