@@ -34,7 +34,7 @@ const PASS_LINE = /^(?:OK\b.*|Ran \d+ tests? in .*|.*\b\d+ passed\b.*|.*\ball (?
 
 /** A line a script prints to say a check failed or showed the bug (marks and capitals it chose to
  * stand out: "❌ ISSUE: …", "BUG: …", "PROBLEM: …", "… (should be False but is True)"). */
-const BAD_VERDICT = /[❌✗✘]|\b(?:FAIL(?:ED|URE)?|BUG|ISSUE|PROBLEM|WRONG|MISMATCH)\b|\bshould (?:be|have|not|return|raise)\b.*\bbut\b|\b(?:incorrect(?:ly)?|wrong)\b/;
+export const BAD_VERDICT = /[❌✗✘]|\b(?:FAIL(?:ED|URE)?|BUG|ISSUE|PROBLEM|WRONG|MISMATCH)\b|\bshould (?:be|have|not|return|raise)\b.*\bbut\b|\b(?:incorrect(?:ly)?|wrong)\b/;
 /** A line a script prints to say a check passed ("✓ Uses name-based access", "PASS: …",
  * "Got exception (good!)", "This works correctly!"). */
 const GOOD_VERDICT = /[✓✔✅]|\b(?:PASS(?:ED)?|SUCCESS|OK)\b|\((?:good|expected|correct)\b|\b(?:works? (?:correctly|as expected)|as expected|is correct|correctly (?:handled|raised|returned))\b/i;

@@ -6,6 +6,7 @@
 import { samePath } from './extract-files';
 import type { TaskState } from './record';
 import { STATE_STATUS, UNCHANGED_LINE } from './block-format';
+import { BAD_VERDICT } from './run-outcome';
 
 /** How extract-state says a write of the plugin's note tools (`appended "…"`, `created with "…"`). */
 const NOTE_WRITE = /^(?:appended|created)\b/;
@@ -178,6 +179,8 @@ export function stateStatus(state: TaskState | null | undefined): string | null 
   const check = state.checkedSinceEdit === true ? state.checked : null;
   if (!check) return STATE_STATUS.untested;
   if (check.passed) return STATE_STATUS.passed;
-  return check.outcome.startsWith('failed') ? STATE_STATUS.failed : STATE_STATUS.ran;
+  // (A run that printed the bug — "✗ app.models import is MISSING!" — failed as a check.)
+  const printed = /^ran without error, printed: (.*)$/.exec(check.outcome)?.[1];
+  return check.outcome.startsWith('failed') || (printed !== undefined && BAD_VERDICT.test(printed)) ? STATE_STATUS.failed : STATE_STATUS.ran;
 }
 

@@ -32,6 +32,11 @@ describe("the State's heading after a source edit", () => {
     expect(heading([READ, EDIT, PRINTING])).toBe('State (edited, checked since):');
   });
 
+  it('says the test failed when the run since printed the bug, exiting 0', () => {
+    const bug: Step = ['Trying the example.', 'python repro.py', 'total: 30\n✗ BUG: the second discount is still lost\n<returncode>0</returncode>'];
+    expect(heading([READ, EDIT, bug])).toBe('State (edited, test failed):');
+  });
+
   it('takes a run whose runner is missing for no check: the edit stays untested', () => {
     const missing: Step = ['Running the tests.', 'python -m pytest tests/test_total.py', '/usr/bin/python: No module named pytest\n<returncode>1</returncode>'];
     expect(heading([READ, EDIT, missing])).toBe('State (edited, untested):');
