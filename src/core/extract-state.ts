@@ -336,7 +336,10 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       // its first line is wherever the range began, not what the step found.)
       // (A run of an edit script: what it printed last says what it did — "Fixed content setter logic".)
       const outcome = command !== null && VIEWS_FILE.test(withoutCd(command)) ? viewOutcome(result) : runsEdit || (command !== null && runsEditScript(command)) ? editOutcome(result) : actionOutcome(result, command ?? '');
-      if (shown) state.lastAction = { command: shown, outcome, sources: [m.id] };
+      // (A script written and not run says so, not "no output": what the step did.)
+      const written = scripts.length === 1 ? scripts[0] : ops.modified.length === 1 ? ops.modified[0] : undefined;
+      const wrote = outcome === 'no output' && !run && command !== null && heredocBody(command) && written ? `wrote ${written}` : outcome;
+      if (shown) state.lastAction = { command: shown, outcome: wrote, sources: [m.id] };
     }
   }
   state.changed = [...changed.values()];

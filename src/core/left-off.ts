@@ -75,7 +75,7 @@ export function leftOffOutcome(left: LeftOffLine, state: TaskState | null): void
   // failure or "no output" is said in words.)
   // (The state's own words — failed, no output, how much a view showed — are not output.)
   // (A search of the notes says the notes it found: "found Garden/Soil.md, Garden/Log.md".)
-  const said = outcome && (/^(?:failed\b|showed \d+ lines?(?:$| of `)|read, \d+ lines?$|found )/.test(outcome) || outcome === 'no output' || outcome === 'no matches' || outcome === 'no notes found' || outcome.includes('`') ? outcome : `\`${outcome}\``);
+  const said = outcome && (/^(?:failed\b|showed \d+ lines?(?:$| of `|, defining `)|read, \d+ lines?$|found |wrote )/.test(outcome) || outcome === 'no output' || outcome === 'no matches' || outcome === 'no notes found' || outcome.includes('`') ? outcome : `\`${outcome}\``);
   // A test or reproduction run is said as the State's check says it (passed, or its failure line).
   // (A script written and run in one call shows as "cat > t.py << 'EOF' … python t.py".)
   const ranCheck = (command: string, check: string): boolean => command === check || command.endsWith(` … ${check}`);

@@ -90,3 +90,12 @@ describe('a verdict a check printed', () => {
     expect(heading([READ, EDIT, verdict])).toBe('State (edited, test passed):');
   });
 });
+
+describe('a script written and not run', () => {
+  it('says it was written, not "no output"', () => {
+    const write: Step = ['I will reproduce it.', "cat > repro_total.py << 'EOF'\n# Two lines, one discount each\nfrom billing.total import total\nprint(total([(10, 1), (20, 0.5)]))\nEOF", ''];
+    const { block } = compacted(run(TASK, [READ, write]));
+    expect(block).toMatch(/- Ran: cat > repro_total\.py.* — wrote repro_total\.py$/m);
+    expect(block).not.toContain('— no output');
+  });
+});
