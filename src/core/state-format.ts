@@ -13,6 +13,9 @@ const NOTE_WRITE = /^(?:appended|created)\b/;
 
 /** Longest list of scratch files or notes written on one line. */
 const MAX_LISTED = 10;
+/** Most scratch files named: the latest, those a continuation may run again (a long list did not
+ * fit the State's share of a full block, and went missing whole). */
+const MAX_SCRATCH = 6;
 /** Most files the "Looked at" lines name, and names on one (the latest). */
 const MAX_LOOKED_FILES = 2;
 const MAX_LOOKED_NAMES = 4;
@@ -61,7 +64,7 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   }
   // The scripts it wrote for itself, before where it looked: one short line a model continuing
   // needs not to write them again (readers missed it where the State's share ran out).
-  if (state.scratch.length) out.push(`- Scratch: ${state.scratch.slice(-MAX_LISTED).join(', ')}`);
+  if (state.scratch.length) out.push(`- Scratch: ${state.scratch.slice(-MAX_SCRATCH).join(', ')}`);
   // The code it looked at and talked about, per file (the cause's own place is said with it).
   const looked = (Array.isArray(state.looked) ? state.looked : []).filter((p) => !(typeof state.causeAt === 'string' && state.causeAt.endsWith(`, line ${p.line}, ${p.name}`)));
   // (One file under two spellings — `/testbed/x.py` and `x.py` — is one; its names once each.)

@@ -84,6 +84,14 @@ describe('the scratch scripts', () => {
   });
 });
 
+describe('a long scratch list', () => {
+  it('names the latest six scripts: a short line fits where the whole list did not', () => {
+    const writes: Step[] = Array.from({ length: 9 }, (_, i) => [`Script ${i + 1}.`, `cat > try_${i + 1}.py << 'EOF'\nprint(${i + 1})\nEOF`, ''] as const);
+    const line = compacted(run(TASK, [READ, ...writes, PRINTING])).block.split('\n').find((l) => l.startsWith('- Scratch:'));
+    expect(line).toBe('- Scratch: try_4.py, try_5.py, try_6.py, try_7.py, try_8.py, try_9.py');
+  });
+});
+
 describe('a verdict a check printed', () => {
   it('reads "Result: PASS" as passed', () => {
     const verdict: Step = ['Trying the fix.', 'python test_fix.py', 'Total: 25\nResult: PASS\n<returncode>0</returncode>'];
