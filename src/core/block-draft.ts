@@ -52,7 +52,10 @@ export class BlockDraft {
     const key = dedupeKey(bare);
     // (The State section says what each line says about the work even when "Left off" shows the
     // same command: it is the list of what was changed.)
-    if (id !== 'goal' && id !== 'leftOff' && id !== 'state' && (this.shown.has(key) || (this.goalText !== '' && this.goalText.includes(bare)))) return true;
+    // (But a sentence under a State line — what the agent said of the code it looked at — is not
+    // said twice: a key fact may have said it first.)
+    const stateSentence = id === 'state' && /^ {2}- .*[.!]$/.test(line);
+    if (id !== 'goal' && id !== 'leftOff' && (id !== 'state' || stateSentence) && (this.shown.has(key) || (this.goalText !== '' && this.goalText.includes(bare)))) return true;
     // Nor what the latest request or "Left off" already says ("Done: the fence line is in [[…]]. Do
     // you want …?").
     if (id !== 'request' && id !== 'leftOff' && id !== 'nextStep' && id !== 'state' && this.tasksLower !== '' && bare.length >= 20 && this.tasksLower.includes(bare.toLowerCase())) return true;

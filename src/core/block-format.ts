@@ -73,6 +73,22 @@ export const HEADINGS: Record<SectionId, string> = {
  * and the heading that says it instead when more State lines follow. */
 export const UNCHANGED_LINE = '- Changed: no source file edited yet';
 export const STATE_UNCHANGED = 'State (source files unchanged):';
+/** Where a run that edited source files stands since its last edit (state-format.ts): the State's
+ * heading says it when the block has room for the longer heading (the renderer puts it first among
+ * the State's lines). Readers could not tell whether a fix was in place and tested. (At most four
+ * words before the colon.) */
+export const STATE_STATUS = {
+  passed: 'State (edited, test passed):',
+  failed: 'State (edited, test failed):',
+  ran: 'State (edited, checked since):',
+  untested: 'State (edited, untested):',
+} as const;
+const STATUS_HEADINGS: readonly string[] = Object.values(STATE_STATUS);
+/** The heading a State's first line says (it is not shown as a line), or undefined. */
+function stateHeading(first: string | undefined): string | undefined {
+  if (first === UNCHANGED_LINE) return STATE_UNCHANGED;
+  return first !== undefined && STATUS_HEADINGS.includes(first) ? first : undefined;
+}
 
 /** Formats a list line of paths. Paths are written out whole: a factored-out directory would make
  * the block name files that appear nowhere in it ("under django/: db/models.py"). */
@@ -242,8 +258,12 @@ export function assemble(lines: ReadonlyMap<SectionId, readonly string[]>): stri
     if (!ls?.length) continue;
     // (A State that opens on "nothing edited" says so in its heading, when lines follow it: the
     // reader learns it first, in the block's own words rather than a line of no source's.)
-    if (id === 'state' && ls.length > 1 && ls[0] === UNCHANGED_LINE) {
-      body.push(STATE_UNCHANGED, ...ls.slice(1));
+    // (So does one that edited: whether a check ran since, and how it went.)
+    // (A status heading left with no line under it by the final trim says nothing.)
+    if (id === 'state' && ls.length === 1 && STATUS_HEADINGS.includes(ls[0] as string)) continue;
+    const heading = id === 'state' && ls.length > 1 ? stateHeading(ls[0]) : undefined;
+    if (heading) {
+      body.push(heading, ...ls.slice(1));
       continue;
     }
     if (needsHeading(id)) body.push(HEADINGS[id]);
@@ -297,7 +317,7 @@ export function hasSections(block: string): boolean {
 function sectionOfLine(line: string): SectionId | undefined {
   // ("Left off, John: …": between two people the line names who said it.)
   if (LEFT_OFF_NAMED.test(line)) return 'leftOff';
-  if (line === STATE_UNCHANGED) return 'state';
+  if (line === STATE_UNCHANGED || STATUS_HEADINGS.includes(line)) return 'state';
   return ORDER.find((s) => line === HEADINGS[s] || line.startsWith(`${HEADINGS[s]}${needsHeading(s) ? '' : ' '}`));
 }
 const LEFT_OFF_NAMED = /^Left off, [^:\n]{1,40}: /;

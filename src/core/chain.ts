@@ -3,7 +3,7 @@
 // nothing is duplicated; lists are bounded so the record (and the block) cannot grow without end.
 import { mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { closeTasks, errorKey } from './extract-summary';
-import { mergeState } from './extract-state';
+import { mergeState } from './state-merge';
 import type { CompactionRecord, ErrorLine, FileEntry, Reference, SourcedLine } from './record';
 import { dedupeKey } from './text';
 import { mergeThreads } from './threads';

@@ -11,6 +11,8 @@ export interface CodePlace {
   path: string;
   line: number;
   name: string;
+  /** What the agent said of it, its own finding (place-said.ts). */
+  said?: string;
 }
 
 /** A definition line, after its line number: `def name(`, `class Name`, `function name`. */

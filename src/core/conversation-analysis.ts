@@ -6,6 +6,7 @@
 // now" with a focus, a retry, another budget — redoes only what depends on the options: the fact
 // ranking and the render. Records are values (an edit makes a new one), so the previous record is
 // compared by identity. What is handed out is a copy: the record built from it is the caller's.
+import { tellsStory } from './fact-prior';
 import { selectFactsPool, type FactPool } from './extract-facts';
 import { fileOpsOfCall, mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { addReferences, findReferences, type FoundReference } from './extract-references';
@@ -168,7 +169,8 @@ function fresh(removed: readonly ChatMessage[], all: Sentence[], previous: Compa
   // (One pass for the three, in the order they were applied one after the other: the settled
   // failures' test keeps state, and sees only what the pending plans' test kept.)
   const settledKeeps = agent ? settledFailureFilter(errors, removed) : null;
-  const ranked = agent ? sentences.filter((s, i) => (s.message <= lastEdit || !statesPlan(s)) && (settledKeeps === null || settledKeeps(s)) && !isListFragment(s) && !isCaseItem(sentences, i)) : kind === 'assist' ? withoutRetried(sentences, removed) : sentences;
+  // (Nor, in work through a shell, the reporter's story in the task: fact-prior.ts `tellsStory`.)
+  const ranked = agent ? sentences.filter((s, i) => (s.message <= lastEdit || !statesPlan(s)) && (settledKeeps === null || settledKeeps(s)) && !isListFragment(s) && !isCaseItem(sentences, i) && !(shell && tellsStory(s))) : kind === 'assist' ? withoutRetried(sentences, removed) : sentences;
   const speakerNames = speakers ? [speakers.user, speakers.assistant].filter((n): n is string => !!n) : undefined;
   const pool = selectFactsPool(ranked, {
     ...(kind === 'assist' ? { threadOf } : {}),

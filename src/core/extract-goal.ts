@@ -265,7 +265,7 @@ export function extractTaskLines(messages: readonly ChatMessage[], sentences: re
 /** A step the agent announces ("Let me read the method:", "Now I'll run the tests."): what the
  * tool call after it does. ("I need to call django.setup()." says what it found it must do: a
  * finding, kept before the step.) */
-const INTENTION = /^(?:(?:next|now|then|finally|first|ok(?:ay)?|so|good|great|alright)[,!]?\s+)*(?:I['’]ll|I will|let me|let['’]s)\b/i;
+export const INTENTION = /^(?:(?:next|now|then|finally|first|ok(?:ay)?|so|good|great|alright)[,!]?\s+)*(?:I['’]ll|I will|let me|let['’]s)\b/i;
 /** Most words of what an acting message found, said before the step it announces. */
 const FINDING_WORDS = 36;
 

@@ -15,16 +15,14 @@ import { latestCause, latestPlan, type TaskText } from './agent-cause';
 import { isRequest } from './extract-goal';
 import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText, searchFinds } from './code-places';
 import { callArguments, noteToolCommand, PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, probesEnvironment, resultOf, shellCommand, withoutCd } from './tool-output';
-import { TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
+import { TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, neverStarted, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
+import { LIMITS, MAX_EARLIER } from './state-merge';
+import { withSaid } from './place-said';
 import { MAX_HOW, MAX_PRINTED, escapeRe, heredocBody, noteWriteHow, shellHow, shownCommand, toolHow, withPrinted } from './edit-how';
 
 // (Read by the other extractors from here, as before they had their own module.)
 export { resultOf, shellCommand };
 
-/** Most earlier edits of one file a state keeps beside its latest. */
-const MAX_EARLIER = 2;
-/** Bounds of the lists a chain carries. */
-const LIMITS = { changed: 12, scratch: 24, notesRead: 24, searches: 6, notes: 8, looked: 8, editScripts: 8, found: 2 };
 
 const BACKUP = /(?:\.(?:backup|bak|orig|old|save|tmp)|~)$/i;
 const SCRIPT_EXT = /\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl|php|txt|patch|diff|log|out|json)$/i;
@@ -324,7 +322,8 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       const run = command !== null ? runLine(command) : '';
       // (A run of a script that edits source files is the edit, not a check of the work.)
       const runsEdit = [...editScripts.keys()].some((w) => new RegExp(`(?:^|[\\s/])${escapeRe(w.slice(w.lastIndexOf('/') + 1))}(?:\\s|$)`).test(run));
-      if (run && !runsEdit) {
+      // (Nor a run whose runner was missing: it checked nothing.)
+      if (run && !runsEdit && !neverStarted(run, result)) {
         // (What the agent said of it next quotes the line that mattered.)
         const remark = remarkAfter(messages, at);
         const { passed, outcome } = outcomeOf(result, remark, reportedText);
@@ -337,7 +336,10 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       // its first line is wherever the range began, not what the step found.)
       // (A run of an edit script: what it printed last says what it did — "Fixed content setter logic".)
       const outcome = command !== null && VIEWS_FILE.test(withoutCd(command)) ? viewOutcome(result) : runsEdit || (command !== null && runsEditScript(command)) ? editOutcome(result) : actionOutcome(result, command ?? '');
-      if (shown) state.lastAction = { command: shown, outcome, sources: [m.id] };
+      // (A script written and not run says so, not "no output": what the step did.)
+      const written = scripts.length === 1 ? scripts[0] : ops.modified.length === 1 ? ops.modified[0] : undefined;
+      const wrote = outcome === 'no output' && !run && command !== null && heredocBody(command) && written ? `wrote ${written}` : outcome;
+      if (shown) state.lastAction = { command: shown, outcome: wrote, sources: [m.id] };
     }
   }
   state.changed = [...changed.values()];
@@ -354,75 +356,17 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
     // (With the one it read last, named or not: where it stood in the code, the latest sighting.)
     const last = lastReadPlace(messages);
     const looked = last ? [...named.filter((p) => !(p.name === last.name && p.path === last.path)), last].slice(-LIMITS.looked) : named;
-    if (looked.length) state.looked = looked;
+    // (With what it said of each: what the code does, why it mattered.)
+    if (looked.length) state.looked = withSaid(looked, sentences, state.cause?.text);
     const found = searchFinds(messages).slice(-LIMITS.found);
     if (found.length) state.found = found;
   }
   // (The index by id only when a file was changed: most compactions change none.)
   const index = state.changed.length ? new Map(messages.map((m, i) => [m.id, i])) : null;
   const lastEdit = index ? Math.max(-1, ...state.changed.flatMap((c) => c.sources.map((id) => index.get(id) ?? -1))) : -1;
+  // (Whether the last check came after the last edit: the block says if the fix was tested.)
+  if (index && state.checked) state.checkedSinceEdit = (index.get(state.checked.sources[0] ?? '') ?? -1) > lastEdit;
   const plan = latestPlan(sentences, lastEdit, said);
   if (plan && !(state.cause?.text ?? '').includes(plan.text)) state.plan = plan;
   return state;
-}
-
-/** The state carried forward: this round's changes merged into the earlier ones (a file keeps its
- * place, its latest edit wins), the latest check, cause and action when this round has them. */
-export function mergeState(earlier: TaskState | null | undefined, fresh: TaskState): TaskState {
-  if (!earlier) return fresh;
-  const changed: ChangedFile[] = earlier.changed.map((c) => ({ ...c, sources: [...c.sources], ...(c.earlier ? { earlier: [...c.earlier] } : {}) }));
-  for (const c of fresh.changed) {
-    const at = changed.findIndex((x) => samePath(x.path, c.path));
-    if (at < 0) changed.push({ ...c, sources: [...c.sources], ...(c.earlier ? { earlier: [...c.earlier] } : {}) });
-    else {
-      const into = changed[at] as ChangedFile;
-      if (c.restored) into.restored = true;
-      else {
-        if (c.how && c.how !== into.how) {
-          const before = [...(into.earlier ?? []), ...(into.how ? [into.how] : []), ...(c.earlier ?? [])].filter((h) => h !== c.how);
-          into.earlier = before.slice(-MAX_EARLIER);
-          into.how = c.how;
-        }
-        into.edits = (into.edits ?? 1) + (c.edits ?? 1);
-        delete into.restored;
-      }
-      for (const id of c.sources) if (!into.sources.includes(id)) into.sources.push(id);
-    }
-  }
-  const union = (a: readonly string[], b: readonly string[], limit: number): string[] => {
-    const out = [...a];
-    for (const x of b) if (!out.some((y) => samePath(y, x))) out.push(x);
-    return out.slice(Math.max(0, out.length - limit));
-  };
-  return {
-    changed: changed.slice(Math.max(0, changed.length - LIMITS.changed)),
-    scratch: union(earlier.scratch, fresh.scratch, LIMITS.scratch).filter((p) => !changed.some((c) => samePath(c.path, p))),
-    checked: fresh.checked ?? earlier.checked,
-    cause: fresh.cause ?? earlier.cause,
-    ...((fresh.cause ? fresh.causeAt : earlier.causeAt) ? { causeAt: fresh.cause ? fresh.causeAt : earlier.causeAt } : {}),
-    notesRead: union(earlier.notesRead, fresh.notesRead, LIMITS.notesRead),
-    searches: [...earlier.searches, ...fresh.searches].slice(-LIMITS.searches),
-    lastAction: fresh.lastAction ?? earlier.lastAction,
-    ...(earlier.editing || fresh.editing ? { editing: true } : {}),
-    ...lookedUnion(earlier.looked, fresh.looked),
-    ...foundUnion(earlier.found, fresh.found),
-    // (extractState starts from the earlier scripts: the fresh list holds them.)
-    ...((fresh.editScripts ?? earlier.editScripts) ? { editScripts: fresh.editScripts ?? earlier.editScripts } : {}),
-    // (A fix planned earlier is made once this round edits a source file without planning again.)
-    ...(fresh.plan ? { plan: fresh.plan } : earlier.plan && !fresh.changed.length ? { plan: earlier.plan } : {}),
-  };
-}
-
-/** The places looked at over the rounds: one per name and file, the latest sighting last. */
-function lookedUnion(earlier: TaskState['looked'], fresh: TaskState['looked']): Pick<TaskState, 'looked'> {
-  const all = [...(earlier ?? []), ...(fresh ?? [])];
-  const out = all.filter((p, i) => !all.slice(i + 1).some((q) => q.name === p.name && q.path === p.path));
-  return out.length ? { looked: out.slice(Math.max(0, out.length - LIMITS.looked)) } : {};
-}
-
-/** What the searches found over the rounds: one per word and definition, the latest last. */
-function foundUnion(earlier: TaskState['found'], fresh: TaskState['found']): Pick<TaskState, 'found'> {
-  const all = [...(Array.isArray(earlier) ? earlier : []), ...(fresh ?? [])];
-  const out = all.filter((f, i) => !all.slice(i + 1).some((g) => g.pattern === f.pattern && g.name === f.name));
-  return out.length ? { found: out.slice(Math.max(0, out.length - LIMITS.found)) } : {};
 }

@@ -122,6 +122,18 @@ const REPORTS_BUG = /`|\w_\w|[a-z]\.[a-z]|\(\)|\b(?:expect(?:s|ed)?|should|inste
 /** The weight of an agent run's task sentence telling the reporter's story (see priorOf). */
 const STORY_RANK = 0.4;
 
+/** A sentence of an agent run's task telling the reporter's story ("I also deleted my venv and
+ * recreated it.", "Hope my notes will help you fixing the issue."): first person, no question,
+ * nothing of the bug (see REPORTS_BUG). In work through a shell no key fact: readers took these
+ * for the task said again, beside the Goal and what the agent found. */
+export function tellsStory(s: Sentence): boolean {
+  return s.role === 'user' && !s.code && (s.traits & FIRST_PERSON) !== 0 && !(s.traits & QUESTION) && !REPORTS_BUG.test(s.text) && !ASKS_FOR_CHANGE.test(s.text);
+}
+/** A reporter's sentence asking for a change or saying why the bug happens ("I'd suggest to add
+ * this CSS class", "it would be nice to be able to pass a custom encoder", "… because they
+ * compare as equal"): the task, not their story. */
+const ASKS_FOR_CHANGE = /\b(?:suggest|propose|would (?:be|make) (?:it )?(?:nice|better|good|great|easier)|wish|want|need|because|add|pass|use|allow)\b/i;
+
 /** The prior of sentence `s` shown as `text` (itself, a clause of it, or it with its referent). */
 export function priorOf(s: Sentence, text: string, ctx: PriorContext): number {
   const { kind, lastMessage } = ctx;

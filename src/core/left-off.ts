@@ -2,12 +2,14 @@
 // ends as a sentence with the command it ran under it, a next step announced before a later tool
 // call is none, and the command's outcome in one line is the State's reading of the same action.
 // compact.ts calls these after the task lines and the State are read. Pure (they set the lines given).
-import type { extractTaskLines } from './extract-goal';
+import { INTENTION, type extractTaskLines } from './extract-goal';
 import type { ChatMessage } from './messages';
 import type { LeftOffLine, TaskState } from './record';
 import { runsEditScript, shellCommand } from './extract-state';
 import { shownCommand } from './edit-how';
 import { squash } from './text';
+import { contentWords } from './word-scan';
+import { splitSentences } from './sentence-split';
 
 /**
  * Where the work was left off, as the latest action says: a line announcing what follows ("Let me
@@ -24,13 +26,29 @@ export function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed
     const full = call ? shellCommand(call) : null;
     const alone = left.text === left.command;
     left.command = shownCommand(full ?? left.command);
-    if (alone) left.text = left.command;
+    // (What it found is kept; the step it announced is the command under the line — readers took
+    // "Left off: Let me examine the method." for a lead-in, and one announced a step or two before
+    // the last call named a step it no longer stood at.)
+    const found = alone ? '' : withoutSteps(left.text);
+    left.text = found || left.command;
   }
   const next = task.nextStep;
   if (!next) return;
   const at = removed.findIndex((m) => m.id === next.sources[0]);
   const later = removed.slice(at + 1).some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
   if (at >= 0 && later) task.nextStep = null;
+}
+
+/** Fewest content words of what is left once the steps are out for it to say anything ("Great!"
+ * says nothing). */
+const FOUND_MIN_WORDS = 3;
+
+/** A left-off line without the steps it announces ("Let me look at …", "Now I'll run …"): what
+ * the agent found before them, or '' when that is nothing. */
+export function withoutSteps(text: string): string {
+  const kept = splitSentences(text).filter((s) => !INTENTION.test(s));
+  const found = kept.join(' ');
+  return contentWords(found).length >= FOUND_MIN_WORDS ? found : '';
 }
 
 /** "this function" and the like: a pointer at code the output showed. */
@@ -57,7 +75,7 @@ export function leftOffOutcome(left: LeftOffLine, state: TaskState | null): void
   // failure or "no output" is said in words.)
   // (The state's own words — failed, no output, how much a view showed — are not output.)
   // (A search of the notes says the notes it found: "found Garden/Soil.md, Garden/Log.md".)
-  const said = outcome && (/^(?:failed\b|showed \d+ lines?(?:$| of `)|read, \d+ lines?$|found )/.test(outcome) || outcome === 'no output' || outcome === 'no matches' || outcome === 'no notes found' || outcome.includes('`') ? outcome : `\`${outcome}\``);
+  const said = outcome && (/^(?:failed\b|showed \d+ lines?(?:$| of `|, defining `)|read, \d+ lines?$|found |wrote )/.test(outcome) || outcome === 'no output' || outcome === 'no matches' || outcome === 'no notes found' || outcome.includes('`') ? outcome : `\`${outcome}\``);
   // A test or reproduction run is said as the State's check says it (passed, or its failure line).
   // (A script written and run in one call shows as "cat > t.py << 'EOF' … python t.py".)
   const ranCheck = (command: string, check: string): boolean => command === check || command.endsWith(` … ${check}`);

@@ -140,6 +140,8 @@ export interface TaskState {
   /** Files the agent made for itself: reproduction and test scripts, backups, files under /tmp. */
   scratch: string[];
   checked: CheckLine | null;
+  /** The check ran after the last source edit (absent: no edit, or none known). */
+  checkedSinceEdit?: boolean;
   /** The agent's latest conclusion about the cause. */
   cause: SourcedLine | null;
   /** Where the code the cause names is defined, as the tools showed it ("django/http/response.py,
@@ -147,7 +149,7 @@ export interface TaskState {
   causeAt?: string;
   /** The definitions the agent looked at and talked about, where the tools showed them (the latest
    * few, in the order seen; code-places.ts). */
-  looked?: { path: string; line: number; name: string }[];
+  looked?: { path: string; line: number; name: string; said?: string }[];
   /** The definitions the agent's searches found the words it searched for in (code-places.ts
    * `searchFinds`): the lead a search gave, the latest few. */
   found?: { pattern: string; path: string; name: string }[];

@@ -6,7 +6,7 @@
 import type { ErrorLine, FileEntry, Reference } from './record';
 import { blockMargin, shareFor } from './block-margin';
 import type { TokenizerFamily } from './tokenizer-family';
-import { assemble, OUTCOME_MARK, outputLine, RAN_PREFIX, resolutionLine, type SectionId } from './block-format';
+import { assemble, HEADINGS, OUTCOME_MARK, outputLine, RAN_PREFIX, resolutionLine, type SectionId } from './block-format';
 import { dropLoneSurrogates, isLeadIn, squash } from './text';
 import { RESOLVED_BY_INSTALL, errorText } from './error-fate';
 
@@ -105,6 +105,18 @@ export function orderFiles(files: readonly FileEntry[]): string[] {
 /** References, most cited first, then most recent. */
 export function orderRefs(refs: readonly Reference[]): string[] {
   return [...refs].sort((a, b) => b.count - a.count || b.last - a.last || (a.text < b.text ? -1 : 1)).map((r) => r.text);
+}
+
+/** The State's heading saying where an edited run stands (`status`, state-format.ts), put first
+ * among its lines for `assemble` to show as the heading, when the State is shown and the longer
+ * heading fits; returns the room used. */
+export function addStateStatus(lines: Lines, status: string | null, used: number, target: number, cost: Cost): number {
+  const state = lines.get('state');
+  if (!status || !state?.length) return used;
+  const extra = Math.max(0, cost(status) - cost(HEADINGS.state));
+  if (used + extra > target) return used;
+  state.unshift(status);
+  return used + extra;
 }
 
 const FENCE = /^\s*```/;

@@ -132,7 +132,11 @@ export function addLeftOff(draft: BlockDraft, record: CompactionRecord, requestT
   // (Between two people, who said it: "Left off, John: …"; either could have.)
   const leftOffRole = record.leftOff ? roleOf(record.leftOff.sources[0] ?? '') : undefined;
   const leftOffWho = speakers && (leftOffRole === 'user' || leftOffRole === 'assistant') ? speakers[leftOffRole] : undefined;
-  const leftOffText = commandOnly ? (draft.add('leftOff', leftOffLabel(), target) ? record.leftOff?.text.toLowerCase() ?? '' : '') : addLeftOffLine(draft, record, requestText, input, leftOffWho).toLowerCase();
+  // (What the agent found before its last command, when it has no room: the command alone still
+  // says where the work stands.)
+  const withLine = commandOnly ? '' : addLeftOffLine(draft, record, requestText, input, leftOffWho).toLowerCase();
+  const alone = commandOnly || (!withLine && input.work && !!record.leftOff?.command);
+  const leftOffText = alone ? (draft.add('leftOff', leftOffLabel(), target) ? record.leftOff?.command?.toLowerCase() ?? '' : '') : withLine;
   draft.tasksLower = `${requestText}\n${leftOffText}`.toLowerCase();
   if (leftOffText) {
     draft.shown.add(dedupeKey(leftOffText));
@@ -145,7 +149,7 @@ export function addLeftOff(draft: BlockDraft, record: CompactionRecord, requestT
     // (With its outcome in one line, when the state read one: what the last step showed.)
     const ran = command !== undefined && command !== '' && !isLeadIn(command) && balancedMarkup(command) && (draft.add('leftOff', ranLine(command, record.leftOff?.outcome), target) || draft.add('leftOff', ranLine(command), target));
     // A line that announces the command ("Let me read the method:") is shown with it or not at all.
-    if (!ran && (commandOnly || isLeadIn(leftOffText))) {
+    if (!ran && (alone || isLeadIn(leftOffText))) {
       draft.remove('leftOff');
       draft.shown.delete(dedupeKey(leftOffText));
       draft.tasksLower = requestText.toLowerCase();

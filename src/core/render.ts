@@ -24,7 +24,8 @@ import { FactMemo, KeyFacts, factPool, saidAboveTest } from './render-facts';
 import { estimateTokens, tokenizerFamily } from './tokens';
 import { squash } from './text';
 import { FactLayout } from './thread-format';
-import { addCommandOutput, addResolutions, trimToFit } from './render-extras';
+import { addCommandOutput, addResolutions, addStateStatus, trimToFit } from './render-extras';
+import { stateStatus } from './state-format';
 
 export interface RenderOptions {
   budgetTokens: number;
@@ -86,6 +87,8 @@ function renderWith(record: CompactionRecord, options: RenderOptions, roleOf: (i
   const tasks = addTaskLines(draft, record, { work, threads, manyThreads, roleOf, speakers });
   const sections = addSections(draft, record, { work, staleGoal: tasks.staleGoal, threads, manyThreads, leftOffText: tasks.leftOffText, goalText: tasks.goalText, requestText: tasks.requestText, target });
 
+  // The State's heading says whether the fix was tested since, when the longer heading fits.
+  draft.used = addStateStatus(draft.lines, stateStatus(record.state), draft.used, target, cost);
   // Key facts take everything left (render-facts.ts).
   const facts = new KeyFacts(draft, layout, manyThreads, saidAboveTest(record, tasks), memo);
   const pool = factPool(record, manyThreads);

@@ -30,11 +30,11 @@ export const FAILURE_LINE = /^(?:(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception
 /** Lines a tool prints about itself, not about the work: pip's and npm's warnings and notices. */
 export const TOOL_NOISE = /^(?:WARNING:|DEPRECATION:|\[notice\]|npm (?:WARN|notice)\b)/;
 /** The line of a passing run that says so. */
-const PASS_LINE = /^(?:OK\b.*|Ran \d+ tests? in .*|.*\b\d+ passed\b.*|.*\ball (?:the )?(?:tests?|checks?) (?:passed|pass|work).*|.*\b(?:tests? passed|success(?:fully)?|works correctly|fixed)\b.*)$/i;
+const PASS_LINE = /^(?:OK\b.*|Ran \d+ tests? in .*|.*\b\d+ passed\b.*|.*\ball (?:the )?(?:tests?|checks?) (?:passed|pass|work).*|.*\b(?:tests? passed|success(?:fully)?|works correctly|fixed)\b.*|.*:\s*PASS(?:ED)?[.!]?)$/i;
 
 /** A line a script prints to say a check failed or showed the bug (marks and capitals it chose to
  * stand out: "❌ ISSUE: …", "BUG: …", "PROBLEM: …", "… (should be False but is True)"). */
-const BAD_VERDICT = /[❌✗✘]|\b(?:FAIL(?:ED|URE)?|BUG|ISSUE|PROBLEM|WRONG|MISMATCH)\b|\bshould (?:be|have|not|return|raise)\b.*\bbut\b|\b(?:incorrect(?:ly)?|wrong)\b/;
+export const BAD_VERDICT = /[❌✗✘]|\b(?:FAIL(?:ED|URE)?|BUG|ISSUE|PROBLEM|WRONG|MISMATCH)\b|\bshould (?:be|have|not|return|raise)\b.*\bbut\b|\b(?:incorrect(?:ly)?|wrong)\b/;
 /** A line a script prints to say a check passed ("✓ Uses name-based access", "PASS: …",
  * "Got exception (good!)", "This works correctly!"). */
 const GOOD_VERDICT = /[✓✔✅]|\b(?:PASS(?:ED)?|SUCCESS|OK)\b|\((?:good|expected|correct)\b|\b(?:works? (?:correctly|as expected)|as expected|is correct|correctly (?:handled|raised|returned))\b/i;
@@ -136,6 +136,19 @@ export function outcomeOf(result: RunResult, remark = '', task: () => string = (
   return { passed: false, outcome: shown ? `ran without error, printed: ${wholeLine(shown)}` : 'ran without error, no output' };
 }
 
+/** A run that never started: its runner missing ("No module named pytest" for `python -m pytest`,
+ * "pytest: command not found"). It checked nothing: the check before it still says where the
+ * work stands. */
+export function neverStarted(command: string, result: RunResult): boolean {
+  const text = result.text.trim();
+  if (text.split('\n').length > 3) return false;
+  const escape = (x: string): string => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const module = /\bpython[\d.]*\s+-m\s+([\w.]+)/.exec(command)?.[1];
+  if (module && new RegExp(`No module named '?${escape(module)}'?\\s*$`, 'm').test(text)) return true;
+  const first = (withoutCd(command).trim().split(/\s+/)[0] ?? '').replace(/^.*\//, '');
+  return first !== '' && new RegExp(`(?:^|\\s)${escape(first)}: (?:command )?not found`, 'm').test(text);
+}
+
 /** A search command (grep, ripgrep, git grep): its return code 1 says it found nothing. */
 const SEARCHES = /^(?:e?grep|rg|ag|git\s+grep)\b/;
 
@@ -155,7 +168,31 @@ export function viewOutcome(result: RunResult): string {
   // 20 lines of `get_order_dir`: \"Return the field name and direction for an order
   // specification.\"" — how many lines alone says nothing once the output is gone.)
   const doc = docOfShown(lines);
-  return doc ? `showed ${n} lines of \`${doc.name}\`: "${doc.text}"` : `showed ${n} lines`;
+  if (doc) return `showed ${n} lines of \`${doc.name}\`: "${doc.text}"`;
+  // (Else the definitions it showed: "showed 16 lines" alone told readers nothing of what was read.)
+  const names = definedIn(lines);
+  const more = names.length > MAX_NAMED ? ` and ${names.length - MAX_NAMED} more` : '';
+  return names.length ? `showed ${n} lines, defining ${names.slice(0, MAX_NAMED).map((x) => `\`${x}\``).join(', ')}${more}` : `showed ${n} lines`;
+}
+
+/** Most definitions a view's outcome names. */
+const MAX_NAMED = 4;
+/** A definition line (after its number): `def name(`, `class Name`, `function name`. */
+const DEFINES = /^\s*(?:export\s+)?(?:async\s+)?(?:def|class|function|func|fn)\s+([A-Za-z_$][\w$]*)/;
+
+/** Last lines of a view in which a definition only peeks in: the next function after the one read
+ * (code-places.ts reads a range's first half the same way). */
+const PEEKING = 3;
+
+/** The names the lines shown define, in order, once each (not one opening in the last lines). */
+function definedIn(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  const end = lines.length > 2 * PEEKING ? lines.length - PEEKING : lines.length;
+  for (const l of lines.slice(0, end)) {
+    const name = DEFINES.exec(unnumbered(l))?.[1];
+    if (name && !out.includes(name)) out.push(name);
+  }
+  return out;
 }
 
 /** A line shown without its number (grep -n, cat -n). */

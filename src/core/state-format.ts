@@ -5,16 +5,22 @@
 // short labels. Pure.
 import { samePath } from './extract-files';
 import type { TaskState } from './record';
-import { UNCHANGED_LINE } from './block-format';
+import { STATE_STATUS, UNCHANGED_LINE } from './block-format';
+import { BAD_VERDICT } from './run-outcome';
 
 /** How extract-state says a write of the plugin's note tools (`appended "…"`, `created with "…"`). */
 const NOTE_WRITE = /^(?:appended|created)\b/;
 
 /** Longest list of scratch files or notes written on one line. */
 const MAX_LISTED = 10;
+/** Most scratch files named: the latest, those a continuation may run again (a long list did not
+ * fit the State's share of a full block, and went missing whole). */
+const MAX_SCRATCH = 6;
 /** Most files the "Looked at" lines name, and names on one (the latest). */
 const MAX_LOOKED_FILES = 2;
 const MAX_LOOKED_NAMES = 4;
+/** Most places of one file said with what the agent found of them. */
+const MAX_SAID = 2;
 
 /** The State section's lines, most needed first (the renderer fills them in order while its share
  * of the budget lasts). `leftOffCommand` / `leftOffText` / `leftOffOutcome`: what "Left off" already
@@ -56,6 +62,9 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
     // (The agent's own words, whole: "  - Agent: But it's ordering by … instead of `id`.")
     if (typeof state.checked.fault === 'string' && state.checked.fault) out.push(`  - Agent: ${state.checked.fault}`);
   }
+  // The scripts it wrote for itself, before where it looked: one short line a model continuing
+  // needs not to write them again (readers missed it where the State's share ran out).
+  if (state.scratch.length) out.push(`- Scratch: ${state.scratch.slice(-MAX_SCRATCH).join(', ')}`);
   // The code it looked at and talked about, per file (the cause's own place is said with it).
   const looked = (Array.isArray(state.looked) ? state.looked : []).filter((p) => !(typeof state.causeAt === 'string' && state.causeAt.endsWith(`, line ${p.line}, ${p.name}`)));
   // (One file under two spellings — `/testbed/x.py` and `x.py` — is one; its names once each.)
@@ -65,7 +74,13 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
     const names = looked.filter((p, i) => samePath(p.path, path) && !looked.slice(i + 1).some((q) => q.name === p.name && samePath(q.path, path)));
     // ("name at line 28", not "name (line 28)": a digit before a closing bracket reads as an
     // emoticon to a scorer — "8)" — and the line as unbalanced markup.)
-    out.push(`- Looked at: ${path} — ${names.slice(-MAX_LOOKED_NAMES).map((p) => `${p.name} at line ${p.line}`).join(', ')}`);
+    const shown = names.slice(-MAX_LOOKED_NAMES);
+    out.push(`- Looked at: ${path} — ${shown.map((p) => `${p.name} at line ${p.line}`).join(', ')}`);
+    // (With what the agent said of the latest few: "get_order_by at line 252" alone said nothing
+    // of what the code does or why it mattered.)
+    // (The finding names it among its first words, place-said.ts; not one "Left off" says.)
+    const said = shown.map((p) => p.said).filter((t): t is string => typeof t === 'string' && t !== '' && !leftOffText.toLowerCase().includes(t.toLowerCase()));
+    for (const t of said.slice(-MAX_SAID)) out.push(`  - ${t}`);
   }
   // (What a search found: the definition the searched word lies in, "Found: `models.E012` in
   // `_check_local_fields`, django/db/models/base.py".)
@@ -74,7 +89,6 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   out.push(...searchLines(state.searches, asked));
   const last = state.lastAction;
   if (last && last.command !== leftOffCommand && last.command !== state.checked?.command) out.push(`- Last action: ${last.command} — ${last.outcome}`);
-  if (state.scratch.length) out.push(`- Scratch: ${state.scratch.slice(-MAX_LISTED).join(', ')}`);
   return out;
 }
 
@@ -159,3 +173,17 @@ export function searchLines(searches: TaskState['searches'], asked: AskedLines =
   }
   return out;
 }
+
+/** Where a run that edited source files stands since its last edit, as the State's heading says
+ * it: the test run since passed or failed, a check ran without a verdict, or none ran; null when
+ * it edited none (or only restored them). */
+export function stateStatus(state: TaskState | null | undefined): string | null {
+  if (!state || state.editing !== true || !state.changed.some((c) => !c.restored)) return null;
+  const check = state.checkedSinceEdit === true ? state.checked : null;
+  if (!check) return STATE_STATUS.untested;
+  if (check.passed) return STATE_STATUS.passed;
+  // (A run that printed the bug — "✗ app.models import is MISSING!" — failed as a check.)
+  const printed = /^ran without error, printed: (.*)$/.exec(check.outcome)?.[1];
+  return check.outcome.startsWith('failed') || (printed !== undefined && BAD_VERDICT.test(printed)) ? STATE_STATUS.failed : STATE_STATUS.ran;
+}
+

@@ -140,7 +140,9 @@ describe("the plugin's tool loop, replayed and compacted", () => {
     // (The latest loop first: where the work is now.)
     expect(second).toContain(['- Searches for the latest request:', ...all.slice(3).map(item), '- Searches for the goal:', ...all.slice(0, 3).map(item)].join('\n'));
     expect(second).toMatch(/- Notes read: .*Projects\/Compost\.md/);
-    expect(second).toMatch(/Left off: Let me find your compost notes\.\n- Ran: read_note Projects\/Compost\.md — read, \d+ lines/);
+    // (The step it announced is the read under "Left off:", not a lead-in before it.)
+    expect(second).toMatch(/Left off:\n- Ran: read_note Projects\/Compost\.md — read, \d+ lines/);
+    expect(second).not.toContain('Let me find your compost notes');
     // (The first loop's answer is carried, not its stale steps.)
     expect(second).toContain('only need basil seeds');
     expect(second).not.toContain('Let me check whether you already ordered any.');

@@ -154,7 +154,8 @@ describe('compact', () => {
     ], 'Thanks, now add a test.');
     const r = ok(compact(chat, opts({ cut: 7, budgetTokens: 300 })));
     expect(r.block).toContain('Goal: Fix the crash in the CSV importer');
-    expect(r.block).toContain("State:\n- Changed: sed -i 's/x/y/' src/importer/csv.py");
+    // (The heading says no test ran since the edit: the one that ran came before it.)
+    expect(r.block).toContain("State (edited, untested):\n- Changed: sed -i 's/x/y/' src/importer/csv.py");
     expect(r.block).toContain("ValueError: invalid literal for int() with base 10: ''");
     expect(r.record.filesModified[0]?.sources).toEqual(['a3']);
   });
@@ -256,7 +257,8 @@ describe('compact', () => {
     ], 'Go on.');
     const r = ok(compact(chat, opts({ cut: 5, budgetTokens: 400 })));
     const lines = r.block.split('\n');
-    const at = lines.indexOf('Left off: Let me continue reading the method.');
+    // (The step it announced is the command under "Left off:", not a lead-in before it.)
+    const at = lines.indexOf('Left off:');
     expect(at).toBeGreaterThan(0);
     // (With what it showed, in one line.)
     expect(lines[at + 1]).toBe("- Ran: sed -n '320,400p' django/db/models/sql/compiler.py — `order_by.extend(...)`");
@@ -267,7 +269,7 @@ describe('compact', () => {
         ['Let me count the callers:', command, '7'],
       ], 'Go on.');
     const p = ok(compact(session('grep -rn "get_order_by" django | wc -l'), opts({ cut: 5, budgetTokens: 400 })));
-    expect(p.block).toContain('Left off: Let me count the callers.\n- Ran: grep -rn "get_order_by" django | wc -l');
+    expect(p.block).toContain('Left off:\n- Ran: grep -rn "get_order_by" django | wc -l');
     // A pager at its end only says how much of the output was looked at.
     const paged = ok(compact(session('grep -rn "get_order_by" django | head -20'), opts({ cut: 5, budgetTokens: 400 })));
     expect(paged.block).toContain('- Ran: grep -rn "get_order_by" django — `7`\n');

@@ -67,7 +67,7 @@ describe('the summary of a coding-agent run', () => {
   });
 
   it('lists the files written by scripts, tee, cp and mv in the State section, changed apart from scratch', () => {
-    const state = text.slice(text.indexOf('State:\n'), text.indexOf('Done:'));
+    const state = text.slice(text.search(/^State(?: \([^)]*\))?:$/m), text.indexOf('Done:'));
     for (const path of ['src/export/csv.py', 'notes/fix.txt', 'build/archive.csv']) expect(state).toMatch(new RegExp(`- Changed: .*${path.replace(/[./]/g, '\\$&')}`));
     expect(state).toContain('- Scratch: /tmp/csv_backup.py');
     // They are not listed again under "Files modified".

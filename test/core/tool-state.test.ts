@@ -10,7 +10,7 @@ import { errorText } from '../../src/core/error-fate';
 import { compact } from '../../src/core/compact';
 import { withoutRefuted, withoutSymptoms } from '../../src/core/agent-prose';
 import { extractRules, rulesOf } from '../../src/core/extract-rules';
-import { mergeState } from '../../src/core/extract-state';
+import { mergeState } from '../../src/core/state-merge';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import { estimateMessageTokens } from '../../src/core/message-tokens';
 import { estimateTokens } from '../../src/core/tokens';
@@ -33,7 +33,8 @@ function factsOf(chat: ChatMessage[], budgetTokens = 1200): string[] {
 
 const section = (block: string, heading: string): string => {
   const lines = block.split('\n');
-  const at = lines.indexOf(heading);
+  // ("State:" finds the State whatever its heading says of the work: "State (edited, untested):".)
+  const at = heading === 'State:' ? lines.findIndex((l) => /^State(?: \([^)]*\))?:$/.test(l)) : lines.indexOf(heading);
   if (at < 0) return '';
   const out: string[] = [];
   for (const line of lines.slice(at + 1)) {
@@ -343,7 +344,8 @@ describe("an agent's prose", () => {
     const lines = [...r.record.facts, ...r.record.openTasks, ...(r.record.leftOff ? [r.record.leftOff] : [])].map((f) => f.text).join('\n');
     expect(lines).toContain('The discount helper rounds each line before summing.');
     for (const gone of ['think about this', 'wondering', 'specifically asks']) expect(lines).not.toContain(gone);
-    expect(r.record.leftOff?.text).toBe('Let me read the invoice code.');
+    // (The step it announced is the command it ran: "Left off" stands over the command alone.)
+    expect(r.record.leftOff?.text).toBe('cat billing/invoice.py');
   });
 
   it('carries no list item read alone that is no clause or a bare command, nor a short fragment of prose; items that say something stay', () => {
@@ -390,8 +392,10 @@ describe('where the work was left off', () => {
     ]);
     const { block } = blockOf(chat);
     const lines = block.split('\n');
-    const at = lines.indexOf('Left off: Let me examine the writer.');
+    // (The step it announced is the command under the line, not a lead-in before it.)
+    const at = lines.indexOf('Left off:');
     expect(at).toBeGreaterThan(0);
+    expect(block).not.toContain('Let me examine the writer');
     expect(lines[at + 1]).toBe("- Ran: sed -n '10,40p' export.py — `def write(rows):`");
     expect(block).not.toContain('Next step:');
     for (const line of lines) if (!line.endsWith('Constraints and preferences:') && line !== 'State (source files unchanged):' && !/^[A-Z][a-z]+(?: [a-z]+){0,3}:$/.test(line)) expect(line).not.toMatch(/:\s*$/);
@@ -403,7 +407,7 @@ describe('where the work was left off', () => {
     ['And at its tests.', 'cat tests/test_export.py', `def test_dates():\n${'    assert write([row]) == expected\n'.repeat(60)}`],
   ];
 
-  it('says one step: what the last message found, then the step it announced last, not every intention on the way', () => {
+  it('says what the last message found, not the steps it announced on the way: the command under it is the step', () => {
     const chat = run('Fix the export.', [
       ...reading,
       [
@@ -413,21 +417,22 @@ describe('where the work was left off', () => {
       ],
     ]);
     const left = blockOf(chat).block.split('\n').find((l) => l.startsWith('Left off:'));
-    expect(left).toBe('Left off: So `write()` never escapes the separator. Let me check how the reader splits the fields.');
+    expect(left).toBe('Left off: So `write()` never escapes the separator.');
   });
 
-  it('says the step alone when what the agent found before it has no room', () => {
+  it('says the command alone when what the agent found before it has no room', () => {
     const found = 'So the exporter writes every row through `format_row()`, which quotes the separator only when the value is a string and never when it is a number, a date or a decimal from the ledger.';
     const chat = run('Fix the export.', [...reading, [`${found} Let me read the tests:`, 'cat tests/test_export.py', 'def test_quotes(): ...']]);
     const small = blockOf(chat, 220).block.split('\n').find((l) => l.startsWith('Left off:'));
-    expect(small).toBe('Left off: Let me read the tests.');
-    expect(blockOf(chat).block).toContain(`Left off: ${found} Let me read the tests.`);
+    expect(small).toBe('Left off:');
+    expect(blockOf(chat, 220).block).toContain('Left off:\n- Ran: cat tests/test_export.py');
+    expect(blockOf(chat).block).toContain(`Left off: ${found}\n- Ran: cat tests/test_export.py`);
   });
 
   it('keeps what the agent found it must do before the step, and leaves out its thinking aloud', () => {
     const chat = run('Fix the export.', [...reading, ['Now I understand the issue. I need to call `setup()` before the writer runs. Let me fix the script:', "sed -i 's/^run()/setup(); run()/' repro.py", '']]);
     const left = blockOf(chat).block.split('\n').find((l) => l.startsWith('Left off:'));
-    expect(left).toBe('Left off: I need to call `setup()` before the writer runs. Let me fix the script.');
+    expect(left).toBe('Left off: I need to call `setup()` before the writer runs.');
   });
 });
 
@@ -640,7 +645,8 @@ describe('where the work stands, as a reader needs it', () => {
       ['', 'python -m pytest tests/test_export.py', 'FAILED tests/test_export.py::test_dates - AssertionError: 2 != 3\n<returncode>1</returncode>'],
     ]);
     const lines = blockOf(chat).block.split('\n');
-    const at = lines.indexOf('Left off: Let me look at the writer.');
+    // (The prose announced the step before; the step it stands at is the last command.)
+    const at = lines.indexOf('Left off:');
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toBe('- Ran: python -m pytest tests/test_export.py — failed with return code 1: FAILED tests/test_export.py::test_dates - AssertionError: 2 != 3');
     // Prose more than two silent steps back no longer says what the work is doing.
@@ -658,13 +664,13 @@ describe('where the work stands, as a reader needs it', () => {
   it('says how much a view through a pipeline showed, never a code line ending on a colon as its outcome', () => {
     const chat = run('Fix the totals.', [['Let me read the total function.', "cat -n billing/totals.py | sed -n '40,44p'", '40\tdef total(rows):\n41\t    out = 0\n42\t    for row in rows:\n43\t        out += row.price\n44\t    return out']]);
     const ran = blockOf(chat).block.split('\n').find((l) => l.startsWith('- Ran:')) ?? '';
-    expect(ran).toBe("- Ran: cat -n billing/totals.py | sed -n '40,44p' — showed 5 lines");
+    expect(ran).toBe("- Ran: cat -n billing/totals.py | sed -n '40,44p' — showed 5 lines, defining `total`");
   });
 
   it('says how much a view showed even when a line of it names the task, that line kept as output', () => {
     const chat = run('Fix the totals: total_price ignores discounts.', [['Let me read the function.', "sed -n '40,43p' billing/totals.py", 'def total_price(rows):\n    out = 0\n    # total_price ignores discounts for now\n    return out']]);
     const lines = blockOf(chat).block.split('\n');
-    expect(lines.find((l) => l.startsWith('- Ran:'))).toBe("- Ran: sed -n '40,43p' billing/totals.py — showed 4 lines");
+    expect(lines.find((l) => l.startsWith('- Ran:'))).toBe("- Ran: sed -n '40,43p' billing/totals.py — showed 4 lines, defining `total_price`");
   });
 
   it('shows a script written and run in one command as both, with the outcome of the run', () => {
@@ -682,7 +688,7 @@ describe('where the work stands, as a reader needs it', () => {
     expect(block).toContain('- Ran: python fix_total.py — `Patched total() in the copy`');
   });
 
-  it('counts a missing test runner and a qualified exception line as a failed run, whatever the return code', () => {
+  it('counts a qualified exception line as a failed run, whatever the return code, and a run whose runner is missing as no check', () => {
     const chat = run('Fix the export.', [
       ['Running the tests.', 'python -m pytest tests/test_export.py 2>&1', '/usr/bin/python: No module named pytest\n<returncode>0</returncode>'],
       ['Now with the project runner.', 'python -m app.tests 2>&1', 'app.errors.SettingsMissing: Requested setting DB, but settings are not configured.\n<returncode>0</returncode>'],
@@ -690,7 +696,9 @@ describe('where the work stands, as a reader needs it', () => {
     const { state } = blockOf(chat);
     expect(state?.checked).toMatchObject({ passed: false, outcome: 'failed: app.errors.SettingsMissing: Requested setting DB, but settings are not configured.' });
     const first = blockOf(chat.slice(0, 3).concat([{ id: 'u-last', createdAt: 0, role: 'user', content: 'Go on.' }]));
-    expect(first.state?.checked?.outcome).toBe('failed: /usr/bin/python: No module named pytest');
+    // (It checked nothing: the step failed, and no check stands.)
+    expect(first.state?.checked).toBeNull();
+    expect(first.state?.lastAction?.outcome).toBe('failed: /usr/bin/python: No module named pytest');
   });
 
   it('checks a run by the line that mattered: the bug it printed, the assertion rather than the tally, never a heading', () => {
@@ -769,7 +777,8 @@ describe("the plugin's own tool loop", () => {
     ]);
     const { block, state } = blockOf(chat);
     // (The prose was said with the search; the read after it is where the loop stands.)
-    expect(block).toContain('Left off: Let me search your notes for the bins.\n- Ran: read_note Garden/Compost.md — read, 14 lines');
+    expect(block).toContain('Left off:\n- Ran: read_note Garden/Compost.md — read, 14 lines');
+    expect(block).not.toContain('Let me search your notes');
     // (The line that names the rarest words of the question, not the note's heading nor its log.)
     expect(block).toContain('  Turn the left bin every three weeks from April.');
     expect(block).not.toMatch(/^\s+# Compost bins$/m);
