@@ -240,9 +240,9 @@ function fateAfter(out: ErrorLine, messages: readonly ChatMessage[], lastAt: num
     } else if (fix) {
       // (A script written and not run in the same call resolved it by the run after it: "wrote
       // t.py" alone does not say the error stopped.)
-      out.resolution = /^wrote /.test(fix) && !fix.includes(', then ran ') ? `${fix}, then ${shownCommand(failing)} ran without it` : fix;
+      out.resolution = /^wrote /.test(fix) && !fix.includes(', then ran ') ? `${fix}, then ${shownCommand(failing)} ran without this error` : fix;
     } else if (said) out.resolution = `the user said "${said}"`;
-    else out.resolution = inline ? `a later ${INLINE.exec(failing)?.[1] ?? ''} script ran without it` : `${shownCommand(failing)} ran again without it`;
+    else out.resolution = inline ? `a later ${INLINE.exec(failing)?.[1] ?? ''} script ran without this error` : `${shownCommand(failing)} ran again without this error`;
     return out;
   }
   // Not run again: an install right after it is what it asked for; else it still stands.

@@ -144,7 +144,7 @@ describe('errors and what resolved them', () => {
       ['', 'python repro.py', '0\n'],
     ]);
     const { block, record } = compacted(chat, 1500);
-    expect(record.errors[0]?.resolution).toBe('wrote repro.py, then python repro.py ran without it');
+    expect(record.errors[0]?.resolution).toBe('wrote repro.py, then python repro.py ran without this error');
     expect(block).not.toMatch(/Then: cat > repro\.py << 'EOF'$/m);
   });
 
@@ -165,8 +165,8 @@ describe('errors and what resolved them', () => {
       ['', inline('import billing\nprint(billing.total([]))'), '0\n<returncode>0</returncode>'],
     ]);
     const errors = compacted(chat, 1500).record.errors;
-    expect(errors.find((e) => e.text.startsWith('AttributeError'))?.resolution).toBe('a later python -c script ran without it');
-    expect(errors.find((e) => e.text.startsWith('TypeError'))?.resolution).toBe('a later python -c script ran without it');
+    expect(errors.find((e) => e.text.startsWith('AttributeError'))?.resolution).toBe('a later python -c script ran without this error');
+    expect(errors.find((e) => e.text.startsWith('TypeError'))?.resolution).toBe('a later python -c script ran without this error');
   });
 
   it("says a write tool that failed and then went through was retried, after the user's reply", () => {
