@@ -11,6 +11,10 @@ import { resetVocabIfFull, vocabGeneration } from './vocab';
 
 export interface Sentence {
   text: string;
+  /** `text.length`, kept on the sentence: a pass over every sentence reads the sentence objects
+   * anyway, and reading a string's length is a cache miss into the string's own memory (the
+   * prefilter's cost of every usable sentence: two thirds of its time). */
+  chars: number;
   /** Id of the message it came from. */
   id: string;
   role: ChatMessage['role'];
@@ -46,6 +50,11 @@ export interface Sentence {
   /** How the summary rules classify it (extract-summary), worked out once: a sentence is the same
    * object in every compaction of its message. */
   summary?: unknown;
+  /** Its section line (extract-summary `shownLine`) and its words' name and code marks
+   * (fact-weights `wordMarks`), worked out once: kept on the sentence, not in a WeakMap each,
+   * whose entries cost more to add than the answers to read. */
+  shown: unknown;
+  marks: unknown;
   /** Answers about the sentence alone, asked once (sentence-memo.ts): the first fifteen
    * questions' bits, then the next fifteen's. */
   memo: number;
@@ -155,7 +164,7 @@ const NO_IDS: number[] = [];
 function sentence(m: ChatMessage, text: string, index: number): Sentence {
   // Every field, `summary` too, from the start: one object shape for all sentences (a field added
   // later would move each sentence to a new shape, and the loops over them would slow down).
-  return { text, id: m.id, role: m.role, message: -1, index, of: 0, at: 0, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0, code: true, template: false, summary: undefined, memo: 0, memo2: 0 };
+  return { text, chars: text.length, id: m.id, role: m.role, message: -1, index, of: 0, at: 0, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0, code: true, template: false, summary: undefined, shown: null, marks: null, memo: 0, memo2: 0 };
 }
 
 function proseSentence(m: ChatMessage, text: string, index: number): Sentence {

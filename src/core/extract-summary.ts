@@ -88,13 +88,12 @@ interface ShownLine {
   key: string;
   alone: boolean;
 }
-const shownLines = new WeakMap<Sentence, ShownLine>();
 function shownLine(s: Sentence, from: string): ShownLine {
-  const hit = shownLines.get(s);
-  if (hit !== undefined && hit.from === from) return hit;
+  const hit = s.shown as ShownLine | null;
+  if (hit !== null && hit.from === from) return hit;
   const text = truncateAtWord(squash(from), MAX_LINE);
   const out = { from, text, key: text.toLowerCase(), alone: standsAlone(from) };
-  shownLines.set(s, out);
+  s.shown = out;
   return out;
 }
 
