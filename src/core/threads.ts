@@ -5,6 +5,7 @@
 // to an earlier thread's words joins it; between two people each session stays its own. Each thread gets a head made of its own words — the request that opened
 // it, or its most distinctive phrases — its span of days and, for a request, whether it was
 // answered. Facts are then spread over the threads and shown under their heads (render.ts).
+import { topCounts } from './top-counts';
 import type { Sentence } from './extract-sentences';
 import { isRequest } from './extract-goal';
 import type { ChatMessage } from './messages';
@@ -402,9 +403,8 @@ function describedText(sentences: readonly Sentence[]): string {
   return first && first.index === 0 && first.wc <= DESCRIBED_WORDS && DESCRIBES.test(first.text) ? first.text : '';
 }
 
-function topOf(profile: ReadonlyMap<string, number>): Record<string, number> {
-  return Object.fromEntries([...profile].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, PROFILE_WORDS));
-}
+/** A profile's PROFILE_WORDS most said words, ties by word (top-counts.ts). */
+const topOf = (profile: ReadonlyMap<string, number>): Record<string, number> => Object.fromEntries(topCounts(profile, PROFILE_WORDS));
 
 /** Merges a round's threads into the earlier ones: a thread this round came back to replaces its
  * earlier line (same id); the rest are appended in order. */
