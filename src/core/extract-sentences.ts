@@ -2,6 +2,7 @@
 // extractor ranks or classifies. Done once, so compaction stays a few linear passes over the text.
 import type { ChatMessage } from './messages';
 import { leadingStamp } from './dates';
+import { memoOf } from './message-memo';
 import { isSpaceCode, squash, unescapedBreaks } from './text';
 import { splitSentences } from './sentence-split';
 import { wordIds } from './word-scan';
@@ -146,11 +147,9 @@ function proseCodeLike(line: string): boolean {
 const INDENTED = /^(?:\t|\s{4,})\s*\S/;
 const TABLE_ROW = /^\s*\|/;
 
-/** What one message yields: cached per message object (messages are immutable), so a message is
- * split and keyed once however often it is compacted or previewed. */
+/** What one message yields: kept with the message object (message-memo.ts; messages are
+ * immutable), so a message is split and keyed once however often it is compacted or previewed. */
 interface MessagePieces {
-  content: string;
-  role: ChatMessage['role'];
   /** The vocabulary generation its word ids belong to. */
   generation: number;
   /** Time of a date stamp the text starts with (0 when none). */
@@ -180,11 +179,10 @@ function proseSentence(m: ChatMessage, text: string, index: number): Sentence {
   return s;
 }
 
-const cache = new WeakMap<ChatMessage, MessagePieces>();
-
 function piecesOf(m: ChatMessage): MessagePieces {
-  const hit = cache.get(m);
-  if (hit && hit.content === m.content && hit.role === m.role && hit.generation === vocabGeneration()) return hit;
+  const memo = memoOf(m);
+  const hit = memo.pieces as MessagePieces | undefined;
+  if (hit !== undefined && hit.generation === vocabGeneration()) return hit;
   let content = m.content;
   const stamp = m.role === 'tool' ? { at: 0, length: 0 } : leadingStamp(content);
   if (stamp.at) content = content.slice(stamp.length);
@@ -248,8 +246,8 @@ function piecesOf(m: ChatMessage): MessagePieces {
     }
   }
   for (const x of sentences) x.of = sentences.length;
-  const out = { content: m.content, role: m.role, generation: vocabGeneration(), stampAt: stamp.at, sentences };
-  cache.set(m, out);
+  const out = { generation: vocabGeneration(), stampAt: stamp.at, sentences };
+  memo.pieces = out;
   return out;
 }
 

@@ -3,6 +3,7 @@
 // Each is a rule over the sentence pass: cue phrases in English, Chinese and Japanese, and the
 // role that said it. Lines are verbatim sentences (or their first clause), never paraphrase, so
 // the block reads as what was said and the panel can link every line to its message.
+import { memoOf } from './message-memo';
 import { callArguments } from './tool-output';
 import type { ChatMessage } from './messages';
 import type { Sentence } from './extract-sentences';
@@ -97,8 +98,7 @@ function shownLine(s: Sentence, from: string): ShownLine {
   return out;
 }
 
-/** The error lines one message shows, cached per message object (messages are immutable). */
-const errorCache = new WeakMap<ChatMessage, { content: string; role: ChatMessage['role']; lines: string[] }>();
+/** (The error lines one message shows are kept with it: message-memo.ts.) */
 
 /** An exception line: a qualified or bare name ending in Error or Exception, then its message. */
 const EXCEPTION_LINE = /^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception)\b:/;
@@ -108,11 +108,12 @@ const SHELL_NOT_FOUND = /^(?:ba|z|da)?sh: line \d+: .+: command not found$/;
 const RUNNER_TALLY = /^(?:FAILED \((?:failures|errors)=\d+|(?:ERROR|FAIL): \w+ \([\w.]+\)$|=+ .*\b\d+ (?:failed|errors?)\b)/;
 
 function errorLinesOf(m: ChatMessage): string[] {
-  const hit = errorCache.get(m);
-  if (hit && hit.content === m.content && hit.role === m.role) return hit.lines;
+  const memo = memoOf(m);
+  const hit = memo.errors as string[] | undefined;
+  if (hit !== undefined) return hit;
   // (A message that shows none is cached too, so the test below runs once per message.)
   if (!mayShowErrors(m)) {
-    errorCache.set(m, { content: m.content, role: m.role, lines: NO_LINES });
+    memo.errors = NO_LINES;
     return NO_LINES;
   }
   const lines = m.content.split('\n');
@@ -150,7 +151,7 @@ function errorLinesOf(m: ChatMessage): string[] {
   }
   // In assistant prose an error line must be quoted output, not a sentence about errors.
   const keep = m.role === 'assistant' ? found.filter((l) => !/\s(?:the|this|an?|I)\s/i.test(l.slice(0, 40)) && /:/.test(l)) : found;
-  errorCache.set(m, { content: m.content, role: m.role, lines: keep });
+  memo.errors = keep;
   return keep;
 }
 

@@ -5,6 +5,7 @@
 // to an earlier thread's words joins it; between two people each session stays its own. Each thread gets a head made of its own words — the request that opened
 // it, or its most distinctive phrases — its span of days and, for a request, whether it was
 // answered. Facts are then spread over the threads and shown under their heads (render.ts).
+import { memoOf } from './message-memo';
 import { topCounts } from './top-counts';
 import type { Sentence } from './extract-sentences';
 import { isRequest } from './extract-goal';
@@ -203,17 +204,17 @@ export function prepareRequest(m: ChatMessage, own: readonly Sentence[]): void {
 function requestSentences(m: ChatMessage, own: readonly Sentence[]): Sentence[] | null {
   // (Where the request starts is read once per message object: the sentences are the message's
   // cached ones, the same in every compaction.)
-  const hit = requestCache.get(m);
+  const memo = memoOf(m);
+  const hit = memo.request as { of: number; at: number } | undefined;
   let at: number;
-  if (hit && hit.content === m.content && hit.of === own.length) at = hit.at;
+  if (hit && hit.of === own.length) at = hit.at;
   else {
     // A request, or a question of some length ("Should the drippers run longer in July?").
     at = own.findIndex((s) => prose(s) && (isRequest(s) || ((s.traits & QUESTION) !== 0 && s.wc >= 5)));
-    requestCache.set(m, { content: m.content, of: own.length, at });
+    memo.request = { of: own.length, at };
   }
   return at < 0 ? null : own.slice(at).filter(prose);
 }
-const requestCache = new WeakMap<ChatMessage, { content: string; of: number; at: number }>();
 
 /** Cosine of two word-count profiles, each word weighted by its rarity across the segments. */
 function similarity(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
