@@ -3,7 +3,7 @@
 // glued on one line read as one run-on sentence). Hand-written facts only.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bySeq, groupFacts } from '../../src/core/block-format';
+import { bySeq, groupFacts, groupKeyOf, sameGroup } from '../../src/core/block-format';
 import type { SourcedLine } from '../../src/core/record';
 
 const fact = (text: string, index: number, source = 'a1'): SourcedLine => ({ text, sources: [source], at: 0, score: 1, round: 1, seq: 1e9 + 5e4 + index });
@@ -50,6 +50,19 @@ describe('facts in conversation order (bySeq)', () => {
         got.forEach((f, i) => expect(f).toBe(expected[i]));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('a line\'s group key compared by its parts (sameGroup)', () => {
+  it('is the comparison of the key strings, ids holding # and suffix-like words included', () => {
+    const id = fc.array(fc.constantFrom('a', 'b', '#', 'item', 'listed', '1', '2', '0'), { maxLength: 5 }).map((xs) => xs.join(''));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 }), id, fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 2 }), id, fc.integer({ min: 1, max: 30 }), (kind, a, at, gKind, b, later) => {
+        const i = at + later;
+        expect(sameGroup(kind, a, i, gKind, b, at)).toBe(groupKeyOf(kind, a, i) === groupKeyOf(gKind, b, at));
+      }),
+      { numRuns: 2000 },
     );
   });
 });
