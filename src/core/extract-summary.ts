@@ -86,14 +86,16 @@ const line = (s: Sentence, text: string, score: number): SourcedLine => ({
 interface ShownLine {
   from: string;
   text: string;
-  key: string;
+  /** Written when a section first compares it (`lineKey`), not for every line read ahead. */
+  key: string | null;
   alone: boolean;
 }
+const lineKey = (shown: ShownLine): string => (shown.key ??= shown.text.toLowerCase());
 function shownLine(s: Sentence, from: string): ShownLine {
   const hit = s.shown as ShownLine | null;
   if (hit !== null && hit.from === from) return hit;
   const text = truncateAtWord(squash(from), MAX_LINE);
-  const out = { from, text, key: text.toLowerCase(), alone: standsAlone(from) };
+  const out: ShownLine = { from, text, key: null, alone: standsAlone(from) };
   s.shown = out;
   return out;
 }
@@ -358,8 +360,10 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
       // (What `line` makes of it and its key, read once per sentence: a long conversation
       // says the same decision many times, and every saying is a hit.)
       const shown = shownLine(s, texts.get(i) ?? s.text);
-      if (!shown.alone || !shown.key || seen.has(shown.key)) continue;
-      seen.add(shown.key);
+      if (!shown.alone) continue;
+      const key = lineKey(shown);
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
       out.push({ text: shown.text, sources: [s.id], at: s.at, score: score(s), round: 0 });
     }
     return fromEnd ? out.reverse() : out;
