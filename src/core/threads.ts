@@ -236,7 +236,7 @@ function similarity(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, numbe
  * so it is not weighed down. */
 function profileOf(seg: Segment, df: ReadonlyMap<number, number>, n: number): Map<string, number> {
   const common = Math.max(2, Math.floor(n / 2));
-  // (Whole within the round; what the record keeps for later rounds is its top words, topOf.)
+  // (Whole within the round; what the record keeps for later rounds is its top words, topCounts.)
   const out = new Map<string, number>();
   for (const [id, tf] of seg.tf) if ((df.get(id) ?? 1) <= common) out.set(wordOf(id), tf);
   return out;
@@ -314,7 +314,7 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       const merged = profiles.get(t.id) ?? new Map<string, number>();
       for (const [w, x] of profile) merged.set(w, (merged.get(w) ?? 0) + x);
       profiles.set(t.id, merged);
-      t.profile = topOf(merged);
+      t.profile = Object.fromEntries(topCounts(merged, PROFILE_WORDS));
       for (let i = seg.start; i < seg.end; i++) threadOf.set((messages[i] as ChatMessage).id, t.id);
       previousThread = t;
       continue;
@@ -370,7 +370,7 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       to: seg.to,
       score: seg.count,
       round,
-      profile: topOf(profile),
+      profile: Object.fromEntries(topCounts(profile, PROFILE_WORDS)),
       ...(state ? { state } : {}),
     };
     profiles.set(id, profile);
@@ -403,9 +403,6 @@ function describedText(sentences: readonly Sentence[]): string {
   const first = sentences.find((s) => s.role === 'assistant');
   return first && first.index === 0 && first.wc <= DESCRIBED_WORDS && DESCRIBES.test(first.text) ? first.text : '';
 }
-
-/** A profile's PROFILE_WORDS most said words, ties by word (top-counts.ts). */
-const topOf = (profile: ReadonlyMap<string, number>): Record<string, number> => Object.fromEntries(topCounts(profile, PROFILE_WORDS));
 
 /** Merges a round's threads into the earlier ones: a thread this round came back to replaces its
  * earlier line (same id); the rest are appended in order. */
