@@ -45,12 +45,10 @@ const SHORT_FRAGMENT_WORDS = 8;
 /** Whether a text (code spans and bracketed asides left out) has a clause of its own, outside a
  * relative clause. */
 export function hasClause(text: string): boolean {
-  const bare = text
-    .replace(/\([^()]*\)/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  // (The patterns only where their first character is: most sentences hold no bracket or tick.)
+  const bare = (text.includes('(') ? text.replace(/\([^()]*\)/g, ' ') : text).replace(/\s+/g, ' ').trim();
   const head = withoutRelative(bare);
-  const plain = head.replace(/`[^`]*`/g, 'X');
+  const plain = head.includes('`') ? head.replace(/`[^`]*`/g, 'X') : head;
   return FINITE.test(plain) || SUBJECT_VERB.test(head);
 }
 

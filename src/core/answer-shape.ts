@@ -3,6 +3,7 @@
 // gave me?"; the items' heads in the answer's own words can, at a fraction of the answer's size.
 // A head is an item's bold term, or its words before a " - " or ": " that explains it, or the
 // whole item when it is short. Pure; English-agnostic (reads markup, not words).
+import { memoOf } from './message-memo';
 import type { ChatMessage } from './messages';
 import { dropLoneSurrogates } from './text';
 
@@ -139,13 +140,10 @@ function itemRuns(content: string): string[][] {
 
 /** listHeads of a message, read once per message object (compaction reads the same messages
  * every round). */
-const headsCache = new WeakMap<ChatMessage, { content: string; heads: string[] }>();
 export function listHeadsOf(m: ChatMessage): string[] {
-  const hit = headsCache.get(m);
-  if (hit && hit.content === m.content) return hit.heads;
-  const heads = listHeads(m.content);
-  headsCache.set(m, { content: m.content, heads });
-  return heads;
+  const memo = memoOf(m);
+  if (memo.heads === undefined) memo.heads = listHeads(m.content);
+  return memo.heads as string[];
 }
 
 /** Longest command or query line an answer is carried as (characters). */
@@ -168,13 +166,10 @@ export function codeAnswer(content: string): string {
 }
 
 /** codeAnswer of a message, read once per message object. */
-const codeCache = new WeakMap<ChatMessage, { content: string; code: string }>();
 export function codeAnswerOf(m: ChatMessage): string {
-  const hit = codeCache.get(m);
-  if (hit && hit.content === m.content) return hit.code;
-  const code = codeAnswer(m.content);
-  codeCache.set(m, { content: m.content, code });
-  return code;
+  const memo = memoOf(m);
+  if (memo.code === undefined) memo.code = codeAnswer(m.content);
+  return memo.code as string;
 }
 
 /** Whether a listed fact's text is a code answer (codeAnswer): one backticked span. */

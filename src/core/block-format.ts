@@ -138,12 +138,16 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
   const lines: string[] = [];
   // (`dayShown`: the day a heading above the lines already names.)
   let shownDay = dayShown;
-  const sorted = [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+  const sorted = bySeq(facts);
   // Each fact's text, and the line being gathered as the range [start, i) of `sorted` (no arrays
   // per line: a render lays its facts out some forty times).
   const texts = new Array<string>(sorted.length);
   let start = 0;
-  let groupKey = '';
+  // (The line's group key — `${id}#listed`, `${id}#item${i}` or the id — as its parts, compared by
+  // `sameGroup` without writing the string for every fact of every layout.)
+  let groupKind = PLAIN_KEY;
+  let groupId = '';
+  let groupAt = 0;
   let label = '';
   // (Only a render's own `textOf`, which fixes each fact's text for the render, is memoised: the
   // plain factText reads a fact as it is now.)
@@ -157,11 +161,13 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
     const text = textOf(f);
     texts[i] = text;
     const { day, n, bold } = bitsOf(f, text);
-    const key = f.listed ? `${id}#listed` : bold || apart ? `${id}#item${i}` : id;
-    if (i === start || key !== groupKey || words + n > LINE_WORDS) {
+    const kind = f.listed ? LISTED_KEY : bold || apart ? ITEM_KEY : PLAIN_KEY;
+    if (i === start || !sameGroup(kind, id, i, groupKind, groupId, groupAt) || words + n > LINE_WORDS) {
       if (i > start) lines.push(groupLine(memo, sorted, texts, start, i, label));
       start = i;
-      groupKey = key;
+      groupKind = kind;
+      groupId = id;
+      groupAt = i;
       words = 0;
       const role = roleOf(id) ?? '';
       const who = capitalised(role);
@@ -176,6 +182,46 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
   }
   if (sorted.length > start) lines.push(groupLine(memo, sorted, texts, start, sorted.length, label));
   return lines;
+}
+
+const PLAIN_KEY = 0;
+const LISTED_KEY = 1;
+const ITEM_KEY = 2;
+export const groupKeyOf = (kind: number, id: string, i: number): string => (kind === LISTED_KEY ? `${id}#listed` : kind === ITEM_KEY ? `${id}#item${i}` : id);
+
+/** Whether two facts' group keys are the same string. Without a # in either id, each key's only #
+ * starts its suffix: the same key is the same kind and id, and never two items (their indexes
+ * differ); otherwise the strings are written and compared. */
+export function sameGroup(kind: number, id: string, i: number, gKind: number, gId: string, gAt: number): boolean {
+  if (id.includes('#') || gId.includes('#')) return groupKeyOf(kind, id, i) === groupKeyOf(gKind, gId, gAt);
+  return kind === gKind && kind !== ITEM_KEY && id === gId;
+}
+
+/** The facts by `seq`, ties in their order: what `[...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))`
+ * gives, without a comparator called per pair (a render lays its facts out some forty times). With
+ * whole, non-negative seqs each fact is one number, its seq times a power of two past the count
+ * plus its index (exact while safe), sorted natively and read back by a division that is exact. */
+export function bySeq(facts: readonly SourcedLine[]): SourcedLine[] {
+  const n = facts.length;
+  let span = 1;
+  while (span < n) span *= 2;
+  const keys = new Float64Array(n);
+  let inOrder = true;
+  for (let i = 0; i < n; i++) {
+    const seq = (facts[i] as SourcedLine).seq ?? 0;
+    const key = seq * span + i;
+    if (!Number.isInteger(seq) || seq < 0 || !Number.isSafeInteger(key)) return [...facts].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+    keys[i] = key;
+    if (i > 0 && key < (keys[i - 1] as number)) inOrder = false;
+  }
+  if (inOrder) return facts.slice();
+  keys.sort();
+  const out = new Array<SourcedLine>(n);
+  for (let i = 0; i < n; i++) {
+    const key = keys[i] as number;
+    out[i] = facts[key - Math.floor(key / span) * span] as SourcedLine;
+  }
+  return out;
 }
 
 /** A speaker's label with its first letter capitalised ("user" → "User"), written once per name:

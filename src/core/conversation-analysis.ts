@@ -7,6 +7,7 @@
 // ranking and the render. Records are values (an edit makes a new one), so the previous record is
 // compared by identity. What is handed out is a copy: the record built from it is the caller's.
 import { tellsStory } from './fact-prior';
+import { memoOf } from './message-memo';
 import { selectFactsPool, type FactPool } from './extract-facts';
 import { fileOpsOfCall, mergeSamePaths, referencesNotListed, samePath } from './extract-files';
 import { addReferences, findReferences, type FoundReference } from './extract-references';
@@ -254,11 +255,9 @@ function referencesAndFiles(removed: readonly ChatMessage[]): { references: Refe
  * file operations. Cached per message object (messages are immutable), so compacting or
  * previewing the same messages again does not re-read them. */
 interface MessageRefs {
-  content: string;
   refs: FoundReference[];
   calls: { refs: FoundReference[]; ops: ReturnType<typeof fileOpsOfCall> }[];
 }
-const refCache = new WeakMap<ChatMessage, MessageRefs>();
 
 /** A message's text without its instruction-template sections (see `templateSection`): what a
  * harness's template names (README.md, patch.txt) is the same in every run, not this one's work. */
@@ -293,12 +292,13 @@ const isRealReference = (r: FoundReference): boolean => !PLACEHOLDER.test(r.text
 /** A message's references and file operations, read once per message object (prepareMessage reads
  * them ahead). */
 export function refsOf(m: ChatMessage): MessageRefs {
-  const hit = refCache.get(m);
-  if (hit && hit.content === m.content) return hit;
+  const memo = memoOf(m);
+  const hit = memo.refs as MessageRefs | undefined;
+  if (hit) return hit;
   // (A call's references as real ones only: filtered once here, not by every compaction.)
   const calls = m.role === 'assistant' ? (m.toolCalls ?? []).map((call) => ({ refs: findReferences(call.arguments.length < 2000 ? call.arguments : '').filter(isRealReference), ops: fileOpsOfCall(call) })) : [];
-  const out = { content: m.content, refs: m.role === 'tool' || m.role === 'system' ? [] : findReferences(withoutTemplate(m)).filter(isRealReference), calls };
-  refCache.set(m, out);
+  const out = { refs: m.role === 'tool' || m.role === 'system' ? [] : findReferences(withoutTemplate(m)).filter(isRealReference), calls };
+  memo.refs = out;
   return out;
 }
 

@@ -96,7 +96,7 @@ export interface FactPool {
 // (A fact sentence's name and code marks are read ahead too, as its message arrives: see
 // prepareMessage.)
 aheadAlso((s) => {
-  if (isFactSentence(s)) wordMarks(s.text, s.ids);
+  if (isFactSentence(s)) wordMarks(s.text, s.ids, s);
 });
 
 /** Ranks sentences (and carried facts) and returns the selected facts, best first. */

@@ -180,7 +180,7 @@ export interface TaskLines {
 /** The task lines of the removed part (see {@link TaskLines}); `earlierTask`: the goal and request
  * of earlier rounds, for what the left-off command's output showed of the task. */
 export function extractTaskLines(messages: readonly ChatMessage[], sentences: readonly Sentence[], earlierTask = ''): TaskLines {
-  const groups = new MessageGroups(sentences.filter((s) => s.role === 'user' || s.role === 'assistant'));
+  const groups = new MessageGroups(sentences, (s) => s.role === 'user' || s.role === 'assistant');
   let goal: SourcedLine | null = null;
   let request: SourcedLine | null = null;
   // A question that set tools to work ("Which of my notes mention compost?") is the request, even

@@ -4,6 +4,7 @@
 // which the sentence pass leaves out of the goal and the facts as the same in every run; but a
 // model carrying on from the block must still follow them, so they are read here, once, apart
 // from the template's examples, response-format advice and environment notes.
+import { memoOf } from './message-memo';
 import { tagTracker } from './extract-sentences';
 import type { ChatMessage } from './messages';
 import type { SourcedLine } from './record';
@@ -223,13 +224,13 @@ export function taskRules(messages: readonly ChatMessage[]): SourcedLine[] {
 
 /** A message's rules, read once per message object (messages are immutable; a changed content is
  * read again): a compaction reads every removed user message, and a long chat has thousands. */
-const ruleCache = new WeakMap<ChatMessage, { content: string; rules: SourcedLine[] }>();
 export function rulesOf(m: ChatMessage): SourcedLine[] {
-  const hit = ruleCache.get(m);
-  if (hit && hit.content === m.content) return hit.rules.map((r) => ({ ...r, sources: [...r.sources] }));
+  const memo = memoOf(m);
+  const hit = memo.rules as SourcedLine[] | undefined;
+  if (hit !== undefined) return hit.map((r) => ({ ...r, sources: [...r.sources] }));
   // (A harness's template binds with "must" and "do not"; its sentences held by a bare "only" or
   // "exact" are mostly advice. A user's own instruction counts whatever its word.)
   const rules = harnessMessage(m.content) ? bindingRules(extractRules(m), HARNESS_LEAST) : extractRules(m);
-  ruleCache.set(m, { content: m.content, rules: rules.map((r) => ({ ...r, sources: [...r.sources] })) });
+  memo.rules = rules.map((r) => ({ ...r, sources: [...r.sources] }));
   return rules;
 }

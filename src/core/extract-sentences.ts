@@ -2,6 +2,7 @@
 // extractor ranks or classifies. Done once, so compaction stays a few linear passes over the text.
 import type { ChatMessage } from './messages';
 import { leadingStamp } from './dates';
+import { memoOf } from './message-memo';
 import { isSpaceCode, squash, unescapedBreaks } from './text';
 import { splitSentences } from './sentence-split';
 import { wordIds } from './word-scan';
@@ -11,6 +12,10 @@ import { resetVocabIfFull, vocabGeneration } from './vocab';
 
 export interface Sentence {
   text: string;
+  /** `text.length`, kept on the sentence: a pass over every sentence reads the sentence objects
+   * anyway, and reading a string's length is a cache miss into the string's own memory (the
+   * prefilter's cost of every usable sentence: two thirds of its time). */
+  chars: number;
   /** Id of the message it came from. */
   id: string;
   role: ChatMessage['role'];
@@ -46,6 +51,11 @@ export interface Sentence {
   /** How the summary rules classify it (extract-summary), worked out once: a sentence is the same
    * object in every compaction of its message. */
   summary?: unknown;
+  /** Its section line (extract-summary `shownLine`) and its words' name and code marks
+   * (fact-weights `wordMarks`), worked out once: kept on the sentence, not in a WeakMap each,
+   * whose entries cost more to add than the answers to read. */
+  shown: unknown;
+  marks: unknown;
   /** Answers about the sentence alone, asked once (sentence-memo.ts): the first fifteen
    * questions' bits, then the next fifteen's. */
   memo: number;
@@ -137,11 +147,9 @@ function proseCodeLike(line: string): boolean {
 const INDENTED = /^(?:\t|\s{4,})\s*\S/;
 const TABLE_ROW = /^\s*\|/;
 
-/** What one message yields: cached per message object (messages are immutable), so a message is
- * split and keyed once however often it is compacted or previewed. */
+/** What one message yields: kept with the message object (message-memo.ts; messages are
+ * immutable), so a message is split and keyed once however often it is compacted or previewed. */
 interface MessagePieces {
-  content: string;
-  role: ChatMessage['role'];
   /** The vocabulary generation its word ids belong to. */
   generation: number;
   /** Time of a date stamp the text starts with (0 when none). */
@@ -155,7 +163,7 @@ const NO_IDS: number[] = [];
 function sentence(m: ChatMessage, text: string, index: number): Sentence {
   // Every field, `summary` too, from the start: one object shape for all sentences (a field added
   // later would move each sentence to a new shape, and the loops over them would slow down).
-  return { text, id: m.id, role: m.role, message: -1, index, of: 0, at: 0, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0, code: true, template: false, summary: undefined, memo: 0, memo2: 0 };
+  return { text, chars: text.length, id: m.id, role: m.role, message: -1, index, of: 0, at: 0, ids: NO_IDS, keyCount: 0, wc: 0, traits: 0, wordFlags: 0, code: true, template: false, summary: undefined, shown: null, marks: null, memo: 0, memo2: 0 };
 }
 
 function proseSentence(m: ChatMessage, text: string, index: number): Sentence {
@@ -171,11 +179,10 @@ function proseSentence(m: ChatMessage, text: string, index: number): Sentence {
   return s;
 }
 
-const cache = new WeakMap<ChatMessage, MessagePieces>();
-
 function piecesOf(m: ChatMessage): MessagePieces {
-  const hit = cache.get(m);
-  if (hit && hit.content === m.content && hit.role === m.role && hit.generation === vocabGeneration()) return hit;
+  const memo = memoOf(m);
+  const hit = memo.pieces as MessagePieces | undefined;
+  if (hit !== undefined && hit.generation === vocabGeneration()) return hit;
   let content = m.content;
   const stamp = m.role === 'tool' ? { at: 0, length: 0 } : leadingStamp(content);
   if (stamp.at) content = content.slice(stamp.length);
@@ -239,8 +246,8 @@ function piecesOf(m: ChatMessage): MessagePieces {
     }
   }
   for (const x of sentences) x.of = sentences.length;
-  const out = { content: m.content, role: m.role, generation: vocabGeneration(), stampAt: stamp.at, sentences };
-  cache.set(m, out);
+  const out = { generation: vocabGeneration(), stampAt: stamp.at, sentences };
+  memo.pieces = out;
   return out;
 }
 

@@ -12,7 +12,7 @@ import type { ChangedFile, CheckLine, TaskState } from './record';
 import { squash, truncateBalanced } from './text';
 import { splitSentences } from './sentence-split';
 import { latestCause, latestPlan, type TaskText } from './agent-cause';
-import { isRequest } from './extract-goal';
+import { requestSentence } from './request-sentence';
 import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText, searchFinds } from './code-places';
 import { callArguments, noteToolCommand, PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, probesEnvironment, resultOf, shellCommand, withoutCd } from './tool-output';
 import { TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, neverStarted, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
@@ -86,29 +86,6 @@ function runsAfterHeredoc(command: string, script: string): boolean {
   if (end < 0) return false;
   const base = escapeRe(script.slice(script.lastIndexOf('/') + 1));
   return lines.slice(end + 1).some((l) => new RegExp(`(?:^|[\\s/])${base}(?:\\s|$)`).test(l));
-}
-
-/** The sentence of the user's message at `at` that asks (a request, else a question, else its
- * first sentence of four words or more): what a tool loop it starts is for. */
-function requestSentence(sentences: readonly Sentence[], at: number): string | undefined {
-  // (The message's sentences found by halving: `sentences` are in message order, and a filter over
-  // all of them for each user message made a long run's State quadratic — the plugin's path
-  // compacted 1,000 messages in 60 ms rather than 33.)
-  let lo = 0;
-  let hi = sentences.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((sentences[mid] as Sentence).message < at) lo = mid + 1;
-    else hi = mid;
-  }
-  const own: Sentence[] = [];
-  for (let i = lo; i < sentences.length && (sentences[i] as Sentence).message === at; i++) {
-    const s = sentences[i] as Sentence;
-    if (s.role === 'user' && !s.code && !s.template && s.wc >= 4) own.push(s);
-  }
-  // (The question first: "Which seeds do I still need? Check my notes, then add them." asks the
-  // first and says how in the second.)
-  return (own.find((s) => /\?["'”’)\]]*$/u.test(s.text)) ?? own.find(isRequest) ?? own[0])?.text;
 }
 
 /** The agent finding fault with what a run printed, in the first sentences of its next words

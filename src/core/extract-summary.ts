@@ -3,6 +3,7 @@
 // Each is a rule over the sentence pass: cue phrases in English, Chinese and Japanese, and the
 // role that said it. Lines are verbatim sentences (or their first clause), never paraphrase, so
 // the block reads as what was said and the panel can link every line to its message.
+import { memoOf } from './message-memo';
 import { callArguments } from './tool-output';
 import type { ChatMessage } from './messages';
 import type { Sentence } from './extract-sentences';
@@ -85,21 +86,21 @@ const line = (s: Sentence, text: string, score: number): SourcedLine => ({
 interface ShownLine {
   from: string;
   text: string;
-  key: string;
+  /** Written when a section first compares it (`lineKey`), not for every line read ahead. */
+  key: string | null;
   alone: boolean;
 }
-const shownLines = new WeakMap<Sentence, ShownLine>();
+const lineKey = (shown: ShownLine): string => (shown.key ??= shown.text.toLowerCase());
 function shownLine(s: Sentence, from: string): ShownLine {
-  const hit = shownLines.get(s);
-  if (hit !== undefined && hit.from === from) return hit;
+  const hit = s.shown as ShownLine | null;
+  if (hit !== null && hit.from === from) return hit;
   const text = truncateAtWord(squash(from), MAX_LINE);
-  const out = { from, text, key: text.toLowerCase(), alone: standsAlone(from) };
-  shownLines.set(s, out);
+  const out: ShownLine = { from, text, key: null, alone: standsAlone(from) };
+  s.shown = out;
   return out;
 }
 
-/** The error lines one message shows, cached per message object (messages are immutable). */
-const errorCache = new WeakMap<ChatMessage, { content: string; role: ChatMessage['role']; lines: string[] }>();
+/** (The error lines one message shows are kept with it: message-memo.ts.) */
 
 /** An exception line: a qualified or bare name ending in Error or Exception, then its message. */
 const EXCEPTION_LINE = /^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception)\b:/;
@@ -109,11 +110,12 @@ const SHELL_NOT_FOUND = /^(?:ba|z|da)?sh: line \d+: .+: command not found$/;
 const RUNNER_TALLY = /^(?:FAILED \((?:failures|errors)=\d+|(?:ERROR|FAIL): \w+ \([\w.]+\)$|=+ .*\b\d+ (?:failed|errors?)\b)/;
 
 function errorLinesOf(m: ChatMessage): string[] {
-  const hit = errorCache.get(m);
-  if (hit && hit.content === m.content && hit.role === m.role) return hit.lines;
+  const memo = memoOf(m);
+  const hit = memo.errors as string[] | undefined;
+  if (hit !== undefined) return hit;
   // (A message that shows none is cached too, so the test below runs once per message.)
   if (!mayShowErrors(m)) {
-    errorCache.set(m, { content: m.content, role: m.role, lines: NO_LINES });
+    memo.errors = NO_LINES;
     return NO_LINES;
   }
   const lines = m.content.split('\n');
@@ -151,7 +153,7 @@ function errorLinesOf(m: ChatMessage): string[] {
   }
   // In assistant prose an error line must be quoted output, not a sentence about errors.
   const keep = m.role === 'assistant' ? found.filter((l) => !/\s(?:the|this|an?|I)\s/i.test(l.slice(0, 40)) && /:/.test(l)) : found;
-  errorCache.set(m, { content: m.content, role: m.role, lines: keep });
+  memo.errors = keep;
   return keep;
 }
 
@@ -358,8 +360,10 @@ export function extractSections(sentences: readonly Sentence[]): Omit<SummarySec
       // (What `line` makes of it and its key, read once per sentence: a long conversation
       // says the same decision many times, and every saying is a hit.)
       const shown = shownLine(s, texts.get(i) ?? s.text);
-      if (!shown.alone || !shown.key || seen.has(shown.key)) continue;
-      seen.add(shown.key);
+      if (!shown.alone) continue;
+      const key = lineKey(shown);
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
       out.push({ text: shown.text, sources: [s.id], at: s.at, score: score(s), round: 0 });
     }
     return fromEnd ? out.reverse() : out;

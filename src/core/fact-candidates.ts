@@ -63,7 +63,9 @@ export interface Candidate {
 export const COST_OFFSET = 9;
 
 /** A text's estimated tokens, cheaply (the ranking's cost; the block measures its lines). */
-export const cheapCost = (text: string): number => Math.ceil(text.length / 3.6) + 3;
+export const cheapCost = (text: string): number => cheapCostOf(text.length);
+/** {@link cheapCost} of a text of `chars` code units. */
+export const cheapCostOf = (chars: number): number => Math.ceil(chars / 3.6) + 3;
 
 /** A shown carried fact's seniority is multiplied by this for each round since the round that
  * found it: a fact that survived several rounds was judged worth keeping each time. Without it,
@@ -91,7 +93,8 @@ export interface CandidateContext {
   prior: (s: Sentence, text: string) => number;
   /** A speaker's prior for a text's traits (fact-prior.ts rolePrior). */
   rolePrior: (role: string | undefined, t: number) => number;
-  weigh: (text: string, ids: readonly number[]) => number[];
+  /** (With the sentence `s` whose own text and ids they may be: its marks are kept on it.) */
+  weigh: (text: string, ids: readonly number[], s?: Sentence) => number[];
   focusBoost: (ids: readonly number[]) => number;
   /** Messages of pasted text (fact-prior.ts pastedMessages): not the user telling of themselves. */
   pasted?: ReadonlySet<number>;
@@ -120,7 +123,7 @@ export function sentenceCandidate(s: Sentence, pos: number, text: string, ids: r
     round: ctx.round,
     seq,
     ids,
-    weights: ctx.weigh(text, ids),
+    weights: ctx.weigh(text, ids, s),
     boost: rankedAsIdentity ? boost * IDENTITY_BOOST : boost,
     cost: cheapCost(text),
   };
@@ -157,7 +160,7 @@ export function sentenceCandidates(usable: readonly Sentence[], referents: Reado
     }
     // (At work, an agent's finding without its narration: "Looking at the code, I can see that
     // `x` only checks …" is "`x` only checks …".)
-    const aside = s.text.length > 12 && s.text.endsWith(']') ? ASIDE.exec(s.text) : null;
+    const aside = s.chars > 12 && s.text.endsWith(']') ? ASIDE.exec(s.text) : null;
     // Between two people, a picture's description that names nothing ("[shares a photo: a
     // photography of a score board with a clock and a phone]") is left out: readers counted it as
     // filler on every block they read. (LoCoMo recall 0.379/0.554/0.733 → 0.383/0.554/0.731 at

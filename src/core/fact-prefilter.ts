@@ -3,7 +3,7 @@
 // sentences than any block can hold, and building ranked candidates for all of them is what would
 // cost. Output: which usable sentences (by position) are worth ranking.
 import type { Sentence } from './extract-sentences';
-import { COST_OFFSET, cheapCost } from './fact-candidates';
+import { COST_OFFSET, cheapCostOf } from './fact-candidates';
 import { NAME_WEIGHT } from './fact-weights';
 import { NUMERIC, flagsOf } from './vocab';
 
@@ -36,7 +36,7 @@ export function roughValues(usable: readonly Sentence[], weights: Float64Array, 
       const id = ids[i] as number;
       g += flagsOf(id) & NUMERIC ? NAME_WEIGHT * (weights[id] as number) : (weights[id] as number);
     }
-    cost[pos] = cheapCost(s.text);
+    cost[pos] = cheapCostOf(s.chars);
     const v = (g * prior(s, s.text)) / ((cost[pos] as number) + COST_OFFSET);
     value[pos] = v;
     if (v > max) max = v;

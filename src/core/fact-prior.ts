@@ -8,6 +8,7 @@ import type { ConversationKind } from './record';
 import { instructsAssistant, isReaction, opensOnPointer, profileRank, remarksOnAnswer, salienceOf, saysWhoTheyAre } from './salience';
 import { ANNOUNCEMENT, FIRST_PERSON, MARKUP, QUESTION, SECOND_PERSON, SHORT_EXCLAMATION, traitsOf } from './traits';
 import { wordCount } from './text';
+import { memo, question } from './sentence-memo';
 
 /** The user saying what they chose of what the answer offered ("I think I'll go with a warm white
  * LED bulb", "I've decided to take the Python course"): the outcome of the thread. */
@@ -119,6 +120,11 @@ export function rolePrior(role: string | undefined, t: number, talk: boolean): n
 /** A reporter's sentence about the bug rather than their story: what is expected or happens
  * instead, or code it names (a code span, a dotted or snake_case name, a call). */
 const REPORTS_BUG = /`|\w_\w|[a-z]\.[a-z]|\(\)|\b(?:expect(?:s|ed)?|should|instead|actual(?:ly)?|rather than|error|fails?|raises?|returns?)\b/i;
+/** REPORTS_BUG of a user's sentence, asked once per sentence (sentence-memo.ts): the prior is
+ * asked of every usable sentence by every compaction, and the pattern is tried at every position. */
+const SAYS_BUG = question((s) => REPORTS_BUG.test(s.text), (s) => s.role === 'user' && !s.code);
+/** Whether `text` (sentence `s` itself, a clause of it, or it with its referent) reports the bug. */
+const reportsBug = (s: Sentence, text: string): boolean => (text === s.text ? memo(s, SAYS_BUG) : REPORTS_BUG.test(text));
 /** The weight of an agent run's task sentence telling the reporter's story (see priorOf). */
 const STORY_RANK = 0.4;
 
@@ -154,10 +160,10 @@ export function priorOf(s: Sentence, text: string, ctx: PriorContext): number {
   // is the reporter's story, and readers found it crowding out what the agent found.)
   // (A reporter's sentence about the bug — "I expect the order to be DESC" — keeps it: what they
   // expected is theirs to say.)
-  const ownFirst = handedOver || (kind === 'work' && s.role === 'user' && !REPORTS_BUG.test(text));
+  const ownFirst = handedOver || (kind === 'work' && s.role === 'user' && !reportsBug(s, text));
   // (Its sentences of what the reporter did — "I also deleted my venv and recreated it" — rank
   // below those of the bug: what is expected and what happens, and the code they name.)
-  const story = kind === 'work' && s.role === 'user' && (t & FIRST_PERSON) !== 0 && !(t & QUESTION) && !REPORTS_BUG.test(text) ? STORY_RANK : 1;
+  const story = kind === 'work' && s.role === 'user' && (t & FIRST_PERSON) !== 0 && !(t & QUESTION) && !reportsBug(s, text) ? STORY_RANK : 1;
   return story * rolePrior(s.role, ownFirst ? t & ~FIRST_PERSON : t, talk) * pasted * salience * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));
 }
 

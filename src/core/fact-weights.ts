@@ -42,9 +42,23 @@ export interface WordMarks {
   wide: Uint8Array | null;
 }
 const markCache = new WeakMap<readonly number[], WordMarks>();
-export function wordMarks(text: string, ids: readonly number[]): WordMarks {
+/** The marks of `text` with its ids `ids`; kept with the word list, or on the sentence `s` when
+ * they are its own text and list (`Sentence.marks`: a field, not a WeakMap entry per sentence —
+ * adding one to a WeakMap cost more than reading the marks). */
+export function wordMarks(text: string, ids: readonly number[], s?: Sentence): WordMarks {
+  if (s !== undefined && s.ids === ids && s.text === text) {
+    const own = s.marks as WordMarks | null;
+    if (own !== null && own.text === text) return own;
+    return (s.marks = marksOf(text, ids));
+  }
   const hit = markCache.get(ids);
   if (hit && hit.text === text) return hit;
+  const marks = marksOf(text, ids);
+  markCache.set(ids, marks);
+  return marks;
+}
+
+function marksOf(text: string, ids: readonly number[]): WordMarks {
   markCapitalised(text);
   const codeSymbols = CODE_SYMBOL.test(text);
   const wide = ids.length > PACKED_WORDS ? new Uint8Array(ids.length) : null;
@@ -61,9 +75,7 @@ export function wordMarks(text: string, ids: readonly number[]): WordMarks {
       if (mark & CODE_MARK) code |= 1 << i;
     }
   }
-  const marks = { text, names, code, wide };
-  markCache.set(ids, marks);
-  return marks;
+  return { text, names, code, wide };
 }
 
 /** Word i's marks (NAME_MARK, CODE_MARK). */
@@ -105,9 +117,9 @@ export function wordRarity(usable: readonly Sentence[], carriedIds: readonly (re
 }
 
 /** A text's words' weights, index for index with `ids`: rarity, names and code symbols weighted up. */
-export function weigher(idf: (id: number) => number): (text: string, ids: readonly number[]) => number[] {
-  return (text, ids) => {
-    const marks = wordMarks(text, ids);
+export function weigher(idf: (id: number) => number): (text: string, ids: readonly number[], s?: Sentence) => number[] {
+  return (text, ids, s) => {
+    const marks = wordMarks(text, ids, s);
     const out = new Array<number>(ids.length);
     for (let i = 0; i < ids.length; i++) {
       let weight = idf(ids[i] as number);

@@ -8,16 +8,24 @@ export class MessageGroups {
   readonly length: number;
   private readonly starts: number[] = [];
   private readonly made: (Sentence[] | undefined)[];
+  private readonly flat: readonly Sentence[];
 
-  constructor(private readonly flat: readonly Sentence[]) {
+  /** `sentences` (of the messages in order) grouped by message; with `keep`, only the sentences
+   * it keeps — filtered in the same pass that finds the groups. */
+  constructor(sentences: readonly Sentence[], keep?: (s: Sentence) => boolean) {
+    const flat: Sentence[] = keep ? [] : (sentences as Sentence[]);
     let last = -1;
-    for (let i = 0; i < flat.length; i++) {
-      const m = (flat[i] as Sentence).message;
+    for (let i = 0; i < sentences.length; i++) {
+      const s = sentences[i] as Sentence;
+      if (keep && !keep(s)) continue;
+      const m = s.message;
       if (m !== last) {
-        this.starts.push(i);
+        this.starts.push(keep ? flat.length : i);
         last = m;
       }
+      if (keep) flat.push(s);
     }
+    this.flat = flat;
     this.length = this.starts.length;
     this.starts.push(flat.length);
     this.made = new Array<Sentence[] | undefined>(this.length);

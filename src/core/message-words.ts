@@ -2,7 +2,8 @@
 // messages as they arrive, compact.ts prepareMessage): its prose sentences' content words with
 // their counts (`messageWords`), its sentences in order (`sentencesByMessage`), and whether it opens
 // with a date stamp (`stampedMessage`). Speed only: threads.ts gives the same threads without the
-// caches. Pure (module-private WeakMaps keyed by the message object).
+// caches. Pure (kept with the message object: message-memo.ts).
+import { memoOf } from './message-memo';
 import { type Sentence, prepareSentences } from './extract-sentences';
 import { leadingStamp } from './dates';
 import type { ChatMessage } from './messages';
@@ -22,13 +23,13 @@ export interface MessageWords {
   ids: Int32Array;
   counts: Int32Array;
 }
-const wordsCache = new WeakMap<ChatMessage, MessageWords>();
 
 /** {@link MessageWords} of `own` (a message's sentences as this compaction reads them), worked out
  * once per message object: kept while its prose sentences are the same objects (a compaction may
  * leave some out, agent-prose.ts; a re-read makes new ones). */
 export function messageWords(m: ChatMessage, own: readonly Sentence[]): MessageWords {
-  const hit = wordsCache.get(m);
+  const memo = memoOf(m);
+  const hit = memo.words as MessageWords | undefined;
   if (hit && (hit.own === own || sameProse(hit.from, own))) return hit;
   const from: Sentence[] = [];
   const order: number[] = [];
@@ -54,7 +55,7 @@ export function messageWords(m: ChatMessage, own: readonly Sentence[]): MessageW
     tally[id] = 0;
   }
   const out: MessageWords = { own, from, ids, counts };
-  wordsCache.set(m, out);
+  memo.words = out;
   return out;
 }
 /** Scratch counts by word id for {@link messageWords}, all zero between calls. */
@@ -96,11 +97,8 @@ export function sentencesByMessage(messages: readonly ChatMessage[], sentences: 
 }
 
 /** Whether a message opens with a date stamp, read once per message object. */
-const stampCache = new WeakMap<ChatMessage, { content: string; stamped: boolean }>();
 export function stampedMessage(m: ChatMessage): boolean {
-  const hit = stampCache.get(m);
-  if (hit && hit.content === m.content) return hit.stamped;
-  const stamped = leadingStamp(m.content).at > 0;
-  stampCache.set(m, { content: m.content, stamped });
-  return stamped;
+  const memo = memoOf(m);
+  if (memo.stamped === undefined) memo.stamped = leadingStamp(m.content).at > 0;
+  return memo.stamped as boolean;
 }

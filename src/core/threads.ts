@@ -5,6 +5,8 @@
 // to an earlier thread's words joins it; between two people each session stays its own. Each thread gets a head made of its own words — the request that opened
 // it, or its most distinctive phrases — its span of days and, for a request, whether it was
 // answered. Facts are then spread over the threads and shown under their heads (render.ts).
+import { memoOf } from './message-memo';
+import { topCounts } from './top-counts';
 import type { Sentence } from './extract-sentences';
 import { isRequest } from './extract-goal';
 import type { ChatMessage } from './messages';
@@ -202,17 +204,17 @@ export function prepareRequest(m: ChatMessage, own: readonly Sentence[]): void {
 function requestSentences(m: ChatMessage, own: readonly Sentence[]): Sentence[] | null {
   // (Where the request starts is read once per message object: the sentences are the message's
   // cached ones, the same in every compaction.)
-  const hit = requestCache.get(m);
+  const memo = memoOf(m);
+  const hit = memo.request as { of: number; at: number } | undefined;
   let at: number;
-  if (hit && hit.content === m.content && hit.of === own.length) at = hit.at;
+  if (hit && hit.of === own.length) at = hit.at;
   else {
     // A request, or a question of some length ("Should the drippers run longer in July?").
     at = own.findIndex((s) => prose(s) && (isRequest(s) || ((s.traits & QUESTION) !== 0 && s.wc >= 5)));
-    requestCache.set(m, { content: m.content, of: own.length, at });
+    memo.request = { of: own.length, at };
   }
   return at < 0 ? null : own.slice(at).filter(prose);
 }
-const requestCache = new WeakMap<ChatMessage, { content: string; of: number; at: number }>();
 
 /** Cosine of two word-count profiles, each word weighted by its rarity across the segments. */
 function similarity(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
@@ -234,7 +236,7 @@ function similarity(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, numbe
  * so it is not weighed down. */
 function profileOf(seg: Segment, df: ReadonlyMap<number, number>, n: number): Map<string, number> {
   const common = Math.max(2, Math.floor(n / 2));
-  // (Whole within the round; what the record keeps for later rounds is its top words, topOf.)
+  // (Whole within the round; what the record keeps for later rounds is its top words, topCounts.)
   const out = new Map<string, number>();
   for (const [id, tf] of seg.tf) if ((df.get(id) ?? 1) <= common) out.set(wordOf(id), tf);
   return out;
@@ -312,7 +314,7 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       const merged = profiles.get(t.id) ?? new Map<string, number>();
       for (const [w, x] of profile) merged.set(w, (merged.get(w) ?? 0) + x);
       profiles.set(t.id, merged);
-      t.profile = topOf(merged);
+      t.profile = Object.fromEntries(topCounts(merged, PROFILE_WORDS));
       for (let i = seg.start; i < seg.end; i++) threadOf.set((messages[i] as ChatMessage).id, t.id);
       previousThread = t;
       continue;
@@ -368,7 +370,7 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
       to: seg.to,
       score: seg.count,
       round,
-      profile: topOf(profile),
+      profile: Object.fromEntries(topCounts(profile, PROFILE_WORDS)),
       ...(state ? { state } : {}),
     };
     profiles.set(id, profile);
@@ -400,10 +402,6 @@ const DESCRIBED_WORDS = 30;
 function describedText(sentences: readonly Sentence[]): string {
   const first = sentences.find((s) => s.role === 'assistant');
   return first && first.index === 0 && first.wc <= DESCRIBED_WORDS && DESCRIBES.test(first.text) ? first.text : '';
-}
-
-function topOf(profile: ReadonlyMap<string, number>): Record<string, number> {
-  return Object.fromEntries([...profile].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, PROFILE_WORDS));
 }
 
 /** Merges a round's threads into the earlier ones: a thread this round came back to replaces its

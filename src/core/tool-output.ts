@@ -1,6 +1,7 @@
 // A tool call and its result as the extractors read them: the shell command a call runs (a shell
 // tool's, or any call's `command` when it names no path), and a result's output without a harness's
 // tags, with its return code. Shared by extract-state, error-fate and code-places. Pure.
+import { memoOf } from './message-memo';
 import { parseToolArguments, type ChatMessage, type ToolCall } from './messages';
 
 const SHELL_TOOL = /^(?:bash|shell|sh|zsh|terminal|exec|execute|run|run_command|run_shell|command|cmd|shell_command|execute_command)$/i;
@@ -55,10 +56,11 @@ export function noteToolCommand(call: ToolCall): string | null {
 export function resultOf(m: ChatMessage | undefined): Readonly<ToolResult> {
   if (!m) return { text: '', code: null, error: false };
   // (Read once per message object: the patterns run over the whole output.)
-  const hit = results.get(m);
-  if (hit && hit.content === m.content && hit.result.error === (m.role === 'tool' && m.isError === true)) return hit.result;
+  const memo = memoOf(m);
+  const hit = memo.result as Readonly<ToolResult> | undefined;
+  if (hit && hit.error === (m.role === 'tool' && m.isError === true)) return hit;
   const result = readResult(m);
-  results.set(m, { content: m.content, result });
+  memo.result = result;
   return result;
 }
 interface ToolResult {
@@ -66,7 +68,6 @@ interface ToolResult {
   code: number | null;
   error: boolean;
 }
-const results = new WeakMap<ChatMessage, { content: string; result: Readonly<ToolResult> }>();
 
 function readResult(m: ChatMessage): ToolResult {
   const rc = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(m.content);

@@ -208,4 +208,49 @@ describe('compaction reuses what it read, and only its speed changes', () => {
       { numRuns: 100 },
     );
   });
+
+  it('a message changed in place (content or role) is read again, whatever was kept with it', () => {
+    // (message-memo.ts keeps one record per message object — sentences, references, rules, error
+    // lines, words, stamp, request, tool result, list heads — dropped when the content or role
+    // changes; the sentences keep their own length, section line and word marks.)
+    for (const [, make] of chats) {
+      const base = make();
+      const cut = base.length - 2;
+      const options: CompactOptions = { budgetTokens: 900, cut, model: 'gpt-4o', now: 1 };
+      const same = fresh(base);
+      for (const m of same) prepareMessage(m);
+      run(same, options);
+      // Rewritten in place: every user message says something else, and one reply turns into the user's.
+      const edited = (ms: ChatMessage[]): ChatMessage[] =>
+        ms.map((m, i) => {
+          if (m.role === 'user') m.content = `${m.content} I decided to keep the Lisbon budget at 420 euros, and the tests should pass on Python 3.12 instead.`;
+          else if (m.role === 'assistant' && !m.toolCalls?.length && i === 1) (m as { role: string }).role = 'user';
+          return m;
+        });
+      const changed = edited(same);
+      expect(run(changed, options)).toBe(run(edited(fresh(base)), options));
+      expect(run(changed, options)).toBe(run(edited(fresh(base)), options));
+    }
+  });
+
+  it('an agent run whose task tells the reporter\'s story and reports the bug: read ahead, the prior is the cold one', () => {
+    // (Whether a user's sentence reports the bug is asked once per sentence, fact-prior.ts; a
+    // story sentence ranks lower. Both kinds here, each many times.)
+    const messages: ChatMessage[] = [];
+    for (let i = 0; i < 30; i++) {
+      const t = 1_700_000_000_000 + i * 60_000;
+      messages.push({ id: `u${i}`, createdAt: t, role: 'user', content: `I upgraded the ledger app to version 2.${i} last week and I reinstalled my venv twice. The \`sum_entries()\` call should count March entries, but it returns ${i} instead. I tried it on my laptop too.` });
+      messages.push({ id: `a${i}`, createdAt: t + 1, role: 'assistant', content: `Reading \`ledger/sum.py\` first.`, toolCalls: [{ id: `c${i}`, name: 'bash', arguments: JSON.stringify({ command: `grep -n sum_entries ledger/sum.py # ${i}` }) }] });
+      messages.push({ id: `t${i}`, createdAt: t + 2, role: 'tool', toolCallId: `c${i}`, content: `${10 + i}:def sum_entries(rows):\nAssertionError: expected ${i + 1} got ${i}` });
+    }
+    for (const budgetTokens of [200, 900]) {
+      const options: CompactOptions = { budgetTokens, cut: messages.length - 2, model: 'gpt-4o', now: 1 };
+      const cold = run(fresh(messages), options);
+      const arrived = fresh(messages);
+      for (const m of arrived) prepareMessage(m);
+      expect(run(arrived, options)).toBe(cold);
+      expect(run(arrived, options)).toBe(cold);
+      expect(chain(arrived, budgetTokens)).toEqual(chain(() => fresh(messages), budgetTokens));
+    }
+  });
 });
