@@ -88,10 +88,29 @@ export const SENTENCE_END = /[.!?…。！？]["'”’)\]*_`]*$/u;
 /** A fact's text, ended as a sentence, with its relative dates resolved against the day it was said. */
 export function factText(f: SourcedLine): string {
   // (An answer's list heads are names, not a sentence: no stop is added after the last.)
-  if (f.listed) return f.text;
+  if (f.listed) return shownList(f.text);
   const text = SENTENCE_END.test(f.text) ? f.text : `${f.text}.`;
   const resolved = f.at > 0 ? resolveRelativeDates(f.text, f.at) : '';
   return resolved ? `${text} (${resolved})` : text;
+}
+
+/** Items of an answer's list a line shows: the label counts the rest ("Assistant listed 7 of 12:"). Readers found
+ * twelve names of one list taking the room of the user's own facts. */
+export const LIST_SHOWN = 8;
+/** Lists of at most this many items are shown whole: "the last venue you listed" is asked of ten. */
+const LIST_LONG = 10;
+
+/** An answer's list heads as a line shows them: the first LIST_SHOWN, then how many more. */
+export function shownList(text: string): string {
+  const items = text.split('; ');
+  if (items.length <= LIST_LONG) return text;
+  return items.slice(0, LIST_SHOWN).join('; ');
+}
+
+/** How many items an answer's list had when its line shows fewer ("7 of 12"); ''. */
+export function listCount(text: string): string {
+  const n = text.split('; ').length;
+  return n > LIST_LONG ? ` ${LIST_SHOWN} of ${n}` : '';
 }
 
 /** Words past which one turn's facts continue on a line of their own (labelled again): a
@@ -151,7 +170,7 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
       const who = capitalised(role);
       // (Who, then the day when it changes; a comma between when both are there.)
       // (A command or query the answer gave is no list: "Assistant gave: `…`".)
-      const said = f.listed ? `${who || 'Assistant'} ${isCodeAnswer(f.text) ? 'gave' : 'listed'}` : who;
+      const said = f.listed ? `${who || 'Assistant'} ${isCodeAnswer(f.text) ? 'gave' : `listed${listCount(f.text)}`}` : who;
       const when = day && day !== shownDay ? day : '';
       label = said && when ? `${said}, ${when}` : said || when;
       if (day) shownDay = day;
