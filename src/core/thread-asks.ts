@@ -115,14 +115,19 @@ export function askSections(t: ThreadLine, own: readonly SourcedLine[], askedOf:
   const { under, parts } = askParts(t, own, askedOf);
   const sections: AskSection[] = [{ line: t, facts: under, asks: [] }];
   let day = dayOf(under[0]?.at ?? t.from);
+  // The words said so far in the section: what a follow-up names when it goes on with it.
+  let said = new Set([t.text, ...under.map((f) => f.text)].flatMap((x) => contentWords(x)));
   for (const part of parts) {
     const d = dayOf(part.at);
     // (Under a head with nothing of its own shown, every follow-up goes under it, each line with
     // its day: a head alone over nothing says little.)
-    if (d !== '' && day !== '' && d !== day && under.length) {
+    const later = d !== '' && day !== '' && d !== day && under.length > 0;
+    if (later || unrelated(part.ask, said)) {
       sections.push({ line: { ...t, text: part.ask, head: 'request' }, facts: part.facts, asks: [] });
+      said = new Set();
       day = d;
     } else (sections[sections.length - 1] as AskSection).asks.push(part);
+    for (const x of [part.ask, ...part.facts.map((f) => f.text)]) for (const w of contentWords(x)) said.add(w);
   }
   // Each head's span: the days of what is shown under it (the thread's first day for the first).
   sections.forEach((s, i) => {
@@ -146,5 +151,14 @@ export function pastHead(f: SourcedLine, head: string): SourcedLine {
   if (rest === '' || rest.length === f.text.length - head.length || opensOnPointer(rest)) return f;
   return { ...f, text: rest };
 }
+
+/** A question that names nothing said before it in its section and leans on no pointer ("the two
+ * countries", "this field"): another topic the thread's words joined to it ("Can you recommend any
+ * tools to manage my business expenses?" after ad targeting), headed on its own, not read as a
+ * follow-up of the head above it. */
+function unrelated(ask: string, said: ReadonlySet<string>): boolean {
+  return !POINTS.test(ask) && !contentWords(ask).some((w) => said.has(w));
+}
+const POINTS = /\b(?:this|that|these|those|it|its|they|them|their|the two|the same|such|there|here|other|another|more)\b/i;
 
 const dayOf = (at: number): string => (at > 0 ? describeDay(at) : '');

@@ -339,6 +339,7 @@ export class FactLayout {
   private nested(t: ThreadLine, own: readonly SourcedLine[], askedOf: ReadonlyMap<SourcedLine, string>, textOf: (f: SourcedLine) => string, heads: string[]): string[] {
     const out: string[] = [];
     for (const { line, facts, asks } of askSections(t, own, askedOf)) {
+      if (!facts.length && !asks.length) continue;
       out.push(threadHead(line));
       heads.push(line.text);
       // (A fact line names its day only when it differs from the head's single day.)
