@@ -9,6 +9,7 @@ import { describeDay } from './dates';
 import type { SourcedLine, ThreadLine } from './record';
 import { opensOnPointer } from './salience';
 import { contentWords } from './word-scan';
+import { GENERIC_WORDS } from './words';
 
 /** A fact's order key (SourcedLine.seq) counts a message as this much. */
 const SEQ_MESSAGE = 1e4;
@@ -39,7 +40,7 @@ export function askParts(t: ThreadLine, own: readonly SourcedLine[], askedOf: Re
   const partOf = new Map<number, AskPart>();
   const listAt = new Map<AskPart, number>();
   const words = new Map<AskPart, Set<string>>();
-  const headWords = new Set(contentWords(t.text));
+  const headWords = new Set(topicWords(t.text));
   for (const f of sorted) {
     const ask = askedOf.get(f);
     if (!f.listed || ask === undefined || answersHead(t, ask)) continue;
@@ -48,7 +49,7 @@ export function askParts(t: ThreadLine, own: readonly SourcedLine[], askedOf: Re
       part = { ask, at: f.at, facts: [] };
       parts.push(part);
       listAt.set(part, messageOf(f));
-      words.set(part, new Set([...contentWords(ask), ...contentWords(f.text)].filter((w) => !headWords.has(w))));
+      words.set(part, new Set([...topicWords(ask), ...topicWords(f.text)].filter((w) => !headWords.has(w))));
     }
     const m = messageOf(f);
     for (const k of [m - 1, m, m + 1]) if (!partOf.has(k)) partOf.set(k, part);
@@ -65,7 +66,7 @@ export function askParts(t: ThreadLine, own: readonly SourcedLine[], askedOf: Re
     if (!part) {
       const before = parts.filter((p) => (listAt.get(p) ?? Infinity) < m).at(-1);
       const mine = before && words.get(before);
-      if (mine && contentWords(f.text).some((w) => mine.has(w))) part = before;
+      if (mine && topicWords(f.text).some((w) => mine.has(w))) part = before;
     }
     // (A line the question says is said by its line.)
     if (part && part.ask.includes(f.text)) continue;
@@ -83,10 +84,17 @@ export function askParts(t: ThreadLine, own: readonly SourcedLine[], askedOf: Re
 export function answersHead(t: ThreadLine, ask: string): boolean {
   if (t.text === '') return false;
   if (t.text.includes(ask) || ask.includes(t.text)) return true;
-  const words = contentWords(ask);
-  const head = new Set(contentWords(t.text));
+  const words = topicWords(ask);
+  const head = new Set(topicWords(t.text));
   return words.length > 0 && words.filter((w) => head.has(w)).length > ON_TOPIC * words.length;
 }
+
+/** A text's content words past the words of asking ("Do you know any reputable … I could reach
+ * out to?" names watch repairers, not what "… music appraisers I could reach out to?" named). */
+export function topicWords(text: string): string[] {
+  return contentWords(text).filter((w) => !ASKING.has(w) && !GENERIC_WORDS.has(w));
+}
+const ASKING = new Set('know recommend recommended recommendation recommendations suggest suggestion suggestions tips tip advice reputable reach specific ideas idea options option good best great popular some any way ways wondering curious interested provide tell explain share list please thanks thank'.split(' '));
 const ON_TOPIC = 0.3;
 
 /** A follow-up's line: "- Asked: …" (`ask`: its question as shown), with its day when the head
@@ -116,7 +124,7 @@ export function askSections(t: ThreadLine, own: readonly SourcedLine[], askedOf:
   const sections: AskSection[] = [{ line: t, facts: under, asks: [] }];
   let day = dayOf(under[0]?.at ?? t.from);
   // The words said so far in the section: what a follow-up names when it goes on with it.
-  let said = new Set([t.text, ...under.map((f) => f.text)].flatMap((x) => contentWords(x)));
+  let said = new Set([t.text, ...under.map((f) => f.text)].flatMap((x) => topicWords(x)));
   for (const part of parts) {
     const d = dayOf(part.at);
     // (Under a head with nothing of its own shown, every follow-up goes under it, each line with
@@ -127,7 +135,7 @@ export function askSections(t: ThreadLine, own: readonly SourcedLine[], askedOf:
       said = new Set();
       day = d;
     } else (sections[sections.length - 1] as AskSection).asks.push(part);
-    for (const x of [part.ask, ...part.facts.map((f) => f.text)]) for (const w of contentWords(x)) said.add(w);
+    for (const x of [part.ask, ...part.facts.map((f) => f.text)]) for (const w of topicWords(x)) said.add(w);
   }
   // Each head's span: the days of what is shown under it (the thread's first day for the first).
   sections.forEach((s, i) => {
@@ -157,7 +165,7 @@ export function pastHead(f: SourcedLine, head: string): SourcedLine {
  * tools to manage my business expenses?" after ad targeting), headed on its own, not read as a
  * follow-up of the head above it. */
 function unrelated(ask: string, said: ReadonlySet<string>): boolean {
-  return !POINTS.test(ask) && !contentWords(ask).some((w) => said.has(w));
+  return !POINTS.test(ask) && !topicWords(ask).some((w) => said.has(w));
 }
 const POINTS = /\b(?:this|that|these|those|it|its|they|them|their|the two|the same|such|there|here|other|another|more)\b/i;
 
