@@ -122,7 +122,8 @@ export interface AskSection {
 export function askSections(t: ThreadLine, own: readonly SourcedLine[], askedOf: ReadonlyMap<SourcedLine, string>): AskSection[] {
   const { under, parts } = askParts(t, own, askedOf);
   const sections: AskSection[] = [{ line: t, facts: under, asks: [] }];
-  let day = dayOf(under[0]?.at ?? t.from);
+  // (The head's day: the thread's first, whatever day the lines shown under it were said.)
+  let day = dayOf(t.from || (under[0]?.at ?? 0));
   // The words said so far in the section: what a follow-up names when it goes on with it.
   let said = new Set([t.text, ...under.map((f) => f.text)].flatMap((x) => topicWords(x)));
   for (const part of parts) {
@@ -165,8 +166,11 @@ export function pastHead(f: SourcedLine, head: string): SourcedLine {
  * tools to manage my business expenses?" after ad targeting), headed on its own, not read as a
  * follow-up of the head above it. */
 function unrelated(ask: string, said: ReadonlySet<string>): boolean {
-  return !POINTS.test(ask) && !topicWords(ask).some((w) => said.has(w));
+  // (A question naming one thing at most — "Can you recommend some affordable options?" — says too
+  // little to tell: it goes on with the head.)
+  const words = topicWords(ask);
+  return words.length >= 2 && !POINTS.test(ask) && !words.some((w) => said.has(w));
 }
-const POINTS = /\b(?:this|that|these|those|it|its|they|them|their|the two|the same|such|there|here|other|another|more)\b/i;
+const POINTS = /\b(?:this|these|those|it|its|they|them|their|the two|the same|such|other|another|more)\b/i;
 
 const dayOf = (at: number): string => (at > 0 ? describeDay(at) : '');

@@ -23,7 +23,7 @@ const vermouth = fact('Dolin; Noilly Prat; Carpano Antica', 'a41', 41, { thread:
 
 describe('a follow-up question under the thread it continues', () => {
   const stomach = thread("I've been having some stomach trouble lately and I'm looking for meal ideas that are easy to digest.");
-  const anxiety = 'Are there any foods or nutrients that can help with anxiety and stress?';
+  const anxiety = 'Are there any foods or nutrients that can help with stomach cramps and anxiety?';
   const facts = [
     fact('Fatty Fish; Leafy Greens; Dark Chocolate; Yogurt', 'a3', 3, { listed: true, asked: anxiety }),
     fact('Chamomile tea before bed is what I drink most evenings already.', 'u4', 4),
@@ -92,6 +92,10 @@ describe('a follow-up question under the thread it continues', () => {
     const pointed = 'Are these waterproof enough for heavy rain?';
     const lights = fact('IPX4; IPX6; IPX7', 'a4', 4, { listed: true, asked: pointed });
     expect(askSections(bike, [own[0] as SourcedLine, lights], new Map([[lights, pointed]]))[0]?.asks.map((p) => p.ask)).toEqual([pointed]);
+    // So does one naming too little to tell ("affordable options").
+    const vague = 'Can you recommend some affordable options?';
+    const cheap = fact('Cygolite; Blackburn; NiteRider', 'a4', 4, { listed: true, asked: vague });
+    expect(askSections(bike, [own[0] as SourcedLine, cheap], new Map([[cheap, vague]]))[0]?.asks.map((p) => p.ask)).toEqual([vague]);
   });
 
   it('always traces every fact to one place: under the head or under one question', () => {
@@ -155,8 +159,10 @@ describe('a compaction of an assistant chat with follow-ups', () => {
     const chat = [
       msg('user', "I've been having some stomach trouble lately and I'm looking for meal ideas that are easy to digest.", 0, 0),
       msg('assistant', 'Here are some gentle meals:\n1. **Oatmeal with banana** - soft and soothing\n2. **Rice congee** - easy on the gut\n3. **Baked salmon** - light protein', 0, 1),
-      msg('user', 'Are there any foods or nutrients that can help with anxiety and stress?', 0, 2),
+      msg('user', 'Are there any foods or nutrients that can help with stomach cramps and anxiety?', 0, 2),
       msg('assistant', 'Some that may help:\n1. **Fatty fish** - omega-3\n2. **Leafy greens** - magnesium\n3. **Dark chocolate** - in moderation', 0, 3),
+      msg('user', 'Which probiotic supplements are gentle enough for a sensitive gut?', 0, 3.5),
+      msg('assistant', 'Culturelle Digestive Daily and Align are gentle; start with a low dose and take them with breakfast.', 0, 3.7),
       msg('user', "I think I'll start with a lower CFU count of the probiotic, around 5 billion, and see how my body reacts.", 0, 4),
       msg('assistant', 'Starting low is sensible; increase after two weeks if you feel fine.', 0, 5),
       msg('user', 'Can you recommend a drip irrigation kit for twelve tomato plants in raised beds?', 3, 0),
@@ -172,15 +178,19 @@ describe('a compaction of an assistant chat with follow-ups', () => {
       msg('user', 'Thanks!', 3, 4),
       msg('assistant', 'You are welcome.', 3, 5),
     ];
-    const r = ok(compact(chat, { budgetTokens: 1000, cut: 34, model: 'gpt-4o', now: 1 }));
-    const removed = chat.slice(0, 34).map((m) => m.content).join('\n');
+    const r = ok(compact(chat, { budgetTokens: 1000, cut: 36, model: 'gpt-4o', now: 1 }));
+    const removed = chat.slice(0, 36).map((m) => m.content).join('\n');
     for (const line of r.block.split('\n')) {
       const m = /^- Asked(?:, [^:]+)?: (.*)$/.exec(line);
       if (m) expect(removed).toContain(m[1]);
     }
     expect(r.block).toContain("### 12 May 2025: I've been having some stomach trouble lately");
     expect(r.block).not.toMatch(/^### .*anxiety/m);
-    expect(r.block).toMatch(/^- Asked: Are there any foods or nutrients that can help with anxiety and stress\?$/m);
-    expect(ok(compact(chat, { budgetTokens: 1000, cut: 34, model: 'gpt-4o', now: 1 })).block).toBe(r.block);
+    expect(r.block).toMatch(/^- Asked: Are there any foods or nutrients that can help with stomach cramps and anxiety\?$/m);
+    // The probiotic reply said after another exchange stays under the head, not under that question.
+    const lines = r.block.split('\n');
+    const cfu = lines.findIndex((l) => l.includes('lower CFU count'));
+    if (cfu >= 0) expect(cfu).toBeLessThan(lines.findIndex((l) => l.startsWith('- Asked: Are there any foods')));
+    expect(ok(compact(chat, { budgetTokens: 1000, cut: 36, model: 'gpt-4o', now: 1 })).block).toBe(r.block);
   });
 });
