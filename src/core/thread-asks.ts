@@ -125,7 +125,9 @@ export function askSections(t: ThreadLine, own: readonly SourcedLine[], askedOf:
   // (The head's day: the thread's first, whatever day the lines shown under it were said.)
   let day = dayOf(t.from || (under[0]?.at ?? 0));
   // The words said so far in the section: what a follow-up names when it goes on with it.
-  let said = new Set([t.text, ...under.map((f) => f.text)].flatMap((x) => topicWords(x)));
+  // (With the words the thread said most, shown or not: "I'd like to ask about my footwork and
+  // agility training" goes on with the tennis serves whose answers spoke of footwork.)
+  let said = new Set([t.text, ...under.map((f) => f.text)].flatMap((x) => topicWords(x)).concat(Object.keys(t.profile ?? {})));
   for (const part of parts) {
     const d = dayOf(part.at);
     // (Under a head with nothing of its own shown, every follow-up goes under it, each line with

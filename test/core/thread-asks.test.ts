@@ -92,6 +92,13 @@ describe('a follow-up question under the thread it continues', () => {
     const pointed = 'Are these waterproof enough for heavy rain?';
     const lights = fact('IPX4; IPX6; IPX7', 'a4', 4, { listed: true, asked: pointed });
     expect(askSections(bike, [own[0] as SourcedLine, lights], new Map([[lights, pointed]]))[0]?.asks.map((p) => p.ask)).toEqual([pointed]);
+    // So does one naming what the thread's answers said most, though no line shown says it.
+    const tennis = thread("I'm looking for some tips on how to improve my tennis serves.", { profile: { footwork: 4, serve: 6 } });
+    const drills = 'I would like to ask about my footwork and agility training drills.';
+    const ladder = fact('Ladder drills; Cone drills; Shuttle runs', 'a9', 9, { listed: true, asked: drills });
+    const tennisSections = askSections(tennis, [ladder], new Map([[ladder, drills]]));
+    expect(tennisSections.map((x) => x.line.text)).toEqual([tennis.text]);
+    expect(askSections({ ...tennis, profile: {} }, [ladder], new Map([[ladder, drills]])).map((x) => x.line.text)).toEqual([tennis.text, drills]);
     // So does one naming too little to tell ("affordable options").
     const vague = 'Can you recommend some affordable options?';
     const cheap = fact('Cygolite; Blackburn; NiteRider', 'a4', 4, { listed: true, asked: vague });
