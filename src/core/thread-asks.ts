@@ -86,7 +86,10 @@ export function answersHead(t: ThreadLine, ask: string): boolean {
   if (t.text.includes(ask) || ask.includes(t.text)) return true;
   const words = topicWords(ask);
   const head = new Set(topicWords(t.text));
-  return words.length > 0 && words.filter((w) => head.has(w)).length > ON_TOPIC * words.length;
+  // (Two words at least where it names more than two: "collectors" alone made the watch repairers
+  // asked after the music appraisers read as appraisers.)
+  const shared = words.filter((w) => head.has(w)).length;
+  return shared > ON_TOPIC * words.length && (shared >= 2 || words.length <= 2);
 }
 
 /** A text's content words past the words of asking ("Do you know any reputable … I could reach

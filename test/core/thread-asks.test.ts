@@ -72,6 +72,11 @@ describe('a follow-up question under the thread it continues', () => {
     const { under, parts } = askParts(immune, [list], new Map([[list, list.asked as string]]));
     expect(parts).toHaveLength(0);
     expect(under).toEqual([list]);
+    // One word in common is not the same topic: the watch repairers asked after the appraisers.
+    const vinyl = thread('Do you know any reputable music appraisers or collectors I could reach out to?');
+    const watches = 'Do you know any reputable watch repair services or collectors I could reach out to?';
+    const repairers = fact("Omega Service Centers; Bob's Watches; WatchRepair.net", 'a5', 5, { listed: true, asked: watches });
+    expect(askParts(vinyl, [repairers], new Map([[repairers, watches]])).parts.map((p) => p.ask)).toEqual([watches]);
   });
 
   it('heads on its own a question asked on a later day, or naming nothing said before it', () => {
