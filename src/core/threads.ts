@@ -9,7 +9,7 @@ import type { Sentence } from './extract-sentences';
 import { isRequest } from './extract-goal';
 import type { ChatMessage } from './messages';
 import type { ConversationKind, ThreadLine } from './record';
-import { MY, QUESTION } from './traits';
+import { FIRST_PERSON, MY, QUESTION } from './traits';
 import { describedText, followsUp, openingHead, phrasesOf, requestHead, topicalRequest } from './thread-heads';
 
 export { followsUp };
@@ -317,7 +317,9 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     // (So is a thread whose first request came in a later message than the one the user opened it
     // with — "I'm considering building my own gaming PC …", then "What are your thoughts on the
     // Logitech G502 Lightspeed?": the opening says what the thread is about.)
-    const late = asked && kind === 'assist' && seg.opening?.[0] !== undefined && seg.opener?.[0]?.id !== seg.opening[0].id;
+    // (Only an opening in which the user speaks of themselves: "Legacy space connect is part of the
+    // legacy space platform." pasted before the request says less than the request.)
+    const late = asked && kind === 'assist' && seg.opening?.[0] !== undefined && seg.opener?.[0]?.id !== seg.opening[0].id && (seg.opening[0].traits & (FIRST_PERSON | MY)) !== 0;
     const byRequest = (leans || late) && seg.opening && openingHead(seg.opening) ? '' : asked;
     const byOpening = !byRequest && kind === 'assist' && seg.opening ? openingHead(seg.opening) : '';
     let head = byRequest || byOpening;

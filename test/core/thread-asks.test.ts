@@ -161,6 +161,9 @@ describe('a thread whose first request comes after the message that opened it', 
     ];
     const { threads } = extractThreads(chat, sentencesOf(chat), 'assist', [], 1);
     expect(threads[0]?.text).toBe("I'm considering building my own gaming PC and I want to know more about graphics cards for 144Hz monitors.");
+    // Not by an opening in which the user does not speak of themselves (a pasted statement).
+    const pasted = [msg('user', 'Legacy space connect is part of the legacy space platform for small museums.', 0), ...chat.slice(1)];
+    expect(extractThreads(pasted, sentencesOf(pasted), 'assist', [], 1).threads[0]?.text).toBe('What are your thoughts on the Logitech G502 Lightspeed mouse for gaming?');
   });
 });
 
