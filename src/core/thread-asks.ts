@@ -41,9 +41,18 @@ export function askParts(t: ThreadLine, own: readonly SourcedLine[], askedOf: Re
   const listAt = new Map<AskPart, number>();
   const words = new Map<AskPart, Set<string>>();
   const headWords = new Set(topicWords(t.text));
+  // The one question on the head's topic that its list answers under the head without a line of
+  // its own: a second ("Do you have any favourite indie artists from Portland?" after the venues
+  // there, under how Portland's artists promote their work) is told apart by its question.
+  let onTopic: string | undefined;
   for (const f of sorted) {
     const ask = askedOf.get(f);
-    if (!f.listed || ask === undefined || answersHead(t, ask)) continue;
+    if (!f.listed || ask === undefined) continue;
+    if (t.text !== '' && (t.text.includes(ask) || ask.includes(t.text))) continue;
+    if ((onTopic === undefined || onTopic === ask) && answersHead(t, ask)) {
+      onTopic = ask;
+      continue;
+    }
     let part = parts.find((p) => p.ask === ask);
     if (!part) {
       part = { ask, at: f.at, facts: [] };
