@@ -7,7 +7,7 @@ import { LIST_SHOWN, groupFacts, listCount, shownList } from '../../src/core/blo
 import { compact } from '../../src/core/compact';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import type { ChatMessage } from '../../src/core/messages';
-import type { SourcedLine, ThreadLine } from '../../src/core/record';
+import { sentPart, type SourcedLine, type ThreadLine } from '../../src/core/record';
 import { askParts, askSections, pastHead } from '../../src/core/thread-asks';
 import { FactLayout } from '../../src/core/thread-format';
 import { extractThreads } from '../../src/core/threads';
@@ -145,6 +145,8 @@ describe('a long answer list', () => {
     expect(listCount(ten)).toBe('');
     const lines = groupFacts([fact(twelve, 'a1', 1, { listed: true, at: 0 })], roleOf);
     expect(lines).toEqual([`- Assistant listed ${LIST_SHOWN} of 12: ${shownList(twelve)}`]);
+    // The panel counts it sent, as its items shown.
+    expect(sentPart(lines.join('\n'), twelve)).toBe(shownList(twelve));
   });
 });
 
