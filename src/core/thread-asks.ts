@@ -142,14 +142,19 @@ export function askSections(t: ThreadLine, own: readonly SourcedLine[], askedOf:
   let said = new Set([t.text, ...under.map((f) => f.text)].flatMap((x) => topicWords(x)).concat(Object.keys(t.profile ?? {})));
   for (const part of parts) {
     const d = dayOf(part.at);
-    // (Under a head with nothing of its own shown, every follow-up goes under it, each line with
-    // its day: a head alone over nothing says little.)
-    const later = d !== '' && day !== '' && d !== day && under.length > 0;
+    // (Under a head with nothing of its own shown, the first follow-up goes under it whatever its
+    // day, its line dated: a head alone over nothing says little.)
+    const later = d !== '' && day !== '' && d !== day && (under.length > 0 || (sections[0] as AskSection).asks.length > 0);
     if (later || unrelated(part.ask, said)) {
       sections.push({ line: { ...t, text: part.ask, head: 'request' }, facts: part.facts, asks: [] });
       said = new Set();
       day = d;
-    } else (sections[sections.length - 1] as AskSection).asks.push(part);
+    } else {
+      const current = sections[sections.length - 1] as AskSection;
+      // (The first follow-up under a head with nothing of its own sets the day the next go on in.)
+      if (!current.facts.length && !current.asks.length && d !== '') day = d;
+      current.asks.push(part);
+    }
     for (const x of [part.ask, ...part.facts.map((f) => f.text)]) for (const w of topicWords(x)) said.add(w);
   }
   // Each head's span: the days of what is shown under it (the thread's first day for the first).

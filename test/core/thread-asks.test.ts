@@ -104,6 +104,16 @@ describe('a follow-up question under the thread it continues', () => {
     const tennisSections = askSections(tennis, [ladder], new Map([[ladder, drills]]));
     expect(tennisSections.map((x) => x.line.text)).toEqual([tennis.text]);
     expect(askSections({ ...tennis, profile: {} }, [ladder], new Map([[ladder, drills]])).map((x) => x.line.text)).toEqual([tennis.text, drills]);
+    // Under a head with nothing of its own shown, the first follow-up stays whatever its day; a
+    // later day's after it heads its own.
+    const launch = thread("I'm looking to create a social media strategy for a new product launch.");
+    const influencers = 'What are some effective ways to collaborate with influencers for our launch?';
+    const britannica = 'How can an encyclopedia keep their content reliable with the rise of fake news?';
+    const day2 = T0 + 86_400_000;
+    const ways = fact('Sponsored posts; Giveaways; Takeovers', 'a3', 3, { listed: true, asked: influencers, at: day2 - 3_600_000 });
+    const checks = fact('Editorial standards; Fact-checking partners; Regular updates', 'a9', 9, { listed: true, asked: britannica, at: day2 + 86_400_000 });
+    const launchSections = askSections({ ...launch, to: day2 + 86_400_000 }, [ways, checks], new Map([[ways, influencers], [checks, britannica]]));
+    expect(launchSections.map((x) => [x.line.text, x.asks.map((p) => p.ask)])).toEqual([[launch.text, [influencers]], [britannica, []]]);
     // So does one naming too little to tell ("affordable options").
     const vague = 'Can you recommend some affordable options?';
     const cheap = fact('Cygolite; Blackburn; NiteRider', 'a4', 4, { listed: true, asked: vague });
