@@ -8,6 +8,9 @@ import type { LeftOffLine, SourcedLine } from './record';
 import { describeDay, resolveRelativeDates } from './dates';
 import { dropLoneSurrogates, wordCount } from './text';
 import { isCodeAnswer } from './answer-shape';
+import { listCount, shownList } from './list-shown';
+
+export { LIST_SHOWN, listCount, shownList } from './list-shown';
 
 export const OPEN_TAG = '<previous_context>';
 export const CLOSE_TAG = '</previous_context>';
@@ -92,25 +95,6 @@ export function factText(f: SourcedLine): string {
   const text = SENTENCE_END.test(f.text) ? f.text : `${f.text}.`;
   const resolved = f.at > 0 ? resolveRelativeDates(f.text, f.at) : '';
   return resolved ? `${text} (${resolved})` : text;
-}
-
-/** Items of an answer's list a line shows: the label counts the rest ("Assistant listed 7 of 12:"). Readers found
- * twelve names of one list taking the room of the user's own facts. */
-export const LIST_SHOWN = 8;
-/** Lists of at most this many items are shown whole: "the last venue you listed" is asked of ten. */
-const LIST_LONG = 10;
-
-/** An answer's list heads as a line shows them: the first LIST_SHOWN, then how many more. */
-export function shownList(text: string): string {
-  const items = text.split('; ');
-  if (items.length <= LIST_LONG) return text;
-  return items.slice(0, LIST_SHOWN).join('; ');
-}
-
-/** How many items an answer's list had when its line shows fewer ("7 of 12"); ''. */
-export function listCount(text: string): string {
-  const n = text.split('; ').length;
-  return n > LIST_LONG ? ` ${LIST_SHOWN} of ${n}` : '';
 }
 
 /** Words past which one turn's facts continue on a line of their own (labelled again): a

@@ -2,7 +2,7 @@
 // versioned data. It is saved with the conversation, shown in the summary panel, and handed back
 // to the next round for chaining, so it holds no functions, Maps or class instances.
 import type { LineEdit } from './edit-types';
-import { shownList } from './block-format';
+import { shownList } from './list-shown';
 
 export const RECORD_VERSION = 1;
 
