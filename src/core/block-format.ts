@@ -8,6 +8,9 @@ import type { LeftOffLine, SourcedLine } from './record';
 import { describeDay, resolveRelativeDates } from './dates';
 import { dropLoneSurrogates, wordCount } from './text';
 import { isCodeAnswer } from './answer-shape';
+import { listCount, shownList } from './list-shown';
+
+export { LIST_SHOWN, listCount, shownList } from './list-shown';
 
 export const OPEN_TAG = '<previous_context>';
 export const CLOSE_TAG = '</previous_context>';
@@ -104,7 +107,7 @@ export const SENTENCE_END = /[.!?…。！？]["'”’)\]*_`]*$/u;
 /** A fact's text, ended as a sentence, with its relative dates resolved against the day it was said. */
 export function factText(f: SourcedLine): string {
   // (An answer's list heads are names, not a sentence: no stop is added after the last.)
-  if (f.listed) return f.text;
+  if (f.listed) return shownList(f.text);
   const text = SENTENCE_END.test(f.text) ? f.text : `${f.text}.`;
   const resolved = f.at > 0 ? resolveRelativeDates(f.text, f.at) : '';
   return resolved ? `${text} (${resolved})` : text;
@@ -173,7 +176,7 @@ export function groupFacts(facts: readonly SourcedLine[], roleOf: (id: string) =
       const who = capitalised(role);
       // (Who, then the day when it changes; a comma between when both are there.)
       // (A command or query the answer gave is no list: "Assistant gave: `…`".)
-      const said = f.listed ? `${who || 'Assistant'} ${isCodeAnswer(f.text) ? 'gave' : 'listed'}` : who;
+      const said = f.listed ? `${who || 'Assistant'} ${isCodeAnswer(f.text) ? 'gave' : `listed${listCount(f.text)}`}` : who;
       const when = day && day !== shownDay ? day : '';
       label = said && when ? `${said}, ${when}` : said || when;
       if (day) shownDay = day;

@@ -2,6 +2,7 @@
 // versioned data. It is saved with the conversation, shown in the summary panel, and handed back
 // to the next round for chaining, so it holds no functions, Maps or class instances.
 import type { LineEdit } from './edit-types';
+import { shownList } from './list-shown';
 
 export const RECORD_VERSION = 1;
 
@@ -317,6 +318,9 @@ export function isCompactionRecord(value: unknown): value is CompactionRecord {
 export function sentPart(block: string, text: string): string {
   if (!block || !text) return '';
   if (block.includes(text)) return text;
+  // (An answer's long list is sent as its first items: block-format.ts shownList.)
+  const list = shownList(text);
+  if (list !== text && block.includes(list)) return list;
   let best = '';
   const end = /[.!?。！？](?=\s)/gu;
   let m: RegExpExecArray | null;

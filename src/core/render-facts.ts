@@ -242,7 +242,11 @@ export class KeyFacts {
     if (!this.manyThreads) return 0;
     const g = this.layout.group(f);
     const head = g && !this.headsShown.has(g) ? this.layout.head(g) : '';
-    return head ? this.draft.cost(head) + 1 : 0;
+    // (A list answering a follow-up question of its thread costs that question's line too, once:
+    // unestimated, the lines it added were paid for by the best facts taken last.)
+    const ask = this.layout.askOf(f);
+    const asked = ask && !this.headsShown.has(`ask:${ask}`) ? this.draft.cost(ask) + 4 : 0;
+    return (head ? this.draft.cost(head) + 1 : 0) + asked;
   }
 
   /** One pass over `order`, taking each fact that fits by the per-fact estimates; the first pass
@@ -266,7 +270,11 @@ export class KeyFacts {
       this.picked.add(f);
       draft.shown.add(key);
       this.take(f);
-      if (this.manyThreads) this.headsShown.add(this.layout.group(f));
+      if (this.manyThreads) {
+        this.headsShown.add(this.layout.group(f));
+        const ask = this.layout.askOf(f);
+        if (ask) this.headsShown.add(`ask:${ask}`);
+      }
       added = true;
     }
     return added;

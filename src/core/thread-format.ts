@@ -14,6 +14,7 @@ import type { Speakers } from './speakers';
 import { dropLoneSurrogates } from './text';
 import { confirmsAnswer, userConfirms } from './thread-outcomes';
 import { headFor, laterAsked } from './thread-parts';
+import { answersHead, askLine, askSections, pastHead } from './thread-asks';
 
 export const ABOUT_USER_HEAD = '### About the user:';
 export const THREAD_HEAD_PREFIX = '### ';
@@ -297,6 +298,12 @@ export class FactLayout {
         }
         continue;
       }
+      // (With an assistant, a thread its own request heads keeps it: its follow-up questions stand
+      // under it, thread-asks.ts.)
+      if (this.input.kind === 'assist' && t.head === 'request' && t.text) {
+        threadLines.push(...this.nested(t, own, askedOf, textOf, heads));
+        continue;
+      }
       const head = headFor(t, own, askedOf);
       for (const [part, facts] of laterAsked(head, own, askedOf, head !== t)) {
         threadLines.push(threadHead(part));
@@ -322,6 +329,34 @@ export class FactLayout {
     if (loose.length) lines.push(...groupFacts(loose, this.labelOf, textOf));
     lines.push(...threadLines);
     return lines;
+  }
+
+  /** The follow-up question a fact's list answers when shown on a line of its own (thread-asks.ts). */
+  askOf(f: SourcedLine): string {
+    if (!f.listed || !f.asked || f.thread === undefined || this.input.kind !== 'assist') return '';
+    const t = this.byId.get(f.thread);
+    return t && t.head === 'request' && t.text && !answersHead(t, f.asked) ? f.asked : '';
+  }
+
+  /** A thread its own request heads (with an assistant): the head, the facts under it, then each
+   * follow-up question's line over the facts said with its answer (thread-asks.ts). The questions
+   * shown go to `heads`. */
+  private nested(t: ThreadLine, own: readonly SourcedLine[], askedOf: ReadonlyMap<SourcedLine, string>, textOf: (f: SourcedLine) => string, heads: string[]): string[] {
+    const out: string[] = [];
+    for (const { line, facts, asks } of askSections(t, own, askedOf)) {
+      if (!facts.length && !asks.length) continue;
+      out.push(threadHead(line));
+      heads.push(line.text);
+      // (A fact line names its day only when it differs from the head's single day.)
+      const single = line.from > 0 && threadSpan(line.from, line.to) === describeDay(line.from) ? describeDay(line.from) : '';
+      out.push(...groupFacts(facts.map((f) => pastHead(f, line.text)), this.labelOf, textOf, single));
+      for (const part of asks) {
+        out.push(askLine(part, withoutSegue(part.ask), single));
+        heads.push(part.ask);
+        out.push(...groupFacts(part.facts, this.labelOf, textOf, single || (part.at > 0 ? describeDay(part.at) : '')));
+      }
+    }
+    return out;
   }
 }
 

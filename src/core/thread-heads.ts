@@ -8,6 +8,7 @@ import { PASTED_SENTENCES } from './fact-prior';
 import { QUESTION } from './traits';
 import { isContentWord } from './vocab';
 import { GENERIC_WORDS, STOPWORDS } from './words';
+import { contentWords } from './word-scan';
 
 /** Most phrases in a head, and most words in one. */
 const HEAD_PHRASES = 3;
@@ -212,3 +213,36 @@ export function openingHead(opening: readonly Sentence[]): string {
   return requestHead(opening);
 }
 
+/** The first request of the user among a thread's sentences that reads as a title (requestHead),
+ * does not follow up on an answer and shares a content word with the thread's phrases; ''. */
+export function topicalRequest(sentences: readonly Sentence[], phrases: readonly string[]): string {
+  const named = new Set(phrases.flatMap((p) => contentWords(p)));
+  for (const s of sentences) {
+    if (s.role !== 'user' || !isRequest(s) || followsUp([s])) continue;
+    const head = requestHead([s]);
+    if (head && contentWords(head).some((w) => named.has(w))) return head;
+  }
+  return '';
+}
+
+/** The assistant saying what the user's text is ("This appears to be an email sent by …", "This
+ * is a cover letter for …"): the opening sentence of its first reply in a thread, when it does. */
+const DESCRIBES = /^(?:this|the (?:text|email|e-mail|message|passage|article|letter|document|code|script|poem|story|essay)|what you (?:shared|sent|pasted|provided)) (?:appears to be|seems to be|looks like|reads like|is) (?:an?|the) /i;
+/** Most words of such a head. */
+const DESCRIBED_WORDS = 30;
+
+export function describedText(sentences: readonly Sentence[]): string {
+  const first = sentences.find((s) => s.role === 'assistant');
+  return first && first.index === 0 && first.wc <= DESCRIBED_WORDS && DESCRIBES.test(first.text) ? first.text : '';
+}
+
+/** Words by which a request points back at what was just said: "these", "the above", "again",
+ * "the same", or a pointer ending it ("Can you shorten it?"). */
+const POINTS_BACK = /\b(?:these|those|the above|again|the same|another one|instead)\b|\b(?:it|this|that|them)\s*[?.!]*$/i;
+
+/** Whether a request (its sentences) follows up on the answer before it: its first sentence points
+ * back (POINTS_BACK). */
+export function followsUp(request: readonly Sentence[]): boolean {
+  const first = request[0];
+  return first !== undefined && POINTS_BACK.test(first.text);
+}

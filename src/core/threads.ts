@@ -11,11 +11,12 @@ import type { Sentence } from './extract-sentences';
 import { isRequest } from './extract-goal';
 import type { ChatMessage } from './messages';
 import type { ConversationKind, ThreadLine } from './record';
-import { MY, QUESTION } from './traits';
-import { openingHead, phrasesOf, requestHead } from './thread-heads';
+import { FIRST_PERSON, MY, QUESTION } from './traits';
+import { describedText, followsUp, openingHead, phrasesOf, requestHead, topicalRequest } from './thread-heads';
+
+export { followsUp };
 import { isContentWord, vocabSize, wordOf } from './vocab';
 import { messageWords, prose, sentencesByMessage, stampedMessage } from './message-words';
-import { contentWords } from './word-scan';
 
 /** A word that points back at what was said before it. */
 const LEANS = /\b(?:they|them|it|these|those|this)\b/i;
@@ -183,17 +184,6 @@ function segmentsOf(messages: readonly ChatMessage[], sentences: readonly Senten
   return segments.filter((s) => s.count > 0);
 }
 
-/** Words by which a request points back at what was just said: "these", "the above", "again",
- * "the same", or a pointer ending it ("Can you shorten it?"). */
-const POINTS_BACK = /\b(?:these|those|the above|again|the same|another one|instead)\b|\b(?:it|this|that|them)\s*[?.!]*$/i;
-
-/** Whether a request (its sentences) follows up on the answer before it: its first sentence points
- * back (POINTS_BACK). */
-export function followsUp(request: readonly Sentence[]): boolean {
-  const first = request[0];
-  return first !== undefined && POINTS_BACK.test(first.text);
-}
-
 /** Reads where a user message's request starts ahead of compaction (`prepareMessage`), with the
  * message's own sentences: the threads then find it read. */
 export function prepareRequest(m: ChatMessage, own: readonly Sentence[]): void {
@@ -326,7 +316,13 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     // discounts for first-time customers?" after "I'm trying the new grocery delivery service." —
     // is headed by that sentence: it says what the thread is about.)
     const leans = asked && kind === 'assist' && seg.opening && seg.opener?.[0]?.id === seg.opening[0]?.id && seg.opener?.[0] !== seg.opening[0] && LEANS.test(asked);
-    const byRequest = leans && seg.opening && openingHead(seg.opening) ? '' : asked;
+    // (So is a thread whose first request came in a later message than the one the user opened it
+    // with — "I'm considering building my own gaming PC …", then "What are your thoughts on the
+    // Logitech G502 Lightspeed?": the opening says what the thread is about.)
+    // (Only an opening in which the user speaks of themselves: "Legacy space connect is part of the
+    // legacy space platform." pasted before the request says less than the request.)
+    const late = asked && kind === 'assist' && seg.opening?.[0] !== undefined && seg.opener?.[0]?.id !== seg.opening[0].id && (seg.opening[0].traits & (FIRST_PERSON | MY)) !== 0;
+    const byRequest = (leans || late) && seg.opening && openingHead(seg.opening) ? '' : asked;
     const byOpening = !byRequest && kind === 'assist' && seg.opening ? openingHead(seg.opening) : '';
     let head = byRequest || byOpening;
     // (Else, with an assistant, what the assistant said the user's text was: a thread opened by a
@@ -379,29 +375,6 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     for (let i = seg.start; i < seg.end; i++) threadOf.set((messages[i] as ChatMessage).id, id);
   }
   return { threads, threadOf };
-}
-
-/** The first request of the user among a thread's sentences that reads as a title (requestHead),
- * does not follow up on an answer and shares a content word with the thread's phrases; ''. */
-function topicalRequest(sentences: readonly Sentence[], phrases: readonly string[]): string {
-  const named = new Set(phrases.flatMap((p) => contentWords(p)));
-  for (const s of sentences) {
-    if (s.role !== 'user' || !isRequest(s) || followsUp([s])) continue;
-    const head = requestHead([s]);
-    if (head && contentWords(head).some((w) => named.has(w))) return head;
-  }
-  return '';
-}
-
-/** The assistant saying what the user's text is ("This appears to be an email sent by …", "This
- * is a cover letter for …"): the opening sentence of its first reply in a thread, when it does. */
-const DESCRIBES = /^(?:this|the (?:text|email|e-mail|message|passage|article|letter|document|code|script|poem|story|essay)|what you (?:shared|sent|pasted|provided)) (?:appears to be|seems to be|looks like|reads like|is) (?:an?|the) /i;
-/** Most words of such a head. */
-const DESCRIBED_WORDS = 30;
-
-function describedText(sentences: readonly Sentence[]): string {
-  const first = sentences.find((s) => s.role === 'assistant');
-  return first && first.index === 0 && first.wc <= DESCRIBED_WORDS && DESCRIBES.test(first.text) ? first.text : '';
 }
 
 /** Merges a round's threads into the earlier ones: a thread this round came back to replaces its

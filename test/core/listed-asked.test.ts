@@ -104,20 +104,19 @@ describe("a thread headed by its first shown list's question", () => {
   const seqOf = (message: number): number => 1e9 + message * 1e4;
   const fact = (text: string, id: string, m: number, asked: string): SourcedLine => ({ text, sources: [id], at: T0, score: 1, round: 1, seq: seqOf(m), thread: 1, listed: true, asked });
 
-  it('takes the question of the list said first whatever their rank, a later list on its topic under it', () => {
+  it('keeps its own head, the list said first under it whatever their rank, a later list on its topic under its question', () => {
     // (Ranked best first: the later list ranks higher.)
     const lines = layout.lines([
       fact('The Unthanks; Seth Lakeman; Kate Rusby', 'a5', 5, 'Do you have any favourite folk singers from Leeds?'),
       fact('Brudenell Social Club; Hyde Park Book Club; The Wardrobe', 'a3', 3, 'Do you know any venues in Leeds popular with folk musicians?'),
       { text: 'Dolin; Noilly Prat; Carpano Antica', sources: ['a20'], at: T0 + 86_400_000, score: 1, round: 1, seq: seqOf(20), thread: 2, listed: true },
     ]);
-    const venues = lines.indexOf('### 12 May 2025: Do you know any venues in Leeds popular with folk musicians?');
-    const singers = lines.indexOf('### 12 May 2025: Do you have any favourite folk singers from Leeds?');
-    expect(venues).toBeGreaterThanOrEqual(0);
-    expect(lines[venues + 1]).toContain('Brudenell Social Club');
-    expect(singers).toBe(-1);
-    expect(lines[venues + 2]).toContain('Seth Lakeman');
-    expect(lines.some((l) => l.includes('promote their work'))).toBe(false);
+    expect(lines.slice(0, 4)).toEqual([
+      '### 12 May 2025: How do folk musicians in Leeds usually promote their work?',
+      '- Assistant listed: Brudenell Social Club; Hyde Park Book Club; The Wardrobe',
+      '- Asked: Do you have any favourite folk singers from Leeds?',
+      '- Assistant listed: The Unthanks; Seth Lakeman; Kate Rusby',
+    ]);
   });
 });
 
@@ -133,7 +132,8 @@ describe("a later list on another topic under a head that is the first list's qu
       fact('Anti-doping controls; Crowd barriers; Medical teams', 'a5', 5, 'What safety measures protect the riders during the race stages?'),
       { text: 'Dolin; Noilly Prat; Carpano Antica', sources: ['a20'], at: T0 + 86_400_000, score: 1, round: 1, seq: seqOf(20), thread: 2, listed: true },
     ]);
-    const winners = lines.indexOf('### 12 May 2025: Which riders won the Tour de France in its early decades?');
+    // (The thread keeps its head; the safety measures name nothing said under it: a part of its own.)
+    const winners = lines.indexOf('### 12 May 2025: Tell me about the history of the Tour de France.');
     const safety = lines.indexOf('### 12 May 2025: What safety measures protect the riders during the race stages?');
     expect(lines[winners + 1]).toContain('Eddy Merckx');
     expect(safety).toBeGreaterThan(winners);

@@ -177,8 +177,10 @@ describe('a list headed by what it answers, a choice by what it chose from', () 
     const lines = layout.lines(facts);
     expect(lines[0]).toBe("### Asked: I'm looking to get some new bike lights for my morning commutes.");
     expect(lines[1]).toBe("- User: I think I'll go with the Lezyne Strip Drive Pro.");
-    // With no choice before it, a list answering another question heads its thread.
-    expect(lines).toContain('### Asked: Which vermouth brands pair with a London dry gin?');
+    // A list on its head's topic stands under it: the vermouths under the request for a vermouth.
+    const vermouth = lines.indexOf('### Asked: Can you suggest a vermouth for my gin?');
+    expect(vermouth).toBeGreaterThan(1);
+    expect(lines[vermouth + 1]).toBe('- Assistant listed: Dolin; Noilly Prat; Carpano Antica');
   });
 });
 
@@ -292,6 +294,7 @@ describe('the lines said under a head before a list answering another question',
       { text: 'Dolin; Noilly Prat; Carpano Antica', sources: ['a20'], at: T0 + DAY, score: 1, round: 1, seq: seqOf(20), thread: 2, listed: true },
     ]);
     const guitar = lines.findIndex((l) => l.includes('Gibson guitar'));
+    // (Its question names nothing the head or the lines under it name: a topic of its own.)
     const watch = lines.indexOf('### 12 May 2025: Do you know any reputable watch repair services or collectors I could reach out to?');
     expect(lines.slice(0, guitar).reverse().find((l) => l.startsWith('### '))).toContain('music appraisers');
     expect(watch).toBeGreaterThan(guitar);
