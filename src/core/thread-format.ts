@@ -14,6 +14,7 @@ import type { Speakers } from './speakers';
 import { dropLoneSurrogates } from './text';
 import { confirmsAnswer, userConfirms } from './thread-outcomes';
 import { headFor, laterAsked } from './thread-parts';
+import { shownHead } from './session-heads';
 
 export const ABOUT_USER_HEAD = '### About the user:';
 export const THREAD_HEAD_PREFIX = '### ';
@@ -135,6 +136,12 @@ export class FactLayout {
     if (!t || t.head !== 'phrases' || !t.text) return false;
     const first = t.text.split(', ')[0] as string;
     return f.text.toLowerCase().includes(first.toLowerCase());
+  }
+
+  /** The names the text gives the two sides. */
+  private speakerNames(): string[] {
+    const { user, assistant } = this.input.speakers ?? {};
+    return [user, assistant].filter((x): x is string => !!x);
   }
 
   /** A group's head line ('' for none). */
@@ -299,7 +306,9 @@ export class FactLayout {
       }
       const head = headFor(t, own, askedOf);
       for (const [part, facts] of laterAsked(head, own, askedOf, head !== t)) {
-        threadLines.push(threadHead(part));
+        // (Between two people a session without a head takes one from its lines: session-heads.ts.)
+        const bare = this.input.kind === 'talk' && part.head === 'phrases' && !part.text;
+        threadLines.push(threadHead(bare ? { ...part, text: shownHead(part, facts.map(textOf), this.speakerNames()) } : part));
         heads.push(part.text);
         // The head names the days: a fact line names its day only when it differs from the
         // thread's single day.
