@@ -249,10 +249,25 @@ export function newsRank(text: string): number {
  * one moved recall 0.371/0.524/0.689 → 0.383/0.543/0.709 at 500/1,000/2,000, with the spread.) */
 export const NEWS_EVENT_BOOST = 1.8;
 
+/** A reply's word opening a sentence that needs the question it answers ("Yep, I just finished
+ * …", "Nope, not yet …"). */
+const REPLIES = /^\W*(?:yes|yeah|yep|yup|nope|nah|no|sure|definitely|absolutely|totally|exactly|of course|not yet|indeed)\b\s*[,!.…-]/i;
+
+/** Whether a sentence of talk leans on what a block does not hold: a thing it does not name ("I
+ * snapped that pic …", leansOnUnnamed) or the question it answers ("Yep, I just finished …"). */
+export function leansOnAbsent(text: string): boolean {
+  return leansOnUnnamed(text) || REPLIES.test(text);
+}
+
 /** The salience multiplier of a sentence of talk (not of an agent at work, whose facts are read by
  * other rules): events and news up, reactions down. */
 export function salienceOf(text: string): number {
   if (isReaction(text)) return REACTION_PENALTY;
+  // (A line leaning on what the block does not hold ranks as a plain sentence, not as the event
+  // it tells: "Yep, I just finished this amazing fantasy series." and "I had this custom made …"
+  // stood for their sessions, read as naming nothing. LoCoMo events over 27 prefixes
+  // 0.318/0.648/0.898 → 0.331/0.662/0.903 at 500/1,000/2,000, recall within 0.004.)
+  if (leansOnAbsent(text)) return 1;
   if (!tellsEvent(text)) return 1;
   return tellsNews(text) ? NEWS_EVENT_BOOST : EVENT_BOOST;
 }

@@ -9,7 +9,7 @@ import { describeDay } from './dates';
 import { groupFacts, factText } from './block-format';
 import type { ConversationKind, SourcedLine, ThreadLine } from './record';
 import { isChoice, saysChosen } from './fact-prior';
-import { leansOnUnnamed, newsRank, profileRank } from './salience';
+import { leansOnAbsent, newsRank, profileRank } from './salience';
 import type { Speakers } from './speakers';
 import { dropLoneSurrogates } from './text';
 import { confirmsAnswer, userConfirms } from './thread-outcomes';
@@ -207,7 +207,7 @@ export class FactLayout {
       // the reader never saw — readers named such lines. LoCoMo at 1,000 it gave way to "… after we
       // talked I finally picked up a book"; recall 0.554/0.731 → 0.548/0.728 at 1,000/2,000, events
       // and the blocks at 500 unchanged.)
-      const news = leansOnUnnamed(f.text) ? 0 : newsRank(f.text);
+      const news = leansOnAbsent(f.text) ? 0 : newsRank(f.text);
       const rank = news > 0 ? news + (f.opens ? (g === latestKey ? LATEST_OPENING_NEWS : OPENING_NEWS) : 0) + (this.namesHeadTopic(g, f) ? HEAD_TOPIC_NEWS : 0) : 0;
       const best = eventOf.get(g);
       if (rank > 0 && (!best || rank > best.rank)) eventOf.set(g, { f, rank });
