@@ -98,6 +98,11 @@ export interface FactLayoutInput {
 export class FactLayout {
   private readonly byId: ReadonlyMap<number, ThreadLine>;
 
+  /** Whether the facts are of two people talking. */
+  get talk(): boolean {
+    return this.input.kind === 'talk';
+  }
+
   constructor(private readonly input: FactLayoutInput) {
     this.byId = new Map(input.threads.map((t) => [t.id, t]));
   }
