@@ -64,6 +64,9 @@ export interface ThreadLine extends SourcedLine {
   state?: 'open' | 'answered';
   /** Its most distinctive words with their weights, so a later round can join a segment to it. */
   profile?: Record<string, number>;
+  /** Between two people, its distinctive phrases best first (more than the head names): the head
+   * shown names those the lines under it carry (session-heads.ts). */
+  topics?: string[];
 }
 
 /** Where the work was left off, with the first line of the command the assistant ran then (agent

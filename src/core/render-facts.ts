@@ -138,6 +138,8 @@ export class KeyFacts {
   // and key are the render's, shared by both writes of the block: `memo`.)
   private readonly saidAboveMemo = new Map<SourcedLine, boolean>();
   private readonly headsShown = new Set<string>();
+  /** The texts of the facts taken, by their first source id, in the order taken. */
+  private readonly textsBySource = new Map<string, string[]>();
   /** How many answer lists of each message (by source id) are among the facts taken. */
   private readonly listedTaken = new Map<string, number>();
 
@@ -215,14 +217,30 @@ export class KeyFacts {
     this.draft.used = this.start + this.linesCost;
   }
 
+  /** Whether a fact taken from the same message holds this one's text, or this one holds its: the
+   * pool has a sentence alone and joined with the one it leans on, and both were written on one
+   * line ("Last weekend, I went to a music festival in Boston - it was awesome! Last weekend, I
+   * went to a music festival in Boston - it was awesome! So many cool bands …"). */
+  private overlapsTaken(f: SourcedLine): boolean {
+    const source = f.sources[0];
+    // (Between two people: with an assistant it moved LongMemEval's blocks, left to be weighed.)
+    if (source === undefined || !this.layout.talk) return false;
+    for (const text of this.textsBySource.get(source) ?? []) if (text.includes(f.text) || f.text.includes(text)) return true;
+    return false;
+  }
+
   private take(f: SourcedLine): void {
     this.facts.push(f);
+    const texts = this.textsBySource.get(f.sources[0] ?? '');
+    if (texts) texts.push(f.text);
+    else if (f.sources[0] !== undefined) this.textsBySource.set(f.sources[0], [f.text]);
     const source = f.sources[0];
     if (f.listed && source !== undefined) this.listedTaken.set(source, (this.listedTaken.get(source) ?? 0) + 1);
   }
 
   private dropLast(): SourcedLine {
     const f = this.facts.pop() as SourcedLine;
+    this.textsBySource.get(f.sources[0] ?? '')?.pop();
     const source = f.sources[0];
     if (f.listed && source !== undefined) this.listedTaken.set(source, (this.listedTaken.get(source) ?? 1) - 1);
     return f;
@@ -259,7 +277,7 @@ export class KeyFacts {
       const f = order[i] as SourcedLine;
       if (this.picked.has(f)) continue;
       const key = this.keyOf(f);
-      if (draft.shown.has(key) || this.saidAboveFact(f) || this.repeatsList(f)) continue;
+      if (draft.shown.has(key) || this.saidAboveFact(f) || this.repeatsList(f) || this.overlapsTaken(f)) continue;
       const c = this.costOf(f) + (this.facts.length ? 0 : this.heading) + this.headCost(f);
       if (first && pastFresh(first, i, f, used - start, c)) continue;
       if (used + c > draft.target) continue;
@@ -292,7 +310,7 @@ export class KeyFacts {
     let tries = 0;
     for (const f of pool) {
       if (slack < FILL_MIN_ROOM || tries >= FILL_TRIES) break;
-      if (this.picked.has(f) || draft.shown.has(this.keyOf(f)) || this.saidAboveFact(f) || this.repeatsList(f)) continue;
+      if (this.picked.has(f) || draft.shown.has(this.keyOf(f)) || this.saidAboveFact(f) || this.repeatsList(f) || this.overlapsTaken(f)) continue;
       const parts = [f.text];
       for (const text of parts) {
         const part: SourcedLine = text === f.text ? f : { ...f, text };

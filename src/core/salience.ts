@@ -198,9 +198,11 @@ function fewerWordsThan(text: string, n: number): boolean {
 }
 
 /** Verbs and nouns of an event: a change or an action of a person with an object ("adopted a
- * puppy", "lost my job", "signed a contract"). */
+ * puppy", "lost my job", "signed a contract"). (Short verbs end at the word: "won" read
+ * "wonders", "win" "windows", "quit" "quite" as events — "Fresh air and buddies can do wonders."
+ * ranked as news. LoCoMo over 27 prefixes: events 0.331/0.662/0.903 → 0.335/0.662/0.907.) */
 const EVENT =
-  /\b(?:scor(?:ed|ing)|met (?:a|an|my|the|with|up)|celebrat(?:ed|ing)|secur(?:ed|ing)|perform(?:ed|ing)|tour(?:ed|ing)|record(?:ed|ing) (?:a|an|my|the|our)|releas(?:ed|ing)|learn(?:ed|t) (?:to|how)|took (?:a|an|my|the|up)|adopt(?:ed|ing)|lost|los(?:e|ing) (?:my|our|his|her|their)|mov(?:ed|ing) (?:to|into|out)|start(?:ed|ing)|finish(?:ed|ing)|got (?:a|an|my|the|into|in|back|married|engaged|promoted|hired|accepted)|decid(?:ed|ing)|book(?:ed|ing)|join(?:ed|ing)|sign(?:ed|ing)|won(?![’']t)|win(?:ning)?|bought|buy(?:ing)?|graduat(?:ed|ing)|married|engaged|divorc(?:ed|e)|passed away|died|death|funeral|born|hired|fired|quit|retir(?:ed|ing)|launch(?:ed|ing)|publish(?:ed|ing)|open(?:ed|ing) (?:a|an|my|our)|sold|visit(?:ed|ing)|travel(?:l?ed|l?ing)|went to|trip to|return(?:ed|ing) (?:to|from)|broke|injur(?:ed|y)|diagnos(?:ed|is)|surgery|hospital|accepted|rejected|rejection|appl(?:ied|ying) (?:for|to)|receiv(?:ed|ing)|complet(?:ed|ing)|creat(?:ed|ing)|buil(?:t|ding)|paint(?:ed|ing)|wrote|writ(?:ing|ten)|ran (?:a|the|my)|volunteer(?:ed|ing)|organi[sz](?:ed|ing)|host(?:ed|ing)|attend(?:ed|ing)|enroll?(?:ed|ing)|promot(?:ed|ion)|pregnan(?:t|cy)|baby|wedding|birthday|anniversary|new (?:job|house|home|car|puppy|dog|cat|apartment|role|position)|interview(?:ed)?|(?:job|internship|scholarship|contract|deal|offer|award|prize|competition|tournament|marathon|concert|show|exhibition|workshop|class(?:es)?|course|project|business|book|album|song|degree)\b)/i;
+  /\b(?:scor(?:ed|ing)|met (?:a|an|my|the|with|up)|celebrat(?:ed|ing)|secur(?:ed|ing)|perform(?:ed|ing)|tour(?:ed|ing)|record(?:ed|ing) (?:a|an|my|the|our)|releas(?:ed|ing)|learn(?:ed|t) (?:to|how)|took (?:a|an|my|the|up)|adopt(?:ed|ing)|lost|los(?:e|ing) (?:my|our|his|her|their)|mov(?:ed|ing) (?:to|into|out)|start(?:ed|ing)|finish(?:ed|ing)|got (?:a|an|my|the|into|in|back|married|engaged|promoted|hired|accepted)|decid(?:ed|ing)|book(?:ed|ing)|join(?:ed|ing)|sign(?:ed|ing)|won\b(?![’']t)|win(?:s|ning)?\b|bought|buy(?:ing)?|graduat(?:ed|ing)|married|engaged|divorc(?:ed|e)|passed away|died|death|funeral|born\b|hired|fired|quit(?:ting)?\b|retir(?:ed|ing)|launch(?:ed|ing)|publish(?:ed|ing)|open(?:ed|ing) (?:a|an|my|our)|sold\b|visit(?:ed|ing)|travel(?:l?ed|l?ing)|went to|trip to|return(?:ed|ing) (?:to|from)|broke|injur(?:ed|y)|diagnos(?:ed|is)|surgery|hospital|accepted|rejected|rejection|appl(?:ied|ying) (?:for|to)|receiv(?:ed|ing)|complet(?:ed|ing)|creat(?:ed|ing)|buil(?:t|ding)|paint(?:ed|ing)|wrote|writ(?:ing|ten)|ran (?:a|the|my)|volunteer(?:ed|ing)|organi[sz](?:ed|ing)|host(?:ed|ing)|attend(?:ed|ing)|enroll?(?:ed|ing)|promot(?:ed|ion)|pregnan(?:t|cy)|baby|wedding|birthday|anniversary|new (?:job|house|home|car|puppy|dog|cat|apartment|role|position)|interview(?:ed)?|(?:job|internship|scholarship|contract|deal|offer|award|prize|competition|tournament|marathon|concert|show|exhibition|workshop|class(?:es)?|course|project|business|book|album|song|degree)\b)/i;
 
 /** How much an event, a reaction or a pointer moves a sentence's rank. */
 export const EVENT_BOOST = 1.5;
@@ -249,10 +251,44 @@ export function newsRank(text: string): number {
  * one moved recall 0.371/0.524/0.689 → 0.383/0.543/0.709 at 500/1,000/2,000, with the spread.) */
 export const NEWS_EVENT_BOOST = 1.8;
 
+/** A reply's word opening a sentence that needs the question it answers ("Yep, I just finished
+ * …", "Nope, not yet …"). */
+const REPLIES = /^\W*(?:yes|yeah|yep|yup|nope|nah|no|sure|definitely|absolutely|totally|exactly|of course|not yet|indeed)\b\s*[,!.…-]/i;
+
+/** Whether a sentence of talk leans on what a block does not hold: a thing it does not name ("I
+ * snapped that pic …", leansOnUnnamed) or the question it answers ("Yep, I just finished …"). */
+export function leansOnAbsent(text: string): boolean {
+  return leansOnUnnamed(text) || REPLIES.test(text);
+}
+
+/** A name inside a sentence (a capital after a word or a comma; not "I"), or a figure. */
+const NAMES = /[\p{L}\p{N},;:'’)-]\s+(?!I\b|I['’])\p{Lu}|\d/u;
+/** The speaker or the one spoken to, anywhere in the sentence. */
+const PERSON = /\b(?:I|I['’](?:ve|m|d|ll)|me|my|mine|we|we['’](?:ve|re|ll|d)|our|us|you|your|you['’](?:ve|re|ll|d))\b/i;
+
+/** Whether a sentence of talk is a generalisation: no person in it, no name, figure or event
+ * ("Fresh air and buddies can do wonders.", "Regular walks with friends can be a wonderful way to
+ * spend time together."): nothing a later reader could hold on to. */
+export function generalises(text: string): boolean {
+  return !PERSON.test(text) && !NAMES.test(text) && !tellsEvent(text) && !tellsNews(text);
+}
+
+/** What a generalisation keeps of its rank: next to nothing, so the room goes to what a person did
+ * or said of themselves. */
+export const GENERIC_RANK = 0.05;
+
 /** The salience multiplier of a sentence of talk (not of an agent at work, whose facts are read by
  * other rules): events and news up, reactions down. */
 export function salienceOf(text: string): number {
   if (isReaction(text)) return REACTION_PENALTY;
+  // (A line leaning on what the block does not hold ranks as a plain sentence, not as the event
+  // it tells: "Yep, I just finished this amazing fantasy series." and "I had this custom made …"
+  // stood for their sessions, read as naming nothing. LoCoMo events over 27 prefixes
+  // 0.318/0.648/0.898 → 0.331/0.662/0.903 at 500/1,000/2,000, recall within 0.004.)
+  if (leansOnAbsent(text)) return 1;
+  // (Readers marked "Fresh air and buddies can do wonders." as filler standing for its session.
+  // LoCoMo over 27 prefixes: recall within 0.002, events 0.662/0.907 → 0.658/0.902 at 1,000/2,000.)
+  if (generalises(text)) return GENERIC_RANK;
   if (!tellsEvent(text)) return 1;
   return tellsNews(text) ? NEWS_EVENT_BOOST : EVENT_BOOST;
 }

@@ -9,12 +9,13 @@ import { describeDay } from './dates';
 import { groupFacts, factText } from './block-format';
 import type { ConversationKind, SourcedLine, ThreadLine } from './record';
 import { isChoice, saysChosen } from './fact-prior';
-import { leansOnUnnamed, newsRank, profileRank } from './salience';
+import { leansOnAbsent, newsRank, profileRank } from './salience';
 import type { Speakers } from './speakers';
 import { dropLoneSurrogates } from './text';
 import { confirmsAnswer, userConfirms } from './thread-outcomes';
 import { headFor, laterAsked } from './thread-parts';
 import { answersHead, askLine, askSections, pastHead } from './thread-asks';
+import { shownHead } from './session-heads';
 
 export const ABOUT_USER_HEAD = '### About the user:';
 export const THREAD_HEAD_PREFIX = '### ';
@@ -98,6 +99,11 @@ export interface FactLayoutInput {
 export class FactLayout {
   private readonly byId: ReadonlyMap<number, ThreadLine>;
 
+  /** Whether the facts are of two people talking. */
+  get talk(): boolean {
+    return this.input.kind === 'talk';
+  }
+
   constructor(private readonly input: FactLayoutInput) {
     this.byId = new Map(input.threads.map((t) => [t.id, t]));
   }
@@ -136,6 +142,12 @@ export class FactLayout {
     if (!t || t.head !== 'phrases' || !t.text) return false;
     const first = t.text.split(', ')[0] as string;
     return f.text.toLowerCase().includes(first.toLowerCase());
+  }
+
+  /** The names the text gives the two sides. */
+  private speakerNames(): string[] {
+    const { user, assistant } = this.input.speakers ?? {};
+    return [user, assistant].filter((x): x is string => !!x);
   }
 
   /** A group's head line ('' for none). */
@@ -201,7 +213,7 @@ export class FactLayout {
       // the reader never saw — readers named such lines. LoCoMo at 1,000 it gave way to "… after we
       // talked I finally picked up a book"; recall 0.554/0.731 → 0.548/0.728 at 1,000/2,000, events
       // and the blocks at 500 unchanged.)
-      const news = leansOnUnnamed(f.text) ? 0 : newsRank(f.text);
+      const news = leansOnAbsent(f.text) ? 0 : newsRank(f.text);
       const rank = news > 0 ? news + (f.opens ? (g === latestKey ? LATEST_OPENING_NEWS : OPENING_NEWS) : 0) + (this.namesHeadTopic(g, f) ? HEAD_TOPIC_NEWS : 0) : 0;
       const best = eventOf.get(g);
       if (rank > 0 && (!best || rank > best.rank)) eventOf.set(g, { f, rank });
@@ -306,7 +318,9 @@ export class FactLayout {
       }
       const head = headFor(t, own, askedOf);
       for (const [part, facts] of laterAsked(head, own, askedOf, head !== t)) {
-        threadLines.push(threadHead(part));
+        // (Between two people a session without a head takes one from its lines: session-heads.ts.)
+        const bare = this.input.kind === 'talk' && part.head === 'phrases' && !part.text;
+        threadLines.push(threadHead(bare ? { ...part, text: shownHead(part, facts.map(textOf), this.speakerNames()) } : part));
         heads.push(part.text);
         // The head names the days: a fact line names its day only when it differs from the
         // thread's single day.

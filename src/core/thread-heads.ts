@@ -11,7 +11,10 @@ import { GENERIC_WORDS, STOPWORDS } from './words';
 import { contentWords } from './word-scan';
 
 /** Most phrases in a head, and most words in one. */
-const HEAD_PHRASES = 3;
+export const HEAD_PHRASES = 3;
+/** Between two people, the session's phrases kept as its topics (ThreadLine.topics): the head
+ * shown names those its lines carry (session-heads.ts). */
+export const TALK_TOPICS = 8;
 const PHRASE_WORDS = 4;
 /** Longest request (words) that heads its thread; a longer one is headed by its phrases. */
 const HEAD_REQUEST_WORDS = 30;
@@ -53,9 +56,9 @@ function afterStop(text: string, at: number): boolean {
   return i >= 0 && (text[i] === '.' || text[i] === '!' || text[i] === '?');
 }
 
-/** A thread's most distinctive phrases, in its own words and case (each a run of words of one
+/** A thread's most distinctive phrases (the best `max`, best first), in its own words and case (each a run of words of one
  * sentence, separated by single spaces only, so it is found verbatim where it was said). */
-export function phrasesOf(sentences: readonly Sentence[], weight: (w: string) => number, common: (w: string) => boolean): string[] {
+export function phrasesOf(sentences: readonly Sentence[], weight: (w: string) => number, common: (w: string) => boolean, max = HEAD_PHRASES): string[] {
   const scored = new Map<string, { text: string; score: number; n: number; named: boolean }>();
   for (const s of sentences) {
     // A bracketed aside (a photo's caption) describes a picture, not what was talked about.
@@ -135,7 +138,7 @@ export function phrasesOf(sentences: readonly Sentence[], weight: (w: string) =>
   const out: string[] = [];
   const used = new Set<string>();
   for (const p of ranked) {
-    if (out.length >= HEAD_PHRASES || p.score <= 0) break;
+    if (out.length >= max || p.score <= 0) break;
     // (A word is the same word with its possessive — "Boston's music scene" beside "Boston" — and
     // a name's initials stand for it: "visit NYC" beside "New York City" says the place twice.)
     const words = p.text.toLowerCase().split(' ').map(withoutPossessive);

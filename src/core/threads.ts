@@ -12,7 +12,7 @@ import { isRequest } from './extract-goal';
 import type { ChatMessage } from './messages';
 import type { ConversationKind, ThreadLine } from './record';
 import { FIRST_PERSON, MY, QUESTION } from './traits';
-import { describedText, followsUp, openingHead, phrasesOf, requestHead, topicalRequest } from './thread-heads';
+import { HEAD_PHRASES, TALK_TOPICS, describedText, followsUp, openingHead, phrasesOf, requestHead, topicalRequest } from './thread-heads';
 
 export { followsUp };
 import { isContentWord, vocabSize, wordOf } from './vocab';
@@ -329,7 +329,7 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     // pasted e-mail with no request is headed "This appears to be an email sent by … discussing an
     // idea for a video-based website.", where its phrases named the e-mail's addressees.)
     let described = head || kind !== 'assist' ? '' : describedText(flatOf(seg));
-    let phrases = head || described ? [] : phrasesOf(flatOf(seg), weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2));
+    let phrases = head || described ? [] : phrasesOf(flatOf(seg), weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2), kind === 'talk' ? TALK_TOPICS : undefined);
     // (Else, with an assistant, the first request of the user in the thread that names what its
     // phrases name: a thread opened by a pasted report is about what the user asked of it — "Help me
     // further define the structure of a typical commercial appraisal report …" — where the phrases
@@ -358,7 +358,8 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     const line: ThreadLine = {
       id,
       // (One phrase alone reads as a fragment, not a topic: the head is then its days alone.)
-      text: head || described || (phrases.length >= 2 ? phrases.join(', ') : ''),
+      text: head || described || (phrases.length >= 2 ? phrases.slice(0, HEAD_PHRASES).join(', ') : ''),
+      ...(kind === 'talk' && phrases.length ? { topics: phrases } : {}), // (more than its head: session-heads.ts)
       head: head ? 'request' : 'phrases',
       sources: [head && head === byRequest ? (seg.opener?.[0] as Sentence).id : head ? (seg.opening?.[0] as Sentence).id : described ? (flatOf(seg).find((x) => x.text === described) as Sentence).id : firstId],
       at: seg.from,

@@ -39,6 +39,21 @@ describe('fact candidates', () => {
     expect(sentenceCandidates(usable, referents, all, ctx()).map((c) => c.text)).toContain('We won it by a tight score. Scoring that last basket and hearing the crowd cheer was awesome!');
   });
 
+  it('between two people, joins a referent chain without the pictures that name nothing, keeping one that names a place', () => {
+    const text = 'Last week I had a crazy game with the Wolves in Seattle! We won it by a tight score. [shares a photo: a photo of a crowd cheering in a large arena]';
+    const { usable, referents } = usableSentences(sentencesOf([user('u1', text)]), true);
+    const talk = sentenceCandidates(usable, referents, new Uint8Array(usable.length).fill(1), { ...ctx(), talk: true }).map((c) => c.text);
+    expect(talk).toContain('Last week I had a crazy game with the Wolves in Seattle! We won it by a tight score.');
+    expect(talk.some((t) => t.includes('[shares a photo'))).toBe(false);
+    // A caption naming something tells what the words do not: it stays with its sentence.
+    const named = 'We hiked up to the summit before sunrise. It was worth every step. [shares a photo: the Kilimanjaro summit sign at 5895 metres]';
+    const chain = usableSentences(sentencesOf([user('u2', named)]), true);
+    const texts = sentenceCandidates(chain.usable, chain.referents, new Uint8Array(chain.usable.length).fill(1), { ...ctx(), talk: true }).map((c) => c.text);
+    expect(texts).toContain(named);
+    // With an assistant the parts are joined as said.
+    expect(sentenceCandidates(usable, referents, new Uint8Array(usable.length).fill(1), ctx()).map((c) => c.text)).toContain('Last week I had a crazy game with the Wolves in Seattle! We won it by a tight score. [shares a photo: a photo of a crowd cheering in a large arena]');
+  });
+
   it("never takes the user's question with the sentence leaning on it for a fact about the user", () => {
     const { usable, referents } = usableSentences(sentencesOf([user('u1', "Do you have any other strategies for remembering complex theories and concepts? I've always struggled with those kinds of subjects.")]));
     const cs = sentenceCandidates(usable, referents, new Uint8Array(usable.length).fill(1), ctx());

@@ -15,6 +15,21 @@ const keyFacts = (target: number, saidAbove: (lower: string) => boolean = () => 
 };
 
 describe('key facts section', () => {
+  it('between two people, never takes a sentence again inside a longer fact of its message', () => {
+    const joined = fact('Last weekend I went to a jazz festival in Oslo. So many bands played that the whole harbour was buzzing.', 1, { sources: ['m1'] });
+    const alone = fact('Last weekend I went to a jazz festival in Oslo.', 2, { sources: ['m1'] });
+    const other = fact('My sister moved to Bergen in May.', 3, { sources: ['m2'] });
+    const take = (kind: 'talk' | 'assist') => {
+      const draft = new BlockDraft(200, words, new Set());
+      const kf = new KeyFacts(draft, new FactLayout({ threads: [], kind, roleOf: () => 'user' }), false, () => false);
+      kf.takeRanked([joined, alone, other], none);
+      return kf.facts.map((f) => f.seq);
+    };
+    expect(take('talk')).toEqual([1, 3]);
+    // (With an assistant the pool's facts are taken as before.)
+    expect(take('assist')).toEqual([1, 2, 3]);
+  });
+
   it('shows an answer’s list heads only under threads', () => {
     const record = blank({ facts: [fact('Soup; Curry', 1, { listed: true }), fact('I cook on Sundays.', 2)] });
     expect(factPool(record, false).map((f) => f.text)).toEqual(['I cook on Sundays.']);
