@@ -142,8 +142,11 @@ function fresh(removed: readonly ChatMessage[], all: Sentence[], previous: Compa
   // With an assistant, a rule inside a long pasted text (a prompt template, a document) is the
   // text's, not the user's standing instruction to this chat.
   const pasted = kind === 'assist' ? new Set(removed.filter((m) => m.role === 'user' && m.content.length > PASTED_CHARS).map((m) => m.id)) : new Set<string>();
-  const ownRules = extracted.constraints.filter((c) => !pasted.has(c.sources[0] ?? ''));
-  const sections = { ...extracted, constraints: kind === 'talk' ? [] : onceEach(mergeLines(taskRules(removed), ownRules, Number.MAX_SAFE_INTEGER, 'first')) };
+  // (The task rules too: a book excerpt pasted for a rewrite gave "You need to eat, so make sure you
+  // get some money upfront to cover your costs." as the chat's constraint.)
+  const notPasted = (c: SourcedLine): boolean => !pasted.has(c.sources[0] ?? '');
+  const ownRules = extracted.constraints.filter(notPasted);
+  const sections = { ...extracted, constraints: kind === 'talk' ? [] : onceEach(mergeLines(taskRules(removed).filter(notPasted), ownRules, Number.MAX_SAFE_INTEGER, 'first')) };
   // (With what this round did about the earlier rounds' open errors: chain.ts merges them by key.)
   const met = withFates(removed, extractErrors(removed, all));
   const errors = [...met, ...laterFates(previous?.errors ?? [], removed).filter((e) => !met.some((f) => errorKey(f.text) === errorKey(e.text)))];

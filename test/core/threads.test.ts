@@ -702,3 +702,24 @@ describe('a thread of pasted text headed by the request made of it', () => {
     expect(other?.text).toMatch(/capitalization rate|Income Approach/);
   });
 });
+
+describe('rules in pasted text', () => {
+  it('takes no rule from a long text the user pasted into a chat with an assistant, and keeps their own', () => {
+    seq = 0;
+    const filler = 'The agency reads every application in the order it arrives and scores it against the published criteria of the programme. ';
+    const excerpt = `From the handbook "Winning Grants" by R. Osei:\n\nYou must submit the form online before the deadline of the call. Never send original certificates by post to the agency. ${filler.repeat(14)}You should NOT apply twice for the same project in one year.`;
+    const chat = [
+      msg('user', `${excerpt}\n\nCan you summarise this chapter in five points?`, T0),
+      msg('assistant', 'The chapter says to apply online before the deadline, to keep originals at home, and to apply once a year per project.', T0 + 1),
+      msg('user', 'Never use jargon in the summaries you write for me.', T0 + 2),
+      msg('assistant', 'Understood: plain words only from now on.', T0 + 3),
+      msg('user', 'Thanks.', T0 + 4),
+      msg('assistant', 'You are welcome.', T0 + 5),
+    ];
+    expect(excerpt.length).toBeGreaterThan(1500);
+    const r = ok(compact(chat, { budgetTokens: 1000, cut: 4, model: 'gpt-4o', now: 1 }));
+    const rules = r.record.constraints.map((c) => c.text);
+    expect(rules.some((t) => /submit the form online|original certificates|apply twice/.test(t))).toBe(false);
+    expect(rules).toContain('Never use jargon in the summaries you write for me.');
+  });
+});
