@@ -312,10 +312,16 @@ export function instructsAssistant(text: string): boolean {
   return INSTRUCTS.test(text);
 }
 
-/** Whether a user's first-person sentence only remarks on the answer (see REMARK). */
+/** A user's sentence in an assistant's voice ("I'm glad I could help you with creating custom
+ * routines …", "I hope this helps!"): a simulated or pasting user echoing an answer back. Readers
+ * met it under "About the user" as a fact of the user's own. */
+const SPEAKS_AS_ASSISTANT = /^(?:I['’]m|I am) (?:so |really )?(?:glad|happy|pleased) (?:that )?I (?:could|was able to|can) (?:help|assist)\b|^(?:I['’]m|I am) (?:always )?(?:glad|happy) to (?:help|assist)\b|\bI hope (?:this|that|my (?:answer|response|explanation)) (?:helps|helped|was helpful)\b/i;
+
+/** Whether a user's first-person sentence only remarks on the answer (see REMARK), or says what
+ * the answer's author would (SPEAKS_AS_ASSISTANT). */
 export function remarksOnAnswer(text: string): boolean {
   const t = text.trim();
-  return REMARK.test(t) || TAKES_UP.test(t) || (LIKES_ANSWER.test(t) && !OWN_AFTER.test(t.replace(LIKES_ANSWER, ''))) || (ANSWER_NAMED.test(t) && !PICKS.test(t));
+  return REMARK.test(t) || SPEAKS_AS_ASSISTANT.test(t) || TAKES_UP.test(t) || (LIKES_ANSWER.test(t) && !OWN_AFTER.test(t.replace(LIKES_ANSWER, ''))) || (ANSWER_NAMED.test(t) && !PICKS.test(t));
 }
 
 /** The user liking what the answer proposed, or leaning on it by a pointer ("I like the idea of a
