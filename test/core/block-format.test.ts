@@ -9,6 +9,13 @@ import type { SourcedLine } from '../../src/core/record';
 const fact = (text: string, index: number, source = 'a1'): SourcedLine => ({ text, sources: [source], at: 0, score: 1, round: 1, seq: 1e9 + 5e4 + index });
 
 describe('key facts one turn per line', () => {
+  it('ends a line that stopped on a comma there, not with a comma and a stop', () => {
+    const roleOf = (): string => 'assistant';
+    expect(groupFacts([fact('Methinks, fair Lady Lovelace, thou dost not comprehend,', 0), fact('Indeed, Sir Hamilton, thy words have struck a chord;', 1)], roleOf)).toEqual([
+      '- Assistant: Methinks, fair Lady Lovelace, thou dost not comprehend. Indeed, Sir Hamilton, thy words have struck a chord.',
+    ]);
+  });
+
   it('joins plain sentences of one message, never two items of its list', () => {
     const roleOf = (): string => 'assistant';
     expect(groupFacts([fact('Khan Academy has free video lectures.', 0), fact('Coursera offers courses from MoMA.', 1)], roleOf)).toEqual([
