@@ -11,6 +11,7 @@ import { HEADINGS, assemble, factText } from './block-format';
 import type { TaskTexts } from './render-tasks';
 import { type FactLayout, listsEach } from './thread-format';
 import { dedupeKey } from './text';
+import { type KeepSearch, keepFromGuess } from './keep-search';
 
 /** Share of the key facts' room that a later round's newly removed messages get first. Counted
  * in whole facts (see the fresh pass): a round of long answers gets its share even when each of
@@ -102,6 +103,7 @@ export class FactMemo {
   private readonly texts = new Map<SourcedLine, string>();
   private readonly costs = new Map<SourcedLine, number>();
   private readonly keys = new Map<SourcedLine, string>();
+  private readonly lines = new Map<string, number>();
 
   constructor(private readonly cost: (s: string) => number) {}
 
@@ -114,6 +116,13 @@ export class FactMemo {
   costOf(f: SourcedLine): number {
     let c = this.costs.get(f);
     if (c === undefined) this.costs.set(f, (c = this.cost(this.textOf(f)) + 2));
+    return c;
+  }
+
+  /** A laid-out line's cost: the layouts tried while dropping share most of their lines. */
+  lineCost(line: string): number {
+    let c = this.lines.get(line);
+    if (c === undefined) this.lines.set(line, (c = this.cost(line)));
     return c;
   }
 
@@ -201,18 +210,36 @@ export class KeyFacts {
 
   /** Takes the facts in a few passes: shared labels make the measured section cheaper than the
    * per-fact estimates, and the room that frees goes to the next facts in rank order. */
-  takeRanked(pool: readonly SourcedLine[], first: FirstPass): void {
+  takeRanked(pool: readonly SourcedLine[], first: FirstPass, keep: KeepSearch = keepFromGuess): void {
     for (let pass = 0; pass < 3; pass++) {
       const added = pass === 0 ? this.pass([...first.fresh, ...first.spread, ...pool], first) : this.pass(pool, null);
       if (!added) break;
       this.relayout();
-      while (this.facts.length && this.start + this.linesCost > this.draft.target) {
-        const dropped = this.dropLast();
-        this.draft.shown.delete(this.keyOf(dropped));
-        this.relayout();
-      }
+      if (this.facts.length && this.start + this.linesCost > this.draft.target) this.dropToFit(keep);
     }
     this.draft.used = this.start + this.linesCost;
+  }
+
+  /** Drops the last-taken facts until the section, laid out and measured, fits: as many as
+   * `keep` finds (keep-search.ts), from a guess that the section sheds each fact's own cost. */
+  private dropToFit(keep: KeepSearch): void {
+    const n = this.facts.length;
+    const over = this.start + this.linesCost - this.draft.target;
+    let guess = n;
+    for (let shed = 0; guess > 0 && shed < over; ) shed += this.costOf(this.facts[--guess] as SourcedLine);
+    const tried = new Map<number, { lines: string[]; cost: number }>();
+    const kept = keep(n, guess, (m) => {
+      const lines = this.layout.lines(this.facts.slice(0, m), this.textOf);
+      const cost = this.measure(lines);
+      tried.set(m, { lines, cost });
+      return this.start + cost <= this.draft.target;
+    });
+    while (this.facts.length > kept) this.draft.shown.delete(this.keyOf(this.dropLast()));
+    const hit = tried.get(kept);
+    if (hit) {
+      this.lines = hit.lines;
+      this.linesCost = hit.cost;
+    } else this.relayout();
   }
 
   private take(f: SourcedLine): void {
@@ -234,7 +261,7 @@ export class KeyFacts {
   }
 
   private measure(ls: readonly string[]): number {
-    return ls.length ? this.heading + ls.reduce((n, l) => n + this.draft.cost(l) + 1, 0) : 0;
+    return ls.length ? this.heading + ls.reduce((n, l) => n + this.memo.lineCost(l) + 1, 0) : 0;
   }
 
   /** A thread's head costs its line with the first fact of the thread. */
