@@ -147,6 +147,7 @@ export class KeyFacts {
   // and key are the render's, shared by both writes of the block: `memo`.)
   private readonly saidAboveMemo = new Map<SourcedLine, boolean>();
   private readonly headsShown = new Set<string>();
+  private readonly leastMemo = new WeakMap<readonly SourcedLine[], Float64Array>();
   /** How many answer lists of each message (by source id) are among the facts taken. */
   private readonly listedTaken = new Map<string, number>();
 
@@ -276,13 +277,29 @@ export class KeyFacts {
     return (head ? this.draft.cost(head) + 1 : 0) + asked;
   }
 
+  /** The least cost of a fact at or after each place of `order` (a fact costs at least its own
+   * line's estimate), kept per order: the later passes walk the same pool. */
+  private leastFrom(order: readonly SourcedLine[]): Float64Array {
+    let least = this.leastMemo.get(order);
+    if (least) return least;
+    least = new Float64Array(order.length);
+    let min = Infinity;
+    for (let i = order.length - 1; i >= 0; i--) least[i] = min = Math.min(min, this.costOf(order[i] as SourcedLine));
+    this.leastMemo.set(order, least);
+    return least;
+  }
+
   /** One pass over `order`, taking each fact that fits by the per-fact estimates; the first pass
    * (`first`) holds the fresh and spread facts to their shares. True when it took one. */
   private pass(order: readonly SourcedLine[], first: FirstPass | null): boolean {
     const { draft, start } = this;
     let used = start + this.linesCost;
     let added = false;
+    // (Past the point where not even the cheapest fact left fits, none does: a long chat's pool
+    // runs to thousands of facts, and the room is full long before its end.)
+    const least = this.leastFrom(order);
     for (let i = 0; i < order.length; i++) {
+      if (used + (least[i] as number) > draft.target) break;
       const f = order[i] as SourcedLine;
       if (this.picked.has(f)) continue;
       const key = this.keyOf(f);
