@@ -11,6 +11,7 @@ import { HEADINGS, assemble, factText } from './block-format';
 import type { TaskTexts } from './render-tasks';
 import { type FactLayout, listsEach } from './thread-format';
 import { dedupeKey } from './text';
+import { type KeepSearch, keepFromGuess } from './keep-search';
 
 /** Share of the key facts' room that a later round's newly removed messages get first. Counted
  * in whole facts (see the fresh pass): a round of long answers gets its share even when each of
@@ -102,6 +103,7 @@ export class FactMemo {
   private readonly texts = new Map<SourcedLine, string>();
   private readonly costs = new Map<SourcedLine, number>();
   private readonly keys = new Map<SourcedLine, string>();
+  private readonly lines = new Map<string, number>();
 
   constructor(private readonly cost: (s: string) => number) {}
 
@@ -114,6 +116,13 @@ export class FactMemo {
   costOf(f: SourcedLine): number {
     let c = this.costs.get(f);
     if (c === undefined) this.costs.set(f, (c = this.cost(this.textOf(f)) + 2));
+    return c;
+  }
+
+  /** A laid-out line's cost: the layouts tried while dropping share most of their lines. */
+  lineCost(line: string): number {
+    let c = this.lines.get(line);
+    if (c === undefined) this.lines.set(line, (c = this.cost(line)));
     return c;
   }
 
@@ -140,6 +149,7 @@ export class KeyFacts {
   private readonly headsShown = new Set<string>();
   /** The texts of the facts taken, by their first source id, in the order taken. */
   private readonly textsBySource = new Map<string, string[]>();
+  private readonly leastMemo = new WeakMap<readonly SourcedLine[], Float64Array>();
   /** How many answer lists of each message (by source id) are among the facts taken. */
   private readonly listedTaken = new Map<string, number>();
 
@@ -203,16 +213,12 @@ export class KeyFacts {
 
   /** Takes the facts in a few passes: shared labels make the measured section cheaper than the
    * per-fact estimates, and the room that frees goes to the next facts in rank order. */
-  takeRanked(pool: readonly SourcedLine[], first: FirstPass): void {
+  takeRanked(pool: readonly SourcedLine[], first: FirstPass, keep: KeepSearch = keepFromGuess): void {
     for (let pass = 0; pass < 3; pass++) {
       const added = pass === 0 ? this.pass([...first.fresh, ...first.spread, ...pool], first) : this.pass(pool, null);
       if (!added) break;
       this.relayout();
-      while (this.facts.length && this.start + this.linesCost > this.draft.target) {
-        const dropped = this.dropLast();
-        this.draft.shown.delete(this.keyOf(dropped));
-        this.relayout();
-      }
+      if (this.facts.length && this.start + this.linesCost > this.draft.target) this.dropToFit(keep);
     }
     this.draft.used = this.start + this.linesCost;
   }
@@ -227,6 +233,28 @@ export class KeyFacts {
     if (source === undefined || !this.layout.talk) return false;
     for (const text of this.textsBySource.get(source) ?? []) if (text.includes(f.text) || f.text.includes(text)) return true;
     return false;
+  }
+
+  /** Drops the last-taken facts until the section, laid out and measured, fits: as many as
+   * `keep` finds (keep-search.ts), from a guess that the section sheds each fact's own cost. */
+  private dropToFit(keep: KeepSearch): void {
+    const n = this.facts.length;
+    const over = this.start + this.linesCost - this.draft.target;
+    let guess = n;
+    for (let shed = 0; guess > 0 && shed < over; ) shed += this.costOf(this.facts[--guess] as SourcedLine);
+    const tried = new Map<number, { lines: string[]; cost: number }>();
+    const kept = keep(n, guess, (m) => {
+      const lines = this.layout.lines(this.facts.slice(0, m), this.textOf);
+      const cost = this.measure(lines);
+      tried.set(m, { lines, cost });
+      return this.start + cost <= this.draft.target;
+    });
+    while (this.facts.length > kept) this.draft.shown.delete(this.keyOf(this.dropLast()));
+    const hit = tried.get(kept);
+    if (hit) {
+      this.lines = hit.lines;
+      this.linesCost = hit.cost;
+    } else this.relayout();
   }
 
   private take(f: SourcedLine): void {
@@ -252,7 +280,7 @@ export class KeyFacts {
   }
 
   private measure(ls: readonly string[]): number {
-    return ls.length ? this.heading + ls.reduce((n, l) => n + this.draft.cost(l) + 1, 0) : 0;
+    return ls.length ? this.heading + ls.reduce((n, l) => n + this.memo.lineCost(l) + 1, 0) : 0;
   }
 
   /** A thread's head costs its line with the first fact of the thread. */
@@ -267,13 +295,29 @@ export class KeyFacts {
     return (head ? this.draft.cost(head) + 1 : 0) + asked;
   }
 
+  /** The least cost of a fact at or after each place of `order` (a fact costs at least its own
+   * line's estimate), kept per order: the later passes walk the same pool. */
+  private leastFrom(order: readonly SourcedLine[]): Float64Array {
+    let least = this.leastMemo.get(order);
+    if (least) return least;
+    least = new Float64Array(order.length);
+    let min = Infinity;
+    for (let i = order.length - 1; i >= 0; i--) least[i] = min = Math.min(min, this.costOf(order[i] as SourcedLine));
+    this.leastMemo.set(order, least);
+    return least;
+  }
+
   /** One pass over `order`, taking each fact that fits by the per-fact estimates; the first pass
    * (`first`) holds the fresh and spread facts to their shares. True when it took one. */
   private pass(order: readonly SourcedLine[], first: FirstPass | null): boolean {
     const { draft, start } = this;
     let used = start + this.linesCost;
     let added = false;
+    // (Past the point where not even the cheapest fact left fits, none does: a long chat's pool
+    // runs to thousands of facts, and the room is full long before its end.)
+    const least = this.leastFrom(order);
     for (let i = 0; i < order.length; i++) {
+      if (used + (least[i] as number) > draft.target) break;
       const f = order[i] as SourcedLine;
       if (this.picked.has(f)) continue;
       const key = this.keyOf(f);
