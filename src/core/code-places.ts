@@ -137,25 +137,39 @@ function readBy(call: ToolCall, places: readonly CodePlace[]): CodePlace[] {
 }
 
 /**
- * The definition the agent read last: from the latest tool call that read one (a range of lines
- * around it, a search for its name) and showed no more than a few, the one its words around the
- * call name, else the first. Where the work stood in the code, named or not in the agent's prose;
- * null when it read none.
+ * The definitions the agent read, one per call, in the order read (a name read again moves to its
+ * latest reading): from each tool call that read one (a range of lines around it, a search for its
+ * name) and showed no more than a few, the one its words around the call name, else the first.
+ * Readers found "Looked at" naming only the first function read in a file while the bug sat in the
+ * one read after it. `soughtOnly`: those it searched for by name (`grep -n "def x"`), a definition
+ * it went looking for rather than one a range happened to show.
  */
-export function lastReadPlace(messages: readonly ChatMessage[]): CodePlace | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i] as ChatMessage;
-    if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
-    for (const call of [...m.toolCalls].reverse()) {
-      const places = codePlaces([{ ...m, toolCalls: [call] }, ...messages.filter((r) => r.role === 'tool' && r.toolCallId === call.id)]);
+export function readPlaces(messages: readonly ChatMessage[], soughtOnly = false): CodePlace[] {
+  const results = new Map<string, ChatMessage[]>();
+  for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, [...(results.get(m.toolCallId) ?? []), m]);
+  const out: CodePlace[] = [];
+  messages.forEach((m, i) => {
+    if (m.role !== 'assistant' || !m.toolCalls?.length) return;
+    for (const call of m.toolCalls) {
+      if (soughtOnly && !DEF_SEARCH.test(shellCommand(call) ?? '')) continue;
+      const places = codePlaces([{ ...m, toolCalls: [call] }, ...(results.get(call.id) ?? [])]);
       if (!places.length || places.length > ONE_READ) continue;
       const read = readBy(call, places);
       if (!read.length) continue;
       const next = messages.slice(i + 1).find((x) => x.role === 'assistant');
-      return placeNamed(`${m.content} ${next?.content ?? ''}`, read) ?? (read[0] as CodePlace);
+      const place = placeNamed(`${m.content} ${next?.content ?? ''}`, read) ?? (read[0] as CodePlace);
+      const at = out.findIndex((p) => p.name === place.name && p.path === place.path);
+      if (at >= 0) out.splice(at, 1);
+      out.push(place);
     }
-  }
-  return null;
+  });
+  return out;
+}
+
+/** The definition the agent read last (`readPlaces`): where the work stood in the code, named or
+ * not in the agent's prose; null when it read none. */
+export function lastReadPlace(messages: readonly ChatMessage[]): CodePlace | null {
+  return readPlaces(messages).at(-1) ?? null;
 }
 
 /** A place as the block writes it. */
@@ -172,6 +186,8 @@ export interface SearchFind {
 const GREP_VALUED = new Set(['-A', '-B', '-C', '-m', '-e', '-f', '--include', '--exclude', '--exclude-dir']);
 /** A file of the tests, not of the code under them. */
 const TEST_PATH = /(?:^|\/)tests?\/|(?:^|\/)test_[^/]*$/;
+/** Whether a path is one of the tests, not the code under them. */
+export const isTestPath = (path: string): boolean => TEST_PATH.test(path);
 /** A pattern that is a word or a dotted name, not a regular expression nor a definition searched for. */
 const PLAIN_PATTERN = /^[\w.'":-]{3,60}$/;
 
