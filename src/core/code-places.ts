@@ -180,7 +180,17 @@ export interface SearchFind {
   pattern: string;
   path: string;
   name: string;
+  /** The definition's parameters as its line shows them (`(cls, fields, option)`). */
+  params?: string;
+  /** A call of it the same output showed elsewhere (`errors.extend(cls._check_local_fields(fields, 'indexes'))`):
+   * what it is already used for, the lead a reader missed when only its place was said. */
+  calledAs?: string;
+  /** The definition that call sits in, when the output shows it (`_check_indexes`). */
+  calledIn?: string;
 }
+
+/** Longest parameter list or call line carried with a find. */
+const MAX_FIND_CODE = 90;
 
 /** Options of grep that take a value. */
 const GREP_VALUED = new Set(['-A', '-B', '-C', '-m', '-e', '-f', '--include', '--exclude', '--exclude-dir']);
@@ -233,7 +243,17 @@ export function searchFinds(messages: readonly ChatMessage[]): SearchFind[] {
         // (A function or method, not a class — the method between was out of view — nor a dunder
         // such as `__init__`, which names no place; and in the project's code, not its tests.)
         if (/^\s*(?:async\s+)?class\b/.test(lines[i] as string) || /^__\w+__$/.test(name) || TEST_PATH.test(read[0] as string)) break;
-        if (name !== pattern && !out.some((f) => f.pattern === pattern && f.name === name)) out.push({ pattern, path: read[0] as string, name });
+        if (name !== pattern && !out.some((f) => f.pattern === pattern && f.name === name)) {
+          const params = /\(([^()]*)\)/.exec((lines[i] as string).slice((lines[i] as string).indexOf(name)))?.[0];
+          // (A call in code, not the name inside a string: "Cannot call delete() after …".)
+          const calls = new RegExp(`(?:^|[^\\w$])${name.replace(/\$/g, '\\$')}\\(`);
+          const callAt = lines.findIndex((l, j) => j !== i && !DEFINITION.test(l) && calls.test(l.replace(/(["'])(?:\\.|(?!\1).)*\1/g, '""')));
+          const call = callAt >= 0 ? (lines[callAt] as string).trim() : '';
+          // (And the definition that call sits in, when the output shows it: "`_check_indexes` calls it".)
+          let caller = '';
+          for (let k = callAt - 1; k >= 0 && !caller && (lines[k] as string).trim() !== '--'; k--) if (indent(lines[k] as string) < indent(lines[callAt] as string)) caller = DEFINITION.exec(lines[k] as string)?.[1] ?? '';
+          out.push({ pattern, path: read[0] as string, name, ...(params && params.length <= MAX_FIND_CODE ? { params } : {}), ...(call && call.length <= MAX_FIND_CODE ? { calledAs: call } : {}), ...(call && caller && caller !== name ? { calledIn: caller } : {}) });
+        }
         break;
       }
     }
