@@ -238,11 +238,30 @@ export function latestCause(sentences: readonly Sentence[], task: TaskText = '')
       // explanation: the steps after it in its message, up to the one that says why, go with it.
       const rest = s.text.replace(COLON_CAUSE, '');
       const steps = rest !== s.text && rest.split(/\s+/).length <= FIRST_STEP_WORDS && !saysWhy(rest) ? explanation(sentences, i) : [];
-      return { text: causeText([s, ...steps].map((x) => x.text).join(' ')), sources: [s.id], at: s.at, score: 1, round: 0 };
+      const but = steps.length ? null : butHalf(sentences, i);
+      return { text: causeText([s, ...steps, ...(but ? [but] : [])].map((x) => x.text).join(' ')), sources: [s.id], at: s.at, score: 1, round: 0 };
     }
     if (!finding && FINDING.test(s.text) && s.wc >= 6) finding = s;
   }
   return finding ? { text: causeText(finding.text), sources: [finding.id], at: finding.at, score: 1, round: 0 } : null;
+}
+
+/** A sentence going on from the one before with "But …" that turns it, not one taking it back
+ * ("But wait", "But actually") nor a guess ("But maybe …", dropped before this reads them). */
+const BUT_HALF = /^but\s+(?!wait\b|actually\b|no\b|hmm|then\b|let\b|I\b|we\b|first\b|now\b)/i;
+/** Most words of a "But …" half carried with its cause. */
+const BUT_WORDS = 35;
+
+/** The "But …" half said right after a cause in its message ("… then recursively processes the
+ * Parent model's ordering. But Parent's ordering is also `-pk`."): the turn that makes the cause a
+ * cause. Readers found the cause cut before it. Null when the next sentence is none such, is an
+ * announcement (ends on a colon) or a question, or talks of the fix. */
+function butHalf(sentences: readonly Sentence[], at: number): Sentence | null {
+  const s = sentences[at] as Sentence;
+  const n = sentences[at + 1];
+  if (!n || n.role !== 'assistant' || n.code || n.message !== s.message || n.index !== s.index + 1) return null;
+  if (!BUT_HALF.test(n.text) || n.wc < 4 || n.wc > BUT_WORDS || /[:?]\s*$/.test(n.text) || SOLUTION.test(n.text) || TAKES_BACK.test(n.text)) return null;
+  return n;
 }
 
 /** A cause announced with a colon after its verb ("The problem is: …", "The issue here is: …"). */

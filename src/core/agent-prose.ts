@@ -17,6 +17,11 @@ const WAS_WRONG = /\b(?:my (?:[\w-]+ )?(?:analysis|assumption|reasoning|theory|i
 /** The agent saying its own reasoning was wrong, with what it called it ("my double-negative
  * analysis is wrong": "double-negative"). */
 const OWN_WRONG = /\bmy ((?:[\w]+-)*[\w]+ )?(?:analysis|assumption|reasoning|theory|understanding) (?:is|was) (?:wrong|incorrect|not right|mistaken)\b/i;
+/** The agent pointing at the bug ("This is the bug!", "So that's the issue: …"): the claim of its
+ * analysis, in its words or the next sentence's. */
+const BUG_CLAIM = /^(?:(?:so|aha|ah|now|and)[,!]?\s+)?(?:this|that|here)(?: is|['’]s) (?:the|our) (?:bug|issue|problem|root cause)\b/i;
+/** Most words of a claim that only points ("This is the bug!"): what it claims is the next sentence. */
+const BUG_CLAIM_WORDS = 6;
 /** A sentence leaning on the one before it: an alternative or a condition on it ("Or to fix …",
  * "If so, …"), or a pointer at output ("Look at line 730: …"). */
 const LEANS = /^(?:or|if so|if not|otherwise|either|look at|see)\b/i;
@@ -110,6 +115,17 @@ export function withoutRefuted(sentences: readonly Sentence[]): Sentence[] {
       // "my analysis is wrong" takes back all of them.)
       const own = OWN_WRONG.exec(s.text);
       if (own) {
+        // (And its latest claim of the bug in an earlier message — "This is the bug! When we
+        // recursively process …, we should preserve the direction" — the analysis it now calls
+        // wrong, however it named it: a reader found the claim carried as a fact.)
+        for (let j = i - 1; j >= 0; j--) {
+          const t = sentences[j] as Sentence;
+          if (t.message === s.message || t.role !== 'assistant' || t.code || !BUG_CLAIM.test(t.text)) continue;
+          drop.add(t);
+          const next = sentences[j + 1];
+          if (t.wc <= BUG_CLAIM_WORDS && next && next.message === t.message && !next.code) drop.add(next);
+          break;
+        }
         const mark = own[1] && !/^(?:previous|initial|earlier|original|first|whole|entire|above|own|last) $/i.test(own[1]) ? new RegExp(`\\b${own[1].trim().replace(/[-\s]+/g, '[-\\s]+')}\\b`, 'i') : null;
         for (let j = i - 1; j >= 0 && (sentences[j] as Sentence).message === s.message; j--) {
           const t = sentences[j] as Sentence;

@@ -137,25 +137,39 @@ function readBy(call: ToolCall, places: readonly CodePlace[]): CodePlace[] {
 }
 
 /**
- * The definition the agent read last: from the latest tool call that read one (a range of lines
- * around it, a search for its name) and showed no more than a few, the one its words around the
- * call name, else the first. Where the work stood in the code, named or not in the agent's prose;
- * null when it read none.
+ * The definitions the agent read, one per call, in the order read (a name read again moves to its
+ * latest reading): from each tool call that read one (a range of lines around it, a search for its
+ * name) and showed no more than a few, the one its words around the call name, else the first.
+ * Readers found "Looked at" naming only the first function read in a file while the bug sat in the
+ * one read after it. `soughtOnly`: those it searched for by name (`grep -n "def x"`), a definition
+ * it went looking for rather than one a range happened to show.
  */
-export function lastReadPlace(messages: readonly ChatMessage[]): CodePlace | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i] as ChatMessage;
-    if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
-    for (const call of [...m.toolCalls].reverse()) {
-      const places = codePlaces([{ ...m, toolCalls: [call] }, ...messages.filter((r) => r.role === 'tool' && r.toolCallId === call.id)]);
+export function readPlaces(messages: readonly ChatMessage[], soughtOnly = false): CodePlace[] {
+  const results = new Map<string, ChatMessage[]>();
+  for (const m of messages) if (m.role === 'tool') results.set(m.toolCallId, [...(results.get(m.toolCallId) ?? []), m]);
+  const out: CodePlace[] = [];
+  messages.forEach((m, i) => {
+    if (m.role !== 'assistant' || !m.toolCalls?.length) return;
+    for (const call of m.toolCalls) {
+      if (soughtOnly && !DEF_SEARCH.test(shellCommand(call) ?? '')) continue;
+      const places = codePlaces([{ ...m, toolCalls: [call] }, ...(results.get(call.id) ?? [])]);
       if (!places.length || places.length > ONE_READ) continue;
       const read = readBy(call, places);
       if (!read.length) continue;
       const next = messages.slice(i + 1).find((x) => x.role === 'assistant');
-      return placeNamed(`${m.content} ${next?.content ?? ''}`, read) ?? (read[0] as CodePlace);
+      const place = placeNamed(`${m.content} ${next?.content ?? ''}`, read) ?? (read[0] as CodePlace);
+      const at = out.findIndex((p) => p.name === place.name && p.path === place.path);
+      if (at >= 0) out.splice(at, 1);
+      out.push(place);
     }
-  }
-  return null;
+  });
+  return out;
+}
+
+/** The definition the agent read last (`readPlaces`): where the work stood in the code, named or
+ * not in the agent's prose; null when it read none. */
+export function lastReadPlace(messages: readonly ChatMessage[]): CodePlace | null {
+  return readPlaces(messages).at(-1) ?? null;
 }
 
 /** A place as the block writes it. */
@@ -166,12 +180,24 @@ export interface SearchFind {
   pattern: string;
   path: string;
   name: string;
+  /** The definition's parameters as its line shows them (`(cls, fields, option)`). */
+  params?: string;
+  /** A call of it the same output showed elsewhere (`errors.extend(cls._check_local_fields(fields, 'indexes'))`):
+   * what it is already used for, the lead a reader missed when only its place was said. */
+  calledAs?: string;
+  /** The definition that call sits in, when the output shows it (`_check_indexes`). */
+  calledIn?: string;
 }
+
+/** Longest parameter list or call line carried with a find. */
+const MAX_FIND_CODE = 90;
 
 /** Options of grep that take a value. */
 const GREP_VALUED = new Set(['-A', '-B', '-C', '-m', '-e', '-f', '--include', '--exclude', '--exclude-dir']);
 /** A file of the tests, not of the code under them. */
 const TEST_PATH = /(?:^|\/)tests?\/|(?:^|\/)test_[^/]*$/;
+/** Whether a path is one of the tests, not the code under them. */
+export const isTestPath = (path: string): boolean => TEST_PATH.test(path);
 /** A pattern that is a word or a dotted name, not a regular expression nor a definition searched for. */
 const PLAIN_PATTERN = /^[\w.'":-]{3,60}$/;
 
@@ -217,7 +243,17 @@ export function searchFinds(messages: readonly ChatMessage[]): SearchFind[] {
         // (A function or method, not a class — the method between was out of view — nor a dunder
         // such as `__init__`, which names no place; and in the project's code, not its tests.)
         if (/^\s*(?:async\s+)?class\b/.test(lines[i] as string) || /^__\w+__$/.test(name) || TEST_PATH.test(read[0] as string)) break;
-        if (name !== pattern && !out.some((f) => f.pattern === pattern && f.name === name)) out.push({ pattern, path: read[0] as string, name });
+        if (name !== pattern && !out.some((f) => f.pattern === pattern && f.name === name)) {
+          const params = /\(([^()]*)\)/.exec((lines[i] as string).slice((lines[i] as string).indexOf(name)))?.[0];
+          // (A call in code, not the name inside a string: "Cannot call delete() after …".)
+          const calls = new RegExp(`(?:^|[^\\w$])${name.replace(/\$/g, '\\$')}\\(`);
+          const callAt = lines.findIndex((l, j) => j !== i && !DEFINITION.test(l) && calls.test(l.replace(/(["'])(?:\\.|(?!\1).)*\1/g, '""')));
+          const call = callAt >= 0 ? (lines[callAt] as string).trim() : '';
+          // (And the definition that call sits in, when the output shows it: "`_check_indexes` calls it".)
+          let caller = '';
+          for (let k = callAt - 1; k >= 0 && !caller && (lines[k] as string).trim() !== '--'; k--) if (indent(lines[k] as string) < indent(lines[callAt] as string)) caller = DEFINITION.exec(lines[k] as string)?.[1] ?? '';
+          out.push({ pattern, path: read[0] as string, name, ...(params && params.length <= MAX_FIND_CODE ? { params } : {}), ...(call && call.length <= MAX_FIND_CODE ? { calledAs: call } : {}), ...(call && caller && caller !== name ? { calledIn: caller } : {}) });
+        }
         break;
       }
     }

@@ -17,6 +17,7 @@ import { extractTaskLines } from './extract-goal';
 import { leftOffOutcome, nameLeftOffCode, settleLeftOff } from './left-off';
 import { errorKey, extractErrors, extractSections } from './extract-summary';
 import { isAgentRun, withoutRefuted, withoutSymptoms } from './agent-prose';
+import { isVerdict, overturnedBefore, withoutStaleVerdicts } from './stale-verdicts';
 import { statesPlan } from './agent-cause';
 import { isCaseItem, isListFragment } from './agent-lists';
 import { withoutRetried } from './retried-answers';
@@ -152,6 +153,11 @@ function fresh(removed: readonly ChatMessage[], all: Sentence[], previous: Compa
   const errors = [...met, ...laterFates(previous?.errors ?? [], removed).filter((e) => !met.some((f) => errorKey(f.text) === errorKey(e.text)))];
   const known = previous ? [...previous.filesRead, ...previous.filesModified].map((f) => f.path) : [];
   const state = agent || previous?.state ? extractState(removed, sentences, previous?.state ?? null, known, reported, all) : null;
+  const lastEdit = Math.max(-1, ...(state?.changed ?? []).flatMap((c) => c.sources.map((id) => removed.findIndex((m) => m.id === id))));
+  // (Its verdict on a fix it changed since, or found wanting, is no fact, done line or where it
+  // left off: stale-verdicts.ts. Left off is then the command alone, with its outcome.)
+  const overturned = agent ? overturnedBefore(removed, all, lastEdit, state) : -1;
+  if (task.leftOff && overturned >= 0 && isVerdict(task.leftOff.text) && removed.findIndex((m) => m.id === task.leftOff?.sources[0]) < overturned) task.leftOff = task.leftOff.command ? { ...task.leftOff, text: task.leftOff.command } : null;
   // The left-off command's outcome in one line, as the state read it (left-off.ts).
   if (task.leftOff) leftOffOutcome(task.leftOff, state);
   // (And names the code it read where it said "this function".)
@@ -167,14 +173,13 @@ function fresh(removed: readonly ChatMessage[], all: Sentence[], previous: Compa
   const { threads, threadOf } = extractThreads(removed, sentences, kind, previous?.threads ?? [], round);
   // (In a tool loop, not the agent's report of a failure resolved since — Errors met says its fate —
   // nor its statements of a fix not made yet: Planned fix says the one that stands.)
-  const lastEdit = Math.max(-1, ...(state?.changed ?? []).flatMap((c) => c.sources.map((id) => removed.findIndex((m) => m.id === id))));
   // (Nor its list items and short sentences that are no clause, read alone: agent-lists.ts.)
   // (With an assistant, nor an answer the user sent back: retried-answers.ts.)
   // (One pass for the three, in the order they were applied one after the other: the settled
   // failures' test keeps state, and sees only what the pending plans' test kept.)
   const settledKeeps = agent ? settledFailureFilter(errors, removed) : null;
   // (Nor, in work through a shell, the reporter's story in the task: fact-prior.ts `tellsStory`.)
-  const ranked = agent ? sentences.filter((s, i) => (s.message <= lastEdit || !statesPlan(s)) && (settledKeeps === null || settledKeeps(s)) && !isListFragment(s) && !isCaseItem(sentences, i) && !(shell && tellsStory(s))) : kind === 'assist' ? withoutRetried(sentences, removed) : sentences;
+  const ranked = agent ? sentences.filter((s, i) => (s.message <= lastEdit || !statesPlan(s)) && (s.message >= overturned || s.role !== 'assistant' || !isVerdict(s.text)) && (settledKeeps === null || settledKeeps(s)) && !isListFragment(s) && !isCaseItem(sentences, i) && !(shell && tellsStory(s))) : kind === 'assist' ? withoutRetried(sentences, removed) : sentences;
   const speakerNames = speakers ? [speakers.user, speakers.assistant].filter((n): n is string => !!n) : undefined;
   const pool = selectFactsPool(ranked, {
     ...(kind === 'assist' ? { threadOf } : {}),
@@ -201,7 +206,7 @@ function fresh(removed: readonly ChatMessage[], all: Sentence[], previous: Compa
       leftOff: stampOne(task.leftOff),
       constraints: stamp(sections.constraints),
       decisions: stamp(sections.decisions),
-      done: stamp(sections.done),
+      done: stamp(withoutStaleVerdicts(sections.done, removed, overturned)),
       openTasks: stamp(sections.openTasks.filter((t) => !stepTaken(removed, t))),
       topics: stamp(sections.topics),
       errors: stamp(errors),

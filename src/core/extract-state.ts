@@ -13,7 +13,7 @@ import { squash, truncateBalanced } from './text';
 import { splitSentences } from './sentence-split';
 import { latestCause, latestPlan, type TaskText } from './agent-cause';
 import { requestSentence } from './request-sentence';
-import { codePlaces, lastReadPlace, placeNamed, placesNamed, placeText, searchFinds } from './code-places';
+import { type CodePlace, codePlaces, isTestPath, lastReadPlace, placeNamed, placesNamed, placeText, readPlaces, searchFinds } from './code-places';
 import { callArguments, noteToolCommand, PLUGIN_READ, PLUGIN_SEARCH, PLUGIN_WRITE, probesEnvironment, resultOf, shellCommand, withoutCd } from './tool-output';
 import { TOOL_NOISE, VIEWS_FILE, actionOutcome, editOutcome, neverStarted, outcomeOf, readOutcome, viewOutcome } from './run-outcome';
 import { LIMITS, MAX_EARLIER } from './state-merge';
@@ -328,11 +328,19 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
   if (causeAt) state.causeAt = placeText(causeAt);
   // The code it looked at and talked about: where to go back to without searching again.
   if (state.editing) {
-    const prose = sentences.filter((s) => s.role === 'assistant' && !s.code).map((s) => s.text);
-    const named = prose.length ? placesNamed(codePlaces(messages), prose, LIMITS.looked) : [];
-    // (With the one it read last, named or not: where it stood in the code, the latest sighting.)
+    // (Named in any of its words, a guess too: "the `find_ordering_name` method, which seems to
+    // be responsible" names where it looked even though it claims nothing yet.)
+    const prose = said.filter((s) => s.role === 'assistant' && !s.code).map((s) => s.text);
+    const places = codePlaces(messages);
+    const named = prose.length ? placesNamed(places, prose, LIMITS.looked) : [];
+    // (With every definition it searched for by name and read, named or not, and the one it read
+    // last, last: where it stood in the code — the bug site is often the second function read in a
+    // file, not the first. Of the tests, none but the last read: the source is what it goes back to.)
+    const sought = readPlaces(messages, true).filter((p) => !isTestPath(p.path));
+    const same = (p: CodePlace, q: CodePlace): boolean => p.name === q.name && p.path === q.path;
     const last = lastReadPlace(messages);
-    const looked = last ? [...named.filter((p) => !(p.name === last.name && p.path === last.path)), last].slice(-LIMITS.looked) : named;
+    const seen = places.filter((p) => named.some((q) => same(p, q)) || sought.some((q) => same(p, q)));
+    const looked = (last ? [...seen.filter((p) => !same(p, last)), last] : seen).slice(-LIMITS.looked);
     // (With what it said of each: what the code does, why it mattered.)
     if (looked.length) state.looked = withSaid(looked, sentences, state.cause?.text);
     const found = searchFinds(messages).slice(-LIMITS.found);

@@ -156,7 +156,7 @@ export interface TaskState {
   looked?: { path: string; line: number; name: string; said?: string }[];
   /** The definitions the agent's searches found the words it searched for in (code-places.ts
    * `searchFinds`): the lead a search gave, the latest few. */
-  found?: { pattern: string; path: string; name: string }[];
+  found?: { pattern: string; path: string; name: string; params?: string; calledAs?: string; calledIn?: string }[];
   /** The fix it said it would make, while no source file was edited after it saying so. */
   plan?: SourcedLine;
   /** Notes read through the plugin's read_note. */

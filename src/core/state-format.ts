@@ -84,7 +84,13 @@ export function stateLines(state: TaskState | null | undefined, leftOffCommand =
   }
   // (What a search found: the definition the searched word lies in, "Found: `models.E012` in
   // `_check_local_fields`, django/db/models/base.py".)
-  for (const f of Array.isArray(state.found) ? state.found : []) out.push(`- Found: \`${f.pattern}\` in \`${f.name}\`, ${f.path}`);
+  // (With its parameters and a call of it the output showed: what the definition is for — "the
+  // helper `_check_indexes` already calls" —, not only where the word lies.)
+  for (const f of Array.isArray(state.found) ? state.found : []) {
+    const params = typeof f.params === 'string' ? f.params : '';
+    const called = typeof f.calledAs === 'string' && f.calledAs ? `; called${typeof f.calledIn === 'string' && f.calledIn ? ` in \`${f.calledIn}\`` : ''} as \`${f.calledAs}\`` : '';
+    out.push(`- Found: \`${f.pattern}\` in \`${f.name}${params}\`, ${f.path}${called}`);
+  }
   if (state.notesRead.length) out.push(`- Notes read: ${state.notesRead.slice(-MAX_LISTED).join(', ')}`);
   out.push(...searchLines(state.searches, asked));
   const last = state.lastAction;

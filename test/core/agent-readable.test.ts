@@ -254,6 +254,29 @@ describe('the code the agent looked at', () => {
     expect(block).toContain('- Looked at: billing/totals.py — subtotal at line 57, apply_line_discount at line 120');
     expect(block).not.toContain('format_total');
   });
+
+  it('keeps every definition it searched for and read in a file, latest last, not only the first: the bug site is often the second', () => {
+    const chat = run(TASK, [
+      ['The `subtotal()` function adds each line once.', 'grep -n "def subtotal" billing/totals.py', '57:def subtotal(lines):\n'],
+      ['', 'grep -n "def apply_line_discount" billing/totals.py', '120:    def apply_line_discount(self, line):\n'],
+      ['Let me read it.', "sed -n '120,130p' billing/totals.py", `    def apply_line_discount(self, line):\n${'        x = 1\n'.repeat(10)}`],
+      ['', "sed -n '1,20p' billing/rates.py", `def rate_for(code):\n${'    x = 1\n'.repeat(19)}`],
+    ]);
+    const { block } = compacted(chat, 1500);
+    expect(block).toContain('- Looked at: billing/totals.py — subtotal at line 57, apply_line_discount at line 120');
+    expect(block).toContain('- Looked at: billing/rates.py — rate_for at line 1');
+  });
+
+  it('counts a definition named in a guess as looked at ("which seems to be responsible"), though the guess is no fact', () => {
+    const chat = run(TASK, [
+      ['The `subtotal()` function adds each line once.', 'grep -n "def subtotal" billing/totals.py', '57:def subtotal(lines):\n'],
+      ['Now let me look at the `round_line` helper, which seems to be responsible for the discount:', 'grep -rn "round_line" billing', 'billing/totals.py:88:def round_line(line):\nbilling/totals.py:60:    return round_line(l)\n'],
+      ['', 'ls tests', 'test_totals.py\n'],
+    ]);
+    const { block } = compacted(chat, 1500);
+    expect(block).toMatch(/^- Looked at: billing\/totals\.py — .*round_line at line 88/m);
+    expect(block).not.toMatch(/Assistant: .*seems to be responsible/);
+  });
 });
 
 describe('the files a block lists', () => {

@@ -111,8 +111,36 @@ describe('what a search found', () => {
       ['Let me run the tests.', 'python -m pytest tests', '1 failed\n'],
     ]);
     const { block, record } = compacted(chat);
-    expect(record.state?.found).toEqual([{ pattern: 'billing.E012', path: 'billing/checks.py', name: '_check_lines' }]);
-    expect(block).toContain('- Found: `billing.E012` in `_check_lines`, billing/checks.py');
+    expect(record.state?.found).toEqual([{ pattern: 'billing.E012', path: 'billing/checks.py', name: '_check_lines', params: '(cls, lines)' }]);
+    expect(block).toContain('- Found: `billing.E012` in `_check_lines(cls, lines)`, billing/checks.py');
+  });
+
+  it('says what the definition is for: its parameters, and a call of it the output showed, with the definition the call sits in (never a name inside a string)', () => {
+    const output = [
+      '    def _check_orders(cls):',
+      '        errors = []',
+      "        errors.extend(cls._check_lines(cls.orders, 'orders'))",
+      '        return errors',
+      '',
+      '    def _check_lines(cls, lines, option):',
+      '        errors = []',
+      '        for line in lines:',
+      "            raise TypeError('Cannot call _check_lines() on an empty order')",
+      "                errors.append(Error('negative quantity', id='billing.E012'))",
+      '        return errors',
+    ].join('\n');
+    const chat = run(TASK, [
+      ['Let me find where the error code is raised.', 'grep -B12 -A2 "billing.E012" billing/checks.py', output],
+      ['Let me run the tests.', 'python -m pytest tests', '1 failed\n'],
+    ]);
+    const { block } = compacted(chat, 1500);
+    expect(block).toContain("- Found: `billing.E012` in `_check_lines(cls, lines, option)`, billing/checks.py; called in `_check_orders` as `errors.extend(cls._check_lines(cls.orders, 'orders'))`");
+    // (The string naming it is no call.)
+    const quoted = compacted(run(TASK, [
+      ['Let me find where the error code is raised.', 'grep -B6 -A2 "billing.E012" billing/checks.py', output.split('\n').slice(5).join('\n')],
+      ['Let me run the tests.', 'python -m pytest tests', '1 failed\n'],
+    ]), 1500).block;
+    expect(quoted).toMatch(/^- Found: `billing\.E012` in `_check_lines\(cls, lines, option\)`, billing\/checks\.py$/m);
   });
 });
 

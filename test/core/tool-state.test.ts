@@ -267,6 +267,20 @@ describe("an agent's prose", () => {
     for (const gone of ['The issue is related to model inheritance and ordering.', 'The direction is inverted twice in the recursive call.', 'So my double-negative analysis is wrong.', 'Or to fix how directions are handled.', 'Look at line 730: the call passes order.']) expect(kept).not.toContain(gone);
   });
 
+  it('takes back its latest claim of the bug in an earlier message when it calls its analysis wrong, however it named it', () => {
+    const chat = run('Fix the ordering.', [
+      ['The compiler reads the parent ordering. This is the bug! When we recurse into the parent, we should keep the direction, not invert it.', 'cat compiler.py', 'def compile(): ...'],
+      ['The parent ordering is read once.', 'python repro.py', 'ORDER BY id ASC'],
+      ['So my double-negative analysis is wrong. We want a single negative here.', 'cat options.py', 'class Options: ...'],
+    ]);
+    const kept = withoutRefuted(sentencesOf(chat)).map((x) => x.text);
+    for (const gone of ['This is the bug!', 'When we recurse into the parent, we should keep the direction, not invert it.']) expect(kept).not.toContain(gone);
+    // (What it did not claim as the bug stands, and with no retraction nothing is taken back.)
+    expect(kept).toContain('The compiler reads the parent ordering.');
+    const unretracted = withoutRefuted(sentencesOf(chat.filter((m) => !m.content.startsWith('So my')))).map((x) => x.text);
+    expect(unretracted).toContain('When we recurse into the parent, we should keep the direction, not invert it.');
+  });
+
   it('takes back the claim before a retraction even past a line announcing a step, and a new diagnosis takes back the reasoning before it in its message', () => {
     const chat = run('Fix the ordering.', [
       ['The sort key uses the raw title for every row. Let me look at the full method:', "sed -n '40,60p' sort.py", 'def key(row): ...'],
