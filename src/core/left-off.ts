@@ -26,10 +26,12 @@ export function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed
     const full = call ? shellCommand(call) : null;
     const alone = left.text === left.command;
     left.command = shownCommand(full ?? left.command);
-    // (What it found is kept; the step it announced is the command under the line — readers took
-    // "Left off: Let me examine the method." for a lead-in, and one announced a step or two before
-    // the last call named a step it no longer stood at.)
-    const found = alone ? '' : withoutSteps(left.text);
+    // (What it found is kept. The step it announced stays when the last call is the one it
+    // announced, in the same message: paired readers preferred "Let me look at the foreign key
+    // implementation in related.py." over a bare command. A step announced in an earlier message
+    // than the last call is dropped: it named a step the agent no longer stood at.)
+    const announcedLast = m !== undefined && left.sources[0] === m.id;
+    const found = alone ? '' : announcedLast ? left.text : withoutSteps(left.text);
     left.text = found || left.command;
   }
   const next = task.nextStep;

@@ -81,8 +81,8 @@ describe('the Checked line', () => {
       ['Where is the direction read?', 'grep -n "def get_order_dir" shop/query.py', '2256:def get_order_dir(field, default="ASC"):'],
       ['Let me look at this function.', "sed -n '2256,2260p' shop/query.py", 'def get_order_dir(field, default="ASC"):\n    dirn = ORDER_DIR[default]\n    if field[0] == "-":\n        return field[1:], dirn[1]\n    return field, dirn[0]'],
     ]));
-    // (The step is the command under "Left off:"; what it showed names the function.)
-    expect(block).toContain("Left off:\n- Ran: sed -n '2256,2260p' shop/query.py — showed 5 lines, defining `get_order_dir`");
+    // (The step names the function the command showed, and so does what it showed.)
+    expect(block).toContain("Left off: Let me look at `get_order_dir`.\n- Ran: sed -n '2256,2260p' shop/query.py — showed 5 lines, defining `get_order_dir`");
     expect(block).not.toContain('this function');
   });
 

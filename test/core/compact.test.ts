@@ -257,8 +257,8 @@ describe('compact', () => {
     ], 'Go on.');
     const r = ok(compact(chat, opts({ cut: 5, budgetTokens: 400 })));
     const lines = r.block.split('\n');
-    // (The step it announced is the command under "Left off:", not a lead-in before it.)
-    const at = lines.indexOf('Left off:');
+    // (The step it announced, ended as a sentence, over the command that took it.)
+    const at = lines.indexOf('Left off: Let me continue reading the method.');
     expect(at).toBeGreaterThan(0);
     // (With what it showed, in one line.)
     expect(lines[at + 1]).toBe("- Ran: sed -n '320,400p' django/db/models/sql/compiler.py — `order_by.extend(...)`");
@@ -269,7 +269,7 @@ describe('compact', () => {
         ['Let me count the callers:', command, '7'],
       ], 'Go on.');
     const p = ok(compact(session('grep -rn "get_order_by" django | wc -l'), opts({ cut: 5, budgetTokens: 400 })));
-    expect(p.block).toContain('Left off:\n- Ran: grep -rn "get_order_by" django | wc -l');
+    expect(p.block).toContain('Left off: Let me count the callers.\n- Ran: grep -rn "get_order_by" django | wc -l');
     // A pager at its end only says how much of the output was looked at.
     const paged = ok(compact(session('grep -rn "get_order_by" django | head -20'), opts({ cut: 5, budgetTokens: 400 })));
     expect(paged.block).toContain('- Ran: grep -rn "get_order_by" django — `7`\n');

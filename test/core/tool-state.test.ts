@@ -358,8 +358,8 @@ describe("an agent's prose", () => {
     const lines = [...r.record.facts, ...r.record.openTasks, ...(r.record.leftOff ? [r.record.leftOff] : [])].map((f) => f.text).join('\n');
     expect(lines).toContain('The discount helper rounds each line before summing.');
     for (const gone of ['think about this', 'wondering', 'specifically asks']) expect(lines).not.toContain(gone);
-    // (The step it announced is the command it ran: "Left off" stands over the command alone.)
-    expect(r.record.leftOff?.text).toBe('cat billing/invoice.py');
+    // (The step it announced with the command that took it, without the thinking aloud before it.)
+    expect(r.record.leftOff?.text).toBe('Let me read the invoice code.');
   });
 
   it('carries no list item read alone that is no clause or a bare command, nor a short fragment of prose; items that say something stay', () => {
@@ -406,10 +406,9 @@ describe('where the work was left off', () => {
     ]);
     const { block } = blockOf(chat);
     const lines = block.split('\n');
-    // (The step it announced is the command under the line, not a lead-in before it.)
-    const at = lines.indexOf('Left off:');
+    // (The step it announced, with the command that took it, ends as a sentence.)
+    const at = lines.indexOf('Left off: Let me examine the writer.');
     expect(at).toBeGreaterThan(0);
-    expect(block).not.toContain('Let me examine the writer');
     expect(lines[at + 1]).toBe("- Ran: sed -n '10,40p' export.py — `def write(rows):`");
     expect(block).not.toContain('Next step:');
     for (const line of lines) if (!line.endsWith('Constraints and preferences:') && line !== 'State (source files unchanged):' && !/^[A-Z][a-z]+(?: [a-z]+){0,3}:$/.test(line)) expect(line).not.toMatch(/:\s*$/);
@@ -421,7 +420,7 @@ describe('where the work was left off', () => {
     ['And at its tests.', 'cat tests/test_export.py', `def test_dates():\n${'    assert write([row]) == expected\n'.repeat(60)}`],
   ];
 
-  it('says what the last message found, not the steps it announced on the way: the command under it is the step', () => {
+  it('says what the last message found and the step its command takes, not the steps it thought aloud on the way', () => {
     const chat = run('Fix the export.', [
       ...reading,
       [
@@ -431,22 +430,29 @@ describe('where the work was left off', () => {
       ],
     ]);
     const left = blockOf(chat).block.split('\n').find((l) => l.startsWith('Left off:'));
-    expect(left).toBe('Left off: So `write()` never escapes the separator.');
+    expect(left).toBe('Left off: So `write()` never escapes the separator. Let me check how the reader splits the fields.');
   });
 
-  it('says the command alone when what the agent found before it has no room', () => {
+  it('says the step alone when what the agent found before it has no room', () => {
     const found = 'So the exporter writes every row through `format_row()`, which quotes the separator only when the value is a string and never when it is a number, a date or a decimal from the ledger.';
     const chat = run('Fix the export.', [...reading, [`${found} Let me read the tests:`, 'cat tests/test_export.py', 'def test_quotes(): ...']]);
     const small = blockOf(chat, 220).block.split('\n').find((l) => l.startsWith('Left off:'));
-    expect(small).toBe('Left off:');
-    expect(blockOf(chat, 220).block).toContain('Left off:\n- Ran: cat tests/test_export.py');
-    expect(blockOf(chat).block).toContain(`Left off: ${found}\n- Ran: cat tests/test_export.py`);
+    expect(small).toBe('Left off: Let me read the tests.');
+    expect(blockOf(chat, 220).block).toContain('Left off: Let me read the tests.\n- Ran: cat tests/test_export.py');
+    expect(blockOf(chat).block).toContain(`Left off: ${found} Let me read the tests.\n- Ran: cat tests/test_export.py`);
   });
 
   it('keeps what the agent found it must do before the step, and leaves out its thinking aloud', () => {
     const chat = run('Fix the export.', [...reading, ['Now I understand the issue. I need to call `setup()` before the writer runs. Let me fix the script:', "sed -i 's/^run()/setup(); run()/' repro.py", '']]);
     const left = blockOf(chat).block.split('\n').find((l) => l.startsWith('Left off:'));
-    expect(left).toBe('Left off: I need to call `setup()` before the writer runs.');
+    expect(left).toBe('Left off: I need to call `setup()` before the writer runs. Let me fix the script.');
+  });
+
+  it('leaves out a step announced in an earlier message than the last command: the agent no longer stands there', () => {
+    const chat = run('Fix the export.', [...reading, ['', 'grep -n split export.py', '30: fields = line.split(",")']]);
+    const { block } = blockOf(chat);
+    expect(block).not.toMatch(/^Left off: (?:And at its tests|Let me look at the writer)/m);
+    expect(block).toContain('- Ran: grep -n split export.py');
   });
 });
 
