@@ -41,6 +41,19 @@ function chain(messages: readonly ChatMessage[] | (() => ChatMessage[]), budgetT
   return out;
 }
 
+/** Read ahead as they arrived, compacted twice and chained, the messages give the cold blocks. */
+function expectArrivedAsCold(messages: readonly ChatMessage[], budgets: readonly number[]): void {
+  for (const budgetTokens of budgets) {
+    const options: CompactOptions = { budgetTokens, cut: messages.length - 2, model: 'gpt-4o', now: 1 };
+    const cold = run(fresh(messages), options);
+    const arrived = fresh(messages);
+    for (const m of arrived) prepareMessage(m);
+    expect(run(arrived, options)).toBe(cold);
+    expect(run(arrived, options)).toBe(cold);
+    expect(chain(arrived, budgetTokens)).toEqual(chain(() => fresh(messages), budgetTokens));
+  }
+}
+
 describe('compaction reuses what it read, and only its speed changes', () => {
   for (const [name, make] of chats) {
     for (const budgetTokens of [120, 400, 1500]) {
@@ -184,15 +197,7 @@ describe('compaction reuses what it read, and only its speed changes', () => {
       });
       if (i % 4 === 0) messages.push({ id: `t${i}`, createdAt: 1_700_000_000_000 + i * 60_000 + 2, role: 'tool', toolCallId: `c${i}`, content: `# Note ${i}\nTypeError: cannot read properties of undefined (reading 'size')` });
     }
-    for (const budgetTokens of [300, 1200]) {
-      const options: CompactOptions = { budgetTokens, cut: messages.length - 2, model: 'gpt-4o', now: 1 };
-      const cold = run(fresh(messages), options);
-      const arrived = fresh(messages);
-      for (const m of arrived) prepareMessage(m);
-      expect(run(arrived, options)).toBe(cold);
-      expect(run(arrived, options)).toBe(cold);
-      expect(chain(arrived, budgetTokens)).toEqual(chain(() => fresh(messages), budgetTokens));
-    }
+    expectArrivedAsCold(messages, [300, 1200]);
   });
 
   it('holds for generated conversations, read ahead or compacted again', () => {
@@ -243,14 +248,6 @@ describe('compaction reuses what it read, and only its speed changes', () => {
       messages.push({ id: `a${i}`, createdAt: t + 1, role: 'assistant', content: `Reading \`ledger/sum.py\` first.`, toolCalls: [{ id: `c${i}`, name: 'bash', arguments: JSON.stringify({ command: `grep -n sum_entries ledger/sum.py # ${i}` }) }] });
       messages.push({ id: `t${i}`, createdAt: t + 2, role: 'tool', toolCallId: `c${i}`, content: `${10 + i}:def sum_entries(rows):\nAssertionError: expected ${i + 1} got ${i}` });
     }
-    for (const budgetTokens of [200, 900]) {
-      const options: CompactOptions = { budgetTokens, cut: messages.length - 2, model: 'gpt-4o', now: 1 };
-      const cold = run(fresh(messages), options);
-      const arrived = fresh(messages);
-      for (const m of arrived) prepareMessage(m);
-      expect(run(arrived, options)).toBe(cold);
-      expect(run(arrived, options)).toBe(cold);
-      expect(chain(arrived, budgetTokens)).toEqual(chain(() => fresh(messages), budgetTokens));
-    }
+    expectArrivedAsCold(messages, [200, 900]);
   });
 });
