@@ -28,9 +28,10 @@ export function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed
     left.command = shownCommand(full ?? left.command);
     // (What it found is kept. The step it announced stays when the last call is the one it
     // announced, in the same message: paired readers preferred "Let me look at the foreign key
-    // implementation in related.py." over a bare command. A step announced in an earlier message
+    // implementation in related.py." over a bare command, unless the step says no more than the
+    // command (restatesCommand). A step announced in an earlier message
     // than the last call is dropped: it named a step the agent no longer stood at.)
-    const announcedLast = m !== undefined && left.sources[0] === m.id;
+    const announcedLast = m !== undefined && left.sources[0] === m.id && !restatesCommand(left.text, left.command);
     const found = alone ? '' : announcedLast ? left.text : withoutSteps(left.text);
     left.text = found || left.command;
   }
@@ -51,6 +52,15 @@ export function withoutSteps(text: string): string {
   const kept = splitSentences(text).filter((s) => !INTENTION.test(s));
   const found = kept.join(' ');
   return contentWords(found).length >= FOUND_MIN_WORDS ? found : '';
+}
+
+/** Whether the steps a left-off line announces say no more than the command under it ("Let me
+ * install pytz." over `pip install pytz -q`): a reader met them as the command said twice. */
+export function restatesCommand(text: string, command: string): boolean {
+  const steps = splitSentences(text).filter((s) => INTENTION.test(s));
+  if (!steps.length) return false;
+  const said = command.toLowerCase();
+  return steps.every((s) => contentWords(s).every((w) => said.includes(w)));
 }
 
 /** "this function" and the like: a pointer at code the output showed. */

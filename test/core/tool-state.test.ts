@@ -12,6 +12,7 @@ import { withoutRefuted, withoutSymptoms } from '../../src/core/agent-prose';
 import { extractRules, rulesOf } from '../../src/core/extract-rules';
 import { mergeState } from '../../src/core/state-merge';
 import { sentencesOf } from '../../src/core/extract-sentences';
+import { restatesCommand } from '../../src/core/left-off';
 import { estimateMessageTokens } from '../../src/core/message-tokens';
 import { estimateTokens } from '../../src/core/tokens';
 import type { ChatMessage } from '../../src/core/messages';
@@ -446,6 +447,14 @@ describe('where the work was left off', () => {
     const chat = run('Fix the export.', [...reading, ['Now I understand the issue. I need to call `setup()` before the writer runs. Let me fix the script:', "sed -i 's/^run()/setup(); run()/' repro.py", '']]);
     const left = blockOf(chat).block.split('\n').find((l) => l.startsWith('Left off:'));
     expect(left).toBe('Left off: I need to call `setup()` before the writer runs. Let me fix the script.');
+  });
+
+  it('leaves out a step that says no more than its command ("Let me install pytz." over pip install pytz)', () => {
+    expect(restatesCommand('Let me install pytz.', 'pip install pytz -q')).toBe(true);
+    expect(restatesCommand('Let me look at the foreign key implementation in `related.py`.', 'head -100 django/db/models/fields/related.py')).toBe(false);
+    expect(restatesCommand('The writer never escapes the separator.', 'grep -n split export.py')).toBe(false);
+    const chat = run('Fix the export.', [...reading, ['The dates need pytz. Let me install pytz:', 'pip install pytz -q', '']]);
+    expect(blockOf(chat).block).toMatch(/^Left off: The dates need pytz\.\n- Ran: pip install pytz -q/m);
   });
 
   it('leaves out a step announced in an earlier message than the last command: the agent no longer stands there', () => {
