@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { findingOf } from '../../src/core/agent-prose';
 import { priorOf } from '../../src/core/fact-prior';
-import { brokenOff, extractTaskLines } from '../../src/core/extract-goal';
+import { extractTaskLines } from '../../src/core/extract-goal';
+import { brokenOff } from '../../src/core/command-output';
 import { sentencesOf } from '../../src/core/extract-sentences';
 import { withoutRepeats } from '../../src/core/extract-facts';
 import type { ChatMessage } from '../../src/core/messages';
