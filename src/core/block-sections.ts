@@ -10,7 +10,7 @@ import { topicStatus } from './extract-summary';
 import { errorLines } from './error-fate';
 import { orderFiles, orderRefs } from './render-extras';
 import { inScratch, inState, stateLines } from './state-format';
-import { currentRules } from './thread-format';
+import { currentRules } from './thread-keeps';
 import { dropLoneSurrogates } from './text';
 
 /** Largest share of the budget each section takes before key facts have had theirs. */

@@ -9,7 +9,8 @@ import type { CompactionRecord, SourcedLine } from './record';
 import type { BlockDraft } from './block-draft';
 import { HEADINGS, assemble, factText } from './block-format';
 import type { TaskTexts } from './render-tasks';
-import { type FactLayout, listsEach } from './thread-format';
+import type { FactLayout } from './thread-format';
+import { listsEach } from './thread-keeps';
 import { dedupeKey } from './text';
 import { type KeepSearch, keepFromGuess } from './keep-search';
 
