@@ -28,9 +28,9 @@ export function settleLeftOff(task: ReturnType<typeof extractTaskLines>, removed
     left.command = shownCommand(full ?? left.command);
     // (What it found is kept. The step it announced stays when the last call is the one it
     // announced, in the same message: paired readers preferred "Let me look at the foreign key
-    // implementation in related.py." over a bare command, unless the step says no more than the
-    // command (restatesCommand). A step announced in an earlier message
-    // than the last call is dropped: it named a step the agent no longer stood at.)
+    // implementation in related.py." over a bare command — unless the step says no more than the
+    // command (restatesCommand). A step announced in an earlier message than the last call is
+    // dropped: it named a step the agent no longer stood at.)
     const announcedLast = m !== undefined && left.sources[0] === m.id && !restatesCommand(left.text, left.command);
     const found = alone ? '' : announcedLast ? left.text : withoutSteps(left.text);
     left.text = found || left.command;
@@ -55,7 +55,9 @@ export function withoutSteps(text: string): string {
 }
 
 /** Whether the steps a left-off line announces say no more than the command under it ("Let me
- * install pytz." over `pip install pytz -q`): a reader met them as the command said twice. */
+ * install pytz." over `pip install pytz -q`): a reader met them as the command said twice. Each
+ * content word of the steps must occur in the command's text (as a part of a name too: "fix" in
+ * fix_email.py). */
 export function restatesCommand(text: string, command: string): boolean {
   const steps = splitSentences(text).filter((s) => INTENTION.test(s));
   if (!steps.length) return false;
