@@ -11,11 +11,11 @@ import { assistantProse, cued, memo, question } from './sentence-memo';
 
 /** A sentence that takes back what was just said. */
 const RETRACTION = /^(?:(?:but|and|oh|hmm|so|ok(?:ay)?),?\s+)?(?:actually\b|wait\b|no[,.!]|hmm+\b|oh[,!]|oops\b|that['’]s not (?:right|correct|it)\b|that is not (?:right|correct)\b|that['’]s wrong\b|I was wrong\b|I made a mistake\b|on second thought\b|scratch that\b|never ?mind\b|correction\b|I misread\b)/i;
-/** A sentence that says an earlier one was wrong, anywhere in it ("So my double-negative analysis
+/** A sentence that says an earlier one was wrong, anywhere in it ("So my double-rounding analysis
  * is wrong."). */
 const WAS_WRONG = /\b(?:my (?:[\w-]+ )?(?:analysis|assumption|reasoning|theory|idea|approach|understanding)|that|this) (?:is|was) (?:wrong|incorrect|not right|mistaken)\b|\bI was wrong\b/i;
-/** The agent saying its own reasoning was wrong, with what it called it ("my double-negative
- * analysis is wrong": "double-negative"). */
+/** The agent saying its own reasoning was wrong, with what it called it ("my double-rounding
+ * analysis is wrong": "double-rounding"). */
 const OWN_WRONG = /\bmy ((?:[\w]+-)*[\w]+ )?(?:analysis|assumption|reasoning|theory|understanding) (?:is|was) (?:wrong|incorrect|not right|mistaken)\b/i;
 /** The agent pointing at the bug ("This is the bug!", "So that's the issue: …"): the claim of its
  * analysis, in its words or the next sentence's. */
@@ -110,8 +110,8 @@ export function withoutRefuted(sentences: readonly Sentence[]): Sentence[] {
       drop.add(s);
       if (previous) drop.add(previous);
       if (memo(s, REDIAGNOSES)) for (let j = i - 1; j >= 0 && (sentences[j] as Sentence).message === s.message; j--) if (!(sentences[j] as Sentence).code) drop.add(sentences[j] as Sentence);
-      // ("So my double-negative analysis is wrong.": every sentence of its message before it that
-      // reasoned so — "we should get ASC (double negative)" — is taken back, however far back;
+      // ("So my double-rounding analysis is wrong.": every sentence of its message before it that
+      // reasoned so — "so the discount applies twice (double rounding)" — is taken back, however far back;
       // "my analysis is wrong" takes back all of them.)
       const own = OWN_WRONG.exec(s.text);
       if (own) {

@@ -109,7 +109,7 @@ export function factText(f: SourcedLine): string {
   // (An answer's list heads are names, not a sentence: no stop is added after the last.)
   if (f.listed) return shownList(f.text);
   // (A line that ends on a comma or semicolon — a verse, a name list cut at its line break — ends
-  // there: "comprehend,." read as a glitch.)
+  // there: a stop after a comma — "wall,." — read as a glitch.)
   const text = SENTENCE_END.test(f.text) ? f.text : `${f.text.replace(/\s*[,;:]+$/, '')}.`;
   const resolved = f.at > 0 ? resolveRelativeDates(f.text, f.at) : '';
   return resolved ? `${text} (${resolved})` : text;

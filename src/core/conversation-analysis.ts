@@ -143,8 +143,8 @@ function fresh(removed: readonly ChatMessage[], all: Sentence[], previous: Compa
   // With an assistant, a rule inside a long pasted text (a prompt template, a document) is the
   // text's, not the user's standing instruction to this chat.
   const pasted = kind === 'assist' ? new Set(removed.filter((m) => m.role === 'user' && m.content.length > PASTED_CHARS).map((m) => m.id)) : new Set<string>();
-  // (The task rules too: a book excerpt pasted for a rewrite gave "You need to eat, so make sure you
-  // get some money upfront to cover your costs." as the chat's constraint.)
+  // (The task rules too: a book excerpt pasted for a rewrite gave its advice to the book's readers
+  // as the chat's constraints.)
   const notPasted = (c: SourcedLine): boolean => !pasted.has(c.sources[0] ?? '');
   const ownRules = extracted.constraints.filter(notPasted);
   const sections = { ...extracted, constraints: kind === 'talk' ? [] : onceEach(mergeLines(taskRules(removed).filter(notPasted), ownRules, Number.MAX_SAFE_INTEGER, 'first')) };

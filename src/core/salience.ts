@@ -91,8 +91,8 @@ export function pointsEarly(text: string): boolean {
 const EARLY_TIME = /^(?:\S+\s+){0,4}(?:this|that|these|those)\s+(?:morning|afternoon|evening|night|day|days|week|weekend|weeks|month|months|year|years|season|summer|winter|spring|fall|autumn|time|moment)\b/i;
 
 /** Whether a sentence leans, as it opens, on a thing it does not name: it opens on a pointer ("It's
- * a book by …"), or points at it in its first words ("I snapped that pic on my trip …", "On that
- * whiteboard, I wrote …", "I had this custom made …"), not at a time ("this week"). Such a line
+ * a book by …"), or points at it in its first words ("I took that pic on my trip …", "On that
+ * fridge door, I pinned …", "I had this one made …"), not at a time ("this week"). Such a line
  * read alone names nothing for a reader: between two people it is no session's line of its own
  * (thread-format.ts spread). */
 export function leansOnUnnamed(text: string): boolean {
@@ -199,7 +199,7 @@ function fewerWordsThan(text: string, n: number): boolean {
 
 /** Verbs and nouns of an event: a change or an action of a person with an object ("adopted a
  * puppy", "lost my job", "signed a contract"). (Short verbs end at the word: "won" read
- * "wonders", "win" "windows", "quit" "quite" as events — "Fresh air and buddies can do wonders."
+ * "wonders", "win" "windows", "quit" "quite" as events — "Sunshine and good company can do wonders."
  * ranked as news. LoCoMo over 27 prefixes: events 0.331/0.662/0.903 → 0.335/0.662/0.907.) */
 const EVENT =
   /\b(?:scor(?:ed|ing)|met (?:a|an|my|the|with|up)|celebrat(?:ed|ing)|secur(?:ed|ing)|perform(?:ed|ing)|tour(?:ed|ing)|record(?:ed|ing) (?:a|an|my|the|our)|releas(?:ed|ing)|learn(?:ed|t) (?:to|how)|took (?:a|an|my|the|up)|adopt(?:ed|ing)|lost|los(?:e|ing) (?:my|our|his|her|their)|mov(?:ed|ing) (?:to|into|out)|start(?:ed|ing)|finish(?:ed|ing)|got (?:a|an|my|the|into|in|back|married|engaged|promoted|hired|accepted)|decid(?:ed|ing)|book(?:ed|ing)|join(?:ed|ing)|sign(?:ed|ing)|won\b(?![’']t)|win(?:s|ning)?\b|bought|buy(?:ing)?|graduat(?:ed|ing)|married|engaged|divorc(?:ed|e)|passed away|died|death|funeral|born\b|hired|fired|quit(?:ting)?\b|retir(?:ed|ing)|launch(?:ed|ing)|publish(?:ed|ing)|open(?:ed|ing) (?:a|an|my|our)|sold\b|visit(?:ed|ing)|travel(?:l?ed|l?ing)|went to|trip to|return(?:ed|ing) (?:to|from)|broke|injur(?:ed|y)|diagnos(?:ed|is)|surgery|hospital|accepted|rejected|rejection|appl(?:ied|ying) (?:for|to)|receiv(?:ed|ing)|complet(?:ed|ing)|creat(?:ed|ing)|buil(?:t|ding)|paint(?:ed|ing)|wrote|writ(?:ing|ten)|ran (?:a|the|my)|volunteer(?:ed|ing)|organi[sz](?:ed|ing)|host(?:ed|ing)|attend(?:ed|ing)|enroll?(?:ed|ing)|promot(?:ed|ion)|pregnan(?:t|cy)|baby|wedding|birthday|anniversary|new (?:job|house|home|car|puppy|dog|cat|apartment|role|position)|interview(?:ed)?|(?:job|internship|scholarship|contract|deal|offer|award|prize|competition|tournament|marathon|concert|show|exhibition|workshop|class(?:es)?|course|project|business|book|album|song|degree)\b)/i;
@@ -267,8 +267,8 @@ const NAMES = /[\p{L}\p{N},;:'’)-]\s+(?!I\b|I['’])\p{Lu}|\d/u;
 const PERSON = /\b(?:I|I['’](?:ve|m|d|ll)|me|my|mine|we|we['’](?:ve|re|ll|d)|our|us|you|your|you['’](?:ve|re|ll|d))\b/i;
 
 /** Whether a sentence of talk is a generalisation: no person in it, no name, figure or event
- * ("Fresh air and buddies can do wonders.", "Regular walks with friends can be a wonderful way to
- * spend time together."): nothing a later reader could hold on to. */
+ * ("Sunshine and good company can do wonders.", "Long walks with friends are a lovely way to spend
+ * an afternoon."): nothing a later reader could hold on to. */
 export function generalises(text: string): boolean {
   return !PERSON.test(text) && !NAMES.test(text) && !tellsEvent(text) && !tellsNews(text);
 }
@@ -286,7 +286,7 @@ export function salienceOf(text: string): number {
   // stood for their sessions, read as naming nothing. LoCoMo events over 27 prefixes
   // 0.318/0.648/0.898 → 0.331/0.662/0.903 at 500/1,000/2,000, recall within 0.004.)
   if (leansOnAbsent(text)) return 1;
-  // (Readers marked "Fresh air and buddies can do wonders." as filler standing for its session.
+  // (Readers marked "Sunshine and good company can do wonders." as filler standing for its session.
   // LoCoMo over 27 prefixes: recall within 0.002, events 0.662/0.907 → 0.658/0.902 at 1,000/2,000.)
   if (generalises(text)) return GENERIC_RANK;
   if (!tellsEvent(text)) return 1;
@@ -312,8 +312,8 @@ export function instructsAssistant(text: string): boolean {
   return INSTRUCTS.test(text);
 }
 
-/** A user's sentence in an assistant's voice ("I'm glad I could help you with creating custom
- * routines …", "I hope this helps!"): a simulated or pasting user echoing an answer back. Readers
+/** A user's sentence in an assistant's voice ("I'm glad I could help you with setting up the
+ * backup …", "I hope this helps!"): a simulated or pasting user echoing an answer back. Readers
  * met it under "About the user" as a fact of the user's own. */
 const SPEAKS_AS_ASSISTANT = /^(?:I['’]m|I am) (?:so |really )?(?:glad|happy|pleased) (?:that )?I (?:could|was able to|can) (?:help|assist)\b|^(?:I['’]m|I am) (?:always )?(?:glad|happy) to (?:help|assist)\b|\bI hope (?:this|that|my (?:answer|response|explanation)) (?:helps|helped|was helpful)\b/i;
 

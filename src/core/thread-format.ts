@@ -209,9 +209,8 @@ export class FactLayout {
       // Ocean recently has been really cool". A fresh reader preferred it in both blocks it
       // changed (one strongly); LoCoMo recall 0.385/0.558/0.726 → 0.377/0.534/0.721 at
       // 500/1,000/2,000, events 0.271/0.590/0.882 → 0.257/0.597/0.882.)
-      // (News that leans on a thing it does not name is not a session's news: "On that whiteboard,
-      // I wrote down some motivational quotes …" stood for its session, the whiteboard in a photo
-      // the reader never saw — readers named such lines. LoCoMo at 1,000 it gave way to "… after we
+      // (News that leans on a thing it does not name is not a session's news: "On that board, I
+      // pinned …" stood for its session, the board in a photo the reader never saw — readers named such lines. LoCoMo at 1,000 it gave way to "… after we
       // talked I finally picked up a book"; recall 0.554/0.731 → 0.548/0.728 at 1,000/2,000, events
       // and the blocks at 500 unchanged.)
       const news = leansOnAbsent(f.text) ? 0 : newsRank(f.text);

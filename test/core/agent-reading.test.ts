@@ -38,10 +38,10 @@ describe('a file only searched', () => {
 });
 
 describe("the agent's reasoning", () => {
-  it('that it called wrong ("my double-negative analysis is wrong") is not carried, however far back in its message', () => {
+  it('that it called wrong ("my double-rounding analysis is wrong") is not carried, however far back in its message', () => {
     const chat = run(TASK, [
       [
-        'The totals are summed in `total`. According to my analysis, the discount is applied twice (double negative). The `total` function reads `price` from each line. So my double-negative analysis is wrong.',
+        'The totals are summed in `total`. According to my analysis, the discount is applied twice (double rounding). The `total` function reads `price` from each line. So my double-rounding analysis is wrong.',
         'cat billing/totals.py',
         'def total(lines):\n    return sum(l.price for l in lines)\n',
       ],

@@ -179,7 +179,7 @@ describe('what the user says that is not about them', () => {
     expect(remarksOnAnswer("I can't believe I lost my job after ten years at the bank.")).toBe(false);
     expect(remarksOnAnswer("I can't believe it's been a year since I moved to Denver.")).toBe(false);
     // A user echoing an assistant's voice says nothing of themselves either.
-    expect(remarksOnAnswer("I'm glad I could help you with creating custom routines on your smart speaker.")).toBe(true);
+    expect(remarksOnAnswer("I'm glad I could help you with setting up the backup schedule on your laptop.")).toBe(true);
     expect(remarksOnAnswer('I hope this helps you plan the trip!')).toBe(true);
     expect(remarksOnAnswer("I'm glad I moved to Lisbon last spring.")).toBe(false);
     expect(remarksOnAnswer('I hope the new job starts well next month.')).toBe(false);

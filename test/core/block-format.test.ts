@@ -11,8 +11,8 @@ const fact = (text: string, index: number, source = 'a1'): SourcedLine => ({ tex
 describe('key facts one turn per line', () => {
   it('ends a line that stopped on a comma there, not with a comma and a stop', () => {
     const roleOf = (): string => 'assistant';
-    expect(groupFacts([fact('Methinks, fair Lady Lovelace, thou dost not comprehend,', 0), fact('Indeed, Sir Hamilton, thy words have struck a chord;', 1)], roleOf)).toEqual([
-      '- Assistant: Methinks, fair Lady Lovelace, thou dost not comprehend. Indeed, Sir Hamilton, thy words have struck a chord.',
+    expect(groupFacts([fact('The lantern hangs above the harbour wall,', 0), fact('And every boat comes home beneath its light;', 1)], roleOf)).toEqual([
+      '- Assistant: The lantern hangs above the harbour wall. And every boat comes home beneath its light.',
     ]);
   });
 

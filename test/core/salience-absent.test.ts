@@ -23,18 +23,18 @@ describe('talk lines leaning on what the block does not hold', () => {
 describe('talk lines that name nothing of their own', () => {
   it('reads a short event verb as a word, not as the start of a longer one', () => {
     expect(tellsEvent('We won the regional final.')).toBe(true);
-    expect(tellsEvent('Fresh air and buddies can do wonders.')).toBe(false);
+    expect(tellsEvent('Sunshine and good company can do wonders.')).toBe(false);
     expect(tellsEvent('The light through the windows was quite lovely.')).toBe(false);
     expect(tellsEvent('She quit her job at the bank.')).toBe(true);
   });
 
   it('ranks a generalisation with no person, name, figure or event next to nothing', () => {
-    expect(generalises('Fresh air and buddies can do wonders.')).toBe(true);
+    expect(generalises('Sunshine and good company can do wonders.')).toBe(true);
     expect(generalises('Regular walks can be a great way to stay active.')).toBe(true);
     expect(generalises('I take regular walks to stay active.')).toBe(false);
     expect(generalises('Walks around Lake Merritt keep Dana sane.')).toBe(false);
     expect(generalises('Walking 10,000 steps a day can do wonders.')).toBe(false);
-    expect(salienceOf('Fresh air and buddies can do wonders.')).toBe(GENERIC_RANK);
+    expect(salienceOf('Sunshine and good company can do wonders.')).toBe(GENERIC_RANK);
     expect(salienceOf('I take regular walks to stay active.')).toBe(1);
   });
 });

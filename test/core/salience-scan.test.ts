@@ -106,7 +106,7 @@ describe('opensOnPointer', () => {
 
 describe('leansOnUnnamed', () => {
   it('tells a line pointing at a thing it does not name from one pointing at a time', () => {
-    expect(leansOnUnnamed('On that whiteboard, I wrote down some quotes.')).toBe(true);
+    expect(leansOnUnnamed('On that fridge door, I pinned some recipes.')).toBe(true);
     expect(leansOnUnnamed('I had this custom made by a friend of mine.')).toBe(true);
     expect(leansOnUnnamed("It's a book by an author I love.")).toBe(true);
     expect(leansOnUnnamed('This week I started a new strength routine.')).toBe(false);

@@ -260,19 +260,19 @@ describe("an agent's prose", () => {
   it('does not carry a finding it later called wrong, a sentence leaning on the one before, nor a restatement of what the issue is about', () => {
     const chat = run('Fix the ordering.', [
       ['The issue is related to model inheritance and ordering.', 'cat models.py', 'class Child(Parent): ...'],
-      ['The direction is inverted twice in the recursive call. So my double-negative analysis is wrong.', 'python repro.py', 'ORDER BY id ASC'],
+      ['The direction is inverted twice in the recursive call. So my double-rounding analysis is wrong.', 'python repro.py', 'ORDER BY id ASC'],
       ['The compiler passes the parsed order as the default order. Or to fix how directions are handled. Look at line 730: the call passes order.', 'sed -n 720,740p compiler.py', 'results.extend(...)'],
     ]);
     const kept = withoutRefuted(sentencesOf(chat)).map((x) => x.text);
     expect(kept).toContain('The compiler passes the parsed order as the default order.');
-    for (const gone of ['The issue is related to model inheritance and ordering.', 'The direction is inverted twice in the recursive call.', 'So my double-negative analysis is wrong.', 'Or to fix how directions are handled.', 'Look at line 730: the call passes order.']) expect(kept).not.toContain(gone);
+    for (const gone of ['The issue is related to model inheritance and ordering.', 'The direction is inverted twice in the recursive call.', 'So my double-rounding analysis is wrong.', 'Or to fix how directions are handled.', 'Look at line 730: the call passes order.']) expect(kept).not.toContain(gone);
   });
 
   it('takes back its latest claim of the bug in an earlier message when it calls its analysis wrong, however it named it', () => {
     const chat = run('Fix the ordering.', [
       ['The compiler reads the parent ordering. This is the bug! When we recurse into the parent, we should keep the direction, not invert it.', 'cat compiler.py', 'def compile(): ...'],
       ['The parent ordering is read once.', 'python repro.py', 'ORDER BY id ASC'],
-      ['So my double-negative analysis is wrong. We want a single negative here.', 'cat options.py', 'class Options: ...'],
+      ['So my double-rounding analysis is wrong. We want a single negative here.', 'cat options.py', 'class Options: ...'],
     ]);
     const kept = withoutRefuted(sentencesOf(chat)).map((x) => x.text);
     for (const gone of ['This is the bug!', 'When we recurse into the parent, we should keep the direction, not invert it.']) expect(kept).not.toContain(gone);
