@@ -248,6 +248,7 @@ export function extractState(messages: readonly ChatMessage[], sentences: readon
       const refused = command === null && (result.error || /^\s*Error\b/.test(result.text));
       const ops = refused ? { read: [], modified: [] } : fileOpsOfCall(call);
       if (command !== null || ops.modified.length) state.editing = true;
+      if (command !== null) state.shell = true;
       const scripts: string[] = [];
       const edited: string[] = [];
       const edits: { path: string; how: string }[] = [];

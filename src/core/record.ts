@@ -167,6 +167,9 @@ export interface TaskState {
   /** The work ran shell commands or edited files (a coding agent, not only the plugin's note tools
    * or other lookups): "Changed" then says so when nothing was edited yet. */
   editing?: boolean;
+  /** The work ran shell commands (a coding agent), so a test run can check its edits: the State's
+   * heading says whether one did (state-format.ts stateStatus). Not for the plugin's note tools. */
+  shell?: boolean;
   /** Scripts the agent wrote to edit source files, with the files they write: running one is how
    * those files change (a script written and not run yet changed nothing). */
   editScripts?: { script: string; paths: string[] }[];

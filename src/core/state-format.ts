@@ -184,7 +184,8 @@ export function searchLines(searches: TaskState['searches'], asked: AskedLines =
  * it: the test run since passed or failed, a check ran without a verdict, or none ran; null when
  * it edited none (or only restored them). */
 export function stateStatus(state: TaskState | null | undefined): string | null {
-  if (!state || state.editing !== true || !state.changed.some((c) => !c.restored)) return null;
+  // (Notes the plugin's tools wrote are not "untested": no test checks a note.)
+  if (!state || state.editing !== true || state.shell !== true || !state.changed.some((c) => !c.restored)) return null;
   const check = state.checkedSinceEdit === true ? state.checked : null;
   if (!check) return STATE_STATUS.untested;
   if (check.passed) return STATE_STATUS.passed;

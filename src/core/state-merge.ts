@@ -50,6 +50,7 @@ export function mergeState(earlier: TaskState | null | undefined, fresh: TaskSta
     searches: [...earlier.searches, ...fresh.searches].slice(-LIMITS.searches),
     lastAction: fresh.lastAction ?? earlier.lastAction,
     ...(earlier.editing || fresh.editing ? { editing: true } : {}),
+    ...(earlier.shell || fresh.shell ? { shell: true } : {}),
     ...lookedUnion(earlier.looked, fresh.looked),
     ...foundUnion(earlier.found, fresh.found),
     // (extractState starts from the earlier scripts: the fresh list holds them.)

@@ -65,6 +65,11 @@ describe("the State's heading after a source edit", () => {
   it('is not shown in a loop of the plugin note tools', () => {
     const chat = run('Add basil to my shopping list.', [['', { name: 'append_to_note', args: { path: 'Shopping list.md', content: '- Basil' } }, 'Appended to Shopping list.md']]);
     expect(compacted(chat).block).not.toMatch(/State \(/);
+    // (Nor after an edit of a note: no test checks a note, so it is never "untested".)
+    const edited = run('Add the bake rule to my sourdough note.', [['', { name: 'edit_note', args: { path: 'Baking/Sourdough.md', append_to_section: 'Rules', text: '- Bake only when the starter doubles within 6 h.' } }, 'OK: appended 1 line to section "Rules" of Baking/Sourdough.md']]);
+    const { block, record } = compacted(edited);
+    expect(record.state?.changed.map((c) => c.path)).toEqual(['Baking/Sourdough.md']);
+    expect(block).not.toMatch(/State \(/);
   });
 });
 
