@@ -22,12 +22,12 @@ const other = thread('Can you suggest a vermouth for my gin?', { id: 2, sources:
 const vermouth = fact('Dolin; Noilly Prat; Carpano Antica', 'a41', 41, { thread: 2, listed: true, asked: 'Can you suggest a vermouth for my gin?' });
 
 describe('a follow-up question under the thread it continues', () => {
-  const stomach = thread("I've been having some stomach trouble lately and I'm looking for meal ideas that are easy to digest.");
+  const stomach = thread("My stomach has been unsettled for weeks and I want meal ideas that are easy to digest.");
   const anxiety = 'Are there any foods or nutrients that can help with stomach cramps and anxiety?';
   const facts = [
     fact('Fatty Fish; Leafy Greens; Dark Chocolate; Yogurt', 'a3', 3, { listed: true, asked: anxiety }),
     fact('Chamomile tea before bed is what I drink most evenings already.', 'u4', 4),
-    fact("I think I'll start with a lower CFU count, around 5 billion, and see how my body reacts.", 'u9', 9),
+    fact("I think I'll begin with a low-dose probiotic, around 5 billion CFU, and watch how my body responds.", 'u9', 9),
   ];
 
   it('keeps the head, puts the list under its question, and a later reply naming nothing of it under the head', () => {
@@ -44,7 +44,7 @@ describe('a follow-up question under the thread it continues', () => {
     const lines = layout.lines([...facts, vermouth]);
     expect(lines.slice(0, 5)).toEqual([
       `### 12 May 2025: ${stomach.text}`,
-      "- User: I think I'll start with a lower CFU count, around 5 billion, and see how my body reacts.",
+      "- User: I think I'll begin with a low-dose probiotic, around 5 billion CFU, and watch how my body responds.",
       `- Asked: ${anxiety}`,
       '- Assistant listed: Fatty Fish; Leafy Greens; Dark Chocolate; Yogurt',
       '- User: Chamomile tea before bed is what I drink most evenings already.',
@@ -54,12 +54,12 @@ describe('a follow-up question under the thread it continues', () => {
   });
 
   it('puts a later choice naming an item of the list with the list', () => {
-    const mixers = 'Do you have any recommendations for a stand mixer that can handle heavy dough?';
-    const tart = thread("I'm looking for a recipe for a savory tart with cheese and herbs.");
+    const mixers = 'Which stand mixer would cope with stiff bread dough?';
+    const tart = thread("I want a recipe for a leek and goat cheese tart.");
     const own = [
       fact('Shortcrust pastry with thyme and gruyere is a classic base.', 'a1', 1),
       fact('KitchenAid Classic Plus; Bosch Universal Plus; Kenwood Chef', 'a5', 5, { listed: true, asked: mixers }),
-      fact("I think I'll take a closer look at the KitchenAid Classic Plus.", 'u8', 8),
+      fact("I'll probably order the KitchenAid Classic Plus.", 'u8', 8),
     ];
     const { under, parts } = askParts(tart, own, new Map([[own[1] as SourcedLine, mixers]]));
     expect(under.map((f) => f.sources[0])).toEqual(['a1']);
@@ -67,24 +67,24 @@ describe('a follow-up question under the thread it continues', () => {
   });
 
   it('keeps a list on the head topic under the head with no line for its question', () => {
-    const immune = thread('Can you give me some suggestions on how to boost my immune system?');
-    const list = fact('Citrus fruits; Garlic; Ginger; Spinach', 'a3', 3, { listed: true, asked: 'Are there any foods or spices that can help boost my immune system?' });
+    const immune = thread('What can I do to strengthen my immune system this winter?');
+    const list = fact('Citrus fruits; Garlic; Ginger; Spinach', 'a3', 3, { listed: true, asked: 'Which foods or spices strengthen the immune system?' });
     const { under, parts } = askParts(immune, [list], new Map([[list, list.asked as string]]));
     expect(parts).toHaveLength(0);
     expect(under).toEqual([list]);
-    // One word in common is not the same topic: the watch repairers asked after the appraisers.
-    const vinyl = thread('Do you know any reputable music appraisers or collectors I could reach out to?');
-    const watches = 'Do you know any reputable watch repair services or collectors I could reach out to?';
+    // One word in common is not the same topic: the watch repairer asked after the vinyl appraiser.
+    const vinyl = thread('Who could value my old vinyl records, an appraiser or a dealer?');
+    const watches = 'Who could repair an old pocket watch, a jeweller or a dealer?';
     const repairers = fact("Omega Service Centers; Bob's Watches; WatchRepair.net", 'a5', 5, { listed: true, asked: watches });
     expect(askParts(vinyl, [repairers], new Map([[repairers, watches]])).parts.map((p) => p.ask)).toEqual([watches]);
   });
 
   it('heads on its own a question asked on a later day, or naming nothing said before it', () => {
-    const bike = thread("I'm looking to get some new bike lights for my morning commutes.");
+    const bike = thread("I need brighter bike lights for riding to work in the dark.");
     const later = 'Can you suggest some checks for the chain and brakes before a long ride?';
     const unrelated = 'Which accounting apps help a freelancer with quarterly taxes?';
     const own = [
-      fact("I think I'll go with the Lezyne Strip Drive Pro for my commutes.", 'u2', 2),
+      fact("I'll buy the Lezyne Strip Drive Pro for riding to work.", 'u2', 2),
       fact('Tires; Brakes; Chain; Gears', 'a6', 6, { listed: true, asked: later, at: T0 + 2 * 86_400_000 }),
       fact('QuickBooks; Wave; FreshBooks', 'a9', 9, { listed: true, asked: unrelated, at: T0 + 2 * 86_400_000 }),
     ];
@@ -98,24 +98,24 @@ describe('a follow-up question under the thread it continues', () => {
     const lights = fact('IPX4; IPX6; IPX7', 'a4', 4, { listed: true, asked: pointed });
     expect(askSections(bike, [own[0] as SourcedLine, lights], new Map([[lights, pointed]]))[0]?.asks.map((p) => p.ask)).toEqual([pointed]);
     // So does one naming what the thread's answers said most, though no line shown says it.
-    const tennis = thread("I'm looking for some tips on how to improve my tennis serves.", { profile: { footwork: 4, serve: 6 } });
-    const drills = 'I would like to ask about my footwork and agility training drills.';
+    const tennis = thread("How can I make my tennis serve more consistent?", { profile: { footwork: 4, serve: 6 } });
+    const drills = 'What about drills for my footwork and agility?';
     const ladder = fact('Ladder drills; Cone drills; Shuttle runs', 'a9', 9, { listed: true, asked: drills });
     const tennisSections = askSections(tennis, [ladder], new Map([[ladder, drills]]));
     expect(tennisSections.map((x) => x.line.text)).toEqual([tennis.text]);
     expect(askSections({ ...tennis, profile: {} }, [ladder], new Map([[ladder, drills]])).map((x) => x.line.text)).toEqual([tennis.text, drills]);
     // Under a head with nothing of its own shown, the first follow-up stays whatever its day; a
     // later day's after it heads its own.
-    const launch = thread("I'm looking to create a social media strategy for a new product launch.");
-    const influencers = 'What are some effective ways to collaborate with influencers for our launch?';
-    const britannica = 'How can an encyclopedia keep their content reliable with the rise of fake news?';
+    const launch = thread("I need a social media plan for the launch of our new app.");
+    const influencers = 'Which influencer partnerships and paid collaborations suit our launch?';
+    const britannica = 'How does an online encyclopedia keep its articles accurate amid fake news?';
     const day2 = T0 + 86_400_000;
     const ways = fact('Sponsored posts; Giveaways; Takeovers', 'a3', 3, { listed: true, asked: influencers, at: day2 - 3_600_000 });
     const checks = fact('Editorial standards; Fact-checking partners; Regular updates', 'a9', 9, { listed: true, asked: britannica, at: day2 + 86_400_000 });
     const launchSections = askSections({ ...launch, to: day2 + 86_400_000 }, [ways, checks], new Map([[ways, influencers], [checks, britannica]]));
     expect(launchSections.map((x) => [x.line.text, x.asks.map((p) => p.ask)])).toEqual([[launch.text, [influencers]], [britannica, []]]);
-    // So does one naming too little to tell ("affordable options").
-    const vague = 'Can you recommend some affordable options?';
+    // So does one naming too little to tell ("cheaper options").
+    const vague = 'Could you suggest some cheaper options?';
     const cheap = fact('Cygolite; Blackburn; NiteRider', 'a4', 4, { listed: true, asked: vague });
     expect(askSections(bike, [own[0] as SourcedLine, cheap], new Map([[cheap, vague]]))[0]?.asks.map((p) => p.ask)).toEqual([vague]);
   });
@@ -166,16 +166,16 @@ describe('a thread whose first request comes after the message that opened it', 
     let n = 0;
     const msg = (role: 'user' | 'assistant', content: string, i: number): ChatMessage => ({ id: `m${n++}`, role, content, createdAt: at(i) });
     const chat = [
-      msg('user', "I'm considering building my own gaming PC and I want to know more about graphics cards for 144Hz monitors.", 0),
+      msg('user', "I'm building my first gaming PC and I want a graphics card that can drive a 144Hz monitor.", 0),
       msg('assistant', 'For 144Hz at 1440p the Radeon RX 6800 XT and the GeForce RTX 3070 are both strong choices.', 1),
-      msg('user', 'What are your thoughts on the Logitech G502 Lightspeed mouse for gaming?', 2),
-      msg('assistant', 'The Logitech G502 Lightspeed is a wireless mouse with a 25,600 DPI sensor and adjustable weights.', 3),
+      msg('user', 'Is the Razer Basilisk V3 a good mouse for gaming?', 2),
+      msg('assistant', 'The Razer Basilisk V3 is a wired mouse with a 26,000 DPI sensor and eleven buttons.', 3),
     ];
     const { threads } = extractThreads(chat, sentencesOf(chat), 'assist', [], 1);
-    expect(threads[0]?.text).toBe("I'm considering building my own gaming PC and I want to know more about graphics cards for 144Hz monitors.");
+    expect(threads[0]?.text).toBe("I'm building my first gaming PC and I want a graphics card that can drive a 144Hz monitor.");
     // Not by an opening in which the user does not speak of themselves (a pasted statement).
-    const pasted = [msg('user', 'Legacy space connect is part of the legacy space platform for small museums.', 0), ...chat.slice(1)];
-    expect(extractThreads(pasted, sentencesOf(pasted), 'assist', [], 1).threads[0]?.text).toBe('What are your thoughts on the Logitech G502 Lightspeed mouse for gaming?');
+    const pasted = [msg('user', 'Harbour Link is part of the Harbour platform for small ferry operators.', 0), ...chat.slice(1)];
+    expect(extractThreads(pasted, sentencesOf(pasted), 'assist', [], 1).threads[0]?.text).toBe('Is the Razer Basilisk V3 a good mouse for gaming?');
   });
 });
 
@@ -184,13 +184,13 @@ describe('a compaction of an assistant chat with follow-ups', () => {
     let n = 0;
     const msg = (role: 'user' | 'assistant', content: string, d: number, i: number): ChatMessage => ({ id: `c${n++}`, role, content, createdAt: T0 + d * 86_400_000 + i * 60_000 });
     const chat = [
-      msg('user', "I've been having some stomach trouble lately and I'm looking for meal ideas that are easy to digest.", 0, 0),
+      msg('user', "My stomach has been unsettled for weeks and I want meal ideas that are easy to digest.", 0, 0),
       msg('assistant', 'Here are some gentle meals:\n1. **Oatmeal with banana** - soft and soothing\n2. **Rice congee** - easy on the gut\n3. **Baked salmon** - light protein', 0, 1),
       msg('user', 'Are there any foods or nutrients that can help with stomach cramps and anxiety?', 0, 2),
       msg('assistant', 'Some that may help:\n1. **Fatty fish** - omega-3\n2. **Leafy greens** - magnesium\n3. **Dark chocolate** - in moderation', 0, 3),
       msg('user', 'Which probiotic supplements are gentle enough for a sensitive gut?', 0, 3.5),
       msg('assistant', 'Culturelle Digestive Daily and Align are gentle; start with a low dose and take them with breakfast.', 0, 3.7),
-      msg('user', "I think I'll start with a lower CFU count of the probiotic, around 5 billion, and see how my body reacts.", 0, 4),
+      msg('user', "I think I'll begin with a low-dose probiotic, around 5 billion CFU, and watch how my body responds.", 0, 4),
       msg('assistant', 'Starting low is sensible; increase after two weeks if you feel fine.', 0, 5),
       msg('user', 'Can you recommend a drip irrigation kit for twelve tomato plants in raised beds?', 3, 0),
       msg('assistant', 'Options:\n1. **Gardena Micro-Drip** - 60 euros\n2. **Rain Bird** - 45 euros\n3. **Hozelock** - 50 euros', 3, 1),
@@ -211,12 +211,12 @@ describe('a compaction of an assistant chat with follow-ups', () => {
       const m = /^- Asked(?:, [^:]+)?: (.*)$/.exec(line);
       if (m) expect(removed).toContain(m[1]);
     }
-    expect(r.block).toContain("### 12 May 2025: I've been having some stomach trouble lately");
+    expect(r.block).toContain("### 12 May 2025: My stomach has been unsettled for weeks");
     expect(r.block).not.toMatch(/^### .*anxiety/m);
     expect(r.block).toMatch(/^- Asked: Are there any foods or nutrients that can help with stomach cramps and anxiety\?$/m);
     // The probiotic reply said after another exchange stays under the head, not under that question.
     const lines = r.block.split('\n');
-    const cfu = lines.findIndex((l) => l.includes('lower CFU count'));
+    const cfu = lines.findIndex((l) => l.includes('low-dose probiotic'));
     if (cfu >= 0) expect(cfu).toBeLessThan(lines.findIndex((l) => l.startsWith('- Asked: Are there any foods')));
     expect(ok(compact(chat, { budgetTokens: 1000, cut: 36, model: 'gpt-4o', now: 1 })).block).toBe(r.block);
   });
