@@ -39,29 +39,29 @@ describe('a request leaning on a pointer at its end', () => {
 
 describe('a question leaning on a pointer', () => {
   it('asks of one or ends on one while naming little', () => {
-    for (const t of ["Don't they care about the future of our planet?", 'Is it worth the money?', 'Can you help me with that?', 'Any tips on this?'])
+    for (const t of ["Don't they worry about what their kids will inherit?", 'Is it worth the money?', 'Can you help me with that?', 'Any tips on this?'])
       expect(leansOnPointer(t), t).toBe(true);
-    for (const t of ["Can you tell me more about the different types of dance shoes and what's the best way to take care of them?", 'Which trains run from Ljubljana to Bled?'])
+    for (const t of ["Can you tell me more about the different kinds of climbing ropes and how to store them safely?", 'Which trains run from Ljubljana to Bled?'])
       expect(leansOnPointer(t), t).toBe(false);
   });
 
   it('heads no list: the sentence before it does, below the plan the user opened with unless it says what they do not know', () => {
     seq = 0;
     const chat = [
-      msg('user', "I'm considering buying a new car and I'd like to know more about running costs. I see that the tyres cost about the same as my old Civic's. Is that normal?", T0),
+      msg('user', "I'm thinking about getting an electric car and I'd like to know more about running costs. I see that the tyres cost about the same as my old Civic's. Is that normal?", T0),
       msg('assistant', 'Typical yearly costs:\n1. **Tyres** - 400 dollars\n2. **Brakes** - 250 dollars\n3. **Insurance** - 900 dollars', T0 + 1),
-      msg('user', "I don't understand why some countries still do so little on climate change. Don't they care about the future of our planet?", T0 + 2),
+      msg('user', "I can't see why some cities still build so few bike lanes. Don't they worry about what their kids will inherit?", T0 + 2),
       msg('assistant', 'Several reasons:\n1. **Different priorities**\n2. **Economic incentives**\n3. **Political factors**', T0 + 3),
     ];
     const answers = listedAnswers(chat, sentencesOf(chat));
-    expect(answers[0]?.asked).toBe("I'm considering buying a new car and I'd like to know more about running costs.");
-    expect(answers[1]?.asked).toBe("I don't understand why some countries still do so little on climate change.");
+    expect(answers[0]?.asked).toBe("I'm thinking about getting an electric car and I'd like to know more about running costs.");
+    expect(answers[1]?.asked).toBe("I can't see why some cities still build so few bike lanes.");
   });
 });
 
 describe('a question asking more about a name', () => {
   it('names its subject: it heads its list', () => {
-    expect(asksForMore('Can you tell me a bit more about Brooklyn Nine-Nine?')).toBe(false);
+    expect(asksForMore('Can you tell me a bit more about Parks and Recreation?')).toBe(false);
     expect(asksForMore('Can you tell me more about the hotel?')).toBe(true);
     expect(asksForMore('Can you tell me more about it?')).toBe(true);
   });
