@@ -73,7 +73,7 @@ const REDIAGNOSES = question(rediagnoses, assistantProse);
 const HEDGES_OR_POINTS = question((s) => hedges(s) || POINTER.test(s.text) || LEANS.test(s.text) || TOPIC.test(s.text) || RESTATES_TASK.test(s.text) || READS_ERROR.test(s.text) || READS_OUTPUT.test(s.text) || DELIBERATES.test(s.text), assistantProse);
 /** The agent on its own scaffolding, not the code at hand: its test or script getting complex,
  * needing setup, having a bug, the shell quoting ("The test setup is getting complex.", "My test
- * script had a bug.", "The tests need proper Django configuration."), or the bug being elsewhere;
+ * script had a bug.", "The tests need a configured settings module."), or the bug being elsewhere;
  * nor its report of having reproduced the issue ("I've successfully reproduced the issue."): the
  * State's Checked line says what the run showed. */
 const SCAFFOLDING =

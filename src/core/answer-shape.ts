@@ -43,7 +43,7 @@ const wordsIn = (s: string): number => s.split(/\s+/).filter(Boolean).length;
 /** The head of one list item, or null when the item is all explanation. */
 export function itemHead(item: string): string | null {
   const text = item.trim();
-  // "Day 1: Grilled lemon herb chicken with roasted vegetables (carrots, …)": the label and what
+  // "Day 1: Baked cod with roasted vegetables (carrots, …)": the label and what
   // it names ("Day 1" alone says nothing).
   const labelled = LABELLED_ITEM.exec(text);
   if (labelled) {
@@ -66,7 +66,7 @@ export function itemHead(item: string): string | null {
   if (/\*\*|__|`/.test(head)) return null;
   // (A question heading an item, "Want to earn more?", introduces it; it names nothing.)
   if (!head || wordsIn(head) > HEAD_WORDS || !/[\p{L}\p{N}]/u.test(head) || /\?$/.test(head)) return null;
-  // (A template's placeholder, "[Specific Practice Area or Legal Theory]", is a blank the user
+  // (A template's placeholder, "[Your Field of Expertise]", is a blank the user
   // fills in, not an item of the answer: readers met it in a list of a cover letter's strengths.)
   if (/^\[[^\]]*\]$/.test(head)) return null;
   return dropLoneSurrogates(head);
@@ -113,7 +113,7 @@ function itemRuns(content: string): string[][] {
       continue;
     }
     if (fenced) continue;
-    // ("Day 1: Grilled lemon herb chicken …", "Day 2: …": a list written without markers, its
+    // ("Day 1: Baked cod …", "Day 2: …": a list written without markers, its
     // items numbered by their labels — readers found one recipe step standing for a five days'
     // menu whose days were written so.)
     const labelled = LABELLED.exec(line);

@@ -85,7 +85,7 @@ const MAX_AGE = 24;
 const ASIDE = /^(.*[.!?…]["'”’)]*)\s+\[[^\]]*\][.!?]?$/u;
 
 /** A sentence without the bracketed aside after its end when that names nothing (a photo's caption:
- * "We won! [shares a photo: a photo of a basketball game]", asideNamesSomething); else the
+ * "We won! [shares a photo: a photo of a match]", asideNamesSomething); else the
  * sentence. */
 export function withoutAside(text: string): string {
   const aside = text.length > 12 && text.endsWith(']') ? ASIDE.exec(text) : null;
@@ -159,8 +159,8 @@ export function sentenceCandidates(usable: readonly Sentence[], referents: Reado
       // with an assistant it cost LongMemEval at 500, 0.457 → 0.449).
       const chain = ctx.talk ? referents.get(before) : undefined;
       // (Between two people each part without a picture's caption that names nothing, as a sentence
-      // alone below: readers met "… hearing the crowd cheer was awesome! [shares a photo: a photo of
-      // a basketball game being played in a large arena]" as noise. LoCoMo events over 27 prefixes
+      // alone below: readers met "… the crowd was so loud! [shares a photo: a photo of a
+      // match in a large stadium]" as noise. LoCoMo events over 27 prefixes
       // 0.307/0.628/0.894 → 0.318/0.648/0.898 at 500/1,000/2,000; recall 0.423/0.600/0.769 →
       // 0.428/0.603/0.757: a picture's words answered a few questions at 2,000.)
       const own = (x: Sentence): string => (ctx.talk ? withoutAside(x.text) : x.text);

@@ -128,15 +128,15 @@ const reportsBug = (s: Sentence, text: string): boolean => (text === s.text ? me
 /** The weight of an agent run's task sentence telling the reporter's story (see priorOf). */
 const STORY_RANK = 0.4;
 
-/** A sentence of an agent run's task telling the reporter's story ("I also deleted my venv and
- * recreated it.", "Hope my notes will help you fixing the issue."): first person, no question,
+/** A sentence of an agent run's task telling the reporter's story ("I also reinstalled the package
+ * from scratch.", "Hope these notes help with the fix."): first person, no question,
  * nothing of the bug (see REPORTS_BUG). In work through a shell no key fact: readers took these
  * for the task said again, beside the Goal and what the agent found. */
 export function tellsStory(s: Sentence): boolean {
   return s.role === 'user' && !s.code && (s.traits & FIRST_PERSON) !== 0 && !(s.traits & QUESTION) && !REPORTS_BUG.test(s.text) && !ASKS_FOR_CHANGE.test(s.text);
 }
 /** A reporter's sentence asking for a change or saying why the bug happens ("I'd suggest to add
- * this CSS class", "it would be nice to be able to pass a custom encoder", "… because they
+ * this CSS class", "it would be nice to be able to pass a custom parser", "… because they
  * compare as equal"): the task, not their story. */
 const ASKS_FOR_CHANGE = /\b(?:suggest|propose|would (?:be|make) (?:it )?(?:nice|better|good|great|easier)|wish|want|need|because|add|pass|use|allow)\b/i;
 
@@ -161,7 +161,7 @@ export function priorOf(s: Sentence, text: string, ctx: PriorContext): number {
   // (A reporter's sentence about the bug — "I expect the order to be DESC" — keeps it: what they
   // expected is theirs to say.)
   const ownFirst = handedOver || (kind === 'work' && s.role === 'user' && !reportsBug(s, text));
-  // (Its sentences of what the reporter did — "I also deleted my venv and recreated it" — rank
+  // (Its sentences of what the reporter did — "I also reinstalled the package from scratch" — rank
   // below those of the bug: what is expected and what happens, and the code they name.)
   const story = kind === 'work' && s.role === 'user' && (t & FIRST_PERSON) !== 0 && !(t & QUESTION) && !reportsBug(s, text) ? STORY_RANK : 1;
   return story * rolePrior(s.role, ownFirst ? t & ~FIRST_PERSON : t, talk) * pasted * salience * (1 + 0.1 * (lastMessage ? s.message / lastMessage : 0));

@@ -30,11 +30,11 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
     if (!firstOf.has(s.message)) firstOf.set(s.message, s.text);
     const prior = before?.message === s.message && before.role === 'user' ? before : undefined;
     before = s;
-    // ("I've heard the Blue Mountains are a must-visit, but I'm not sure how to get there from the
+    // ("I've heard Lake Bohinj is a must-see, but I'm not sure how to get there from the
     // city. Can you help me with that?": the list of ways there answers the sentence the question
     // points at, not the trip to Sydney the user opened with, which headed it before — readers
     // could not tell what the options were options for. Not a sentence naming its own subject
-    // by "they": "… curious about how they address other barriers".)
+    // by "they": "… curious about how they handle the other costs".)
     if (s.role === 'user' && prior && !pointedAt.has(s.message) && !askedOf.has(s.message) && s.traits & QUESTION && leansOnPointer(s.text) && prior.wc <= ASKED_WORDS && contentWords(prior.text).length >= 3 && !opensOnPointer(prior.text) && !/\b(?:they|them|their)\b/i.test(prior.text)) pointedAt.set(s.message, prior.text);
     if (!atOf.has(s.message)) atOf.set(s.message, s.at);
     // (The reply's opening two sentences: "Honestly, none of those are really doing it for me.")
@@ -49,10 +49,10 @@ export function listedAnswers(removed: readonly ChatMessage[], sentences: readon
   // options?" — says less than the user's plan before it: "I'm planning to buy some new cookware
   // online and I'm on a budget.")
   for (const [m, text] of intentOf) if (!askedOf.has(m) || VAGUE.test(askedOf.get(m) as string)) askedOf.set(m, text);
-  // (Below what the user said they were about to do: "I'm considering buying a new car and I'd
-  // like to know more about the maintenance costs of the Toyota Camry and Honda Accord." says more
+  // (Below what the user said they were about to do: "I'm thinking about getting an electric car and I'd
+  // like to know more about the running costs of the two models I shortlisted." says more
   // than a remark on one figure the question after it points at.)
-  // A sentence saying what the user does not know ("I'm not sure how to get there from the city")
+  // A sentence saying what the user does not know ("I'm not sure how to get there from the station")
   // is the need itself, and goes first.
   for (const [m, text] of pointedAt) if (!askedOf.has(m) || NEED.test(text)) askedOf.set(m, text);
   removed.forEach((m, i) => {
@@ -106,7 +106,7 @@ export function asksForMore(text: string): boolean {
   const words = contentWords(text).length;
   // (One naming what it asks for beside the pointer — "websites or stores where I can find these
   // types of gifts" — still heads its list.)
-  // ("Can you tell me a bit more about Brooklyn Nine-Nine?" names what it asks more of by its name:
+  // ("Can you tell me a bit more about Parks and Recreation?" names what it asks more of by its name:
   // its cast list headed by the TV shows asked for before it read as a list of shows.)
   return (POINTS_BACK.test(text) && words <= POINTING_WORDS) || (MORE.test(text) && words <= MORE_WORDS && !MORE_ABOUT.test(text));
 }
@@ -126,7 +126,7 @@ const LEANS_START = /^(?:\w+,\s+)?(?:do|does|did|don['’]t|doesn['’]t|didn['�
 /** A sentence saying what the user does not know or needs help with. */
 const NEED = /\b(?:not sure|unsure|(?:don['’]t|do not) know|no idea|need (?:some )?(?:help|advice|tips))\b/i;
 /** Content words a request ending on a pointer may have to lean on it: one with more names its
- * subject ("… the different types of dance shoes and … take care of them?"). */
+ * subject ("… the different kinds of climbing ropes and … store them safely?"). */
 const LEANING_WORDS = 4;
 export const leansOnPointer = (text: string): boolean => LEANS_START.test(text) || (LEANS_END.test(text) && contentWords(text).length <= LEANING_WORDS);
 

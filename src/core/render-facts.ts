@@ -226,8 +226,8 @@ export class KeyFacts {
 
   /** Whether a fact taken from the same message holds this one's text, or this one holds its: the
    * pool has a sentence alone and joined with the one it leans on, and both were written on one
-   * line ("Last weekend, I went to a music festival in Boston - it was awesome! Last weekend, I
-   * went to a music festival in Boston - it was awesome! So many cool bands …"). */
+   * line ("Last weekend I went to a jazz night in Lyon - it was great! Last weekend I went to a
+   * jazz night in Lyon - it was great! Such good players …"). */
   private overlapsTaken(f: SourcedLine): boolean {
     const source = f.sources[0];
     // (Between two people: with an assistant it moved LongMemEval's blocks, left to be weighed.)

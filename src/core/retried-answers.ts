@@ -1,7 +1,6 @@
-// With an assistant, an answer the user sent back ("almost, try again", "the artist lived before
-// Dali. can you try again?", "No, that's wrong"): its sentences are no facts. Readers met the
-// wrong answer's detail ("The painting was created in 1931 and is now housed in the Museum of
-// Modern Art") kept as the thread's answer while the one confirmed after it was absent. Pure.
+// With an assistant, an answer the user sent back ("almost, try again", "the painter came earlier.
+// can you try again?", "No, that's wrong"): its sentences are no facts. Readers met the
+// wrong answer's detail ("The painting was finished in 1889 and now hangs in a city museum") kept as the thread's answer while the one confirmed after it was absent. Pure.
 import type { Sentence } from './extract-sentences';
 import type { ChatMessage } from './messages';
 

@@ -282,7 +282,7 @@ export const GENERIC_RANK = 0.05;
 export function salienceOf(text: string): number {
   if (isReaction(text)) return REACTION_PENALTY;
   // (A line leaning on what the block does not hold ranks as a plain sentence, not as the event
-  // it tells: "Yep, I just finished this amazing fantasy series." and "I had this custom made …"
+  // it tells: "Yep, I just finished that whole series." and "I had this one made …"
   // stood for their sessions, read as naming nothing. LoCoMo events over 27 prefixes
   // 0.318/0.648/0.898 → 0.331/0.662/0.903 at 500/1,000/2,000, recall within 0.004.)
   if (leansOnAbsent(text)) return 1;
@@ -325,13 +325,13 @@ export function remarksOnAnswer(text: string): boolean {
 }
 
 /** The user liking what the answer proposed, or leaning on it by a pointer ("I like the idea of a
- * glass-fronted wooden case, it sounds elegant", "I feel like those are the areas that get
- * cluttered the most"): readers found such lines under "About the user". */
+ * walnut shelf, it sounds warm", "I feel like those are the rooms that get messy
+ * first"): readers found such lines under "About the user". */
 const LIKES_ANSWER = /^(?:(?:wow|oh|ah|hmm|well|yeah|yes|ok(?:ay)?|thanks|thank you)[,!.]*\s+)*I (?:really |also |definitely )?(?:like|love|appreciate) the (?:idea|suggestion|tip) (?:of|about|to)\b|^(?:\w+[,!.]?\s+)?I (?:feel|think) (?:like )?(?:those|these|they) (?:are|were|would|will|sound|seem|look)\b/i;
-/** Words that tell a fact of the user's own beside the liking ("I like the idea of joining a book
- * club since I love reading. However, my previous experience …"): it stays theirs. */
+/** Words that tell a fact of the user's own beside the liking ("I like the idea of joining a choir
+ * since I love singing. However, my last try …"): it stays theirs. */
 const OWN_AFTER = /\b(?:my|since|because|I(?:['’]ve| have| had| love| am|['’]m| used to))\b/i;
-/** The user picking out of the answer ("I love these ideas, especially the matcha tiramisu"): what
+/** The user picking out of the answer ("I love these ideas, especially the plum cake"): what
  * they chose, kept. */
 const PICKS = /\b(?:especially|particularly|in particular|above all)\b/i;
 /** The answer named in the user's sentence by a pointer ("… just thinking about incorporating

@@ -2,7 +2,7 @@
 // that answers another question than the head stands under a line naming that question ("- Asked:
 // Are there any foods that help with anxiety?"), inside the thread, not as a head of its own and
 // not in the head's place. Readers found follow-ups heading threads of their own, and a thread's
-// own request ("I've been having some stomach issues lately …") replaced by a later list's question,
+// own request ("My stomach has been unsettled for weeks …") replaced by a later list's question,
 // so the user's reply after another answer ("I think I'll start with a lower CFU count") read as
 // said of anxiety. Pure; FactLayout.lines (thread-format.ts) calls it.
 import { describeDay } from './dates';
@@ -67,9 +67,9 @@ export function askParts(t: ThreadLine, own: readonly SourcedLine[], askedOf: Re
   for (const f of sorted) {
     const m = messageOf(f);
     // (Said later, a line goes on with the latest part before it when it names what that part's
-    // question or list names beyond the head — "I think I'll take a closer look at the KitchenAid
-    // Classic Plus" after the stand mixers listed —, else it stands under the head: "I think I'll
-    // start with a lower CFU count" said of the probiotics, not of the foods for anxiety listed
+    // question or list names beyond the head — "I'll probably order the KitchenAid Classic Plus"
+    // after the stand mixers listed —, else it stands under the head: "I'll begin with a low-dose
+    // probiotic" said of the probiotics, not of the foods for anxiety listed
     // before.)
     let part = partOf.get(m);
     if (!part) {
@@ -85,9 +85,8 @@ export function askParts(t: ThreadLine, own: readonly SourcedLine[], askedOf: Re
 }
 
 /** Whether a list's question is the one a thread's head asks, or goes on with its topic: it shares
- * more than ON_TOPIC of its content words with the head ("Are there any specific foods that can
- * boost my immune system?" under "Can you give me some suggestions on how to boost my immune
- * system?"). Such a list reads right under the head, and a line for its question costs what a
+ * more than ON_TOPIC of its content words with the head ("Which foods or spices strengthen the
+ * immune system?" under "What can I do to strengthen my immune system this winter?"). Such a list reads right under the head, and a line for its question costs what a
  * fact of the user's own would (LongMemEval recall at 1,000 0.610 → 0.511 with a line for every
  * list answering another question). */
 export function answersHead(t: ThreadLine, ask: string): boolean {
@@ -127,9 +126,9 @@ export interface AskSection {
  * A thread laid out as sections: its head over the facts under it and the follow-ups asked the
  * same day. A follow-up asked on a later day — the thread came back — heads a section of its own
  * (readers found a later session's checklist under the earlier head, with only the day on its
- * line to tell). The head stays when nothing is said under it but a follow-up's list: "I'm looking
- * for some tips on how to improve my tennis serves" says what "I'd like to ask about my footwork"
- * was about (as cheap in LongMemEval recall at 1,000 as giving way to the follow-up, 0.577).
+ * line to tell). The head stays when nothing is said under it but a follow-up's list: "How can I
+ * make my tennis serve more consistent?" says what "What about drills for my footwork?" was
+ * about (as cheap in LongMemEval recall at 1,000 as giving way to the follow-up, 0.577).
  */
 export function askSections(t: ThreadLine, own: readonly SourcedLine[], askedOf: ReadonlyMap<SourcedLine, string>): AskSection[] {
   const { under, parts } = askParts(t, own, askedOf);
@@ -137,8 +136,8 @@ export function askSections(t: ThreadLine, own: readonly SourcedLine[], askedOf:
   // (The head's day: the thread's first, whatever day the lines shown under it were said.)
   let day = dayOf(t.from || (under[0]?.at ?? 0));
   // The words said so far in the section: what a follow-up names when it goes on with it.
-  // (With the words the thread said most, shown or not: "I'd like to ask about my footwork and
-  // agility training" goes on with the tennis serves whose answers spoke of footwork.)
+  // (With the words the thread said most, shown or not: "What about drills for my footwork and
+  // agility?" goes on with the tennis serve whose answers spoke of footwork.)
   let said = new Set([t.text, ...under.map((f) => f.text)].flatMap((x) => topicWords(x)).concat(Object.keys(t.profile ?? {})));
   for (const part of parts) {
     const d = dayOf(part.at);
@@ -168,9 +167,9 @@ export function askSections(t: ThreadLine, own: readonly SourcedLine[], askedOf:
 }
 
 /**
- * A fact as shown under a head that says its first sentence: the rest of it ("### I'm looking for
- * indie-folk artists similar to Bon Iver." over "- User: I've been listening to them nonstop lately
- * …"), not the head again — readers counted the two as one thing said twice. Whole when the rest
+ * A fact as shown under a head that says its first sentence: the rest of it ("### I want more
+ * bands that sound like the ones I saw at the folk festival." over "- User: I've had them on
+ * repeat all week …"), not the head again — readers counted the two as one thing said twice. Whole when the rest
  * would open on a pointer, or when nothing is left.
  */
 export function pastHead(f: SourcedLine, head: string): SourcedLine {
@@ -185,7 +184,7 @@ export function pastHead(f: SourcedLine, head: string): SourcedLine {
  * tools to manage my business expenses?" after ad targeting), headed on its own, not read as a
  * follow-up of the head above it. */
 function unrelated(ask: string, said: ReadonlySet<string>): boolean {
-  // (A question naming one thing at most — "Can you recommend some affordable options?" — says too
+  // (A question naming one thing at most — "Could you suggest some cheaper options?" — says too
   // little to tell: it goes on with the head.)
   const words = topicWords(ask);
   return words.length >= 2 && !POINTS.test(ask) && !words.some((w) => said.has(w));

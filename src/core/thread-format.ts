@@ -204,9 +204,9 @@ export class FactLayout {
       // head's topic in no line under it. LoCoMo recall 0.386/0.546/0.714 → 0.385/0.558/0.726 at
       // 500/1,000/2,000, events at 1,000 0.604 → 0.590.)
       // (In the latest session, which the kept messages go on with, the news a speaker came back
-      // with goes first whatever else was told there: "A competing shop snagged a deal we were
-      // trying to secure for months" is what the last exchange answers, not "Performing with Frank
-      // Ocean recently has been really cool". A fresh reader preferred it in both blocks it
+      // with goes first whatever else was told there: "A rival bakery took the contract we had
+      // chased for months" is what the last exchange answers, not "Playing that gig was really
+      // cool". A fresh reader preferred it in both blocks it
       // changed (one strongly); LoCoMo recall 0.385/0.558/0.726 → 0.377/0.534/0.721 at
       // 500/1,000/2,000, events 0.271/0.590/0.882 → 0.257/0.597/0.882.)
       // (News that leans on a thing it does not name is not a session's news: "On that board, I

@@ -46,7 +46,7 @@ export function headFor(t: ThreadLine, own: readonly SourcedLine[], askedOf: Rea
 /**
  * A thread's facts as laid out under heads: a list shown under the thread that answers another
  * question than its head, asked after a line shown there, heads the facts from it on by that
- * question ("Now, I'm thinking of scheduling a maintenance check for my road bike" two days after the bike lights
+ * question ("Now I want a service check for my road bike" two days after the bike lights
  * chosen under their head): readers found a later session's checklist under the earlier head, with
  * only the day on its line to tell. Else the thread whole under its head.
  */
@@ -69,8 +69,8 @@ export function laterAsked(t: ThreadLine, own: readonly SourcedLine[], askedOf: 
     const asked = askedOf.get(f);
     if (i === 0 || asked === undefined || answers(asked)) return false;
     // (Under a head that is the first list's question — headFor —, a later list on another topic
-    // asked that day: "Did Athens also provide any training … ?" read as the head of the
-    // Paralympics' security measures. At most HEADED_OVERLAP shared, so a follow-up on the first
+    // asked that day: "Did the host city also train volunteers … ?" read as the head of
+    // the games' security measures. At most HEADED_OVERLAP shared, so a follow-up on the first
     // list's topic stays under it: LongMemEval recall unchanged, 0.610/0.753 at 1,000/2,000.)
     return !headAnswered || (headed && sharesLittle(asked, t.text, HEADED_OVERLAP)) || (f.at > 0 && firstDay !== '' && describeDay(f.at) !== firstDay) || sharesLittle(asked, t.text);
   });

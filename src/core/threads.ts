@@ -317,10 +317,10 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     // is headed by that sentence: it says what the thread is about.)
     const leans = asked && kind === 'assist' && seg.opening && seg.opener?.[0]?.id === seg.opening[0]?.id && seg.opener?.[0] !== seg.opening[0] && LEANS.test(asked);
     // (So is a thread whose first request came in a later message than the one the user opened it
-    // with — "I'm considering building my own gaming PC …", then "What are your thoughts on the
-    // Logitech G502 Lightspeed?": the opening says what the thread is about.)
-    // (Only an opening in which the user speaks of themselves: "Legacy space connect is part of the
-    // legacy space platform." pasted before the request says less than the request.)
+    // with — "I'm building my first gaming PC …", then "Is the Razer
+    // Basilisk V3 a good mouse?": the opening says what the thread is about.)
+    // (Only an opening in which the user speaks of themselves: "Harbour Link is part of the Harbour
+    // platform." pasted before the request says less than the request.)
     const late = asked && kind === 'assist' && seg.opening?.[0] !== undefined && seg.opener?.[0]?.id !== seg.opening[0].id && (seg.opening[0].traits & (FIRST_PERSON | MY)) !== 0;
     const byRequest = (leans || late) && seg.opening && openingHead(seg.opening) ? '' : asked;
     const byOpening = !byRequest && kind === 'assist' && seg.opening ? openingHead(seg.opening) : '';
@@ -332,9 +332,9 @@ export function extractThreads(messages: readonly ChatMessage[], sentences: read
     let phrases = head || described ? [] : phrasesOf(flatOf(seg), weight, (w) => (dfByWord.get(w) ?? 1) > Math.max(1, n / 2), kind === 'talk' ? TALK_TOPICS : undefined);
     // (Else, with an assistant, the first request of the user in the thread that names what its
     // phrases name: a thread opened by a pasted report is about what the user asked of it — "Help me
-    // further define the structure of a typical commercial appraisal report …" — where the phrases
-    // read "appraisal report writing application, Income Approach section, capitalization rate".
-    // A request naming none of them — "Please write in English language." — heads nothing.)
+    // outline the sections of a property valuation report …" — where the phrases read
+    // "valuation report template, cost approach section, discount rate". A request naming none of
+    // them — "Please answer in English." — heads nothing.)
     if (!head && !described && kind === 'assist' && phrases.length) {
       const asked = topicalRequest(flatOf(seg), phrases);
       if (asked) {
