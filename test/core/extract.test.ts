@@ -408,11 +408,11 @@ describe('key facts', () => {
 
   it('between two people, carries a sentence without a caption that names nothing, however much room there is', () => {
     const msgs = [
-      user('u1', 'Last week I scored 40 points against the Hawks, my highest ever! [shares a photo: a photography of a score board with a clock and a phone]'),
+      user('u1', 'Last week I ran the 10k in 41 minutes, my best time ever! [shares a photo: a photography of a finish line with a clock and a crowd]'),
       assistant('a1', 'We climbed to the top in six days. [shares a photo: Kilimanjaro summit sign at Uhuru Peak, 5895 metres]'),
     ];
     const texts = selectFacts(sentencesOf(msgs), { poolTokens: 500, round: 1, kind: 'talk' }).map((f) => f.text);
-    expect(texts).toContain('Last week I scored 40 points against the Hawks, my highest ever!');
+    expect(texts).toContain('Last week I ran the 10k in 41 minutes, my best time ever!');
     expect(texts.join(' ')).not.toContain('score board');
     // (A description naming a place or a figure tells what the words do not: it may stay.)
     expect(texts).toContain('We climbed to the top in six days. [shares a photo: Kilimanjaro summit sign at Uhuru Peak, 5895 metres]');

@@ -121,21 +121,21 @@ describe("the assistant's yes to what the user asked it to check", () => {
     const msgs = [
       msg('user', 'Which painter shows his own reflection in a tiny mirror?', T0),
       msg('assistant', 'It could be one of these:\n1. Jan van Eyck\n2. Giovanni Bellini\n3. Diego Velázquez', T0 + 1),
-      msg('user', 'ok great! Yes it is the Arnolfini Portrait by Van Eyck.', T0 + 2),
+      msg('user', 'ok great! Yes it is the Night Watch by Rembrandt.', T0 + 2),
     ];
     const ss = sentencesOf(msgs);
-    expect([...latestChoices(ss, new Map(msgs.map((m) => [m.id, 1])))].map((s) => s.text)).toEqual(['Yes it is the Arnolfini Portrait by Van Eyck.']);
+    expect([...latestChoices(ss, new Map(msgs.map((m) => [m.id, 1])))].map((s) => s.text)).toEqual(['Yes it is the Night Watch by Rembrandt.']);
     // Kept as a fact though it opens on "it"; "Yes it is the one you said" names nothing.
-    expect(usableSentences(ss).usable.map((s) => s.text)).toContain('Yes it is the Arnolfini Portrait by Van Eyck.');
+    expect(usableSentences(ss).usable.map((s) => s.text)).toContain('Yes it is the Night Watch by Rembrandt.');
     expect(userConfirms('Yes it is the one you said.')).toBe(false);
     expect(userConfirms("Yes, it's Velázquez after all.")).toBe(true);
   });
 
   it('never takes a yes that leans on a pointer, nor one after no question', () => {
     for (const t of ['Yes, it is indeed the right word.', 'Yes, that is correct.']) expect(confirmsAnswer(t), t).toBe(false);
-    expect(confirmsAnswer('Correct, the Arnolfini Portrait shows the painter in its mirror.')).toBe(true);
+    expect(confirmsAnswer('Correct, the Night Watch shows the painter in its mirror.')).toBe(true);
     seq = 0;
-    const msgs = [msg('user', 'I painted the Arnolfini Portrait copy last week.', T0), msg('assistant', 'Yes, the Arnolfini Portrait is indeed a fine choice to copy.', T0 + 1)];
+    const msgs = [msg('user', 'I painted the Night Watch copy last week.', T0), msg('assistant', 'Yes, the Night Watch is indeed a fine choice to copy.', T0 + 1)];
     expect(latestChoices(sentencesOf(msgs), new Map(msgs.map((m) => [m.id, 1]))).size).toBe(0);
   });
 });

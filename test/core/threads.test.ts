@@ -370,7 +370,7 @@ describe('facts that stand alone', () => {
     expect(tellsEvent('We adopted a beagle puppy from the shelter.')).toBe(true);
     expect(tellsEvent('Did you adopt the puppy?')).toBe(false);
     // ("won't" is no win: "fingers crossed it won't take too long" tells nothing that happened.)
-    expect(tellsEvent("Waiting on insurance so I can start repairs - fingers crossed it won't take too long.")).toBe(false);
+    expect(tellsEvent("Waiting on the garage so I can drive again - fingers crossed it won't be long.")).toBe(false);
     expect(tellsEvent('We won the final by two points.')).toBe(true);
     // News: the speaker's own event, told as recent ("last week", "just", "yesterday").
     expect(tellsNews('My girlfriend and I had our wedding ceremony in a greenhouse last week.')).toBe(true);
@@ -479,7 +479,7 @@ describe('facts that stand alone', () => {
     const line = (text: string, thread: number, opens = false): SourcedLine => ({ text, sources: [`t${thread}`], at: 0, score: 1, round: 1, thread, ...(opens ? { opens } : {}) });
     const ranked = [
       line('That is why I love my job so much, connecting with the crowd.', 2),
-      line('A competing shop snagged the deal we were trying to secure for months.', 2, true),
+      line('A rival bakery took the contract we had chased for months.', 2, true),
       line('That is why I love my job so much, fixing old engines.', 1),
       line('A rival garage won the contract we bid on in spring.', 1, true),
     ];
@@ -497,7 +497,7 @@ describe('facts that stand alone', () => {
     // openings are events without a time (newsRank 1).
     const ranked = [
       line('Last week I performed with a famous singer and loved the crowd.', 2),
-      line('A competing shop snagged the deal we were trying to secure for months.', 2, true),
+      line('A rival bakery took the contract we had chased for months.', 2, true),
       line('Last week I performed at a festival in the park with my band.', 1),
       line('A rival garage took the contract we bid on in spring.', 1, true),
     ];
@@ -687,13 +687,13 @@ describe('a thread of pasted text headed by the request made of it', () => {
       msg('assistant', 'Thank you for the report text, it reads clearly.', day(0, 1)),
       msg('user', 'Can you help me with that?', day(0, 2)),
       msg('assistant', 'Of course, tell me what you need.', day(0, 3)),
-      msg('user', 'Help me define each sub section of the Income Approach section of the appraisal report.', day(0, 4)),
+      msg('user', 'Help me outline every part of the Income Approach section of this valuation report.', day(0, 4)),
       msg('assistant', 'The Income Approach section can hold the rent roll, the operating expenses, the net operating income and the capitalization rate, each with its sources.', day(0, 5)),
       msg('user', 'What is a simple sourdough bread recipe for a beginner with a Dutch oven?', day(2, 0)),
       msg('assistant', 'Mix 500 g flour, 350 g water, 100 g starter and 10 g salt, and bake it at 250 °C for 40 minutes.', day(2, 1)),
     ];
     const { threads } = extractThreads(chat, sentencesOf(chat), 'assist', [], 1);
-    expect(threads[0]?.text).toBe('Help me define each sub section of the Income Approach section of the appraisal report.');
+    expect(threads[0]?.text).toBe('Help me outline every part of the Income Approach section of this valuation report.');
     expect(threads[0]?.sources).toEqual([chat[4]!.id]);
     // A later request naming nothing the paste is about heads nothing: the phrases stay.
     chat[4] = { ...chat[4]!, content: 'Please write every answer in the English language from now on.' };
